@@ -1,0 +1,47 @@
+# The two commands: `make run` and `make test`. Everything else is a helper for them.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+DEV := DJANGO_DEBUG=1
+
+.PHONY: run test lint format serve-prod bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements.txt
+	touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install --quiet -r requirements-dev.txt
+	touch $@ $(VENV)/.runtime
+
+run: $(VENV)/.runtime
+	$(DEV) $(BIN)/python manage.py migrate --no-input
+	$(DEV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+
+test: $(VENV)/.dev
+	$(BIN)/pytest
+
+lint: $(VENV)/.dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(DEV) $(BIN)/python manage.py makemigrations --check --dry-run
+
+format: $(VENV)/.dev
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Production-like: gunicorn on DATABASE_URL, static files collected and served by whitenoise.
+serve-prod: $(VENV)/.runtime
+	$(BIN)/python manage.py collectstatic --no-input
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/gunicorn yiwu_site.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-2}
+
+bench: $(VENV)/.dev
+	$(DEV) $(BIN)/python bench/engine.py
+
+clean:
+	rm -rf $(VENV) staticfiles .hypothesis

@@ -1,0 +1,149 @@
+"""House rules (约定): every contested point of yiwu-rules.md, with its default.
+
+``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it
+does not know, or a value of the wrong kind, is a game-level ``ScoringError``.
+"""
+
+from dataclasses import asdict, dataclass, fields, replace
+
+from .errors import ScoringError
+
+MAX_POINTS = 1_000_000  # sanity bound on any numeric rule
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    base_dealer: int = 7  # §3 庄 base
+    base_other: int = 5  # §3 闲 base
+    maizi_points: int = 2  # §3/§7 per 买子 buyer in a pair
+    maizi_buy: str = "any_hand"  # §7 any_hand | tenure_start
+    xiazi_points: int = 1  # §3/§8 per 下子 unit
+    xiazi_amount: str = "fixed"  # §8 fixed | up_to
+    xiazi_cap: int | None = None  # §8 optional limit on a bet
+    discarder_extra: str = "plus1"  # §5.1 plus1 | double
+    fanpei_factor: int = 2  # §5.3 反赔
+    shuangpiao_draw_mult: int = 4  # §6
+    shuangpiao_draw_includes_xiazi: bool = True  # §6
+    multi_feeder: str = "shared"  # §5.3 shared | first
+    others_may_caishentou_after_shuangpiao: bool = False  # §9
+    abandon_enabled: bool = False  # §10
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """How a rule is checked and shown: kind, allowed values, Chinese and English text."""
+
+    name: str
+    kind: str  # int | choice | bool | cap
+    zh: str
+    zh_help: str
+    en: str
+    choices: tuple[tuple[str, str, str], ...] = ()  # (value, zh, en)
+    minimum: int = 0
+
+
+RULE_INFO: dict[str, RuleInfo] = {
+    r.name: r
+    for r in (
+        RuleInfo("base_dealer", "int", "庄家底分", "庄家参与的每笔输赢的基数。", "Dealer base", minimum=1),
+        RuleInfo("base_other", "int", "闲家底分", "两个闲家之间每笔输赢的基数。", "Non-dealer base", minimum=1),
+        RuleInfo("maizi_points", "int", "买子分", "每个买子的玩家给他参与的每笔输赢加的分。", "Points per 买子"),
+        RuleInfo(
+            "maizi_buy",
+            "choice",
+            "何时可买子",
+            "买了就到换庄为止（连庄不退）。",
+            "When 买子 may be bought",
+            (("any_hand", "任何一局前", "Before any hand"), ("tenure_start", "只在坐庄第一局（连庄后不可买）", "Only on a dealer's first hand")),
+        ),
+        RuleInfo("xiazi_points", "int", "下子分", "每个下子在庄闲之间加的分。", "Points per 下子 unit"),
+        RuleInfo(
+            "xiazi_amount",
+            "choice",
+            "下子数额",
+            "庄家胡牌后，闲家可下子，数额按庄家这把的倍数。",
+            "下子 amount",
+            (("fixed", "等于庄家胡牌倍数", "Exactly the dealer's multiplier"), ("up_to", "最多到庄家胡牌倍数", "Up to the dealer's multiplier")),
+        ),
+        RuleInfo("xiazi_cap", "cap", "下子封顶", "再次连庄下子翻番，到此为止；空＝不封顶。", "下子 cap (empty = none)", minimum=1),
+        RuleInfo(
+            "discarder_extra",
+            "choice",
+            "放铳多付",
+            "放铳者比其他输家多付多少。",
+            "Discarder's extra",
+            (("plus1", "多付1个分（底分+1再乘倍数）", "+1 on the unit"), ("double", "多付一倍", "Pays double")),
+        ),
+        RuleInfo("fanpei_factor", "int", "反赔倍数", "飘的人被喂家胡了，飘的人按总数的几倍赔给喂家。", "Reverse-pay factor", minimum=1),
+        RuleInfo("shuangpiao_draw_mult", "int", "双飘流局赔付倍数", "双飘不成流局，飘的人赔每家 底分×此倍数（4＝财神头，2＝自摸）。", "Failed double-float multiplier", minimum=1),
+        RuleInfo("shuangpiao_draw_includes_xiazi", "bool", "双飘流局算下子", "双飘流局赔付时是否算上下子。", "Failed double float counts 下子"),
+        RuleInfo(
+            "multi_feeder",
+            "choice",
+            "多个喂家",
+            "飘成时有几个喂家，怎样承包。",
+            "Several feeders",
+            (("shared", "分摊：各付自己的份再平分其他人的份", "Shared"), ("first", "只由第一个喂家全包", "First feeder pays all")),
+        ),
+        RuleInfo("others_may_caishentou_after_shuangpiao", "bool", "双飘后他人可财神头", "双飘后其他人除了杠开，也可以财神头胡。", "Others may win 财神头 after 双飘"),
+        RuleInfo("abandon_enabled", "bool", "允许逃跑", "记录有人中途逃跑（逃跑者赔各家）。", "Record abandons"),
+    )
+}
+
+# §3 presets: (base_dealer, base_other); every other option at its default.
+PRESETS: dict[str, tuple[int, int]] = {"7/5": (7, 5), "5/3": (5, 3), "9/7": (9, 7), "13/11": (13, 11)}
+DEFAULT_PRESET = "7/5"
+
+
+def preset(name: str) -> Rules:
+    """The standard rules with a preset's bases (标准 7/5 etc.)."""
+    dealer, other = PRESETS[name]
+    return Rules(base_dealer=dealer, base_other=other)
+
+
+def _bad(name: str, zh: str, en: str) -> ScoringError:
+    return ScoringError(None, f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
+
+
+def _check_value(info: RuleInfo, value):
+    if info.kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(info.name, "应为 true 或 false", "must be true or false")
+        return value
+    if info.kind == "choice":
+        allowed = [c[0] for c in info.choices]
+        if value not in allowed:
+            raise _bad(info.name, f"应为 {' / '.join(allowed)} 之一", f"must be one of {', '.join(allowed)}")
+        return value
+    if info.kind == "cap" and value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(info.name, "应为整数", "must be a whole number")
+    if not info.minimum <= value <= MAX_POINTS:
+        raise _bad(
+            info.name,
+            f"应在 {info.minimum} 到 {MAX_POINTS} 之间",
+            f"must be between {info.minimum} and {MAX_POINTS}",
+        )
+    return value
+
+
+def parse_rules(raw, base: Rules | None = None) -> Rules:
+    """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
+    if raw is None:
+        return base or Rules()
+    if not isinstance(raw, dict):
+        raise ScoringError(None, "rules 应为对象", "rules must be an object", field="rules")
+    overrides = {}
+    for name, value in raw.items():
+        info = RULE_INFO.get(name)
+        if info is None:
+            raise ScoringError(None, f"未知的规则：{name}", f"Unknown rule: {name}", field=name)
+        overrides[name] = _check_value(info, value)
+    return replace(base or Rules(), **overrides)
+
+
+RULE_NAMES = tuple(f.name for f in fields(Rules))
