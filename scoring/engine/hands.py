@@ -47,7 +47,11 @@ def _seat(value, field: str) -> int:
 
 
 def _maizi(value) -> tuple[int, int, int, int]:
-    if not isinstance(value, list) or len(value) != 4 or any(type(v) not in (int, bool) or v not in (0, 1) for v in value):
+    if (
+        not isinstance(value, list)
+        or len(value) != 4
+        or any(type(v) not in (int, bool) or v not in (0, 1) for v in value)
+    ):
         raise _err("买子 maizi 应为 4 个 0/1 标记", "maizi must be 4 flags (0/1 or true/false)", "maizi")
     return tuple(int(v) for v in value)
 
@@ -62,17 +66,25 @@ def _xiazi_join(value) -> dict[int, int | None]:
         joins = {}
         for key, amount in value.items():
             if not isinstance(key, str) or key not in ("0", "1", "2", "3"):
-                raise _err("下子 xiazi_join 的键应为座位 \"0\"-\"3\"", "xiazi_join keys must be seats \"0\"-\"3\"", "xiazi_join")
+                raise _err(
+                    '下子 xiazi_join 的键应为座位 "0"-"3"', 'xiazi_join keys must be seats "0"-"3"', "xiazi_join"
+                )
             if not _is_int(amount) or amount < 1:
                 raise _err("下子数额应为正整数", "A 下子 amount must be a positive whole number", "xiazi_join")
             joins[int(key)] = amount
         return joins
-    raise _err("下子 xiazi_join 应为座位列表或 {座位: 数额}", "xiazi_join must be a list of seats or {seat: amount}", "xiazi_join")
+    raise _err(
+        "下子 xiazi_join 应为座位列表或 {座位: 数额}",
+        "xiazi_join must be a list of seats or {seat: amount}",
+        "xiazi_join",
+    )
 
 
 def _piao(value) -> tuple[int, int]:
     if not isinstance(value, dict) or set(value) != {"player", "level"}:
-        raise _err("飘 piao 应为 {\"player\": 座位, \"level\": 1 或 2}", "piao must be {\"player\": seat, \"level\": 1 or 2}", "piao")
+        raise _err(
+            '飘 piao 应为 {"player": 座位, "level": 1 或 2}', 'piao must be {"player": seat, "level": 1 or 2}', "piao"
+        )
     level = value["level"]
     if not _is_int(level) or level not in (1, 2):
         raise _err("飘的级别应为 1（单飘）或 2（双飘）", "piao level must be 1 (单飘) or 2 (双飘)", "piao")
@@ -101,7 +113,9 @@ def parse_hand(raw) -> Hand:
         raise _err(f"未知字段：{name}", f"Unknown field: {name}", name)
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:
-        raise _err("outcome 应为 win（胡）、draw（流局）或 abandon（逃跑）", "outcome must be win, draw or abandon", "outcome")
+        raise _err(
+            "outcome 应为 win（胡）、draw（流局）或 abandon（逃跑）", "outcome must be win, draw or abandon", "outcome"
+        )
     win_type = None
     if "win_type" in raw:
         win_type = WIN_TYPES.get(raw["win_type"]) if isinstance(raw["win_type"], str) else None

@@ -1,0 +1,68 @@
+"""Explanations a player can check at the table, e.g. ``西→南 6 = (闲5 + 放铳1) × 1 平胡``.
+
+Settlement records *why* a payment is owed as a small tuple; the text is made only when
+someone asks for it (rendering every string on every replay would halve the engine's speed).
+"""
+
+from .wintypes import SEATS_EN, SEATS_ZH
+
+# A unit term: (zh label, en label, points), see replay._terms.
+Term = tuple[str, str, int]
+
+
+def _unit(terms: list[Term], zh: bool) -> str:
+    parts = [f"{t[0]}{t[2]}" if zh else f"{t[1]} {t[2]}" for t in terms]
+    joined = " + ".join(parts)
+    return f"({joined})" if len(parts) > 1 else joined
+
+
+def _shares(shares: dict[int, int], zh: bool) -> str:
+    if zh:
+        return " + ".join(f"{SEATS_ZH[q]}{s}" for q, s in shares.items())
+    return " + ".join(f"{SEATS_EN[q]} {s}" for q, s in shares.items())
+
+
+def formula(why: tuple, zh: bool) -> str:
+    """The right-hand side of the explanation: how the amount was computed."""
+    kind = why[0]
+    if kind == "win":  # ("win", terms, M, win_type, discarder_extra or None)
+        _, terms, m, wt, extra = why
+        name = wt.zh if zh else wt.en
+        if extra == "plus1":
+            terms = [*terms, ("放铳", "discard", 1)]
+        elif extra == "double":
+            return f"{_unit(terms, zh)} × 2 {'放铳加倍' if zh else 'discard'} × {m} {name}"
+        return f"{_unit(terms, zh)} × {m} {name}"
+    if kind == "feeder_all":  # ("feeder_all", shares, win_type)
+        _, shares, wt = why
+        if zh:
+            return f"承包全赔 ({_shares(shares, True)})，{wt.zh} ×{wt.multiplier}"
+        return f"feeder pays all ({_shares(shares, False)}), {wt.en} ×{wt.multiplier}"
+    if kind == "feeder_shared":  # ("feeder_shared", own, others, n_feeders, win_type)
+        _, own, others, n, wt = why
+        if not others:
+            return f"承包：自己的份 {own}，{wt.zh} ×{wt.multiplier}" if zh else f"liability: own {own}, {wt.en}"
+        if zh:
+            return f"承包分摊：自己{own} + ({_shares(others, True)}) ÷ {n}，{wt.zh} ×{wt.multiplier}"
+        return f"shared liability: own {own} + ({_shares(others, False)}) / {n}, {wt.en} ×{wt.multiplier}"
+    if kind == "fanpei":  # ("fanpei", factor, shares, win_type)
+        _, k, shares, wt = why
+        if zh:
+            return f"反赔 {k} × ({_shares(shares, True)})，{wt.zh} ×{wt.multiplier}"
+        return f"reverse pay {k} × ({_shares(shares, False)}), {wt.en} ×{wt.multiplier}"
+    if kind == "shuangpiao_draw":  # ("shuangpiao_draw", terms, mult)
+        _, terms, mult = why
+        return f"{_unit(terms, zh)} × {mult} {'双飘不成' if zh else 'failed double float'}"
+    if kind == "abandon":  # ("abandon", terms, c)
+        _, terms, c = why
+        return f"{_unit(terms, zh)} × {c} {'逃跑' if zh else 'abandon'}"
+    # ("feeder_left", shares, M): a feeder left, paying the 飘 player's success
+    _, shares, m = why
+    if zh:
+        return f"喂家逃跑，包赔飘成 ({_shares(shares, True)})，×{m}"
+    return f"feeder left: pays the float's success ({_shares(shares, False)}), ×{m}"
+
+
+def explain(payer: int, payee: int, amount: int, why: tuple, zh: bool = True) -> str:
+    seats = SEATS_ZH if zh else SEATS_EN
+    return f"{seats[payer]}→{seats[payee]} {amount} = {formula(why, zh)}"

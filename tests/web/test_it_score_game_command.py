@@ -1,0 +1,62 @@
+import json
+import os
+import subprocess
+import sys
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from tests.examples import check, example_files, load
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_command(path) -> tuple[int, dict]:
+    out = StringIO()
+    try:
+        call_command("score_game", str(path), stdout=out)
+        code = 0
+    except SystemExit as exit_:
+        code = exit_.code
+    return code, json.loads(out.getvalue())
+
+
+@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.stem)
+def test_command_matches_spec_example(path, tmp_path):
+    example = load(path)
+    game_file = tmp_path / "game.json"
+    game_file.write_text(json.dumps(example["game"], ensure_ascii=False), encoding="utf-8")
+    code, body = run_command(game_file)
+    assert code in (0, 2)
+    check(example["expect"], code == 0, body)
+
+
+def test_command_reads_standard_input():
+    game = {"hands": [{"outcome": "win", "winner": 0, "win_type": "zimo"}]}
+    proc = subprocess.run(
+        [sys.executable, "manage.py", "score_game", "-"],
+        input=json.dumps(game).encode(),
+        capture_output=True,
+        cwd=ROOT,
+        env={**os.environ, "DJANGO_DEBUG": "1"},
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["totals"] == [42, -14, -14, -14]
+
+
+def test_command_exits_2_with_error_json_on_bad_input(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{oops", encoding="utf-8")
+    code, body = run_command(bad)
+    assert code == 2
+    assert body["error"]["hand"] is None
+    assert "JSON" in body["error"]["message"]
+
+
+def test_command_exits_2_for_a_missing_file(tmp_path):
+    code, body = run_command(tmp_path / "nope.json")
+    assert code == 2
+    assert body["error"]["message"]
