@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .errors import ScoringError
-from .explain import explain
+from .explain import explain, formula
 from .hands import Hand, parse_hand
 from .rules import Rules
 
@@ -32,6 +32,10 @@ class Payment:
     @property
     def en(self) -> str:
         return explain(self.payer, self.payee, self.amount, self.why, zh=False)
+
+    def formula(self, zh: bool = True) -> str:
+        """Only the right-hand side, e.g. (闲5 + 放铳1) × 1 平胡."""
+        return formula(self.why, zh)
 
     def to_dict(self) -> dict:
         return {"from": self.payer, "to": self.payee, "amount": self.amount, "explain": self.zh, "explain_en": self.en}
@@ -74,6 +78,15 @@ class TableState:
     def may_buy_maizi(self, rules: Rules) -> bool:
         """§7: a new 买子 is allowed on this hand."""
         return rules.maizi_buy == "any_hand" or self.tenure_hands == 0
+
+    def correct(self, dealer: int, streak: int) -> None:
+        """A correction from the table (a game joined mid-way, a forgotten hand): not part of
+        the scoring contract. A different dealer starts a new tenure (§7, §8 reset)."""
+        if dealer != self.dealer:
+            self.dealer = dealer
+            self.tenure_hands = self.join_mult = 0
+            self.maizi = self.xiazi = (0, 0, 0, 0)
+        self.streak = streak
 
     def join_amount(self, rules: Rules) -> int:
         """§8: the 下子 a non-dealer may place now (0 = none may be placed)."""
@@ -243,16 +256,19 @@ def _advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) ->
 
 
 def replay(
-    rules: Rules, hands, first_dealer: int = 0, start: TableState | None = None
+    rules: Rules, hands, first_dealer: int = 0, fixes: dict[int, tuple[int, int]] | None = None
 ) -> tuple[list[HandResult], TableState]:
     """Score every hand in order. ``hands`` holds contract HAND objects or parsed ``Hand``s.
 
+    ``fixes`` maps a hand index to a (dealer, streak) correction applied before that hand.
     Returns the results and the state the next hand would be played in. Raises
     ``ScoringError`` with the index of the first bad hand.
     """
-    state = start if start is not None else TableState(dealer=first_dealer)
+    state = TableState(dealer=first_dealer)
     results = []
     for index, raw in enumerate(hands):
+        if fixes and index in fixes:
+            state.correct(*fixes[index])
         try:
             hand = raw if isinstance(raw, Hand) else parse_hand(raw)
             results.append(score_hand(rules, state, hand))
