@@ -95,7 +95,8 @@ def check_feeders(hand: Hand) -> None:
 
 
 def check_no_win_fields(hand: Hand, what_zh: str, what_en: str) -> None:
-    for name in ("winner", "win_type", "discarder", "caishen"):
+    # caishen is optional on any hand (scoring-contract.md); it only matters for a winner.
+    for name in ("winner", "win_type", "discarder"):
         if getattr(hand, name) is not None:
             raise _err(f"{what_zh}不应填写 {name}", f"{what_en} has no {name}", name)
 
@@ -124,7 +125,7 @@ def apply_joins(rules: Rules, state, hand: Hand) -> tuple[int, ...]:
     """§8: the 下子 in force for this hand, after this hand's joins."""
     if not hand.xiazi_join:
         return state.xiazi
-    full = state.join_amount(rules)
+    mult, full = state.join_mult, state.join_amount(rules)  # the dealer's M, and M within the cap
     if not full:
         raise _err(
             "§8 只有庄家胡牌后的下一局才能下子", "§8 下子 may only be placed right after a dealer win", "xiazi_join"
@@ -137,9 +138,9 @@ def apply_joins(rules: Rules, state, hand: Hand) -> tuple[int, ...]:
             raise _err(f"§8 {SEATS_ZH[seat]}家已经下子了", f"§8 {SEATS_EN[seat]} already has a 下子", "xiazi_join")
         if amount is None:
             amount = full
-        elif rules.xiazi_amount == "fixed" and amount != full:
+        elif rules.xiazi_amount == "fixed" and amount not in (mult, full):
             raise _err(f"§8 下子数额固定为 {full}", f"§8 The 下子 amount is fixed at {full}", "xiazi_join")
-        elif amount > full:
-            raise _err(f"§8 下子最多 {full}", f"§8 下子 is at most {full}", "xiazi_join")
-        xiazi[seat] = amount
+        elif amount > mult:
+            raise _err(f"§8 下子最多 {mult}（庄家这把的倍数）", f"§8 下子 is at most {mult}, the dealer's multiplier", "xiazi_join")
+        xiazi[seat] = min(amount, full)  # the cap limits every bet
     return tuple(xiazi)

@@ -756,3 +756,23 @@ def test_engine_imports_no_django():
     code = "import sys, scoring.engine; assert not any(m.startswith('django') for m in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], cwd=MAIN, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
+
+
+def test_s8_up_to_amount_above_the_cap_is_cut_to_the_cap():
+    # 东 wins 单飘 (M = 8) with cap 2: 南 may bet any 1..8 under up_to; the cap limits it to 2.
+    hands = score(
+        win(E, "danpiao", piao=piao(E, 1)),
+        draw(xiazi_join={"1": 5}),
+        xiazi_amount="up_to",
+        xiazi_cap=2,
+    )["hands"]
+    assert hands[1]["xiazi"] == [0, 2, 0, 0]
+
+
+def test_s8_up_to_amount_above_the_dealers_multiplier_is_refused():
+    # 东 wins 自摸 (M = 2): a bet of 3 is more than that win allows.
+    assert error(DEALER_ZIMO, draw(xiazi_join={"1": 3}), xiazi_amount="up_to").hand == 1
+
+
+def test_caishen_count_is_optional_on_a_draw_and_ignored():
+    assert score(draw(caishen=2))["totals"] == [0, 0, 0, 0]
