@@ -1,0 +1,83 @@
+"""A game (牌局) and its hands. The ledger is always the replay of the hands (scoring/ledger.py)."""
+
+import secrets
+
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+
+from scoring.engine import DEFAULT_PRESET, SEATS_ZH, Rules
+
+DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
+
+
+def new_token() -> str:
+    """An unguessable link token: 18 random bytes (144 bits), URL-safe."""
+    return secrets.token_urlsafe(18)
+
+
+class Game(models.Model):
+    PLAYING, FINISHED = "playing", "finished"
+    STATUS_CHOICES = [(PLAYING, "进行中"), (FINISHED, "已结束")]
+
+    players = models.JSONField(default=list)  # four names in seat order 东南西北
+    first_dealer = models.PositiveSmallIntegerField(default=0)
+    preset = models.CharField(max_length=10, default=DEFAULT_PRESET)
+    rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
+    status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PLAYING)
+    edit_token = models.CharField(max_length=32, unique=True, default=new_token)
+    view_token = models.CharField(max_length=32, unique=True, default=new_token)
+    version = models.PositiveIntegerField(default=0)  # bumped on every change to the hands
+    created_at = models.DateTimeField(default=timezone.now)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [models.CheckConstraint(condition=Q(first_dealer__lte=3), name="game_first_dealer_seat")]
+
+    def __str__(self) -> str:
+        return " · ".join(self.players)
+
+    def engine_rules(self) -> Rules:
+        return Rules(**self.rules)
+
+    def seat_label(self, seat: int) -> str:
+        return f"{self.players[seat]}（{SEATS_ZH[seat]}）"
+
+    def bump_version(self) -> None:
+        """Mark a change to the hands, for phones polling the game (one UPDATE)."""
+        Game.objects.filter(pk=self.pk).update(version=F("version") + 1, updated_at=timezone.now())
+        self.refresh_from_db(fields=["version", "updated_at"])
+
+
+class Hand(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    seq = models.PositiveIntegerField()  # 第N局, 1-based; never reused, even when voided
+    entry = models.JSONField()  # exactly the scoring contract's HAND object
+    dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand
+    streak_fix = models.PositiveSmallIntegerField(null=True, blank=True)
+    entered_by = models.CharField(max_length=40, blank=True)
+    form_token = models.CharField(max_length=40, unique=True, null=True, blank=True)  # one-time: a resubmit is a no-op
+    created_at = models.DateTimeField(default=timezone.now)
+    edited_at = models.DateTimeField(null=True, blank=True)
+    edited_by = models.CharField(max_length=40, blank=True)
+    revision = models.PositiveIntegerField(default=0)  # bumped on every edit or void
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.CharField(max_length=40, blank=True)
+    void_reason = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="hand_unique_seq_per_game")]
+
+    def __str__(self) -> str:
+        return f"第{self.seq}局"
+
+    @property
+    def voided(self) -> bool:
+        return self.voided_at is not None
+
+    def fix(self) -> tuple[int, int] | None:
+        """The (dealer, streak) correction before this hand, if any."""
+        if self.dealer_fix is None:
+            return None
+        return self.dealer_fix, self.streak_fix or 0

@@ -141,6 +141,10 @@ def apply_joins(rules: Rules, state, hand: Hand) -> tuple[int, ...]:
         elif rules.xiazi_amount == "fixed" and amount not in (mult, full):
             raise _err(f"§8 下子数额固定为 {full}", f"§8 The 下子 amount is fixed at {full}", "xiazi_join")
         elif amount > mult:
-            raise _err(f"§8 下子最多 {mult}（庄家这把的倍数）", f"§8 下子 is at most {mult}, the dealer's multiplier", "xiazi_join")
+            raise _err(
+                f"§8 下子最多 {mult}（庄家这把的倍数）",
+                f"§8 下子 is at most {mult}, the dealer's multiplier",
+                "xiazi_join",
+            )
         xiazi[seat] = min(amount, full)  # the cap limits every bet
     return tuple(xiazi)
