@@ -1,0 +1,42 @@
+"""What this phone remembers, in signed cookies: the games it opened and who it is at each."""
+
+from django.http import HttpRequest, HttpResponse
+
+GAMES_COOKIE = "yiwu_games"
+ME_COOKIE = "yiwu_me"
+MAX_GAMES = 60
+YEAR = 365 * 24 * 3600
+
+
+def _read(request: HttpRequest, name: str) -> str:
+    return request.get_signed_cookie(name, default="", salt=name)
+
+
+def remembered_tokens(request: HttpRequest) -> list[str]:
+    """Tokens of the games this device opened, most recent first."""
+    return [t for t in _read(request, GAMES_COOKIE).split(",") if t]
+
+
+def remember_game(request: HttpRequest, response: HttpResponse, token: str) -> None:
+    tokens = remembered_tokens(request)
+    if tokens[:1] == [token]:
+        return
+    tokens = [token] + [t for t in tokens if t != token]
+    response.set_signed_cookie(
+        GAMES_COOKIE, ",".join(tokens[:MAX_GAMES]), salt=GAMES_COOKIE, max_age=YEAR, httponly=True, samesite="Lax"
+    )
+
+
+def my_seat(request: HttpRequest, game_id: int) -> int | None:
+    """The seat this device said it sits at in a game (我是…), if any."""
+    for item in _read(request, ME_COOKIE).split(","):
+        gid, _, seat = item.partition(":")
+        if gid == str(game_id) and seat in ("0", "1", "2", "3"):
+            return int(seat)
+    return None
+
+
+def set_my_seat(request: HttpRequest, response: HttpResponse, game_id: int, seat: int) -> None:
+    items = [i for i in _read(request, ME_COOKIE).split(",") if i and not i.startswith(f"{game_id}:")]
+    items = [f"{game_id}:{seat}", *items][:MAX_GAMES]
+    response.set_signed_cookie(ME_COOKIE, ",".join(items), salt=ME_COOKIE, max_age=YEAR, httponly=True, samesite="Lax")

@@ -1,0 +1,194 @@
+"""Forms only validate and convert: the rules themselves are judged by the engine."""
+
+from django import forms
+
+from scoring.engine import PRESETS, RULE_INFO, SEATS_ZH, WIN_TYPES, Rules, TableState
+from scoring.models import DEFAULT_NAMES
+
+SEAT_CHOICES = [(i, f"{SEATS_ZH[i]}") for i in range(4)]
+OPTIONAL_SEAT = [("", "—"), *SEAT_CHOICES]
+
+
+def _seat_field(label: str, required: bool = False) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(label=label, choices=OPTIONAL_SEAT, coerce=int, empty_value=None, required=required)
+
+
+class NewGameForm(forms.Form):
+    name0 = forms.CharField(label="东", max_length=20, initial=DEFAULT_NAMES[0])
+    name1 = forms.CharField(label="南", max_length=20, initial=DEFAULT_NAMES[1])
+    name2 = forms.CharField(label="西", max_length=20, initial=DEFAULT_NAMES[2])
+    name3 = forms.CharField(label="北", max_length=20, initial=DEFAULT_NAMES[3])
+    first_dealer = forms.TypedChoiceField(label="首局庄家", choices=SEAT_CHOICES, coerce=int, initial=0)
+    preset = forms.ChoiceField(
+        label="底分（庄/闲）", choices=[(p, f"{p}") for p in PRESETS], initial="7/5", widget=forms.RadioSelect
+    )
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        defaults = Rules()
+        for name, info in RULE_INFO.items():
+            if name in ("base_dealer", "base_other"):
+                continue  # the preset sets them
+            self.fields[name] = _rule_field(info, getattr(defaults, name))
+
+    def clean(self):
+        data = super().clean()
+        names = [data.get(f"name{i}", "").strip() for i in range(4)]
+        if all(names) and len(set(names)) < 4:
+            raise forms.ValidationError("四个玩家的名字不能重复。")
+        return data
+
+    def name_fields(self):
+        return [self[f"name{i}"] for i in range(4)]
+
+    def rule_fields(self):
+        return [self[name] for name in RULE_INFO if name in self.fields]
+
+    def names(self) -> list[str]:
+        return [self.cleaned_data[f"name{i}"].strip() for i in range(4)]
+
+    def rules(self) -> Rules:
+        dealer, other = PRESETS[self.cleaned_data["preset"]]
+        options = {name: self.cleaned_data[name] for name in RULE_INFO if name in self.cleaned_data}
+        return Rules(**{**options, "base_dealer": dealer, "base_other": other})
+
+
+def _rule_field(info, default) -> forms.Field:
+    common = {"label": info.zh, "help_text": info.zh_help, "initial": default}
+    if info.kind == "bool":
+        return forms.BooleanField(required=False, **common)
+    if info.kind == "choice":
+        return forms.ChoiceField(choices=[(v, zh) for v, zh, _ in info.choices], **common)
+    if info.kind == "cap":
+        return forms.IntegerField(required=False, min_value=1, max_value=1_000_000, **common)
+    return forms.IntegerField(min_value=info.minimum, max_value=1_000_000, **common)
+
+
+class HandForm(forms.Form):
+    """One hand as entered at the table, converted to the scoring contract's HAND object."""
+
+    outcome = forms.ChoiceField(
+        label="结果", choices=[("win", "胡牌"), ("draw", "流局"), ("abandon", "逃跑")], required=False
+    )
+    winner = _seat_field("谁胡了")
+    win_type = forms.ChoiceField(
+        label="胡牌型", choices=[("", "—")] + [(c, t.zh) for c, t in WIN_TYPES.items()], required=False
+    )
+    discarder = _seat_field("谁放铳")
+    leaver = _seat_field("谁逃跑")
+    maizi = forms.TypedMultipleChoiceField(label="买子", choices=SEAT_CHOICES, coerce=int, required=False)
+    xz0 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz1 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz2 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz3 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
+    piao_player = _seat_field("谁飘了")
+    piao_level = forms.TypedChoiceField(
+        label="飘", choices=[(1, "单飘"), (2, "双飘")], coerce=int, required=False, empty_value=1
+    )
+    feeder1 = _seat_field("喂家一")
+    feeder2 = _seat_field("喂家二")
+    feeder3 = _seat_field("喂家三")
+    caishen = forms.TypedChoiceField(
+        label="胡牌者手里几个财神",
+        choices=[("", "不填"), *[(n, str(n)) for n in range(4)]],
+        coerce=int,
+        empty_value=None,
+        required=False,
+    )
+    dealer_fix = _seat_field("更正庄家")
+    streak_fix = forms.IntegerField(label="更正连庄数", min_value=0, max_value=999, required=False)
+
+    def __init__(self, *args, players: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if players:  # show the table's names instead of bare winds
+            named = [("", "—"), *[(s, f"{players[s]}（{SEATS_ZH[s]}）") for s in range(4)]]
+            for name in ("winner", "discarder", "leaver", "piao_player", "feeder1", "feeder2", "feeder3", "dealer_fix"):
+                self.fields[name].choices = named
+
+    def outcome_value(self) -> str | None:
+        data = self.cleaned_data
+        if data.get("outcome"):
+            return data["outcome"]
+        return "win" if data.get("winner") is not None else None
+
+    def step(self) -> str:
+        """Which question the fast path asks next, or 'preview' when the hand is complete."""
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome is None:
+            return "winner"
+        if outcome == "win" and not data.get("win_type"):
+            return "win_type"
+        if outcome == "win" and WIN_TYPES[data["win_type"]].discard and data.get("discarder") is None:
+            return "discarder"
+        if outcome == "abandon" and data.get("leaver") is None:
+            return "leaver"
+        return "preview"
+
+    def fix(self, state: TableState) -> tuple[int, int] | None:
+        """The (dealer, streak) correction, when it differs from the derived state."""
+        dealer, streak = self.cleaned_data.get("dealer_fix"), self.cleaned_data.get("streak_fix")
+        if dealer is None and streak is None:
+            return None
+        dealer = state.dealer if dealer is None else dealer
+        streak = state.streak if streak is None else streak
+        if (dealer, streak) == (state.dealer, state.streak):
+            return None
+        return dealer, streak
+
+    def entry(self, state: TableState, rules: Rules) -> dict:
+        """The contract HAND object. ``state`` is the table before this hand (after any fix)."""
+        data, outcome = self.cleaned_data, self.outcome_value()
+        entry: dict = {"outcome": outcome}
+        if outcome == "win":
+            entry["winner"] = data.get("winner")
+            entry["win_type"] = data.get("win_type")
+            win_type = WIN_TYPES.get(data.get("win_type") or "")
+            if win_type and win_type.piao_level and data.get("piao_player") is None:
+                # Picking a 飘 type marks the winner as the one who floated.
+                data["piao_player"], data["piao_level"] = data.get("winner"), win_type.piao_level
+            if win_type and win_type.discard:
+                entry["discarder"] = data.get("discarder")
+            if data.get("caishen") is not None:
+                entry["caishen"] = data["caishen"]
+        elif outcome == "abandon":
+            entry["leaver"] = data.get("leaver")
+        maizi = [1 if (state.maizi[s] or s in data.get("maizi", [])) else 0 for s in range(4)]
+        if tuple(maizi) != tuple(state.maizi):
+            entry["maizi"] = maizi
+        joins = {s: data.get(f"xz{s}") for s in range(4) if data.get(f"xz{s}")}
+        if joins:
+            if rules.xiazi_amount == "fixed":
+                entry["xiazi_join"] = sorted(joins)
+            else:
+                entry["xiazi_join"] = {str(s): amount for s, amount in sorted(joins.items())}
+        if data.get("piao_player") is not None:
+            entry["piao"] = {"player": data["piao_player"], "level": data.get("piao_level") or 1}
+            feeders = [data.get(f"feeder{i}") for i in (1, 2, 3)]
+            feeders = [f for f in feeders if f is not None]
+            if feeders:
+                entry["feeders"] = feeders
+        return {k: v for k, v in entry.items() if v is not None}
+
+
+def hand_form_initial(entry: dict, fix: tuple[int, int] | None) -> dict:
+    """Form data (as a GET query would carry it) for an entry stored earlier."""
+    data: dict = {"outcome": entry["outcome"]}
+    for name in ("winner", "win_type", "discarder", "leaver", "caishen"):
+        if name in entry:
+            data[name] = entry[name]
+    if "maizi" in entry:
+        data["maizi"] = [s for s in range(4) if entry["maizi"][s]]
+    joins = entry.get("xiazi_join") or []
+    for seat in joins:
+        data[f"xz{int(seat)}"] = joins[seat] if isinstance(joins, dict) else 1
+    if "piao" in entry:
+        data["piao_player"], data["piao_level"] = entry["piao"]["player"], entry["piao"]["level"]
+        for i, feeder in enumerate(entry.get("feeders", []), start=1):
+            data[f"feeder{i}"] = feeder
+    if fix is not None:
+        data["dealer_fix"], data["streak_fix"] = fix
+    return data
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(label="作废原因", max_length=200, required=False, initial="记错了")

@@ -1,0 +1,77 @@
+"""The ledger: a game's hands replayed through the engine. It is never stored, always replayed.
+
+Every page and every write builds it from the hands (one query); a preview builds it with a
+hand added, changed or voided, and a write is refused if any hand would stop being valid.
+"""
+
+from dataclasses import dataclass
+
+from scoring.engine import HandResult, ScoringError, TableState, replay
+from scoring.models import Game, Hand
+
+
+class LedgerError(Exception):
+    """A hand that the rules reject, named by its number (第N局) for the table."""
+
+    def __init__(self, seq: int, error: ScoringError):
+        super().__init__(error.en)
+        self.seq = seq
+        self.error = error
+
+    @property
+    def field(self) -> str | None:
+        return self.error.field
+
+    def message(self, lang_zh: bool = True) -> str:
+        return f"第{self.seq}局：{self.error.zh}" if lang_zh else f"Hand {self.seq}: {self.error.en}"
+
+
+@dataclass
+class Row:
+    hand: Hand
+    result: HandResult | None  # None for a voided hand
+
+
+@dataclass
+class Ledger:
+    game: Game
+    rows: list[Row]  # every hand in order, voided ones included
+    state: TableState  # the state the next hand is played in
+
+    @property
+    def totals(self) -> list[int]:
+        return self.state.totals
+
+    @property
+    def next_seq(self) -> int:
+        return self.rows[-1].hand.seq + 1 if self.rows else 1
+
+    def active_count(self) -> int:
+        return sum(1 for row in self.rows if row.result is not None)
+
+    def row(self, seq: int) -> Row | None:
+        return next((row for row in self.rows if row.hand.seq == seq), None)
+
+
+def build(
+    game: Game,
+    hands: list[Hand] | None = None,
+    *,
+    changed: Hand | None = None,
+    added: Hand | None = None,
+) -> Ledger:
+    """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
+    edit or a void); ``added`` is appended (a new hand). Raises ``LedgerError``."""
+    hands = list(game.hands.all()) if hands is None else list(hands)
+    if changed is not None:
+        hands = [changed if h.seq == changed.seq else h for h in hands]
+    if added is not None:
+        hands.append(added)
+    active = [h for h in hands if not h.voided]
+    fixes = {i: h.fix() for i, h in enumerate(active) if h.fix() is not None}
+    try:
+        results, state = replay(game.engine_rules(), [h.entry for h in active], game.first_dealer, fixes)
+    except ScoringError as error:
+        raise LedgerError(active[error.hand].seq, error) from None
+    by_id = dict(zip((id(h) for h in active), results, strict=True))
+    return Ledger(game, [Row(h, by_id.get(id(h))) for h in hands], state)

@@ -1,0 +1,42 @@
+"""Small display helpers: signed points, gain/loss colour classes, links that carry a form."""
+
+from urllib.parse import urlencode
+
+from django import template
+
+register = template.Library()
+
+MINUS = "\u2212"
+
+
+@register.filter
+def signed(value: int) -> str:
+    """+38, −18, 0: the table reads signs at a glance."""
+    value = int(value)
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"{MINUS}{-value}"
+    return "0"
+
+
+@register.filter
+def tone(value: int) -> str:
+    """CSS class: gains and losses take the locale's colours (see app.css)."""
+    value = int(value)
+    return "gain" if value > 0 else "loss" if value < 0 else "even"
+
+
+@register.simple_tag
+def step_url(base: str, data, **updates) -> str:
+    """``base`` with the form's current answers plus ``updates``: each tap is a plain link."""
+    items = []
+    for key in data or {}:
+        if key in updates or key in ("csrfmiddlewaretoken", "form_token", "next_seq"):
+            continue
+        values = data.getlist(key) if hasattr(data, "getlist") else data[key]
+        for value in values if isinstance(values, list) else [values]:
+            if value not in (None, ""):
+                items.append((key, value))
+    items.extend((k, v) for k, v in updates.items() if v not in (None, ""))
+    return f"{base}?{urlencode(items)}" if items else base

@@ -1,0 +1,251 @@
+"""Recording, editing and voiding hands. Every write previews first, then confirms."""
+
+import secrets
+from copy import deepcopy
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+
+from scoring import device, services
+from scoring.engine import COMMON_ORDER, WIN_TYPES, TableState
+from scoring.forms import HandForm, VoidForm, hand_form_initial
+from scoring.ledger import Ledger, LedgerError, build
+from scoring.models import Game, Hand
+from scoring.presenters import entry_options, hand_row
+from scoring.views.games import load_game
+
+# Engine field names → the form field that shows the message.
+FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
+PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
+
+
+def writable_game(token: str) -> Game:
+    game, can_edit = load_game(token)
+    if not can_edit:
+        raise PermissionDenied("只读链接不能记分或修改。")
+    return game
+
+
+def who(request: HttpRequest, game: Game) -> str:
+    seat = device.my_seat(request, game.id)
+    return game.players[seat] if seat is not None else ""
+
+
+def form_error(form: HandForm, error: LedgerError) -> None:
+    field = FIELD_OF.get(error.field, error.field)
+    form.add_error(field if field in form.fields else None, error.message())
+
+
+def state_for(form: HandForm, before: TableState) -> tuple[TableState, tuple[int, int] | None]:
+    """The table the hand is played at: the derived state, with the form's correction."""
+    state = deepcopy(before)
+    fix = form.fix(before)
+    if fix:
+        state.correct(*fix)
+    return state, fix
+
+
+def totals_change(before: Ledger, after: Ledger) -> list[tuple[str, int, int, int]]:
+    """(name, total before, total after, difference) for each seat."""
+    names = before.game.players
+    return [(names[s], before.totals[s], after.totals[s], after.totals[s] - before.totals[s]) for s in range(4)]
+
+
+def render_form(request: HttpRequest, context: dict) -> HttpResponse:
+    """The entry page at its step: a question with big buttons, or the preview form."""
+    game, form, state = context["game"], context["form"], context["state"]
+    names = game.players
+    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+    winner = data.get("winner")
+    type_code = data.get("win_type")
+    context.setdefault("step", form.step() if form.is_valid() else "preview")
+    context.update(
+        dealer_name=names[state.dealer],
+        all_seats=list(enumerate(names)),
+        others=[(s, names[s]) for s in range(4) if s != winner],
+        winner_name=names[winner] if winner is not None else "",
+        type_name=WIN_TYPES[type_code].zh if type_code else "",
+        more_types=MORE_TYPES,
+        piao_types=PIAO_TYPES,
+        **entry_options(game, form, state, game.engine_rules()),
+    )
+    return render(request, "scoring/hand_form.html", context)
+
+
+def confirming(request: HttpRequest) -> bool:
+    """A POST without 「确认」 only refreshes the preview."""
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
+def record(request: HttpRequest, token: str) -> HttpResponse:
+    game = writable_game(token)
+    hands = list(game.hands.all())
+    ledger = build(game, hands)
+    form = HandForm(request.POST if request.method == "POST" else request.GET, players=game.players)
+    url = reverse("record", args=[token])
+    context = {
+        "game": game,
+        "token": token,
+        "form": form,
+        "ledger": ledger,
+        "mode": "record",
+        "state": ledger.state,
+        "form_url": url,
+    }
+    if not form.is_valid() or form.step() != "preview":
+        return render_form(request, context)
+    state, fix = state_for(form, ledger.state)
+    context["state"] = state
+    seq = ledger.next_seq
+    entry = form.entry(state, game.engine_rules())
+    hand = Hand(game=game, seq=seq, entry=entry, dealer_fix=fix[0] if fix else None, streak_fix=fix[1] if fix else None)
+    try:
+        after = build(game, hands, added=hand)
+    except LedgerError as error:
+        form_error(form, error)
+        return render_form(request, context)
+    if confirming(request):
+        try:
+            saved = services.record_hand(
+                game=game,
+                entry=entry,
+                fix=fix,
+                next_seq=int(request.POST.get("next_seq") or 0) if request.POST.get("next_seq", "").isdigit() else 0,
+                form_token=request.POST.get("form_token", "")[:40],
+                entered_by=who(request, game),
+            )
+        except services.Conflict as conflict:
+            messages.warning(request, conflict.zh)
+            return redirect("game", token=token)
+        except LedgerError as error:  # the table changed between preview and confirm
+            messages.warning(request, error.message())
+            return redirect("game", token=token)
+        messages.success(request, f"已记录第{saved.seq}局。")
+        return redirect("game", token=token)
+    context.update(
+        row=hand_row(game, hand, after.row(seq).result),
+        change=totals_change(ledger, after),
+        next_seq=request.POST.get("next_seq") or seq,
+        form_token=request.POST.get("form_token") or secrets.token_urlsafe(16),
+    )
+    return render_form(request, context)
+
+
+def stored_hand(hands: list[Hand], seq: int) -> Hand:
+    hand = next((h for h in hands if h.seq == seq and not h.voided), None)
+    if hand is None:
+        raise Http404("没有这一局")
+    return hand
+
+
+def posted_revision(data, hand: Hand) -> int:
+    value = str(data.get("revision", hand.revision))
+    return int(value) if value.isdigit() else -1
+
+
+def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+    game = writable_game(token)
+    hands = list(game.hands.all())
+    hand = stored_hand(hands, seq)
+    ledger = build(game, hands)
+    before = build(game, [h for h in hands if h.seq < seq]).state
+    data = request.POST if request.method == "POST" else (request.GET or hand_form_initial(hand.entry, hand.fix()))
+    form = HandForm(data, players=game.players)
+    url = reverse("edit-hand", args=[token, seq])
+    context = {
+        "game": game,
+        "token": token,
+        "form": form,
+        "ledger": ledger,
+        "mode": "edit",
+        "hand": hand,
+        "state": before,
+        "form_url": url,
+    }
+    context["revision"] = posted_revision(data, hand)
+    if not form.is_valid() or form.step() != "preview":
+        return render_form(request, context)
+    state, fix = state_for(form, before)
+    context["state"] = state
+    changed = services.copy_hand(hand)
+    changed.entry = form.entry(state, game.engine_rules())
+    changed.dealer_fix, changed.streak_fix = fix if fix else (None, None)
+    try:
+        after = build(game, hands, changed=changed)
+    except LedgerError as error:
+        form_error(form, error)
+        return render_form(request, context)
+    if confirming(request):
+        try:
+            services.edit_hand(
+                game=game,
+                seq=seq,
+                revision=context["revision"],
+                entry=changed.entry,
+                fix=fix,
+                edited_by=who(request, game),
+            )
+        except services.Conflict as conflict:
+            messages.warning(request, conflict.zh)
+            return redirect("game", token=token)
+        except LedgerError as error:
+            messages.warning(request, error.message())
+            return redirect("game", token=token)
+        messages.success(request, f"已修改第{seq}局，之后的每一局都已重算。")
+        return redirect("game", token=token)
+    context.update(row=hand_row(game, changed, after.row(seq).result), change=totals_change(ledger, after))
+    return render_form(request, context)
+
+
+def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+    game = writable_game(token)
+    hands = list(game.hands.all())
+    hand = stored_hand(hands, seq)
+    ledger = build(game, hands)
+    form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", "记错了")})
+    changed = services.copy_hand(hand)
+    changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
+    context = {
+        "game": game,
+        "token": token,
+        "form": form,
+        "hand": hand,
+        "row": hand_row(game, hand, ledger.row(seq).result),
+    }
+    try:
+        after = build(game, hands, changed=changed)
+    except LedgerError as error:
+        return render(request, "scoring/void.html", {**context, "blocked": error.message()})
+    context["change"] = totals_change(ledger, after)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.void_hand(
+                game=game,
+                seq=seq,
+                revision=posted_revision(request.POST, hand),
+                reason=form.cleaned_data["reason"] or "作废",
+                voided_by=who(request, game),
+            )
+        except services.Conflict as conflict:
+            messages.warning(request, conflict.zh)
+            return redirect("game", token=token)
+        except LedgerError as error:
+            messages.warning(request, error.message())
+            return redirect("game", token=token)
+        messages.success(request, f"第{seq}局已作废，之后的每一局都已重算。")
+        return redirect("game", token=token)
+    return render(request, "scoring/void.html", context)
+
+
+def undo(request: HttpRequest, token: str) -> HttpResponse:
+    """撤销上一局: the void page of the last hand that counts."""
+    game = writable_game(token)
+    last = game.hands.filter(voided_at__isnull=True).order_by("-seq").first()
+    if last is None:
+        messages.info(request, "还没有可以撤销的局。")
+        return redirect("game", token=token)
+    return redirect(reverse("void-hand", args=[token, last.seq]) + "?reason=撤销上一局")
