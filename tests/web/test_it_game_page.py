@@ -1,0 +1,56 @@
+from tests.web.helpers import game_url, record, totals_on_page
+
+
+def test_game_page_shows_four_tiles_in_seat_order_with_the_dealer(client, game):
+    html = client.get(game_url(game)).content.decode()
+    assert totals_on_page(html) == ["0", "0", "0", "0"]
+    assert html.index("老王") < html.index("小李") < html.index("阿华") < html.index("大刘")
+    assert "谁胡了" in html
+
+
+def test_hands_are_listed_newest_first_with_nets_and_explanations(client, game):
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    record(client, game, {"outcome": "win", "winner": 3, "win_type": "caishentou"})
+    html = client.get(game_url(game)).content.decode()
+    assert html.index('id="hand-2"') < html.index('id="hand-1"')
+    assert "大刘 财神头 ×4" in html
+    assert "老王 → 大刘 <b>36</b> = 庄9 × 4 财神头" not in html  # 连庄一直按基数算: 7, not 9
+    assert "老王 → 大刘 <b>28</b> = 庄7 × 4 财神头" in html
+    assert "庄·连1" not in html  # 大刘 won: the deal passed to 小李
+
+
+def test_gains_and_losses_carry_colour_classes(client, game):
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0})
+    html = client.get(game_url(game)).content.decode()
+    assert 'class="total gain" data-seat="1">+18<' in html
+    assert 'class="total loss" data-seat="0">−8<' in html
+
+
+def test_view_link_shows_the_ledger_without_entry_buttons(client, game):
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    html = client.get(game_url(game, view=True)).content.decode()
+    assert "只读链接" in html
+    assert "+42" in html
+    assert "谁胡了" not in html
+    assert "修改</a>" not in html
+
+
+def test_an_unknown_token_is_404(client, db):
+    assert client.get("/g/not-a-real-token/").status_code == 404
+
+
+def test_rules_page_shows_this_games_house_rules_and_the_win_types(client, make_game):
+    game = make_game(base_dealer=9, base_other=7, discarder_extra="double")
+    html = client.get(game_url(game) + "rules").content.decode()
+    assert "多付一倍" in html
+    assert "有庄家参与 9，两个闲家之间 7" in html
+    assert "双飘" in html
+    assert "×16" in html
+    assert "不能胡这张财神" in html
+
+
+def test_me_marks_who_records_from_this_phone(client, game):
+    client.post(game_url(game) + "me/2")
+    record(client, game, {"outcome": "draw"})
+    html = client.get(game_url(game)).content.decode()
+    assert "阿华 记于" in html

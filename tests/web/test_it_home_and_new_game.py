@@ -1,0 +1,89 @@
+from scoring.engine import Rules
+from scoring.models import Game
+from tests.web.helpers import game_url
+
+NEW_GAME = {
+    "name0": "老王",
+    "name1": "小李",
+    "name2": "阿华",
+    "name3": "大刘",
+    "first_dealer": "2",
+    "preset": "9/7",
+    "maizi_points": "2",
+    "maizi_buy": "tenure_start",
+    "xiazi_points": "1",
+    "xiazi_amount": "fixed",
+    "discarder_extra": "double",
+    "fanpei_factor": "2",
+    "shuangpiao_draw_mult": "4",
+    "shuangpiao_draw_includes_xiazi": "on",
+    "multi_feeder": "shared",
+}
+
+
+def test_home_offers_a_new_game_and_lists_nothing_yet(client, db):
+    response = client.get("/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "开新牌局" in html
+    assert "还没有" in html
+
+
+def test_new_game_form_shows_default_names_and_every_house_rule_in_chinese(client, db):
+    html = client.get("/new").content.decode()
+    for name in ("东家", "南家", "西家", "北家", "放铳多付", "反赔倍数", "下子封顶", "何时可买子", "允许逃跑"):
+        assert name in html
+
+
+def test_creating_a_game_stores_names_dealer_and_all_rules(client, db):
+    response = client.post("/new", NEW_GAME)
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == game_url(game)
+    assert game.players == ["老王", "小李", "阿华", "大刘"]
+    assert game.first_dealer == 2
+    rules = game.engine_rules()
+    assert (rules.base_dealer, rules.base_other) == (9, 7)
+    assert rules.maizi_buy == "tenure_start"
+    assert rules.discarder_extra == "double"
+    assert rules.abandon_enabled is False  # an unticked switch
+    # Every rule is frozen with the game, so later changes to defaults never rewrite it.
+    assert set(game.rules) == set(Rules().to_dict())
+
+
+def test_the_device_remembers_games_it_opened(client, db):
+    client.post("/new", NEW_GAME)
+    game = Game.objects.get()
+    client.get(game_url(game))
+    html = client.get("/").content.decode()
+    assert "老王 · 小李 · 阿华 · 大刘" in html
+    assert game_url(game) in html
+
+
+def test_another_device_does_not_see_the_game(client, db, django_user_model):
+    from django.test import Client
+
+    client.post("/new", NEW_GAME)
+    html = Client().get("/").content.decode()
+    assert "老王 · 小李" not in html
+
+
+def test_duplicate_names_are_refused_with_a_message(client, db):
+    response = client.post("/new", {**NEW_GAME, "name1": "老王"})
+    assert response.status_code == 200
+    assert "名字不能重复" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_bad_rule_values_are_refused_and_nothing_is_created(client, db):
+    response = client.post("/new", {**NEW_GAME, "fanpei_factor": "0", "xiazi_cap": "abc"})
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+    assert response.context["form"].errors.keys() >= {"fanpei_factor", "xiazi_cap"}
+
+
+def test_missing_names_are_refused(client, db):
+    response = client.post("/new", {**NEW_GAME, "name3": ""})
+    assert response.status_code == 200
+    assert "name3" in response.context["form"].errors
+    assert not Game.objects.exists()
