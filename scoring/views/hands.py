@@ -62,7 +62,7 @@ def render_form(request: HttpRequest, context: dict) -> HttpResponse:
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
     winner = data.get("winner")
     type_code = data.get("win_type")
-    context.setdefault("step", form.step() if form.is_valid() else "preview")
+    context.setdefault("step", form.step() if form.is_valid() and request.method == "GET" else "preview")
     context.update(
         dealer_name=names[state.dealer],
         all_seats=list(enumerate(names)),
@@ -74,6 +74,27 @@ def render_form(request: HttpRequest, context: dict) -> HttpResponse:
         **entry_options(game, form, state, game.engine_rules()),
     )
     return render(request, "scoring/hand_form.html", context)
+
+
+MISSING = {
+    "winner": "请选择谁胡了。",
+    "win_type": "请选择胡牌型。",
+    "discarder": "请选择谁放铳。",
+    "leaver": "请选择谁逃跑了。",
+}
+
+
+def incomplete(request: HttpRequest, form: HandForm) -> bool:
+    """Not yet a whole hand. A GET walks the tap-by-tap questions; a POST comes from the
+    preview form itself, which stays on screen with the missing answer marked."""
+    if not form.is_valid():
+        return True
+    step = form.step()
+    if step == "preview":
+        return False
+    if request.method == "POST":
+        form.add_error(step, MISSING[step])
+    return True
 
 
 def confirming(request: HttpRequest) -> bool:
@@ -96,7 +117,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         "state": ledger.state,
         "form_url": url,
     }
-    if not form.is_valid() or form.step() != "preview":
+    if incomplete(request, form):
         return render_form(request, context)
     state, fix = state_for(form, ledger.state)
     context["state"] = state
@@ -167,7 +188,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         "form_url": url,
     }
     context["revision"] = posted_revision(data, hand)
-    if not form.is_valid() or form.step() != "preview":
+    if incomplete(request, form):
         return render_form(request, context)
     state, fix = state_for(form, before)
     context["state"] = state

@@ -1,0 +1,113 @@
+"""A whole evening on a phone: create a game, record hands of every kind, fix mistakes."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.engine import score_game
+from scoring.models import Game, Hand
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def screen_totals(page) -> list[int]:
+    texts = page.locator(".tile .total").all_inner_texts()
+    return [int(t.replace("−", "-").replace("+", "")) for t in texts]
+
+
+def tap(page, text: str) -> None:
+    page.get_by_role("link", name=text, exact=True).first.click()
+
+
+def confirm(page) -> None:
+    page.get_by_role("button", name=re.compile("确认")).click()
+    expect(page.locator(".alert-success")).to_be_visible()
+
+
+def open_more(page) -> None:
+    details = page.locator("details.more")
+    if details.get_attribute("open") is None:
+        details.locator("summary").click()
+
+
+def test_an_evening_on_a_phone(live_server, phone, shot):
+    page = phone
+    page.goto(live_server.url)
+    page.get_by_role("link", name="开新牌局").click()
+    for seat, name in enumerate(["老王", "小李", "阿华", "大刘"]):
+        page.fill(f"#id_name{seat}", name)
+    page.get_by_role("button", name="开始").click()
+    expect(page.get_by_text("记一局：谁胡了？")).to_be_visible()
+    expected = []
+
+    # 1. the dealer 老王 自摸: two taps and confirm
+    tap(page, "老王")
+    tap(page, "自摸 ×2")
+    expect(page.locator(".preview")).to_contain_text("+42")
+    confirm(page)
+    expected.append({"outcome": "win", "winner": 0, "win_type": "zimo"})
+
+    # 2. 老王 again, 平胡 off 阿华, and 小李 places 下子 (2, after a 自摸)
+    tap(page, "老王")
+    page.get_by_role("link", name=re.compile("阿华")).click()
+    open_more(page)
+    page.locator("label[for=xz1]").click()
+    expect(page.locator(".preview .why")).to_contain_text("下子2")
+    shot(page, "entry-form")
+    confirm(page)
+    expected.append({"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
+
+    # 3. 老王 财神头: 连庄 again, 小李's bet doubles to 4
+    tap(page, "老王")
+    page.get_by_role("link", name=re.compile("^财神头")).click()
+    expect(page.locator(".preview .why")).to_contain_text("下子4")
+    confirm(page)
+    expected.append({"outcome": "win", "winner": 0, "win_type": "caishentou"})
+    expect(page.locator(".tile-dealer")).to_contain_text("庄·连3")
+
+    # 4. 阿华 单飘 with 小李 liable under 承包
+    tap(page, "阿华")
+    tap(page, "单飘 ×8")
+    open_more(page)
+    page.select_option("#id_feeder1", "1")
+    expect(page.locator(".preview .why")).to_contain_text("承包全赔")
+    confirm(page)
+    expected.append(
+        {"outcome": "win", "winner": 2, "win_type": "danpiao", "piao": {"player": 2, "level": 1}, "feeders": [1]}
+    )
+
+    # 5. a draw; 6. 大刘 自摸
+    tap(page, "流局")
+    confirm(page)
+    expected.append({"outcome": "draw"})
+    tap(page, "大刘")
+    tap(page, "自摸 ×2")
+    confirm(page)
+    expected.append({"outcome": "win", "winner": 3, "win_type": "zimo"})
+
+    # 7. it was really 平胡 off 小李: edit hand 6
+    page.locator("#hand-6 summary").click()
+    page.locator("#hand-6").get_by_role("link", name="修改").click()
+    expect(page.locator(".preview")).to_contain_text("大刘 自摸")
+    page.select_option("#id_win_type", "pinghu")
+    expect(page.locator("#preview-panel")).to_contain_text("请选择谁放铳")
+    page.select_option("#id_discarder", "1")
+    expect(page.locator(".preview")).to_contain_text("小李放铳")
+    confirm(page)
+    expected[5] = {"outcome": "win", "winner": 3, "win_type": "pinghu", "discarder": 1}
+
+    # 8. the draw was never played: void hand 5
+    page.locator("#hand-5 summary").click()
+    page.locator("#hand-5").get_by_role("link", name="作废").click()
+    page.get_by_role("button", name="确认作废").click()
+    expect(page.locator("#hand-5")).to_have_class(re.compile("voided"))
+    del expected[4]
+
+    # the screen agrees with score_game on the same hands, entered independently above
+    assert screen_totals(page) == score_game({"hands": expected})["totals"]
+    game = Game.objects.get()
+    stored = [h.entry for h in Hand.objects.filter(game=game, voided_at__isnull=True)]
+    assert stored == expected
+    page.locator("#hand-4 summary").click()
+    shot(page, "game-page")
