@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test lint format serve-prod bench clean
+.PHONY: run test lint format serve-prod bench clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,3 +45,8 @@ bench: $(VENV)/.dev
 
 clean:
 	rm -rf $(VENV) staticfiles .hypothesis
+
+# Regenerate the English catalogue after changing Chinese text (needs GNU gettext).
+messages: $(VENV)/.dev
+	$(DEV) $(BIN)/python manage.py makemessages -l en --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+	$(BIN)/python locale/translate_en.py

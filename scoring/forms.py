@@ -1,11 +1,13 @@
 """Forms only validate and convert: the rules themselves are judged by the engine."""
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import PRESETS, RULE_INFO, SEATS_ZH, WIN_TYPES, Rules, TableState
+from scoring.engine import PRESETS, RULE_INFO, WIN_TYPES, Rules, TableState
+from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
 
-SEAT_CHOICES = [(i, f"{SEATS_ZH[i]}") for i in range(4)]
+SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
 OPTIONAL_SEAT = [("", "—"), *SEAT_CHOICES]
 
 
@@ -14,13 +16,13 @@ def _seat_field(label: str, required: bool = False) -> forms.TypedChoiceField:
 
 
 class NewGameForm(forms.Form):
-    name0 = forms.CharField(label="东", max_length=20, initial=DEFAULT_NAMES[0])
-    name1 = forms.CharField(label="南", max_length=20, initial=DEFAULT_NAMES[1])
-    name2 = forms.CharField(label="西", max_length=20, initial=DEFAULT_NAMES[2])
-    name3 = forms.CharField(label="北", max_length=20, initial=DEFAULT_NAMES[3])
-    first_dealer = forms.TypedChoiceField(label="首局庄家", choices=SEAT_CHOICES, coerce=int, initial=0)
+    name0 = forms.CharField(label=_("东"), max_length=20, initial=DEFAULT_NAMES[0])
+    name1 = forms.CharField(label=_("南"), max_length=20, initial=DEFAULT_NAMES[1])
+    name2 = forms.CharField(label=_("西"), max_length=20, initial=DEFAULT_NAMES[2])
+    name3 = forms.CharField(label=_("北"), max_length=20, initial=DEFAULT_NAMES[3])
+    first_dealer = forms.TypedChoiceField(label=_("首局庄家"), choices=SEAT_CHOICES, coerce=int, initial=0)
     preset = forms.ChoiceField(
-        label="底分（庄/闲）", choices=[(p, f"{p}") for p in PRESETS], initial="7/5", widget=forms.RadioSelect
+        label=_("底分（庄/闲）"), choices=[(p, f"{p}") for p in PRESETS], initial="7/5", widget=forms.RadioSelect
     )
 
     def __init__(self, *args, **kwargs):
@@ -35,7 +37,7 @@ class NewGameForm(forms.Form):
         data = super().clean()
         names = [data.get(f"name{i}", "").strip() for i in range(4)]
         if all(names) and len(set(names)) < 4:
-            raise forms.ValidationError("四个玩家的名字不能重复。")
+            raise forms.ValidationError(_("四个玩家的名字不能重复。"))
         return data
 
     def name_fields(self):
@@ -54,11 +56,11 @@ class NewGameForm(forms.Form):
 
 
 def _rule_field(info, default) -> forms.Field:
-    common = {"label": info.zh, "help_text": info.zh_help, "initial": default}
+    common = {"label": pick(info.zh, info.en), "help_text": pick(info.zh_help, info.en_help), "initial": default}
     if info.kind == "bool":
         return forms.BooleanField(required=False, **common)
     if info.kind == "choice":
-        return forms.ChoiceField(choices=[(v, zh) for v, zh, _ in info.choices], **common)
+        return forms.ChoiceField(choices=[(v, pick(zh, en)) for v, zh, en in info.choices], **common)
     if info.kind == "cap":
         return forms.IntegerField(required=False, min_value=1, max_value=1_000_000, **common)
     return forms.IntegerField(min_value=info.minimum, max_value=1_000_000, **common)
@@ -68,40 +70,41 @@ class HandForm(forms.Form):
     """One hand as entered at the table, converted to the scoring contract's HAND object."""
 
     outcome = forms.ChoiceField(
-        label="结果", choices=[("win", "胡牌"), ("draw", "流局"), ("abandon", "逃跑")], required=False
+        label=_("结果"), choices=[("win", _("胡牌")), ("draw", _("流局")), ("abandon", _("逃跑"))], required=False
     )
-    winner = _seat_field("谁胡了")
+    winner = _seat_field(_("谁胡了"))
     win_type = forms.ChoiceField(
-        label="胡牌型", choices=[("", "—")] + [(c, t.zh) for c, t in WIN_TYPES.items()], required=False
+        label=_("胡牌型"), choices=[("", "—")] + [(c, t.zh) for c, t in WIN_TYPES.items()], required=False
     )
-    discarder = _seat_field("谁放铳")
-    leaver = _seat_field("谁逃跑")
-    maizi = forms.TypedMultipleChoiceField(label="买子", choices=SEAT_CHOICES, coerce=int, required=False)
+    discarder = _seat_field(_("谁放铳"))
+    leaver = _seat_field(_("谁逃跑"))
+    maizi = forms.TypedMultipleChoiceField(label=_("买子"), choices=SEAT_CHOICES, coerce=int, required=False)
     xz0 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
     xz1 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
     xz2 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
     xz3 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    piao_player = _seat_field("谁飘了")
+    piao_player = _seat_field(_("谁飘了"))
     piao_level = forms.TypedChoiceField(
-        label="飘", choices=[(1, "单飘"), (2, "双飘")], coerce=int, required=False, empty_value=1
+        label=_("飘"), choices=[(1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=1
     )
-    feeder1 = _seat_field("喂家一")
-    feeder2 = _seat_field("喂家二")
-    feeder3 = _seat_field("喂家三")
+    feeder1 = _seat_field(_("喂家一"))
+    feeder2 = _seat_field(_("喂家二"))
+    feeder3 = _seat_field(_("喂家三"))
     caishen = forms.TypedChoiceField(
-        label="胡牌者手里几个财神",
-        choices=[("", "不填"), *[(n, str(n)) for n in range(4)]],
+        label=_("胡牌者手里几个财神"),
+        choices=[("", _("不填")), *[(n, str(n)) for n in range(4)]],
         coerce=int,
         empty_value=None,
         required=False,
     )
-    dealer_fix = _seat_field("更正庄家")
-    streak_fix = forms.IntegerField(label="更正连庄数", min_value=0, max_value=999, required=False)
+    dealer_fix = _seat_field(_("更正庄家"))
+    streak_fix = forms.IntegerField(label=_("更正连庄数"), min_value=0, max_value=999, required=False)
 
     def __init__(self, *args, players: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
+        self.fields["win_type"].choices = [("", "—")] + [(c, pick(t.zh, t.en)) for c, t in WIN_TYPES.items()]
         if players:  # show the table's names instead of bare winds
-            named = [("", "—"), *[(s, f"{players[s]}（{SEATS_ZH[s]}）") for s in range(4)]]
+            named = [("", "—"), *[(s, f"{players[s]} ({SEAT_CHOICES[s][1]})") for s in range(4)]]
             for name in ("winner", "discarder", "leaver", "piao_player", "feeder1", "feeder2", "feeder3", "dealer_fix"):
                 self.fields[name].choices = named
 
@@ -191,4 +194,4 @@ def hand_form_initial(entry: dict, fix: tuple[int, int] | None) -> dict:
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label="作废原因", max_length=200, required=False, initial="记错了")
+    reason = forms.CharField(label=_("作废原因"), max_length=200, required=False, initial=_("记错了"))

@@ -7,6 +7,7 @@ hand added, changed or voided, and a write is refused if any hand would stop bei
 from dataclasses import dataclass
 
 from scoring.engine import HandResult, ScoringError, TableState, replay
+from scoring.lang import pick
 from scoring.models import Game, Hand
 
 
@@ -22,8 +23,8 @@ class LedgerError(Exception):
     def field(self) -> str | None:
         return self.error.field
 
-    def message(self, lang_zh: bool = True) -> str:
-        return f"第{self.seq}局：{self.error.zh}" if lang_zh else f"Hand {self.seq}: {self.error.en}"
+    def message(self) -> str:
+        return pick(f"第{self.seq}局：{self.error.zh}", f"Hand {self.seq}: {self.error.en}")
 
 
 @dataclass

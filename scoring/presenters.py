@@ -6,6 +6,7 @@ from django.http import HttpRequest
 
 from scoring import device
 from scoring.engine import SEATS_ZH, WIN_TYPES, HandResult
+from scoring.lang import chinese, pick
 from scoring.ledger import Ledger
 from scoring.models import Game, Hand
 
@@ -46,15 +47,19 @@ def hand_title(game: Game, entry: dict) -> str:
     names = game.players
     if entry["outcome"] == "draw":
         piao = entry.get("piao")
-        return f"流局 · {names[piao['player']]}双飘不成" if piao and piao["level"] == 2 else "流局"
+        if piao and piao["level"] == 2:
+            return pick(
+                f"流局 · {names[piao['player']]}双飘不成", f"Draw · {names[piao['player']]}'s double float failed"
+            )
+        return pick("流局", "Draw")
     if entry["outcome"] == "abandon":
-        return f"{names[entry['leaver']]} 逃跑"
+        return pick(f"{names[entry['leaver']]} 逃跑", f"{names[entry['leaver']]} left")
     win_type = WIN_TYPES[entry["win_type"]]
-    title = f"{names[entry['winner']]} {win_type.zh} ×{win_type.multiplier}"
+    title = f"{names[entry['winner']]} {pick(win_type.zh, win_type.en)} ×{win_type.multiplier}"
     if "discarder" in entry:
-        title += f" · {names[entry['discarder']]}放铳"
+        title += pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
     if entry.get("feeders"):
-        title += " · 承包"
+        title += pick(" · 承包", " · feeder liable")
     return title
 
 
@@ -62,7 +67,9 @@ def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
     names = game.players
     nets = [(names[s], result.net[s]) for s in range(4)] if result else []
     payments = (
-        [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula()) for p in result.payments] if result else []
+        [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula(chinese())) for p in result.payments]
+        if result
+        else []
     )
     dealer = names[result.dealer] if result else ""
     return HandRow(hand, hand_title(game, hand.entry), result, nets, payments, dealer)
@@ -127,7 +134,9 @@ def entry_options(game: Game, form, state, rules) -> dict:
             checked=bool(state.maizi[s]) or s in chosen,
             locked=bool(state.maizi[s]),
             allowed=can_buy or bool(state.maizi[s]),
-            note="已买，换庄前不退" if state.maizi[s] else ("" if can_buy else "连庄后不可买子"),
+            note=pick("已买，换庄前不退", "bought: kept until the dealer changes")
+            if state.maizi[s]
+            else ("" if can_buy else pick("连庄后不可买子", "no new 买子 after the first hand of a tenure")),
         )
         for s in range(4)
     ]

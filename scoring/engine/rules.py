@@ -43,10 +43,28 @@ class RuleInfo:
     en: str
     choices: tuple[tuple[str, str, str], ...] = ()  # (value, zh, en)
     minimum: int = 0
+    en_help: str = ""
 
+
+EN_HELP = {
+    "base_dealer": "Base of every payment the dealer takes part in.",
+    "base_other": "Base of a payment between two non-dealers.",
+    "maizi_points": "Added to every payment of a player holding 买子.",
+    "maizi_buy": "Once bought it stays until the dealer changes.",
+    "xiazi_points": "Added per 下子 between the dealer and the bettor.",
+    "xiazi_amount": "After a dealer win each non-dealer may bet the multiplier of that win.",
+    "xiazi_cap": "Bets double with each further dealer win, up to this; empty = no cap.",
+    "discarder_extra": "How much more the discarder pays than the other losers.",
+    "fanpei_factor": "A feeder wins instead: the floating player pays them this many times the total.",
+    "shuangpiao_draw_mult": "A failed 双飘 in a draw: the floater pays each player unit × this (4 = 财神头, 2 = 自摸).",
+    "shuangpiao_draw_includes_xiazi": "Whether that penalty counts 下子.",
+    "multi_feeder": "How several feeders share the liability when the float succeeds.",
+    "others_may_caishentou_after_shuangpiao": "After a 双飘 the others may also win by 财神头, not only 杠开.",
+    "abandon_enabled": "Record a player leaving mid-hand; the leaver pays everyone.",
+}
 
 RULE_INFO: dict[str, RuleInfo] = {
-    r.name: r
+    r.name: replace(r, en_help=EN_HELP[r.name])
     for r in (
         RuleInfo("base_dealer", "int", "庄家底分", "庄家参与的每笔输赢的基数。", "Dealer base", minimum=1),
         RuleInfo("base_other", "int", "闲家底分", "两个闲家之间每笔输赢的基数。", "Non-dealer base", minimum=1),

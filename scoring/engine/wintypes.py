@@ -15,20 +15,20 @@ class WinType:
 
 
 _TYPES = (
-    WinType("pinghu", "平胡", "Plain win on a discard", 1, True),
-    WinType("qidui", "七对子", "Seven pairs on a discard", 1, True),
-    WinType("shisanbukao", "十三不靠", "Thirteen unrelated on a discard", 1, True),
+    WinType("pinghu", "平胡", "Plain win", 1, True),
+    WinType("qidui", "七对子", "Seven pairs", 1, True),
+    WinType("shisanbukao", "十三不靠", "13 unrelated", 1, True),
     WinType("zimo", "自摸", "Self-drawn", 2, False),
     WinType("qidui_zimo", "七对子自摸", "Seven pairs, self-drawn", 2, False),
-    WinType("shisanbukao_zimo", "十三不靠自摸", "Thirteen unrelated, self-drawn", 2, False),
+    WinType("shisanbukao_zimo", "十三不靠自摸", "13 unrelated, self-drawn", 2, False),
     WinType("qianggang", "抢杠", "Robbing a kong", 2, False),
-    WinType("caishentou", "财神头", "Wild-card head", 4, False, caishentou=True),
+    WinType("caishentou", "财神头", "Wild head", 4, False, caishentou=True),
     WinType("qidui_caishentou", "特殊七对子", "Seven pairs, wild head", 4, False, caishentou=True),
-    WinType("gangkai", "杠上开花", "Win on a kong replacement", 4, False),
+    WinType("gangkai", "杠上开花", "Kong bloom", 4, False),
     WinType("danpiao", "单飘", "Single float", 8, False, piao_level=1),
-    WinType("danpiao_gang", "单飘杠", "Single float on a kong", 8, False, piao_level=1),
+    WinType("danpiao_gang", "单飘杠", "Single float + kong", 8, False, piao_level=1),
     WinType("shuangpiao", "双飘", "Double float", 16, False, piao_level=2),
-    WinType("shuangpiao_gang", "双飘杠", "Double float on a kong", 16, False, piao_level=2),
+    WinType("shuangpiao_gang", "双飘杠", "Double float + kong", 16, False, piao_level=2),
 )
 
 WIN_TYPES: dict[str, WinType] = {t.code: t for t in _TYPES}

@@ -4,6 +4,8 @@ from urllib.parse import urlencode
 
 from django import template
 
+from scoring.lang import chinese
+
 register = template.Library()
 
 MINUS = "\u2212"
@@ -40,3 +42,28 @@ def step_url(base: str, data, **updates) -> str:
                 items.append((key, value))
     items.extend((k, v) for k, v in updates.items() if v not in (None, ""))
     return f"{base}?{urlencode(items)}" if items else base
+
+
+@register.filter
+def label(item) -> str:
+    """A win type's or house rule's name in the page's language."""
+    return item.zh if chinese() else item.en
+
+
+@register.filter
+def rule_help(info) -> str:
+    return info.zh_help if chinese() else info.en_help
+
+
+@register.filter
+def rule_value(value, info) -> str:
+    """How a house rule's value reads: 不封顶, 是/否, a choice's label, or the number."""
+    zh = chinese()
+    if value is None:
+        return "不封顶" if zh else "no cap"
+    if isinstance(value, bool):
+        return ("是" if value else "否") if zh else ("yes" if value else "no")
+    for choice, choice_zh, choice_en in info.choices:
+        if choice == value:
+            return choice_zh if zh else choice_en
+    return str(value)

@@ -3,6 +3,7 @@
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import device
@@ -17,7 +18,7 @@ def load_game(token: str) -> tuple[Game, bool]:
     """The game a link's token opens, and whether the link may write. 404 for anything else."""
     game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).first()
     if game is None:
-        raise Http404("没有这个牌局")
+        raise Http404(_("没有这个牌局"))
     return game, game.edit_token == token
 
 
@@ -63,7 +64,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     game, _ = load_game(token)
     if not 0 <= seat <= 3:
-        raise Http404("没有这个座位")
+        raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
     device.set_my_seat(request, response, game.id, seat)
     return response

@@ -2,19 +2,24 @@
 
 import secrets
 from copy import deepcopy
+from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _lazy
 
 from scoring import device, services
 from scoring.engine import COMMON_ORDER, WIN_TYPES, TableState
 from scoring.forms import HandForm, VoidForm, hand_form_initial
+from scoring.lang import pick
 from scoring.ledger import Ledger, LedgerError, build
 from scoring.models import Game, Hand
 from scoring.presenters import entry_options, hand_row
+from scoring.templatetags.yiwu import label
 from scoring.views.games import load_game
 
 # Engine field names → the form field that shows the message.
@@ -26,7 +31,7 @@ PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
 def writable_game(token: str) -> Game:
     game, can_edit = load_game(token)
     if not can_edit:
-        raise PermissionDenied("只读链接不能记分或修改。")
+        raise PermissionDenied(_("只读链接不能记分或修改。"))
     return game
 
 
@@ -68,7 +73,9 @@ def render_form(request: HttpRequest, context: dict) -> HttpResponse:
         all_seats=list(enumerate(names)),
         others=[(s, names[s]) for s in range(4) if s != winner],
         winner_name=names[winner] if winner is not None else "",
-        type_name=WIN_TYPES[type_code].zh if type_code else "",
+        type_name=label(WIN_TYPES[type_code]) if type_code else "",
+        zimo=WIN_TYPES["zimo"],
+        pinghu=WIN_TYPES["pinghu"],
         more_types=MORE_TYPES,
         piao_types=PIAO_TYPES,
         **entry_options(game, form, state, game.engine_rules()),
@@ -77,10 +84,10 @@ def render_form(request: HttpRequest, context: dict) -> HttpResponse:
 
 
 MISSING = {
-    "winner": "请选择谁胡了。",
-    "win_type": "请选择胡牌型。",
-    "discarder": "请选择谁放铳。",
-    "leaver": "请选择谁逃跑了。",
+    "winner": _lazy("请选择谁胡了。"),
+    "win_type": _lazy("请选择胡牌型。"),
+    "discarder": _lazy("请选择谁放铳。"),
+    "leaver": _lazy("请选择谁逃跑了。"),
 }
 
 
@@ -140,12 +147,12 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
                 entered_by=who(request, game),
             )
         except services.Conflict as conflict:
-            messages.warning(request, conflict.zh)
+            messages.warning(request, pick(conflict.zh, conflict.en))
             return redirect("game", token=token)
         except LedgerError as error:  # the table changed between preview and confirm
             messages.warning(request, error.message())
             return redirect("game", token=token)
-        messages.success(request, f"已记录第{saved.seq}局。")
+        messages.success(request, _("已记录第%(seq)s局。") % {"seq": saved.seq})
         return redirect("game", token=token)
     context.update(
         row=hand_row(game, hand, after.row(seq).result),
@@ -159,7 +166,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
 def stored_hand(hands: list[Hand], seq: int) -> Hand:
     hand = next((h for h in hands if h.seq == seq and not h.voided), None)
     if hand is None:
-        raise Http404("没有这一局")
+        raise Http404(_("没有这一局"))
     return hand
 
 
@@ -211,12 +218,12 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
                 edited_by=who(request, game),
             )
         except services.Conflict as conflict:
-            messages.warning(request, conflict.zh)
+            messages.warning(request, pick(conflict.zh, conflict.en))
             return redirect("game", token=token)
         except LedgerError as error:
             messages.warning(request, error.message())
             return redirect("game", token=token)
-        messages.success(request, f"已修改第{seq}局，之后的每一局都已重算。")
+        messages.success(request, _("已修改第%(seq)s局，之后的每一局都已重算。") % {"seq": seq})
         return redirect("game", token=token)
     context.update(row=hand_row(game, changed, after.row(seq).result), change=totals_change(ledger, after))
     return render_form(request, context)
@@ -227,7 +234,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     hands = list(game.hands.all())
     hand = stored_hand(hands, seq)
     ledger = build(game, hands)
-    form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", "记错了")})
+    form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
     context = {
@@ -248,16 +255,16 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
                 game=game,
                 seq=seq,
                 revision=posted_revision(request.POST, hand),
-                reason=form.cleaned_data["reason"] or "作废",
+                reason=form.cleaned_data["reason"] or _("作废"),
                 voided_by=who(request, game),
             )
         except services.Conflict as conflict:
-            messages.warning(request, conflict.zh)
+            messages.warning(request, pick(conflict.zh, conflict.en))
             return redirect("game", token=token)
         except LedgerError as error:
             messages.warning(request, error.message())
             return redirect("game", token=token)
-        messages.success(request, f"第{seq}局已作废，之后的每一局都已重算。")
+        messages.success(request, _("第%(seq)s局已作废，之后的每一局都已重算。") % {"seq": seq})
         return redirect("game", token=token)
     return render(request, "scoring/void.html", context)
 
@@ -267,6 +274,6 @@ def undo(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(token)
     last = game.hands.filter(voided_at__isnull=True).order_by("-seq").first()
     if last is None:
-        messages.info(request, "还没有可以撤销的局。")
+        messages.info(request, _("还没有可以撤销的局。"))
         return redirect("game", token=token)
-    return redirect(reverse("void-hand", args=[token, last.seq]) + "?reason=撤销上一局")
+    return redirect(reverse("void-hand", args=[token, last.seq]) + "?" + urlencode({"reason": _("撤销上一局")}))
