@@ -5,6 +5,7 @@ English-language phone at the table into an English page nobody there asked for.
 """
 
 from django.conf import settings
+from django.http import HttpResponse
 from django.utils import translation
 
 
@@ -20,4 +21,53 @@ class ChineseFirstLocaleMiddleware:
         request.LANGUAGE_CODE = language
         response = self.get_response(request)
         response.headers.setdefault("Content-Language", language)
+        return response
+
+
+class TooManyAttemptsMiddleware:
+    """429 for a client that has guessed too many game links (scoring.access)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        return self.get_response(request)
+
+    def process_exception(self, request, exception):
+        from scoring.access import TooManyAttempts
+
+        if isinstance(exception, TooManyAttempts):
+            return HttpResponse(
+                "请求太多，请稍后再试。Too many attempts: try again later.",
+                status=429,
+                content_type="text/plain; charset=utf-8",
+            )
+        return None
+
+
+CSP = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    )
+)
+
+
+class ContentSecurityPolicyMiddleware:
+    """No inline script or style anywhere: htmx is configured not to inject any (base.html)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", CSP)
         return response

@@ -2,6 +2,7 @@
 
 import secrets
 
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -81,3 +82,32 @@ class Hand(models.Model):
         if self.dealer_fix is None:
             return None
         return self.dealer_fix, self.streak_fix or 0
+
+
+class SavedGame(models.Model):
+    """A signed-in person's game, kept across devices, with the strongest link they opened."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_games")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="saved_by")
+    token = models.CharField(max_length=32)
+    saved_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="saved_game_once_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.game}"
+
+
+class AccessMiss(models.Model):
+    """Wrong game tokens per client and 10-minute window: the rate limit on guessing links."""
+
+    client = models.CharField(max_length=64)
+    window = models.BigIntegerField()
+    count = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["client", "window"], name="access_miss_once_per_window")]
+
+    def __str__(self) -> str:
+        return f"{self.client} @ {self.window}: {self.count}"

@@ -1,16 +1,22 @@
+from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import api, games, hands
+from scoring.views import accounts, api, games, hands
 
 urlpatterns = [
     path("", games.home, name="home"),
     path("new", games.new_game, name="new-game"),
     path("g/<str:token>/", games.game_page, name="game"),
+    path("g/<str:token>/poll", games.poll, name="poll"),
+    path("g/<str:token>/share", games.share, name="share"),
     path("g/<str:token>/rules", games.rules_page, name="rules"),
     path("g/<str:token>/me/<int:seat>", games.set_me, name="set-me"),
     path("g/<str:token>/record", hands.record, name="record"),
     path("g/<str:token>/hand/<int:seq>/edit", hands.edit, name="edit-hand"),
     path("g/<str:token>/hand/<int:seq>/void", hands.void, name="void-hand"),
     path("g/<str:token>/undo", hands.undo, name="undo"),
+    path("accounts/signup", accounts.signup, name="signup"),
+    path("accounts/login", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout", auth_views.LogoutView.as_view(), name="logout"),
     path("api/score", api.score, name="api-score"),
 ]

@@ -1,29 +1,32 @@
-"""The home page, a new game, the game page (the ledger) and its rules page."""
+"""The home page, a new game, the game page (the ledger), its live updates, sharing and rules."""
 
+import segno
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import device
+from scoring.access import claim, find_game
 from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES
 from scoring.forms import NewGameForm
 from scoring.ledger import LedgerError, build
-from scoring.models import Game
+from scoring.models import Game, SavedGame
 from scoring.presenters import game_context
 
 
-def load_game(token: str) -> tuple[Game, bool]:
+def load_game(request: HttpRequest, token: str) -> tuple[Game, bool]:
     """The game a link's token opens, and whether the link may write. 404 for anything else."""
-    game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).first()
-    if game is None:
-        raise Http404(_("没有这个牌局"))
+    game = find_game(request, token)
     return game, game.edit_token == token
 
 
 def home(request: HttpRequest) -> HttpResponse:
     tokens = device.remembered_tokens(request)
+    if request.user.is_authenticated:
+        tokens += list(SavedGame.objects.filter(user=request.user).values_list("token", flat=True))
     games = (
         Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens))
         .annotate(hand_count=Count("hands", filter=Q(hands__voided_at__isnull=True)))
@@ -44,34 +47,66 @@ def new_game(request: HttpRequest) -> HttpResponse:
         )
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
+        claim(request, game, game.edit_token)
         return response
     return render(request, "scoring/new_game.html", {"form": form})
 
 
-def game_page(request: HttpRequest, token: str) -> HttpResponse:
-    game, can_edit = load_game(token)
+def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
     try:
         ledger, broken = build(game), None
-    except LedgerError as error:  # only if the rules of a stored game changed under it
+    except LedgerError as error:  # only if a stored game stopped replaying
         ledger, broken = None, error
-    context = game_context(request, game, token, can_edit, ledger)
-    response = render(request, "scoring/game.html", {**context, "broken": broken})
+    return {**game_context(request, game, token, can_edit, ledger), "broken": broken}
+
+
+def game_page(request: HttpRequest, token: str) -> HttpResponse:
+    game, can_edit = load_game(request, token)
+    response = render(request, "scoring/game.html", _ledger_context(request, game, token, can_edit))
     device.remember_game(request, response, token)
+    claim(request, game, token)
+    return response
+
+
+def poll(request: HttpRequest, token: str) -> HttpResponse:
+    """Has the game changed since version ``v``? 204 (one indexed query) or the fresh ledger."""
+    game = find_game(request, token, fields=("id", "version"))
+    if request.GET.get("v") == str(game.version):
+        response = HttpResponse(status=204)
+    else:
+        game, can_edit = load_game(request, token)
+        response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
+    response.headers["Cache-Control"] = "no-store"
     return response
 
 
 @require_POST
 def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
-    game, _ = load_game(token)
-    if not 0 <= seat <= 3:
+    game, can_edit = load_game(request, token)
+    if not can_edit or not 0 <= seat <= 3:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
     device.set_my_seat(request, response, game.id, seat)
     return response
 
 
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000")
+
+
+def share(request: HttpRequest, token: str) -> HttpResponse:
+    """邀请: the links and QR codes; the view link only hands out the view link."""
+    game, can_edit = load_game(request, token)
+    links = []
+    if can_edit:
+        links.append(("edit", request.build_absolute_uri(reverse("game", args=[game.edit_token]))))
+    links.append(("view", request.build_absolute_uri(reverse("game", args=[game.view_token]))))
+    codes = [(kind, url, _qr(url)) for kind, url in links]
+    return render(request, "scoring/share.html", {"game": game, "token": token, "codes": codes})
+
+
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:
-    game, _ = load_game(token)
+    game, _can_edit = load_game(request, token)
     rules = game.engine_rules().to_dict()
     house = [(info, rules[name]) for name, info in RULE_INFO.items()]
     win_types = [WIN_TYPES[code] for code in COMMON_ORDER]

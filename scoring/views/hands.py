@@ -28,8 +28,8 @@ MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") 
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
 
 
-def writable_game(token: str) -> Game:
-    game, can_edit = load_game(token)
+def writable_game(request: HttpRequest, token: str) -> Game:
+    game, can_edit = load_game(request, token)
     if not can_edit:
         raise PermissionDenied(_("只读链接不能记分或修改。"))
     return game
@@ -110,7 +110,7 @@ def confirming(request: HttpRequest) -> bool:
 
 
 def record(request: HttpRequest, token: str) -> HttpResponse:
-    game = writable_game(token)
+    game = writable_game(request, token)
     hands = list(game.hands.all())
     ledger = build(game, hands)
     form = HandForm(request.POST if request.method == "POST" else request.GET, players=game.players)
@@ -176,7 +176,7 @@ def posted_revision(data, hand: Hand) -> int:
 
 
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game = writable_game(token)
+    game = writable_game(request, token)
     hands = list(game.hands.all())
     hand = stored_hand(hands, seq)
     ledger = build(game, hands)
@@ -230,7 +230,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
 
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game = writable_game(token)
+    game = writable_game(request, token)
     hands = list(game.hands.all())
     hand = stored_hand(hands, seq)
     ledger = build(game, hands)
@@ -271,7 +271,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
 def undo(request: HttpRequest, token: str) -> HttpResponse:
     """撤销上一局: the void page of the last hand that counts."""
-    game = writable_game(token)
+    game = writable_game(request, token)
     last = game.hands.filter(voided_at__isnull=True).order_by("-seq").first()
     if last is None:
         messages.info(request, _("还没有可以撤销的局。"))

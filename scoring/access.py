@@ -1,0 +1,74 @@
+"""Who may open a game: its two link tokens, and a rate limit on guessing them.
+
+A wrong or missing token answers 404, exactly like a game that does not exist. A client that
+keeps guessing gets 429 for the rest of a 10-minute window. The counts live in the database,
+so every gunicorn worker and host sees the same ones.
+"""
+
+import time
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+
+from scoring.models import AccessMiss, Game, SavedGame
+
+WINDOW_SECONDS = 600
+MAX_MISSES = 30
+
+
+class TooManyAttempts(Exception):
+    """Answered with 429 by scoring.middleware.TooManyAttemptsMiddleware."""
+
+
+def client_of(request: HttpRequest) -> str:
+    header = getattr(settings, "CLIENT_IP_HEADER", "")
+    value = request.META.get(header, "") if header else ""
+    return (value.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "") or "unknown")[:64]
+
+
+def _window() -> int:
+    return int(time.time()) // WINDOW_SECONDS
+
+
+def _check_not_blocked(client: str) -> None:
+    if AccessMiss.objects.filter(client=client, window=_window(), count__gte=MAX_MISSES).exists():
+        raise TooManyAttempts
+
+
+def _record_miss(client: str) -> None:
+    window = _window()
+    if not AccessMiss.objects.filter(client=client, window=window).update(count=F("count") + 1):
+        try:
+            with transaction.atomic():
+                AccessMiss.objects.create(client=client, window=window, count=1)
+        except IntegrityError:  # another request created it first
+            AccessMiss.objects.filter(client=client, window=window).update(count=F("count") + 1)
+        AccessMiss.objects.filter(window__lt=window - 1).delete()
+
+
+def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) -> Game:
+    """The game ``token`` opens (edit or view link), or 404; 429 after too many misses."""
+    client = client_of(request)
+    queryset = Game.objects.filter(Q(edit_token=token) | Q(view_token=token))
+    if fields:
+        queryset = queryset.only(*fields)
+    game = queryset.first() if len(token) <= 64 else None
+    if game is None:
+        _check_not_blocked(client)
+        _record_miss(client)
+        raise Http404(_("没有这个牌局"))
+    return game
+
+
+def claim(request: HttpRequest, game: Game, token: str) -> None:
+    """A signed-in person who opens a link keeps the game in 「我的牌局」 (edit beats view)."""
+    user = request.user
+    if not user.is_authenticated:
+        return
+    saved, created = SavedGame.objects.get_or_create(user=user, game=game, defaults={"token": token})
+    if not created and saved.token != token and token == game.edit_token:
+        saved.token = token
+        saved.save(update_fields=["token"])

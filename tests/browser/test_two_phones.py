@@ -1,0 +1,37 @@
+"""Four phones, one table: a hand entered on one phone appears on another without a reload."""
+
+import re
+import time
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.engine import Rules
+from scoring.models import Game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_hand_recorded_on_one_phone_shows_on_the_other_within_5_seconds(live_server, browser, shot):
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN") for _ in range(2)]
+    first, second = (context.new_page() for context in phones)
+    first.goto(f"{live_server.url}/g/{game.edit_token}/")
+    second.goto(f"{live_server.url}/g/{game.view_token}/")
+    expect(second.locator(".tile .total").first).to_have_text("0")
+    second.evaluate("window.stillTheSamePage = 42")
+
+    first.get_by_role("link", name="小李", exact=True).click()
+    first.get_by_role("link", name=re.compile("^自摸")).click()
+    first.get_by_role("button", name="确认记录").click()
+    expect(first.locator(".alert-success")).to_be_visible()
+    recorded = time.monotonic()
+
+    expect(second.locator("#hands")).to_contain_text("小李 自摸 ×2", timeout=5_000)
+    seen_after = time.monotonic() - recorded
+    assert seen_after < 5
+    assert second.locator(".tile .total").all_inner_texts() == ["−14", "+34", "−10", "−10"]
+    assert second.evaluate("window.stillTheSamePage") == 42  # updated in place, never reloaded
+    shot(second, "second-phone-after-update")
+    for context in phones:
+        context.close()
