@@ -1,5 +1,7 @@
 """Forms only validate and convert: the rules themselves are judged by the engine."""
 
+from decimal import Decimal
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -195,3 +197,50 @@ def hand_form_initial(entry: dict, fix: tuple[int, int] | None) -> dict:
 
 class VoidForm(forms.Form):
     reason = forms.CharField(label=_("作废原因"), max_length=200, required=False, initial=_("记错了"))
+
+
+RATE_CHOICES = [
+    ("100", _("1 点 = 1 元")),
+    ("50", _("1 点 = 0.5 元")),
+    ("10", _("1 点 = 0.1 元")),
+    ("custom", _("自定")),
+]
+
+
+class SettleForm(forms.Form):
+    """结算: the money rate and the table fee. Money is whole 分 (fen)."""
+
+    rate = forms.ChoiceField(label=_("每点多少钱"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
+    custom_yuan = forms.DecimalField(
+        label=_("自定：1 点 = ? 元"), required=False, min_value=Decimal("0.01"), max_value=10000, decimal_places=2
+    )
+    fee_yuan = forms.DecimalField(
+        label=_("台费（元）"), required=False, min_value=0, max_value=100000, decimal_places=2
+    )
+    fee_mode = forms.ChoiceField(
+        label=_("台费谁出"),
+        choices=[("equal", _("四人平摊")), ("winners", _("赢家按赢的比例出"))],
+        initial="equal",
+        widget=forms.RadioSelect,
+    )
+    fee_payee = forms.TypedChoiceField(label=_("谁去付台费"), choices=SEAT_CHOICES, coerce=int, initial=0)
+
+    def __init__(self, *args, players: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if players:
+            self.fields["fee_payee"].choices = [(s, players[s]) for s in range(4)]
+
+    def clean(self):
+        data = super().clean()
+        if data.get("rate") == "custom" and data.get("custom_yuan") is None:
+            self.add_error("custom_yuan", _("请填每点多少元。"))
+        return data
+
+    def rate_fen(self) -> int:
+        data = self.cleaned_data
+        if data["rate"] == "custom":
+            return int(data["custom_yuan"] * 100)
+        return int(data["rate"])
+
+    def fee_fen(self) -> int:
+        return int((self.cleaned_data.get("fee_yuan") or 0) * 100)

@@ -111,3 +111,33 @@ class AccessMiss(models.Model):
 
     def __str__(self) -> str:
         return f"{self.client} @ {self.window}: {self.count}"
+
+
+class Settlement(models.Model):
+    """结算: how a finished game's points became money, and who pays whom."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="settlement")
+    rate_fen = models.PositiveIntegerField()  # 分 per point
+    fee_fen = models.PositiveIntegerField(default=0)  # 台费
+    fee_mode = models.CharField(max_length=10, default="equal")
+    fee_payee = models.PositiveSmallIntegerField(default=0)  # the seat who pays the venue
+    points = models.JSONField()  # the totals settled, per seat
+    balances_fen = models.JSONField()  # per seat, after the fee
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"结算 {self.game}"
+
+
+class Transfer(models.Model):
+    settlement = models.ForeignKey(Settlement, on_delete=models.CASCADE, related_name="transfers")
+    payer = models.PositiveSmallIntegerField()
+    payee = models.PositiveSmallIntegerField()
+    amount_fen = models.PositiveIntegerField()
+    paid_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.payer}→{self.payee} {self.amount_fen}"

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from scoring import device
+from scoring.charts import running_totals_svg
 from scoring.engine import SEATS_ZH, WIN_TYPES, HandResult
 from scoring.lang import chinese, pick
 from scoring.ledger import Ledger
@@ -98,7 +99,9 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     totals = ledger.totals if ledger else [0, 0, 0, 0]
     rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
+    nets = [row.result.net for row in ledger.rows if row.result is not None] if ledger else []
     return {
+        "chart": running_totals_svg(game.players, nets, pick("每人总分走势", "Running totals")),
         "game": game,
         "token": token,
         "can_edit": can_edit,

@@ -5,7 +5,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from scoring.ledger import build
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.settlement import settlement_plan
 
 
 class Conflict(Exception):
@@ -16,10 +17,13 @@ class Conflict(Exception):
         self.zh, self.en, self.hand = zh, en, hand
 
 
-def _locked(game: Game) -> Game:
-    # On PostgreSQL this serialises writers of one game; SQLite's IMMEDIATE transactions
-    # already serialise every writer.
-    return Game.objects.select_for_update().get(pk=game.pk)
+def _locked(game: Game, playing: bool = True) -> Game:
+    """The game's row, locked. On PostgreSQL this serialises the writers of one game; SQLite's
+    IMMEDIATE transactions already serialise every writer. Hands change only while playing."""
+    game = Game.objects.select_for_update().get(pk=game.pk)
+    if playing and game.status != Game.PLAYING:
+        raise Conflict("牌局已结束；要修改请先重新打开。", "The game is finished: reopen it to change hands.")
+    return game
 
 
 def record_hand(
@@ -97,3 +101,49 @@ def void_hand(*, game: Game, seq: int, revision: int, reason: str, voided_by: st
 def copy_hand(hand: Hand) -> Hand:
     """An unsaved copy with the same primary key: what-if previews change it freely."""
     return Hand(**{f.attname: getattr(hand, f.attname) for f in Hand._meta.concrete_fields})
+
+
+def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> Settlement:
+    """结束并结算: freeze the totals, work out the fewest transfers, stop recording."""
+    with transaction.atomic():
+        game = _locked(game)
+        ledger = build(game)
+        plan = settlement_plan(
+            ledger.totals, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee
+        )
+        settlement = Settlement.objects.create(
+            game=game,
+            rate_fen=rate_fen,
+            fee_fen=fee_fen,
+            fee_mode=fee_mode,
+            fee_payee=fee_payee,
+            points=ledger.totals,
+            balances_fen=plan.balances_fen,
+        )
+        Transfer.objects.bulk_create(
+            Transfer(settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen)
+            for t in plan.transfers
+        )
+        Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
+        game.bump_version()
+        return settlement
+
+
+def reopen_game(*, game: Game) -> None:
+    """重新打开: the settlement goes (it no longer matches once hands change)."""
+    with transaction.atomic():
+        game = _locked(game, playing=False)
+        Settlement.objects.filter(game=game).delete()
+        Game.objects.filter(pk=game.pk).update(status=Game.PLAYING)
+        game.bump_version()
+
+
+def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
+    """已付: a transfer someone has made (or unmade), kept on the server for every phone."""
+    with transaction.atomic():
+        game = _locked(game, playing=False)
+        transfer = Transfer.objects.select_related("settlement").get(pk=transfer_id, settlement__game=game)
+        transfer.paid_at = timezone.now() if paid else None
+        transfer.save(update_fields=["paid_at"])
+        game.bump_version()
+        return transfer

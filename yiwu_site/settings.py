@@ -99,7 +99,7 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
     # Tests use a file, not shared-cache memory (which ignores the timeout), so that the
     # concurrency tests' threads wait for each other as real requests do.
-    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / "yiwu-test.sqlite3")}
+    DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"yiwu-test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

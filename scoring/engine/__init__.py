@@ -5,6 +5,7 @@ from .errors import ScoringError
 from .hands import Hand, parse_hand
 from .replay import HandResult, Payment, TableState, replay, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules, preset
+from .settle import min_transfers
 from .wintypes import COMMON_ORDER, SEATS_EN, SEATS_ZH, WIN_TYPES, WinType
 
 __all__ = [
@@ -22,6 +23,7 @@ __all__ = [
     "ScoringError",
     "TableState",
     "WinType",
+    "min_transfers",
     "parse_hand",
     "parse_rules",
     "preset",

@@ -1,4 +1,4 @@
-"""JSON doors onto the engine (scoring-contract.md): ``POST /api/score``."""
+"""JSON doors onto the engine (scoring-contract.md): ``POST /api/score`` and ``POST /api/settle``."""
 
 import json
 
@@ -7,13 +7,19 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from scoring.engine import score_game_or_error
+from scoring.engine import min_transfers, score_game_or_error
 
 JSON_DUMPS = {"ensure_ascii": False}
 
 
-def json_error(status: int, zh: str, en: str) -> JsonResponse:
-    body = {"error": {"hand": None, "message": zh, "message_en": en, "field": None}}
+SETTLE_FIELDS = frozenset(("balances", "rate_fen"))
+MIN_PLAYERS, MAX_PLAYERS = 2, 12
+MAX_NAME = 40
+MAX_RATE_FEN = 1_000_000
+
+
+def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonResponse:
+    body = {"error": {"hand": None, "message": zh, "message_en": en, "field": field}}
     return JsonResponse(body, status=status, json_dumps_params=JSON_DUMPS)
 
 
@@ -40,3 +46,87 @@ def score(request: HttpRequest) -> JsonResponse:
         return game
     ok, body = score_game_or_error(game)
     return JsonResponse(body, status=200 if ok else 400, json_dumps_params=JSON_DUMPS)
+
+
+class SettleInputError(Exception):
+    """A bad settle request: Chinese and English messages and the field they point at."""
+
+    def __init__(self, zh: str, en: str, field: str | None):
+        super().__init__(en)
+        self.zh, self.en, self.field = zh, en, field
+
+
+def _is_int(value) -> bool:
+    """JSON integers only: bool is an int subclass in Python but never a score."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_name(name: str) -> None:
+    """Names show up on every transfer line, so blank or overlong ones are refused."""
+    if not name.strip() or len(name) > MAX_NAME:
+        raise SettleInputError(
+            f"名字应为 1-{MAX_NAME} 个字：{name[:MAX_NAME]!r}",
+            f"Names must be 1-{MAX_NAME} characters: {name[:MAX_NAME]!r}",
+            "balances",
+        )
+
+
+def _parse_balances(balances) -> dict[str, int]:
+    """The balances object, checked before the engine sees it (which trusts its input)."""
+    if not isinstance(balances, dict) or not MIN_PLAYERS <= len(balances) <= MAX_PLAYERS:
+        raise SettleInputError(
+            f"balances 应为 {MIN_PLAYERS}-{MAX_PLAYERS} 个 名字: 分数 的对象",
+            f"balances must be an object of {MIN_PLAYERS}-{MAX_PLAYERS} name: points entries",
+            "balances",
+        )
+    for name, points in balances.items():
+        _check_name(name)
+        if not _is_int(points):
+            raise SettleInputError(f"{name} 的分数应为整数", f"Points for {name} must be an integer", "balances")
+    total = sum(balances.values())
+    if total != 0:
+        raise SettleInputError(f"分数合计应为 0，现为 {total}", f"Points must sum to 0, not {total}", "balances")
+    return balances
+
+
+def _parse_settle(body) -> tuple[dict[str, int], int]:
+    """(balances, rate_fen) from the request body, or SettleInputError naming the bad field."""
+    if not isinstance(body, dict):
+        raise SettleInputError("请求应为 JSON 对象", "The request must be a JSON object", "body")
+    unknown = body.keys() - SETTLE_FIELDS
+    if unknown:
+        name = sorted(unknown)[0]
+        raise SettleInputError(f"未知字段：{name}", f"Unknown field: {name}", name)
+    if "balances" not in body:
+        raise SettleInputError("缺少 balances", "balances is missing", "balances")
+    balances = _parse_balances(body["balances"])
+    rate = body.get("rate_fen")
+    if not _is_int(rate) or not 0 < rate <= MAX_RATE_FEN:
+        raise SettleInputError(
+            f"rate_fen（每分几分钱）应为 1-{MAX_RATE_FEN} 的整数",
+            f"rate_fen (fen per point) must be an integer 1-{MAX_RATE_FEN}",
+            "rate_fen",
+        )
+    return balances, rate
+
+
+@csrf_exempt
+def settle(request: HttpRequest) -> JsonResponse:
+    """Who pays whom at the end, in the fewest transfers, in fen.
+
+    Transfers are found on the points and only then multiplied by the rate, so each
+    player's transfers add up to exactly their balance × rate.
+    """
+    if request.method != "POST":
+        return json_error(405, "请用 POST 提交分数 JSON", "POST the balances as JSON")
+    body = read_json(request)
+    if isinstance(body, JsonResponse):
+        return body
+    try:
+        balances, rate = _parse_settle(body)
+    except SettleInputError as error:
+        return json_error(400, error.zh, error.en, error.field)
+    transfers = [
+        {"from": payer, "to": payee, "amount_fen": points * rate} for payer, payee, points in min_transfers(balances)
+    ]
+    return JsonResponse({"transfers": transfers}, json_dumps_params=JSON_DUMPS)

@@ -35,6 +35,14 @@ def writable_game(request: HttpRequest, token: str) -> Game:
     return game
 
 
+def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:
+    """Hands of a finished game stay as they were settled: reopen it first."""
+    if game.status == Game.FINISHED:
+        messages.info(request, _("牌局已结束；要修改请先在结算页重新打开。"))
+        return redirect("settle", token=token)
+    return None
+
+
 def who(request: HttpRequest, game: Game) -> str:
     seat = device.my_seat(request, game.id)
     return game.players[seat] if seat is not None else ""
@@ -111,6 +119,8 @@ def confirming(request: HttpRequest) -> bool:
 
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
     hands = list(game.hands.all())
     ledger = build(game, hands)
     form = HandForm(request.POST if request.method == "POST" else request.GET, players=game.players)
@@ -177,6 +187,8 @@ def posted_revision(data, hand: Hand) -> int:
 
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
     hands = list(game.hands.all())
     hand = stored_hand(hands, seq)
     ledger = build(game, hands)
@@ -231,6 +243,8 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
     hands = list(game.hands.all())
     hand = stored_hand(hands, seq)
     ledger = build(game, hands)
@@ -272,6 +286,8 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 def undo(request: HttpRequest, token: str) -> HttpResponse:
     """撤销上一局: the void page of the last hand that counts."""
     game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
     last = game.hands.filter(voided_at__isnull=True).order_by("-seq").first()
     if last is None:
         messages.info(request, _("还没有可以撤销的局。"))

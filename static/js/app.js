@@ -11,3 +11,19 @@ document.addEventListener("visibilitychange", function () {
     });
   }
 });
+
+// 复制: copy a share text to the clipboard (WeChat), falling back to selecting it.
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-copy]");
+  if (!button) return;
+  var source = document.querySelector(button.getAttribute("data-copy"));
+  if (!source) return;
+  var done = function () { button.textContent = button.getAttribute("data-copied") || "OK"; };
+  if (navigator.clipboard && window.isSecureContext) {
+    navigator.clipboard.writeText(source.value || source.textContent).then(done);
+  } else {
+    source.select();
+    document.execCommand("copy");
+    done();
+  }
+});

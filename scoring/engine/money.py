@@ -1,0 +1,41 @@
+"""Money at the end of the evening: points → 分 (fen), and the table fee (台费) split.
+
+Every amount is an integer number of 分. Points × the rate (whole 分 per point) is exact; only
+the table fee can fail to divide, and then the largest-remainder rule decides who pays the
+extra 分: the largest fractional shares first, ties to the earlier seat. The shares always add
+up to the fee exactly.
+"""
+
+FEE_MODES = ("equal", "winners")
+
+
+def split_fee(fee_fen: int, weights: list[int]) -> list[int]:
+    """``fee_fen`` split in proportion to ``weights`` (non-negative), summing exactly."""
+    total = sum(weights)
+    if fee_fen < 0 or total <= 0 or any(w < 0 for w in weights):
+        raise ValueError("a fee ≥ 0 and non-negative weights with a positive sum are needed")
+    shares = [fee_fen * w // total for w in weights]
+    remainders = [fee_fen * w % total for w in weights]
+    short = fee_fen - sum(shares)
+    for seat in sorted(range(len(weights)), key=lambda s: (-remainders[s], s))[:short]:
+        shares[seat] += 1
+    return shares
+
+
+def fee_shares(fee_fen: int, balances_fen: list[int], mode: str) -> list[int]:
+    """Who pays the table fee: everyone equally, or the winners in proportion to winnings."""
+    if mode not in FEE_MODES:
+        raise ValueError(f"fee mode must be one of {FEE_MODES}")
+    winnings = [max(b, 0) for b in balances_fen]
+    if mode == "equal" or not any(winnings):
+        return split_fee(fee_fen, [1] * len(balances_fen))
+    return split_fee(fee_fen, winnings)
+
+
+def final_balances(points: list[int], rate_fen: int, fee_fen: int, mode: str, fee_payee: int) -> list[int]:
+    """Each seat's balance in 分 after the fee: the one who pays the venue is owed the whole fee."""
+    money = [p * rate_fen for p in points]
+    shares = fee_shares(fee_fen, money, mode)
+    balances = [m - s for m, s in zip(money, shares, strict=True)]
+    balances[fee_payee] += fee_fen
+    return balances

@@ -1,0 +1,100 @@
+"""Looking back: history, stats, summary and share text, export and import."""
+
+import json
+
+from django.contrib import messages
+from django.db.models import Q
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+
+from scoring import device
+from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
+from scoring.ledger import LedgerError, build
+from scoring.models import Game, SavedGame
+from scoring.stats import player_stats
+from scoring.views.games import load_game
+from scoring.views.settle import chart
+
+MAX_IMPORT_BYTES = 4 * 1024 * 1024
+
+
+def my_games(request: HttpRequest):
+    """The games this device opened, and the signed-in person's, newest first."""
+    tokens = device.remembered_tokens(request)
+    if request.user.is_authenticated:
+        tokens += list(SavedGame.objects.filter(user=request.user).values_list("token", flat=True))
+    games = Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens)).order_by("-created_at")
+    return [(g, g.edit_token if g.edit_token in tokens else g.view_token) for g in games.prefetch_related("hands")]
+
+
+def _ledgers(rows) -> list:
+    ledgers = []
+    for game, token in rows:
+        try:
+            ledgers.append((build(game, list(game.hands.all())), token))
+        except LedgerError:
+            continue  # a game that no longer replays is shown on its own page, not counted
+    return ledgers
+
+
+def history(request: HttpRequest) -> HttpResponse:
+    ledgers = _ledgers(my_games(request))
+    rows = [(ledger, token, list(zip(ledger.game.players, ledger.totals, strict=True))) for ledger, token in ledgers]
+    return render(request, "scoring/history.html", {"rows": rows})
+
+
+def stats(request: HttpRequest) -> HttpResponse:
+    ledgers = [ledger for ledger, _token in _ledgers(my_games(request))]
+    return render(request, "scoring/stats.html", {"stats": player_stats(ledgers), "game_count": len(ledgers)})
+
+
+def summary(request: HttpRequest, token: str) -> HttpResponse:
+    game, _can_edit = load_game(request, token)
+    ledger = build(game)
+    context = {"game": game, "token": token, "ledger": ledger, "share": share_text(ledger), "chart": chart(ledger)}
+    context["totals"] = list(zip(game.players, ledger.totals, strict=True))
+    return render(request, "scoring/summary.html", context)
+
+
+def _download_name(game: Game, ext: str) -> str:
+    return f"yiwu-{game.created_at:%Y%m%d-%H%M}-{game.pk}.{ext}"
+
+
+def export_csv(request: HttpRequest, token: str) -> HttpResponse:
+    game, _can_edit = load_game(request, token)
+    response = HttpResponse(game_csv(build(game)), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "csv")}"'
+    return response
+
+
+def export_json(request: HttpRequest, token: str) -> HttpResponse:
+    game, _can_edit = load_game(request, token)
+    ledger = build(game)
+    response = JsonResponse(game_json(ledger), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "json")}"'
+    if fixes := mid_game_fixes(ledger):
+        response["X-Yiwu-Warning"] = f"dealer corrections at hands {fixes} are not in the contract"
+    return response
+
+
+def import_view(request: HttpRequest) -> HttpResponse:
+    """恢复备份: a JSON file (or pasted text) in the scoring contract's shape becomes a game."""
+    error = None
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
+        try:
+            if len(raw) > MAX_IMPORT_BYTES:
+                raise ImportError_(_("文件太大。"))
+            game = import_game(json.loads(raw.decode("utf-8")))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            error = _("不是有效的 JSON 文件。")
+        except ImportError_ as problem:
+            error = str(problem)
+        else:
+            messages.success(request, _("已导入牌局。"))
+            response = redirect("game", token=game.edit_token)
+            device.remember_game(request, response, game.edit_token)
+            return response
+    return render(request, "scoring/import.html", {"error": error}, status=400 if error else 200)

@@ -1,0 +1,28 @@
+from scoring.charts import running_totals, running_totals_svg
+
+
+def test_running_totals_start_at_zero_and_add_up_each_hand():
+    assert running_totals([[42, -14, -14, -14], [-8, 18, -5, -5]]) == [
+        [0, 42, 34],
+        [0, -14, 4],
+        [0, -14, -19],
+        [0, -14, -19],
+    ]
+
+
+def test_the_chart_is_plain_svg_with_a_line_and_a_legend_per_player():
+    svg = running_totals_svg(["老王", "小李", "阿华", "<b>"], [[42, -14, -14, -14]], "走势")
+    assert svg.startswith('<svg class="chart" viewBox=')
+    assert svg.count("<polyline") == 4
+    assert "老王 +42" in svg
+    assert "&lt;b&gt; -14" in svg  # names are escaped
+    assert "<script" not in svg
+    assert " style=" not in svg
+
+
+def test_the_game_page_carries_the_chart(client, game):
+    from tests.web.helpers import game_url, record
+
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    html = client.get(game_url(game)).content.decode()
+    assert '<svg class="chart"' in html
