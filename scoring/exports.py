@@ -5,8 +5,9 @@ import io
 
 from django.db import transaction
 
+from scoring.cache import store
 from scoring.engine import SEATS_ZH, Rules, ScoringError, parse_rules, score_game
-from scoring.ledger import Ledger
+from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
 
@@ -81,6 +82,7 @@ def import_game(data) -> Game:
     with transaction.atomic():
         game = Game.objects.create(players=players, first_dealer=data.get("first_dealer", 0), rules=rules.to_dict())
         Hand.objects.bulk_create(Hand(game=game, seq=i, entry=entry) for i, entry in enumerate(data["hands"], start=1))
+        store(game, build(game))
         if data["hands"]:
             game.bump_version()
     return game

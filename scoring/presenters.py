@@ -5,10 +5,8 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from scoring import device
-from scoring.charts import running_totals_svg
 from scoring.engine import SEATS_ZH, WIN_TYPES, HandResult
 from scoring.lang import chinese, pick
-from scoring.ledger import Ledger
 from scoring.models import Game, Hand
 
 
@@ -76,7 +74,7 @@ def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
     return HandRow(hand, hand_title(game, hand.entry), result, nets, payments, dealer)
 
 
-def tiles(game: Game, totals: list[int], ledger: Ledger | None, me: int | None) -> list[Tile]:
+def tiles(game: Game, totals: list[int], ledger, me: int | None) -> list[Tile]:
     state = ledger.state if ledger else None
     return [
         Tile(
@@ -94,14 +92,12 @@ def tiles(game: Game, totals: list[int], ledger: Ledger | None, me: int | None) 
     ]
 
 
-def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: Ledger | None) -> dict:
+def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger) -> dict:
     me = device.my_seat(request, game.id)
     totals = ledger.totals if ledger else [0, 0, 0, 0]
     rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
-    nets = [row.result.net for row in ledger.rows if row.result is not None] if ledger else []
     return {
-        "chart": running_totals_svg(game.players, nets, pick("每人总分走势", "Running totals")),
         "game": game,
         "token": token,
         "can_edit": can_edit,

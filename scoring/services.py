@@ -1,10 +1,14 @@
 """Writes to a game's hands. Each runs in one transaction holding the game's row lock, checks
-the whole game still replays, and bumps the game's version for the phones that poll it."""
+the game still replays, keeps the replay cache (scoring/cache.py) in step, and bumps the
+game's version for the phones that poll it."""
 
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 
-from scoring.ledger import build
+from scoring.cache import cached_state, ensure, result_json, state_json, store, table
+from scoring.engine import ScoringError, parse_hand, score_hand
+from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
 from scoring.settlement import settlement_plan
 
@@ -36,8 +40,8 @@ def record_hand(
             done = Hand.objects.filter(form_token=form_token).first() if form_token else None
             if done is not None:
                 return done
-            hands = list(game.hands.all())
-            seq = hands[-1].seq + 1 if hands else 1
+            ensure(game)
+            seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
             if seq != next_seq:
                 raise Conflict(
                     f"第{next_seq}局已经被别人记录了，请看最新的记录。",
@@ -52,8 +56,18 @@ def record_hand(
                 entered_by=entered_by,
                 form_token=form_token or None,
             )
-            build(game, hands, added=hand)  # raises LedgerError: nothing is saved
+            # Only this hand is scored, from the cached table state: no replay of the game.
+            state = cached_state(game)
+            if fix:
+                state.correct(*fix)
+            try:
+                result = score_hand(game.engine_rules(), state, parse_hand(entry))
+            except ScoringError as error:
+                raise LedgerError(seq, error) from None  # nothing is saved
+            hand.result = result_json(result)
             hand.save()
+            game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
+            Game.objects.filter(pk=game.pk).update(state=game.state)
             game.bump_version()
             return hand
     except IntegrityError:
@@ -76,8 +90,9 @@ def _change(*, game: Game, seq: int, revision: int, apply) -> Hand:
         changed = copy_hand(hand)
         apply(changed)
         changed.revision = hand.revision + 1
-        build(game, hands, changed=changed)  # raises LedgerError: nothing is saved
+        ledger = build(game, hands, changed=changed)  # raises LedgerError: nothing is saved
         changed.save()
+        store(game, ledger)
         game.bump_version()
         return changed
 
@@ -107,17 +122,16 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
     """结束并结算: freeze the totals, work out the fewest transfers, stop recording."""
     with transaction.atomic():
         game = _locked(game)
-        ledger = build(game)
-        plan = settlement_plan(
-            ledger.totals, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee
-        )
+        totals, _next_seq = table(game)
+        totals = totals.totals
+        plan = settlement_plan(totals, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)
         settlement = Settlement.objects.create(
             game=game,
             rate_fen=rate_fen,
             fee_fen=fee_fen,
             fee_mode=fee_mode,
             fee_payee=fee_payee,
-            points=ledger.totals,
+            points=totals,
             balances_fen=plan.balances_fen,
         )
         Transfer.objects.bulk_create(

@@ -12,6 +12,7 @@ urlpatterns = [
     path("g/<str:token>/", games.game_page, name="game"),
     path("g/<str:token>/poll", games.poll, name="poll"),
     path("g/<str:token>/share", games.share, name="share"),
+    path("g/<str:token>/chart", games.chart, name="chart"),
     path("g/<str:token>/rules", games.rules_page, name="rules"),
     path("g/<str:token>/me/<int:seat>", games.set_me, name="set-me"),
     path("g/<str:token>/record", hands.record, name="record"),

@@ -75,6 +75,29 @@ class TableState:
     join_mult: int = 0  # §8 M of the previous hand when it was a dealer win: 下子 may be placed
     totals: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
 
+    def to_dict(self) -> dict:
+        return {
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "maizi": list(self.maizi),
+            "xiazi": list(self.xiazi),
+            "tenure_hands": self.tenure_hands,
+            "join_mult": self.join_mult,
+            "totals": list(self.totals),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TableState":
+        return cls(
+            dealer=data["dealer"],
+            streak=data["streak"],
+            maizi=tuple(data["maizi"]),
+            xiazi=tuple(data["xiazi"]),
+            tenure_hands=data["tenure_hands"],
+            join_mult=data["join_mult"],
+            totals=list(data["totals"]),
+        )
+
     def may_buy_maizi(self, rules: Rules) -> bool:
         """§7: a new 买子 is allowed on this hand."""
         return rules.maizi_buy == "any_hand" or self.tenure_hands == 0

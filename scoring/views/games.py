@@ -10,9 +10,12 @@ from django.views.decorators.http import require_POST
 
 from scoring import device
 from scoring.access import claim, find_game
+from scoring.cache import RECENT_HANDS, all_nets, snapshot
+from scoring.charts import running_totals_svg
 from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES
 from scoring.forms import NewGameForm
-from scoring.ledger import LedgerError, build
+from scoring.lang import pick
+from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.presenters import game_context
 
@@ -53,8 +56,10 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 
 def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
+    """The page's ledger from the replay cache: two queries, however long the game."""
+    limit = None if request.GET.get("all") else RECENT_HANDS
     try:
-        ledger, broken = build(game), None
+        ledger, broken = snapshot(game, limit), None
     except LedgerError as error:  # only if a stored game stopped replaying
         ledger, broken = None, error
     return {**game_context(request, game, token, can_edit, ledger), "broken": broken}
@@ -103,6 +108,13 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
     links.append(("view", request.build_absolute_uri(reverse("game", args=[game.view_token]))))
     codes = [(kind, url, _qr(url)) for kind, url in links]
     return render(request, "scoring/share.html", {"game": game, "token": token, "codes": codes})
+
+
+def chart(request: HttpRequest, token: str) -> HttpResponse:
+    """走势图, fetched when the player unfolds it (the game page stays small)."""
+    game, _can_edit = load_game(request, token)
+    svg = running_totals_svg(game.players, all_nets(game), pick("每人总分走势", "Running totals"))
+    return HttpResponse(svg)
 
 
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:

@@ -13,10 +13,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _lazy
 
 from scoring import device, services
-from scoring.engine import COMMON_ORDER, WIN_TYPES, TableState
+from scoring.cache import table
+from scoring.engine import COMMON_ORDER, WIN_TYPES, ScoringError, TableState, parse_hand, score_hand
 from scoring.forms import HandForm, VoidForm, hand_form_initial
 from scoring.lang import pick
-from scoring.ledger import Ledger, LedgerError, build
+from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.presenters import entry_options, hand_row
 from scoring.templatetags.yiwu import label
@@ -62,10 +63,9 @@ def state_for(form: HandForm, before: TableState) -> tuple[TableState, tuple[int
     return state, fix
 
 
-def totals_change(before: Ledger, after: Ledger) -> list[tuple[str, int, int, int]]:
+def totals_change(names: list[str], before: list[int], after: list[int]) -> list[tuple[str, int, int, int]]:
     """(name, total before, total after, difference) for each seat."""
-    names = before.game.players
-    return [(names[s], before.totals[s], after.totals[s], after.totals[s] - before.totals[s]) for s in range(4)]
+    return [(names[s], before[s], after[s], after[s] - before[s]) for s in range(4)]
 
 
 def render_form(request: HttpRequest, context: dict) -> HttpResponse:
@@ -121,30 +121,29 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     if stop := finished(request, game, token):
         return stop
-    hands = list(game.hands.all())
-    ledger = build(game, hands)
+    before, seq = table(game)  # from the replay cache: a new hand is scored on its own
     form = HandForm(request.POST if request.method == "POST" else request.GET, players=game.players)
     url = reverse("record", args=[token])
     context = {
         "game": game,
         "token": token,
         "form": form,
-        "ledger": ledger,
         "mode": "record",
-        "state": ledger.state,
+        "state": before,
         "form_url": url,
+        "next_seq": seq,
     }
     if incomplete(request, form):
         return render_form(request, context)
-    state, fix = state_for(form, ledger.state)
+    state, fix = state_for(form, before)
     context["state"] = state
-    seq = ledger.next_seq
     entry = form.entry(state, game.engine_rules())
     hand = Hand(game=game, seq=seq, entry=entry, dealer_fix=fix[0] if fix else None, streak_fix=fix[1] if fix else None)
+    after = deepcopy(state)
     try:
-        after = build(game, hands, added=hand)
-    except LedgerError as error:
-        form_error(form, error)
+        result = score_hand(game.engine_rules(), after, parse_hand(entry))
+    except ScoringError as error:
+        form_error(form, LedgerError(seq, error))
         return render_form(request, context)
     if confirming(request):
         try:
@@ -165,8 +164,8 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         messages.success(request, _("已记录第%(seq)s局。") % {"seq": saved.seq})
         return redirect("game", token=token)
     context.update(
-        row=hand_row(game, hand, after.row(seq).result),
-        change=totals_change(ledger, after),
+        row=hand_row(game, hand, result),
+        change=totals_change(game.players, before.totals, after.totals),
         next_seq=request.POST.get("next_seq") or seq,
         form_token=request.POST.get("form_token") or secrets.token_urlsafe(16),
     )
@@ -237,7 +236,10 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
             return redirect("game", token=token)
         messages.success(request, _("已修改第%(seq)s局，之后的每一局都已重算。") % {"seq": seq})
         return redirect("game", token=token)
-    context.update(row=hand_row(game, changed, after.row(seq).result), change=totals_change(ledger, after))
+    context.update(
+        row=hand_row(game, changed, after.row(seq).result),
+        change=totals_change(game.players, ledger.totals, after.totals),
+    )
     return render_form(request, context)
 
 
@@ -262,7 +264,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         after = build(game, hands, changed=changed)
     except LedgerError as error:
         return render(request, "scoring/void.html", {**context, "blocked": error.message()})
-    context["change"] = totals_change(ledger, after)
+    context["change"] = totals_change(game.players, ledger.totals, after.totals)
     if request.method == "POST" and form.is_valid():
         try:
             services.void_hand(

@@ -9,8 +9,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from scoring import device
+from scoring.cache import snapshot
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
-from scoring.ledger import LedgerError, build
+from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.stats import player_stats
 from scoring.views.games import load_game
@@ -25,14 +26,14 @@ def my_games(request: HttpRequest):
     if request.user.is_authenticated:
         tokens += list(SavedGame.objects.filter(user=request.user).values_list("token", flat=True))
     games = Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens)).order_by("-created_at")
-    return [(g, g.edit_token if g.edit_token in tokens else g.view_token) for g in games.prefetch_related("hands")]
+    return [(g, g.edit_token if g.edit_token in tokens else g.view_token) for g in games]
 
 
 def _ledgers(rows) -> list:
     ledgers = []
     for game, token in rows:
         try:
-            ledgers.append((build(game, list(game.hands.all())), token))
+            ledgers.append((snapshot(game, limit=None), token))
         except LedgerError:
             continue  # a game that no longer replays is shown on its own page, not counted
     return ledgers
@@ -51,7 +52,7 @@ def stats(request: HttpRequest) -> HttpResponse:
 
 def summary(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    ledger = build(game)
+    ledger = snapshot(game, limit=None)
     context = {"game": game, "token": token, "ledger": ledger, "share": share_text(ledger), "chart": chart(ledger)}
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))
     return render(request, "scoring/summary.html", context)
@@ -63,14 +64,14 @@ def _download_name(game: Game, ext: str) -> str:
 
 def export_csv(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    response = HttpResponse(game_csv(build(game)), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(game_csv(snapshot(game, limit=None)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "csv")}"'
     return response
 
 
 def export_json(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    ledger = build(game)
+    ledger = snapshot(game, limit=None)
     response = JsonResponse(game_json(ledger), json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "json")}"'
     if fixes := mid_game_fixes(ledger):

@@ -7,17 +7,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import services
+from scoring.cache import snapshot
 from scoring.charts import running_totals_svg
 from scoring.forms import SettleForm
 from scoring.lang import pick
-from scoring.ledger import Ledger, build
 from scoring.models import Settlement, Transfer
 from scoring.settlement import settlement_plan
 from scoring.views.games import load_game
 from scoring.views.hands import writable_game
 
 
-def chart(ledger: Ledger) -> str:
+def chart(ledger) -> str:
     nets = [row.result.net for row in ledger.rows if row.result is not None]
     return running_totals_svg(ledger.game.players, nets, _("每人总分走势"))
 
@@ -29,7 +29,7 @@ def yuan(fen: int) -> str:
 def settle(request: HttpRequest, token: str) -> HttpResponse:
     """The settle-up screen: a form and its live preview while playing, the transfers after."""
     game, can_edit = load_game(request, token)
-    ledger = build(game)
+    ledger = snapshot(game, limit=None)
     names = game.players
     context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger, "chart": chart(ledger)}
     settlement = Settlement.objects.filter(game=game).first()

@@ -20,9 +20,12 @@ def test_the_chart_is_plain_svg_with_a_line_and_a_legend_per_player():
     assert " style=" not in svg
 
 
-def test_the_game_page_carries_the_chart(client, game):
+def test_the_game_page_loads_the_chart_when_it_is_unfolded(client, game):
     from tests.web.helpers import game_url, record
 
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     html = client.get(game_url(game)).content.decode()
-    assert '<svg class="chart"' in html
+    assert f'hx-get="{game_url(game)}chart" hx-trigger="toggle once"' in html
+    svg = client.get(game_url(game) + "chart").content.decode()
+    assert svg.startswith('<svg class="chart"')
+    assert "老王 +42" in svg

@@ -1,0 +1,150 @@
+"""A cache of the replay, kept in the rows it describes, so that pages need no replay at all.
+
+The truth is always the replay of the hands (scoring/ledger.py). Each write recomputes what it
+changes inside the same transaction that holds the game's row lock: a new hand is scored from
+the cached table state (one hand, not the whole game); an edit or a void replays the game and
+rewrites the results that changed. ``Game.state`` carries a version: a cache written by an
+older engine, or missing, is rebuilt from the replay before it is used.
+"""
+
+from dataclasses import dataclass
+
+from scoring.engine import HandResult, TableState
+from scoring.ledger import Ledger, Row, build
+from scoring.models import Game, Hand
+
+CACHE_VERSION = 1
+RECENT_HANDS = 30
+
+
+@dataclass
+class CachedPayment:
+    payer: int
+    payee: int
+    amount: int
+    zh: str
+    en: str
+
+    def formula(self, zh: bool = True) -> str:
+        return self.zh if zh else self.en
+
+
+@dataclass
+class CachedResult:
+    """The fields of an engine ``HandResult`` that pages read, back from JSON."""
+
+    dealer: int
+    streak: int
+    multiplier: int
+    maizi: list[int]
+    xiazi: list[int]
+    net: list[int]
+    payments: list[CachedPayment]
+
+
+def result_json(result: HandResult) -> dict:
+    payments = [[p.payer, p.payee, p.amount, p.formula(True), p.formula(False)] for p in result.payments]
+    return {
+        "dealer": result.dealer,
+        "streak": result.streak,
+        "multiplier": result.multiplier,
+        "maizi": list(result.maizi),
+        "xiazi": list(result.xiazi),
+        "net": list(result.net),
+        "payments": payments,
+    }
+
+
+def result_from_json(data: dict) -> CachedResult:
+    payments = [CachedPayment(*p) for p in data["payments"]]
+    return CachedResult(
+        data["dealer"], data["streak"], data["multiplier"], data["maizi"], data["xiazi"], data["net"], payments
+    )
+
+
+def state_json(state: TableState, *, active: int, last_seq: int) -> dict:
+    return {"v": CACHE_VERSION, "table": state.to_dict(), "active": active, "last_seq": last_seq}
+
+
+def cached_state(game: Game) -> TableState | None:
+    if not game.state or game.state.get("v") != CACHE_VERSION:
+        return None
+    return TableState.from_dict(game.state["table"])
+
+
+def store(game: Game, ledger: Ledger) -> None:
+    """Write a full replay into the cache: the results that changed, and the game's state."""
+    changed = []
+    for row in ledger.rows:
+        new = result_json(row.result) if row.result is not None else None
+        if row.hand.pk is not None and row.hand.result != new:
+            row.hand.result = new
+            changed.append(row.hand)
+    Hand.objects.bulk_update(changed, ["result"], batch_size=500)
+    last_seq = ledger.rows[-1].hand.seq if ledger.rows else 0
+    game.state = state_json(ledger.state, active=ledger.active_count(), last_seq=last_seq)
+    Game.objects.filter(pk=game.pk).update(state=game.state)
+
+
+def ensure(game: Game) -> None:
+    """Rebuild the cache from the replay if it is missing or from an older engine."""
+    if cached_state(game) is None:
+        store(game, build(game))
+
+
+def table(game: Game) -> tuple[TableState, int]:
+    """The state the next hand is played in, and its number: no query beyond the game's row."""
+    ensure(game)
+    return TableState.from_dict(game.state["table"]), game.state["last_seq"] + 1
+
+
+@dataclass
+class Snapshot:
+    """What the game page shows, read from the cache: the table now and the latest hands."""
+
+    game: Game
+    rows: list[Row]  # the latest hands, oldest first (the page lists them newest first)
+    state: TableState
+    active: int
+    last_seq: int
+
+    @property
+    def totals(self) -> list[int]:
+        return self.state.totals
+
+    @property
+    def next_seq(self) -> int:
+        return self.last_seq + 1
+
+    def active_count(self) -> int:
+        return self.active
+
+    @property
+    def earlier(self) -> int:
+        """Hands not shown (all of them count, voided or not)."""
+        return self.last_seq - len(self.rows) if self.rows else 0
+
+
+def snapshot(game: Game, limit: int | None = RECENT_HANDS) -> Snapshot:
+    """Two queries whatever the game's length: the latest ``limit`` hands (all if None)."""
+    ensure(game)
+    hands = game.hands.order_by("-seq")
+    hands = list(hands[:limit] if limit else hands)
+    if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
+        store(game, build(game))
+        return snapshot(game, limit)
+    rows = [
+        Row(h, result_from_json(h.result) if h.result is not None and not h.voided else None) for h in reversed(hands)
+    ]
+    state = game.state
+    return Snapshot(game, rows, TableState.from_dict(state["table"]), state["active"], state["last_seq"])
+
+
+def all_nets(game: Game) -> list[list[int]]:
+    """Every counted hand's nets, in order, for the charts: one query, no replay."""
+    ensure(game)
+    results = game.hands.filter(voided_at__isnull=True).order_by("seq").values_list("result", flat=True)
+    if any(r is None for r in results):
+        store(game, build(game))
+        return all_nets(game)
+    return [r["net"] for r in results]
