@@ -27,3 +27,10 @@ document.addEventListener("click", function (event) {
     done();
   }
 });
+
+// Marks forms once htmx has wired them up, so nothing waits on a form htmx has not seen yet.
+document.addEventListener("htmx:load", function (event) {
+  var root = event.detail.elt;
+  var forms = root.matches && root.matches("form") ? [root] : Array.from(root.querySelectorAll ? root.querySelectorAll("form") : []);
+  forms.forEach(function (form) { form.setAttribute("data-ready", "1"); });
+});

@@ -25,7 +25,13 @@ def confirm(page) -> None:
     expect(page.locator(".alert-success")).to_be_visible()
 
 
+def ready(page) -> None:
+    """Wait until htmx has wired up the entry form (a change before that would go unseen)."""
+    page.wait_for_selector("#hand-form[data-ready]")
+
+
 def open_more(page) -> None:
+    ready(page)
     details = page.locator("details.more")
     if details.get_attribute("open") is None:
         details.locator("summary").click()
@@ -90,6 +96,7 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-6 summary").click()
     page.locator("#hand-6").get_by_role("link", name="修改").click()
     expect(page.locator(".preview")).to_contain_text("大刘 自摸")
+    ready(page)
     page.select_option("#id_win_type", "pinghu")
     expect(page.locator("#preview-panel")).to_contain_text("请选择谁放铳")
     page.select_option("#id_discarder", "1")
