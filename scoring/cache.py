@@ -14,7 +14,7 @@ from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
 
 CACHE_VERSION = 1
-RECENT_HANDS = 30
+RECENT_HANDS = 15
 
 
 @dataclass

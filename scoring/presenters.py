@@ -8,6 +8,7 @@ from scoring import device
 from scoring.engine import SEATS_ZH, WIN_TYPES, HandResult
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
+from scoring.render import hand_rows_html
 
 
 @dataclass
@@ -98,6 +99,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
     return {
+        "rows_html": hand_rows_html(rows, token, can_edit),
         "game": game,
         "token": token,
         "can_edit": can_edit,

@@ -5,6 +5,7 @@ from scoring.views import accounts, api, games, hands, records, settle
 
 urlpatterns = [
     path("", games.home, name="home"),
+    path("healthz", games.healthz, name="healthz"),
     path("new", games.new_game, name="new-game"),
     path("history", records.history, name="history"),
     path("stats", records.stats, name="stats"),

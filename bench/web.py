@@ -1,0 +1,162 @@
+"""Request cost, in process, side by side (issue: game page ≤ 3× and polling ≤ 1.5× a minimal view).
+
+Run: make bench-web   (or: .venv/bin/python bench/web.py [HANDS])
+Production settings (DEBUG off, manifest static files), a throwaway database (SQLite in /tmp unless
+DATABASE_URL is set), a game seeded with 500 hands. Prints the median and p95 of many requests,
+twice: in process (Django's test client: the app's own cost) and over HTTP against a local
+gunicorn (what a phone's request costs the server, connection included).
+"""
+
+import http.client
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.update(
+    DJANGO_SETTINGS_MODULE="yiwu_site.settings",
+    DJANGO_DEBUG="0",
+    DJANGO_SECRET_KEY="bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
+    DJANGO_ALLOWED_HOSTS="testserver",
+    DJANGO_SECURE_SSL_REDIRECT="0",
+    DJANGO_SECURE_COOKIES="0",
+)
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-web.sqlite3")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection  # noqa: E402
+from django.test import Client  # noqa: E402
+from django.test.utils import CaptureQueriesContext  # noqa: E402
+
+from bench.seed import seeded_game  # noqa: E402
+from scoring.models import Game  # noqa: E402
+
+REPEATS = 300
+
+
+def measure(fn, repeats: int = REPEATS) -> tuple[float, float, int, int]:
+    """(median ms, p95 ms, queries in the last call, bytes in the last response)."""
+    for _ in range(10):
+        fn()  # warm up
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    with CaptureQueriesContext(connection) as queries:
+        response = fn()  # counts only in process; over HTTP the server runs the queries
+    return statistics.median(times), statistics.quantiles(times, n=20)[18], len(queries), len(response.content)
+
+
+class HttpClient:
+    """Just enough of the test client's interface over real HTTP, keeping cookies."""
+
+    def __init__(self, port: int):
+        self.port = port
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, data: dict | None = None):
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+        headers = {"Host": "testserver", "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        body = None
+        if data is not None:
+            from urllib.parse import urlencode
+
+            data = {**data, "csrfmiddlewaretoken": self.cookies.get("csrftoken", "")}
+            body = urlencode(data)
+            headers.update({"Content-Type": "application/x-www-form-urlencoded", "Referer": "http://testserver/"})
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.content = response.read()
+        for header, value in response.getheaders():
+            if header.lower() == "set-cookie":
+                name, _, rest = value.partition("=")
+                self.cookies[name] = rest.split(";")[0]
+        conn.close()
+        return response
+
+    def get(self, path: str):
+        return self.request("GET", path)
+
+    def post(self, path: str, data: dict):
+        return self.request("POST", path, data)
+
+
+def start_gunicorn(port: int) -> subprocess.Popen:
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("gunicorn did not start")
+
+
+def main() -> None:
+    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    Game.objects.all().delete()
+    game = seeded_game(hands)
+    run("in process (test client)", game, Client())
+    server = start_gunicorn(8765)
+    try:
+        run("over HTTP (local gunicorn, 1 worker)", game, HttpClient(8765))
+    finally:
+        server.terminate()
+        server.wait()
+
+
+def run(label: str, game: Game, client) -> None:
+    hands = game.hands.count()
+    url = f"/g/{game.edit_token}/"
+    client.get(url)  # this phone's cookies, as at the table
+    version = Game.objects.get(pk=game.pk).version
+    posted = [0]
+
+    def record():
+        posted[0] += 1
+        game.refresh_from_db(fields=["state"])
+        data = {
+            "outcome": "draw",
+            "confirm": "1",
+            "next_seq": str(game.state["last_seq"] + 1),
+            "form_token": f"bench-{posted[0]}",
+        }
+        return client.post(url + "record", data)
+
+    rows = [
+        ("hello (floor: /healthz)", lambda: client.get("/healthz")),
+        ("game page", lambda: client.get(url)),
+        ("poll, nothing new", lambda: client.get(f"{url}poll?v={version}")),
+        ("hand entry preview (GET)", lambda: client.get(url + "record?winner=1&win_type=pinghu&discarder=0")),
+        ("hand entry POST (confirm)", record),
+    ]
+    results = [(name, *measure(fn, REPEATS if "POST" not in name else 100)) for name, fn in rows]
+    floor = results[0][1]
+    print(f"\n{label}: {hands}-hand game, {connection.vendor}, {REPEATS} requests each (POST: 100)")
+    print(f"{'endpoint':28} {'median ms':>10} {'p95 ms':>8} {'× floor':>8} {'queries':>8} {'bytes':>8}")
+    for name, median, p95, queries, size in results:
+        count = f"{queries:8d}" if isinstance(client, Client) else f"{'-':>8}"
+        print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {count} {size:8d}")
+
+
+if __name__ == "__main__":
+    main()
