@@ -54,3 +54,24 @@ def test_me_marks_who_records_from_this_phone(client, game):
     record(client, game, {"outcome": "draw"})
     html = client.get(game_url(game)).content.decode()
     assert "阿华 记于" in html
+
+
+def test_each_hands_edit_and_void_links_open_that_hand(client, game):
+    import re
+
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    html = client.get(game_url(game)).content.decode()
+    links = re.findall(r'href="([^"]+/hand/1/(?:edit|void))"', html)
+    assert links == [game_url(game) + "hand/1/edit", game_url(game) + "hand/1/void"]
+    assert all(client.get(link).status_code == 200 for link in links)
+
+
+def test_a_long_game_shows_the_latest_hands_and_a_link_to_the_rest(client, game):
+    for _ in range(17):
+        record(client, game, {"outcome": "draw"})
+    html = client.get(game_url(game)).content.decode()
+    assert 'id="hand-17"' in html
+    assert 'id="hand-3"' in html
+    assert 'id="hand-2"' not in html
+    assert "更早的 2 局" in html
+    assert 'id="hand-1"' in client.get(game_url(game) + "?all=1").content.decode()
