@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test lint format serve-prod bench clean messages
+.PHONY: run test lint format serve-prod bench bench-web bench-load bench-page clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,19 @@ serve-prod: $(VENV)/.runtime
 
 bench: $(VENV)/.dev
 	$(DEV) $(BIN)/python bench/engine.py
+	$(BIN)/python bench/settle.py
+	$(BIN)/python bench/long.py
+
+bench-web: $(VENV)/.dev
+	$(BIN)/python bench/web.py
+
+# 50 tables × 4 phones for 60 s against gunicorn (2 workers) on PostgreSQL; DB=sqlite to compare.
+bench-load: $(VENV)/.dev
+	$(BIN)/python bench/load.py --db $${DB:-postgres} --tables $${TABLES:-50} --seconds $${SECONDS_:-60}
+
+# Needs Debian's Chromium (apt-get install chromium fonts-noto-cjk).
+bench-page: $(VENV)/.dev
+	$(BIN)/python bench/page.py
 
 clean:
 	rm -rf $(VENV) staticfiles .hypothesis

@@ -7,7 +7,10 @@ rewrites the results that changed. ``Game.state`` carries a version: a cache wri
 older engine, or missing, is rebuilt from the replay before it is used.
 """
 
+import json
 from dataclasses import dataclass
+
+from django.db import connection, transaction
 
 from scoring.engine import HandResult, TableState
 from scoring.ledger import Ledger, Row, build
@@ -72,6 +75,7 @@ def cached_state(game: Game) -> TableState | None:
     return TableState.from_dict(game.state["table"])
 
 
+@transaction.atomic
 def store(game: Game, ledger: Ledger) -> None:
     """Write a full replay into the cache: the results that changed, and the game's state."""
     changed = []
@@ -80,10 +84,27 @@ def store(game: Game, ledger: Ledger) -> None:
         if row.hand.pk is not None and row.hand.result != new:
             row.hand.result = new
             changed.append(row.hand)
-    Hand.objects.bulk_update(changed, ["result"], batch_size=500)
+    _write_results(changed)
     last_seq = ledger.rows[-1].hand.seq if ledger.rows else 0
     game.state = state_json(ledger.state, active=ledger.active_count(), last_seq=last_seq)
     Game.objects.filter(pk=game.pk).update(state=game.state)
+
+
+def _write_results(hands: list[Hand]) -> None:
+    """The changed results in as few statements as the database allows (bulk_update's CASE
+    chains are several times slower): one UPDATE … FROM VALUES per 500 rows on PostgreSQL, one
+    prepared UPDATE run for every row on SQLite."""
+    rows = [(h.pk, None if h.result is None else json.dumps(h.result, ensure_ascii=False)) for h in hands]
+    table = Hand._meta.db_table
+    with connection.cursor() as cursor:
+        if connection.vendor != "postgresql":
+            cursor.executemany(f"UPDATE {table} SET result = %s WHERE id = %s", [(r, pk) for pk, r in rows])
+            return
+        for start in range(0, len(rows), 500):
+            batch = rows[start : start + 500]
+            values = ", ".join(["(%s, %s::jsonb)"] * len(batch))
+            sql = f"UPDATE {table} AS h SET result = v.result FROM (VALUES {values}) AS v(id, result) WHERE h.id = v.id"
+            cursor.execute(sql, [item for row in batch for item in row])
 
 
 def ensure(game: Game) -> None:

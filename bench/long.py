@@ -1,0 +1,93 @@
+"""Long games: replaying 2,000 hands (goal < 50 ms) and an edit of hand 1 of 2,000 re-settled
+and written back to the cache (goal < 200 ms), with the worst case of rewriting every result.
+
+Run: make bench-long   (or: .venv/bin/python bench/long.py); DATABASE_URL picks the database
+(SQLite in /tmp by default).
+"""
+
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yiwu_site.settings")
+os.environ.setdefault("DJANGO_DEBUG", "1")
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-long.sqlite3")
+
+import django  # noqa: E402
+
+django.setup()
+
+from django.core.management import call_command  # noqa: E402
+from django.db import connection, reset_queries  # noqa: E402
+
+from bench.games import random_game  # noqa: E402
+from scoring import services  # noqa: E402
+from scoring.cache import store  # noqa: E402
+from scoring.engine import Rules, replay  # noqa: E402
+from scoring.ledger import build  # noqa: E402
+from scoring.models import Game, Hand  # noqa: E402
+
+N = 2000
+
+
+def plain_hands(n: int) -> list[dict]:
+    """Wins and draws only, so that moving the deal in hand 1 keeps every later hand valid."""
+    keep = ("outcome", "winner", "win_type", "discarder")
+    return [{k: v for k, v in h.items() if k in keep} for h in random_game(n, seed=3)["hands"] if "piao" not in h]
+
+
+def timed(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    call_command("migrate", verbosity=0)
+    Game.objects.all().delete()
+    entries = plain_hands(N + 200)[:N]
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
+    Hand.objects.bulk_create(Hand(game=game, seq=i, entry=e) for i, e in enumerate(entries, start=1))
+    store(game, build(game))
+    rules = game.engine_rules()
+    print(f"{N}-hand game on {connection.vendor}")
+    print(f"engine replay of {N} hands:                     {timed(lambda: replay(rules, entries), 20):7.1f} ms")
+    print(f"ledger replay (load {N} hands from the DB + replay): {timed(lambda: build(game), 10):7.1f} ms")
+    first = Hand.objects.get(game=game, seq=1)
+    # Alternate hand 1 between 南 winning (the deal passes) and a draw (it stays): the later
+    # hands are played under other dealers until the rotation falls back into step.
+    winners = [{"outcome": "win", "winner": 1, "win_type": "zimo"}, {"outcome": "draw"}]
+    services.edit_hand(game=game, seq=1, revision=first.revision, entry=winners[0], fix=None, edited_by="bench")
+    before = dict(Hand.objects.filter(game=game).values_list("seq", "result"))
+    edits = []
+    for i in range(1, 7):
+        first.refresh_from_db()
+        start = time.perf_counter()
+        services.edit_hand(
+            game=game, seq=1, revision=first.revision, entry=winners[(i + 1) % 2], fix=None, edited_by="bench"
+        )
+        edits.append((time.perf_counter() - start) * 1000)
+    after = dict(Hand.objects.filter(game=game).values_list("seq", "result"))
+    changed = sum(before[seq] != after[seq] for seq in before)  # the last edit put hand 1 back
+    print(
+        f"edit hand 1 of {N} (replay, compare, rewrite what changed): median {statistics.median(edits):7.1f} ms (runs: {', '.join(f'{e:.0f}' for e in edits)}; {changed} results change)"
+    )
+
+    def rewrite_all() -> None:
+        Hand.objects.filter(game=game).update(result=None)
+        store(game, build(game))
+
+    print(f"worst case, every one of the {N} cached results rewritten: {timed(rewrite_all, 5):7.1f} ms")
+    reset_queries()
+
+
+if __name__ == "__main__":
+    main()
