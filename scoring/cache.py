@@ -92,7 +92,7 @@ def store(game: Game, ledger: Ledger) -> None:
 
 def _write_results(hands: list[Hand]) -> None:
     """The changed results in as few statements as the database allows (bulk_update's CASE
-    chains are several times slower): one UPDATE … FROM VALUES per 500 rows on PostgreSQL, one
+    chains are several times slower): one UPDATE … FROM VALUES per 10,000 rows on PostgreSQL, one
     prepared UPDATE run for every row on SQLite."""
     rows = [(h.pk, None if h.result is None else json.dumps(h.result, ensure_ascii=False)) for h in hands]
     table = Hand._meta.db_table
@@ -100,8 +100,8 @@ def _write_results(hands: list[Hand]) -> None:
         if connection.vendor != "postgresql":
             cursor.executemany(f"UPDATE {table} SET result = %s WHERE id = %s", [(r, pk) for pk, r in rows])
             return
-        for start in range(0, len(rows), 500):
-            batch = rows[start : start + 500]
+        for start in range(0, len(rows), 10_000):
+            batch = rows[start : start + 10_000]
             values = ", ".join(["(%s, %s::jsonb)"] * len(batch))
             sql = f"UPDATE {table} AS h SET result = v.result FROM (VALUES {values}) AS v(id, result) WHERE h.id = v.id"
             cursor.execute(sql, [item for row in batch for item in row])
