@@ -4,22 +4,13 @@ Run: make bench   (or: .venv/bin/python bench/engine.py)
 """
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import best_of
 from bench.games import random_game
 from scoring.engine import Rules, replay, score_game
-
-
-def best_of(repeats: int, fn) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def main() -> None:

@@ -22,19 +22,15 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import PRODUCTION_ENV  # noqa: E402
+
 HOST, PORT = "127.0.0.1", 8766
 DATABASES = {
     "postgres": "postgres://postgres@127.0.0.1:5432/yiwu_bench",
     "sqlite": f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-load.sqlite3",
 }
-ENV = {
-    "DJANGO_SETTINGS_MODULE": "yiwu_site.settings",
-    "DJANGO_DEBUG": "0",
-    "DJANGO_SECRET_KEY": "bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-    "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-    "DJANGO_SECURE_SSL_REDIRECT": "0",
-    "DJANGO_SECURE_COOKIES": "0",
-}
+ENV = {**PRODUCTION_ENV, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
 POLL_EVERY, RECORD_EVERY = 3.0, 20.0
 
 

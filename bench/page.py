@@ -17,6 +17,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from bench.common import PRODUCTION_ENV  # noqa: E402
+
 PORT = 8767
 ARGS = [
     "--no-sandbox",
@@ -30,14 +33,7 @@ PROFILES = {"3G Slow (WebPageTest: 400 kbit/s, 400 ms RTT)": 400, "Slow 3G (DevT
 
 
 def serve() -> subprocess.Popen:
-    os.environ.update(
-        DJANGO_SETTINGS_MODULE="yiwu_site.settings",
-        DJANGO_DEBUG="0",
-        DJANGO_SECRET_KEY="bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-        DJANGO_ALLOWED_HOSTS="127.0.0.1",
-        DJANGO_SECURE_SSL_REDIRECT="0",
-        DJANGO_SECURE_COOKIES="0",
-    )
+    os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="127.0.0.1")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-page.sqlite3")
     import django
 

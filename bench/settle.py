@@ -5,21 +5,12 @@ Run: .venv/bin/python bench/settle.py
 
 import random
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import best_of
 from scoring.engine import min_transfers
-
-
-def best_of(repeats: int, fn) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
 
 
 def random_balances(players: int, seed: int) -> dict[str, int]:

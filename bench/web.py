@@ -18,14 +18,10 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-os.environ.update(
-    DJANGO_SETTINGS_MODULE="yiwu_site.settings",
-    DJANGO_DEBUG="0",
-    DJANGO_SECRET_KEY="bench-only-secret-key-0123456789-abcdefghijklmnopqrstuvwxyz",
-    DJANGO_ALLOWED_HOSTS="testserver",
-    DJANGO_SECURE_SSL_REDIRECT="0",
-    DJANGO_SECURE_COOKIES="0",
-)
+
+from bench.common import PRODUCTION_ENV  # noqa: E402
+
+os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="testserver")
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-web.sqlite3")
 
 import django  # noqa: E402

@@ -112,6 +112,20 @@ def incomplete(request: HttpRequest, form: HandForm) -> bool:
     return True
 
 
+def write_then_back(request: HttpRequest, token: str, write, done: str) -> HttpResponse:
+    """Run a service write; a refusal (another phone was first, a later hand would break)
+    becomes a message on the fresh game page, and so does success."""
+    try:
+        write()
+    except services.Conflict as conflict:
+        messages.warning(request, pick(conflict.zh, conflict.en))
+    except LedgerError as error:  # the table changed between preview and confirm
+        messages.warning(request, error.message())
+    else:
+        messages.success(request, done)
+    return redirect("game", token=token)
+
+
 def confirming(request: HttpRequest) -> bool:
     """A POST without 「确认」 only refreshes the preview."""
     return request.method == "POST" and request.POST.get("confirm") == "1"
@@ -146,23 +160,19 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         form_error(form, LedgerError(seq, error))
         return render_form(request, context)
     if confirming(request):
-        try:
-            saved = services.record_hand(
+        posted_seq = request.POST.get("next_seq", "")
+
+        def write():
+            services.record_hand(
                 game=game,
                 entry=entry,
                 fix=fix,
-                next_seq=int(request.POST.get("next_seq") or 0) if request.POST.get("next_seq", "").isdigit() else 0,
+                next_seq=int(posted_seq) if posted_seq.isdigit() else 0,
                 form_token=request.POST.get("form_token", "")[:40],
                 entered_by=who(request, game),
             )
-        except services.Conflict as conflict:
-            messages.warning(request, pick(conflict.zh, conflict.en))
-            return redirect("game", token=token)
-        except LedgerError as error:  # the table changed between preview and confirm
-            messages.warning(request, error.message())
-            return redirect("game", token=token)
-        messages.success(request, _("已记录第%(seq)s局。") % {"seq": saved.seq})
-        return redirect("game", token=token)
+
+        return write_then_back(request, token, write, _("已记录第%(seq)s局。") % {"seq": seq})
     context.update(
         row=hand_row(game, hand, result),
         change=totals_change(game.players, before.totals, after.totals),
@@ -219,7 +229,8 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         form_error(form, error)
         return render_form(request, context)
     if confirming(request):
-        try:
+
+        def write():
             services.edit_hand(
                 game=game,
                 seq=seq,
@@ -228,14 +239,8 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
                 fix=fix,
                 edited_by=who(request, game),
             )
-        except services.Conflict as conflict:
-            messages.warning(request, pick(conflict.zh, conflict.en))
-            return redirect("game", token=token)
-        except LedgerError as error:
-            messages.warning(request, error.message())
-            return redirect("game", token=token)
-        messages.success(request, _("已修改第%(seq)s局，之后的每一局都已重算。") % {"seq": seq})
-        return redirect("game", token=token)
+
+        return write_then_back(request, token, write, _("已修改第%(seq)s局，之后的每一局都已重算。") % {"seq": seq})
     context.update(
         row=hand_row(game, changed, after.row(seq).result),
         change=totals_change(game.players, ledger.totals, after.totals),
@@ -266,22 +271,13 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         return render(request, "scoring/void.html", {**context, "blocked": error.message()})
     context["change"] = totals_change(game.players, ledger.totals, after.totals)
     if request.method == "POST" and form.is_valid():
-        try:
-            services.void_hand(
-                game=game,
-                seq=seq,
-                revision=posted_revision(request.POST, hand),
-                reason=form.cleaned_data["reason"] or _("作废"),
-                voided_by=who(request, game),
-            )
-        except services.Conflict as conflict:
-            messages.warning(request, pick(conflict.zh, conflict.en))
-            return redirect("game", token=token)
-        except LedgerError as error:
-            messages.warning(request, error.message())
-            return redirect("game", token=token)
-        messages.success(request, _("第%(seq)s局已作废，之后的每一局都已重算。") % {"seq": seq})
-        return redirect("game", token=token)
+
+        def write():
+            reason = form.cleaned_data["reason"] or _("作废")
+            revision = posted_revision(request.POST, hand)
+            services.void_hand(game=game, seq=seq, revision=revision, reason=reason, voided_by=who(request, game))
+
+        return write_then_back(request, token, write, _("第%(seq)s局已作废，之后的每一局都已重算。") % {"seq": seq})
     return render(request, "scoring/void.html", context)
 
 

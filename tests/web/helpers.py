@@ -2,6 +2,7 @@
 
 import re
 
+from scoring.forms import hand_form_initial
 from scoring.models import Game
 
 
@@ -10,18 +11,8 @@ def game_url(game: Game, view: bool = False) -> str:
 
 
 def form_fields(entry: dict) -> dict:
-    """The entry form's fields for a contract HAND object."""
-    data = {k: v for k, v in entry.items() if k in ("outcome", "winner", "win_type", "discarder", "leaver", "caishen")}
-    if "maizi" in entry:
-        data["maizi"] = [s for s in range(4) if entry["maizi"][s]]
-    joins = entry.get("xiazi_join") or []
-    for seat in joins:
-        data[f"xz{seat}"] = joins[seat] if isinstance(joins, dict) else 1
-    if "piao" in entry:
-        data["piao_player"], data["piao_level"] = entry["piao"]["player"], entry["piao"]["level"]
-        for i, feeder in enumerate(entry.get("feeders", []), start=1):
-            data[f"feeder{i}"] = feeder
-    return data
+    """The entry form's fields for a contract HAND object (as the edit form fills them)."""
+    return hand_form_initial(entry, None)
 
 
 def record(client, game: Game, entry: dict, **extra):
