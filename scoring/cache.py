@@ -16,7 +16,7 @@ from scoring.engine import HandResult, TableState
 from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: player names in the formulas
 RECENT_HANDS = 15
 
 
@@ -28,7 +28,8 @@ class CachedPayment:
     zh: str
     en: str
 
-    def formula(self, zh: bool = True) -> str:
+    def formula(self, zh: bool = True, names=None) -> str:
+        """As the engine's Payment.formula; the names were written in when it was cached."""
         return self.zh if zh else self.en
 
 
@@ -45,8 +46,8 @@ class CachedResult:
     payments: list[CachedPayment]
 
 
-def result_json(result: HandResult) -> dict:
-    payments = [[p.payer, p.payee, p.amount, p.formula(True), p.formula(False)] for p in result.payments]
+def result_json(result: HandResult, names: list[str]) -> dict:
+    payments = [[p.payer, p.payee, p.amount, p.formula(True, names), p.formula(False, names)] for p in result.payments]
     return {
         "dealer": result.dealer,
         "streak": result.streak,
@@ -80,7 +81,7 @@ def store(game: Game, ledger: Ledger) -> None:
     """Write a full replay into the cache: the results that changed, and the game's state."""
     changed = []
     for row in ledger.rows:
-        new = result_json(row.result) if row.result is not None else None
+        new = result_json(row.result, game.players) if row.result is not None else None
         if row.hand.pk is not None and row.hand.result != new:
             row.hand.result = new
             changed.append(row.hand)

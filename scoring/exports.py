@@ -61,7 +61,7 @@ def game_csv(ledger: Ledger) -> str:
         head = [row.hand.seq, "有效", names[result.dealer], result.streak, title, result.multiplier]
         tail = result.net + totals
         for p in result.payments or [None]:
-            pay = [names[p.payer], names[p.payee], p.amount, p.formula(True)] if p else ["", "", "", "无人付分"]
+            pay = [names[p.payer], names[p.payee], p.amount, p.formula(True, names)] if p else ["", "", "", "无人付分"]
             writer.writerow(head + pay + tail)
     return BOM + out.getvalue()
 

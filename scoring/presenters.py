@@ -67,7 +67,7 @@ def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
     names = game.players
     nets = [(names[s], result.net[s]) for s in range(4)] if result else []
     payments = (
-        [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula(chinese())) for p in result.payments]
+        [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula(chinese(), names)) for p in result.payments]
         if result
         else []
     )

@@ -64,7 +64,7 @@ def record_hand(
                 result = score_hand(game.engine_rules(), state, parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error) from None  # nothing is saved
-            hand.result = result_json(result)
+            hand.result = result_json(result, game.players)
             hand.save()
             game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
             Game.objects.filter(pk=game.pk).update(state=game.state)

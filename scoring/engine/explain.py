@@ -16,14 +16,16 @@ def _unit(terms: list[Term], zh: bool) -> str:
     return f"({joined})" if len(parts) > 1 else joined
 
 
-def _shares(shares: dict[int, int], zh: bool) -> str:
-    if zh:
-        return " + ".join(f"{SEATS_ZH[q]}{s}" for q, s in shares.items())
-    return " + ".join(f"{SEATS_EN[q]} {s}" for q, s in shares.items())
+def _shares(shares: dict[int, int], zh: bool, names=None) -> str:
+    """e.g. 东56 + 南40, or with the table's names 老王56 + 小李40."""
+    if names is None:
+        names = SEATS_ZH if zh else SEATS_EN
+    return " + ".join(f"{names[q]}{s}" if zh else f"{names[q]} {s}" for q, s in shares.items())
 
 
-def formula(why: tuple, zh: bool) -> str:
-    """The right-hand side of the explanation: how the amount was computed."""
+def formula(why: tuple, zh: bool, names=None) -> str:
+    """The right-hand side of the explanation: how the amount was computed. ``names`` (seat
+    order) replaces the winds where the formula names players."""
     kind = why[0]
     if kind == "win":  # ("win", terms, M, win_type, discarder_extra or None)
         _, terms, m, wt, extra = why
@@ -36,20 +38,20 @@ def formula(why: tuple, zh: bool) -> str:
     if kind == "feeder_all":  # ("feeder_all", shares, win_type)
         _, shares, wt = why
         if zh:
-            return f"承包全赔 ({_shares(shares, True)})，{wt.zh} ×{wt.multiplier}"
-        return f"feeder pays all ({_shares(shares, False)}), {wt.en} ×{wt.multiplier}"
+            return f"承包全赔 ({_shares(shares, True, names)})，{wt.zh} ×{wt.multiplier}"
+        return f"feeder pays all ({_shares(shares, False, names)}), {wt.en} ×{wt.multiplier}"
     if kind == "feeder_shared":  # ("feeder_shared", own, others, n_feeders, win_type)
         _, own, others, n, wt = why
         if not others:
             return f"承包：自己的份 {own}，{wt.zh} ×{wt.multiplier}" if zh else f"liability: own {own}, {wt.en}"
         if zh:
-            return f"承包分摊：自己{own} + ({_shares(others, True)}) ÷ {n}，{wt.zh} ×{wt.multiplier}"
-        return f"shared liability: own {own} + ({_shares(others, False)}) / {n}, {wt.en} ×{wt.multiplier}"
+            return f"承包分摊：自己{own} + ({_shares(others, True, names)}) ÷ {n}，{wt.zh} ×{wt.multiplier}"
+        return f"shared liability: own {own} + ({_shares(others, False, names)}) / {n}, {wt.en} ×{wt.multiplier}"
     if kind == "fanpei":  # ("fanpei", factor, shares, win_type)
         _, k, shares, wt = why
         if zh:
-            return f"反赔 {k} × ({_shares(shares, True)})，{wt.zh} ×{wt.multiplier}"
-        return f"reverse pay {k} × ({_shares(shares, False)}), {wt.en} ×{wt.multiplier}"
+            return f"反赔 {k} × ({_shares(shares, True, names)})，{wt.zh} ×{wt.multiplier}"
+        return f"reverse pay {k} × ({_shares(shares, False, names)}), {wt.en} ×{wt.multiplier}"
     if kind == "shuangpiao_draw":  # ("shuangpiao_draw", terms, mult)
         _, terms, mult = why
         return f"{_unit(terms, zh)} × {mult} {'双飘不成' if zh else 'failed double float'}"
@@ -59,8 +61,8 @@ def formula(why: tuple, zh: bool) -> str:
     # ("feeder_left", shares, M): a feeder left, paying the 飘 player's success
     _, shares, m = why
     if zh:
-        return f"喂家逃跑，包赔飘成 ({_shares(shares, True)})，×{m}"
-    return f"feeder left: pays the float's success ({_shares(shares, False)}), ×{m}"
+        return f"喂家逃跑，包赔飘成 ({_shares(shares, True, names)})，×{m}"
+    return f"feeder left: pays the float's success ({_shares(shares, False, names)}), ×{m}"
 
 
 def explain(payer: int, payee: int, amount: int, why: tuple, zh: bool = True) -> str:

@@ -33,9 +33,9 @@ class Payment:
     def en(self) -> str:
         return explain(self.payer, self.payee, self.amount, self.why, zh=False)
 
-    def formula(self, zh: bool = True) -> str:
+    def formula(self, zh: bool = True, names=None) -> str:
         """Only the right-hand side, e.g. (闲5 + 放铳1) × 1 平胡."""
-        return formula(self.why, zh)
+        return formula(self.why, zh, names)
 
     def to_dict(self) -> dict:
         return {"from": self.payer, "to": self.payee, "amount": self.amount, "explain": self.zh, "explain_en": self.en}

@@ -25,7 +25,9 @@ def assert_cache_is_the_replay(game: Game) -> None:
     assert TableState.from_dict(game.state["table"]) == ledger.state
     assert game.state["active"] == ledger.active_count()
     stored = {h.seq: h.result for h in Hand.objects.filter(game=game)}
-    assert stored == {row.hand.seq: (result_json(row.result) if row.result else None) for row in ledger.rows}
+    assert stored == {
+        row.hand.seq: (result_json(row.result, game.players) if row.result else None) for row in ledger.rows
+    }
 
 
 @settings(

@@ -124,7 +124,8 @@ def test_a_piao_win_with_a_feeder_is_recorded_with_chengbao(client, game):
     record(client, game, entry)
     html = client.get(game_url(game)).content.decode()
     assert totals_on_page(html) == ["0", "−152", "+152", "0"]
-    assert "承包" in html
+    # the explanation names the players whose shares the feeder covers: 东 (7+2)×8, 南 5×8, 北 5×8
+    assert "小李 → 阿华 <b>152</b> = 承包全赔 (老王72 + 小李40 + 大刘40)，单飘 ×8" in html
 
 
 def test_choosing_a_piao_type_marks_the_winner_as_floating(client, game):

@@ -24,7 +24,9 @@ class Command(BaseCommand):
                 self.stdout.write(f"game {game.pk}: does not replay: {error.message()}")
                 wrong += 1
                 continue
-            expected = {row.hand.seq: (result_json(row.result) if row.result else None) for row in ledger.rows}
+            expected = {
+                row.hand.seq: (result_json(row.result, game.players) if row.result else None) for row in ledger.rows
+            }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
             state_ok = (
                 bool(game.state)
