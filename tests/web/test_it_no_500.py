@@ -1,0 +1,86 @@
+"""Whatever a phone sends, the answer is a page or a message, never a server error."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scoring.models import Hand
+from tests.web.helpers import game_url, record
+
+FIELDS = [
+    "outcome",
+    "winner",
+    "win_type",
+    "discarder",
+    "leaver",
+    "maizi",
+    "xz0",
+    "xz1",
+    "xz2",
+    "xz3",
+    "piao_player",
+    "piao_level",
+    "feeder1",
+    "feeder2",
+    "feeder3",
+    "caishen",
+    "dealer_fix",
+    "streak_fix",
+    "confirm",
+    "next_seq",
+    "form_token",
+    "revision",
+    "reason",
+]
+VALUES = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "1",
+            "2",
+            "3",
+            "4",
+            "-1",
+            "win",
+            "draw",
+            "abandon",
+            "zimo",
+            "pinghu",
+            "danpiao",
+            "shuangpiao",
+            "x",
+            "1e9",
+            "１",
+        ]
+    ),
+    st.text(max_size=12),
+)
+FORMS = st.dictionaries(st.sampled_from(FIELDS), st.one_of(VALUES, st.lists(VALUES, max_size=3)), max_size=10)
+SAFE = {200, 204, 302, 400, 403, 404, 405}
+
+
+@pytest.fixture
+def played(client, game):
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    return game
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=FORMS,
+    path=st.sampled_from(["record", "hand/1/edit", "hand/1/void", "settle", "finish"]),
+    method=st.sampled_from(["get", "post"]),
+)
+def test_random_form_input_never_breaks_the_server(client, played, data, path, method):
+    response = getattr(client, method)(game_url(played) + path, data)
+    assert response.status_code in SAFE
+    assert Hand.objects.filter(game=played).count() <= 2
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body=st.one_of(st.text(max_size=40), st.binary(max_size=40)))
+def test_random_bodies_to_the_json_doors_are_400s(client, db, body):
+    for url in ("/api/score", "/api/settle"):
+        response = client.post(url, data=body, content_type="application/json")
+        assert response.status_code in (200, 400)
