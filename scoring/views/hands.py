@@ -189,18 +189,22 @@ def stored_hand(hands: list[Hand], seq: int) -> Hand:
     return hand
 
 
+def load_hand(request: HttpRequest, token: str, seq: int):
+    """The writable game, its hands, the counted hand ``seq`` (or 404) and the ledger now."""
+    game = writable_game(request, token)
+    hands = list(game.hands.all())
+    return game, hands, stored_hand(hands, seq), build(game, hands)
+
+
 def posted_revision(data, hand: Hand) -> int:
     value = str(data.get("revision", hand.revision))
     return int(value) if value.isdigit() else -1
 
 
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game = writable_game(request, token)
+    game, hands, hand, ledger = load_hand(request, token, seq)
     if stop := finished(request, game, token):
         return stop
-    hands = list(game.hands.all())
-    hand = stored_hand(hands, seq)
-    ledger = build(game, hands)
     before = build(game, [h for h in hands if h.seq < seq]).state
     data = request.POST if request.method == "POST" else (request.GET or hand_form_initial(hand.entry, hand.fix()))
     form = HandForm(data, players=game.players)
@@ -249,12 +253,9 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
 
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game = writable_game(request, token)
+    game, hands, hand, ledger = load_hand(request, token, seq)
     if stop := finished(request, game, token):
         return stop
-    hands = list(game.hands.all())
-    hand = stored_hand(hands, seq)
-    ledger = build(game, hands)
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
