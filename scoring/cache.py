@@ -108,10 +108,19 @@ def _write_results(hands: list[Hand]) -> None:
             cursor.execute(sql, [item for row in batch for item in row])
 
 
+def rebuild(game: Game) -> None:
+    """Replay the game and rewrite its cache, holding the game's row lock like every write, so
+    that a page rebuilding a stale cache can never overwrite a hand recorded meanwhile."""
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().get(pk=game.pk)
+        store(locked, build(locked))
+        game.state = locked.state
+
+
 def ensure(game: Game) -> None:
     """Rebuild the cache from the replay if it is missing or from an older engine."""
     if cached_state(game) is None:
-        store(game, build(game))
+        rebuild(game)
 
 
 def table(game: Game) -> tuple[TableState, int]:
@@ -153,7 +162,7 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS) -> Snapshot:
     hands = game.hands.order_by("-seq")
     hands = list(hands[:limit] if limit else hands)
     if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
-        store(game, build(game))
+        rebuild(game)
         return snapshot(game, limit)
     rows = [
         Row(h, result_from_json(h.result) if h.result is not None and not h.voided else None) for h in reversed(hands)
@@ -167,6 +176,6 @@ def all_nets(game: Game) -> list[list[int]]:
     ensure(game)
     results = game.hands.filter(voided_at__isnull=True).order_by("seq").values_list("result", flat=True)
     if any(r is None for r in results):
-        store(game, build(game))
+        rebuild(game)
         return all_nets(game)
     return [r["net"] for r in results]

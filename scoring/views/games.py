@@ -10,9 +10,9 @@ from django.views.decorators.http import require_POST
 
 from scoring import device
 from scoring.access import claim, find_game, game_version
-from scoring.cache import RECENT_HANDS, all_nets, snapshot
+from scoring.cache import RECENT_HANDS, all_nets, snapshot, state_json
 from scoring.charts import running_totals_svg
-from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES
+from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES, TableState
 from scoring.forms import NewGameForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError
@@ -47,11 +47,13 @@ def home(request: HttpRequest) -> HttpResponse:
 def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        first_dealer = form.cleaned_data["first_dealer"]
         game = Game.objects.create(
             players=form.names(),
-            first_dealer=form.cleaned_data["first_dealer"],
+            first_dealer=first_dealer,
             preset=form.cleaned_data["preset"],
             rules=form.rules().to_dict(),
+            state=state_json(TableState(dealer=first_dealer), active=0, last_seq=0),  # no hands yet
         )
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)

@@ -49,6 +49,9 @@ def test_creating_a_game_stores_names_dealer_and_all_rules(client, db):
     assert rules.abandon_enabled is False  # an unticked switch
     # Every rule is frozen with the game, so later changes to defaults never rewrite it.
     assert set(game.rules) == set(Rules().to_dict())
+    # The replay cache starts filled in: no page has to write it on a GET.
+    assert game.state["table"]["dealer"] == 2
+    assert game.state["last_seq"] == 0
 
 
 def test_the_device_remembers_games_it_opened(client, db):
