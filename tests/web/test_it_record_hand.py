@@ -148,3 +148,21 @@ def test_the_view_link_cannot_record(client, game):
     response = client.post(game_url(game, view=True) + "record", {"outcome": "draw", "confirm": "1", "next_seq": "1"})
     assert response.status_code == 403
     assert not Hand.objects.exists()
+
+
+def test_an_abandon_asks_who_left_and_the_leaver_pays_everyone(client, make_game):
+    game = make_game(abandon_enabled=True)
+    assert "逃跑" in client.get(game_url(game)).content.decode()
+    assert "谁逃跑了？" in client.get(game_url(game) + "record?outcome=abandon").content.decode()
+    response = client.get(game_url(game) + "record?outcome=abandon&leaver=1")
+    assert [row[3] for row in response.context["change"]] == [7, -17, 5, 5]  # 南 pays 庄7, 闲5, 闲5
+    record(client, game, {"outcome": "abandon", "leaver": 1})
+    assert Hand.objects.get().entry == {"outcome": "abandon", "leaver": 1}
+
+
+def test_abandons_are_not_offered_unless_the_house_rules_allow_them(client, game):
+    assert "outcome=abandon" not in client.get(game_url(game)).content.decode()
+    response = record(client, game, {"outcome": "abandon", "leaver": 1})
+    assert response.status_code == 200
+    assert "没有开启逃跑" in response.content.decode()
+    assert not Hand.objects.exists()
