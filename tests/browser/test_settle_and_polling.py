@@ -1,0 +1,50 @@
+"""The end of the evening on a phone, and polling that rests while the phone is in a pocket."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from bench.seed import seeded_game
+from scoring.models import Transfer
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_finish_settle_and_tick_off_a_payment(live_server, phone, shot):
+    game = seeded_game(12)
+    page = phone
+    page.goto(f"{live_server.url}/g/{game.edit_token}/settle")
+    page.locator("label[for=rate1]").click()  # 1 点 = 0.5 元
+    page.fill("#id_fee_yuan", "20")
+    page.get_by_role("button", name="预览").click()
+    expect(page.locator("#settle-preview")).to_contain_text("结束并结算")
+    shot(page, "settle-preview")
+    page.get_by_role("button", name="结束并结算").click()
+    expect(page.locator(".transfers")).to_be_visible()
+    count = Transfer.objects.count()
+    assert page.locator(".transfers li").count() == count
+    page.locator(".transfers li").first.get_by_role("button", name="标为已付").click()
+    expect(page.locator(".transfers li").first).to_contain_text("已付 ✓")
+    assert Transfer.objects.filter(paid_at__isnull=False).count() == 1
+    shot(page, "settle-done")
+
+
+def test_polling_rests_while_the_tab_is_hidden_and_catches_up_when_shown(live_server, phone):
+    game = seeded_game(3)
+    polls: list[str] = []
+    phone.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    phone.goto(f"{live_server.url}/g/{game.view_token}/")
+    phone.wait_for_timeout(3500)
+    assert polls, "the page polls while it is visible"
+    phone.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true})")
+    phone.wait_for_timeout(300)
+    polls.clear()
+    phone.wait_for_timeout(6500)
+    assert polls == []  # two ticks passed: no request while hidden
+    phone.evaluate(
+        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+        "document.dispatchEvent(new Event('visibilitychange'))"
+    )
+    phone.wait_for_timeout(500)
+    assert any(re.search(r"/poll\?v=\d+", url) for url in polls)  # at once, not at the next tick
