@@ -20,3 +20,40 @@ def best_of(repeats: int, fn) -> float:
         fn()
         best = min(best, time.perf_counter() - start)
     return best
+
+
+# Debian's Chromium in this sandbox: no sandboxing, no GPU, no calls home (DEVELOPERS.md).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def start_gunicorn(port: int, workers: int):
+    """gunicorn on 127.0.0.1:``port`` with this process's environment, once /healthz answers."""
+    import http.client
+    import os
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    server = subprocess.Popen(
+        [str(root / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
+        cwd=root,
+        env=os.environ.copy(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("gunicorn did not start")

@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import PRODUCTION_ENV  # noqa: E402
+from bench.common import PRODUCTION_ENV, start_gunicorn  # noqa: E402
 
 HOST, PORT = "127.0.0.1", 8766
 DATABASES = {
@@ -140,27 +140,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     tokens = prepare(DATABASES[args.db], args.tables)
-    server = subprocess.Popen(
-        [
-            str(ROOT / ".venv/bin/gunicorn"),
-            "yiwu_site.wsgi",
-            "--bind",
-            f"{HOST}:{PORT}",
-            "--workers",
-            str(args.workers),
-        ],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server = start_gunicorn(PORT, workers=args.workers)
     try:
-        for _ in range(100):
-            try:
-                request("GET", "/healthz", {})
-                break
-            except OSError:
-                time.sleep(0.1)
         results = Results()
         start = time.monotonic()
         stop = start + args.seconds

@@ -12,23 +12,14 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import PRODUCTION_ENV  # noqa: E402
+from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn  # noqa: E402
 
 PORT = 8767
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PROFILES = {"3G Slow (WebPageTest: 400 kbit/s, 400 ms RTT)": 400, "Slow 3G (DevTools: 400 kbit/s, 2000 ms RTT)": 2000}
 
 
@@ -42,14 +33,7 @@ def serve() -> subprocess.Popen:
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{PORT}", "--workers", "2"],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    time.sleep(2)
+    server = start_gunicorn(PORT, workers=2)
     return server
 
 
@@ -91,7 +75,7 @@ def main() -> None:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             total, fcp, sizes = load(browser, url, None)
             print(
                 f"game page (500 hands), cold load: {total / 1024:.1f} KB transferred (compressed), first paint {fcp:.0f} ms unthrottled"

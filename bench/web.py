@@ -10,7 +10,6 @@ gunicorn (what a phone's request costs the server, connection included).
 import http.client
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import PRODUCTION_ENV  # noqa: E402
+from bench.common import PRODUCTION_ENV, start_gunicorn  # noqa: E402
 
 os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="testserver")
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-web.sqlite3")
@@ -87,24 +86,6 @@ class HttpClient:
         return self.request("POST", path, data)
 
 
-def start_gunicorn(port: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "1"],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("gunicorn did not start")
-
-
 def main() -> None:
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     call_command("migrate", verbosity=0)
@@ -112,7 +93,7 @@ def main() -> None:
     Game.objects.all().delete()
     game = seeded_game(hands)
     run("in process (test client)", game, Client())
-    server = start_gunicorn(8765)
+    server = start_gunicorn(8765, workers=1)
     try:
         run("over HTTP (local gunicorn, 1 worker)", game, HttpClient(8765))
     finally:

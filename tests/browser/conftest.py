@@ -6,15 +6,10 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = os.environ.get("YIWU_CHROMIUM", "/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from bench.common import CHROMIUM as DEFAULT_CHROMIUM
+from bench.common import CHROMIUM_ARGS
+
+CHROMIUM = os.environ.get("YIWU_CHROMIUM", DEFAULT_CHROMIUM)
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
@@ -38,7 +33,7 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=ARGS)
+        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
         yield browser
         browser.close()
 
