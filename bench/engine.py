@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import best_of
 from bench.games import random_game
-from scoring.engine import Rules, replay, score_game
+from scoring.engine import YIWU, Rules, replay, score_game
 
 
 def main() -> None:
@@ -18,7 +18,7 @@ def main() -> None:
     big = random_game(10_000)
     small = random_game(1_000, seed=11)
     n = len(big["hands"])
-    t_replay = best_of(5, lambda: replay(rules, big["hands"]))
+    t_replay = best_of(5, lambda: replay(YIWU, rules, big["hands"]))
     t_json = best_of(5, lambda: score_game(big))
     t_small = best_of(20, lambda: score_game(small))
     t_2000 = best_of(10, lambda: score_game({"hands": big["hands"][:2000]}))

@@ -2,7 +2,7 @@
 
 import random
 
-from scoring.engine import WIN_TYPES, Rules, TableState, parse_hand, score_hand
+from scoring.engine import WIN_TYPES, YIWU, Rules, TableState, parse_hand, score
 
 PLAIN = [t.code for t in WIN_TYPES.values() if not t.piao_level]
 
@@ -39,6 +39,6 @@ def random_game(n_hands: int, seed: int = 7, rules: Rules | None = None) -> dict
     hands = []
     for _ in range(n_hands):
         hand = random_hand(rng, rules, state)
-        score_hand(rules, state, parse_hand(hand))
+        score(YIWU, rules, state, parse_hand(hand))
         hands.append(hand)
     return {"hands": hands}

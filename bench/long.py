@@ -28,7 +28,7 @@ from django.db import connection, reset_queries  # noqa: E402
 from bench.games import random_game  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.cache import store  # noqa: E402
-from scoring.engine import Rules, replay  # noqa: E402
+from scoring.engine import YIWU, Rules, replay  # noqa: E402
 from scoring.ledger import build  # noqa: E402
 from scoring.models import Game, Hand  # noqa: E402
 
@@ -59,7 +59,7 @@ def main() -> None:
     store(game, build(game))
     rules = game.engine_rules()
     print(f"{N}-hand game on {connection.vendor}")
-    print(f"engine replay of {N} hands:                     {timed(lambda: replay(rules, entries), 20):7.1f} ms")
+    print(f"engine replay of {N} hands:                     {timed(lambda: replay(YIWU, rules, entries), 20):7.1f} ms")
     print(f"ledger replay (load {N} hands from the DB + replay): {timed(lambda: build(game), 10):7.1f} ms")
     first = Hand.objects.get(game=game, seq=1)
     # Alternate hand 1 between 南 winning (the deal passes) and a draw (it stays): the later

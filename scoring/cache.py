@@ -73,7 +73,7 @@ def state_json(state: TableState, *, active: int, last_seq: int) -> dict:
 def cached_state(game: Game) -> TableState | None:
     if not game.state or game.state.get("v") != CACHE_VERSION:
         return None
-    return TableState.from_dict(game.state["table"])
+    return game.engine.state_from_dict(game.state["table"])
 
 
 @transaction.atomic
@@ -126,7 +126,7 @@ def ensure(game: Game) -> None:
 def table(game: Game) -> tuple[TableState, int]:
     """The state the next hand is played in, and its number: no query beyond the game's row."""
     ensure(game)
-    return TableState.from_dict(game.state["table"]), game.state["last_seq"] + 1
+    return game.engine.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
 @dataclass
@@ -168,7 +168,7 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS) -> Snapshot:
         Row(h, result_from_json(h.result) if h.result is not None and not h.voided else None) for h in reversed(hands)
     ]
     state = game.state
-    return Snapshot(game, rows, TableState.from_dict(state["table"]), state["active"], state["last_seq"])
+    return Snapshot(game, rows, game.engine.state_from_dict(state["table"]), state["active"], state["last_seq"])
 
 
 def all_nets(game: Game) -> list[list[int]]:

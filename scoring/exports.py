@@ -78,7 +78,7 @@ def import_game(data) -> Game:
         where = f"第{error.hand + 1}局：" if error.hand is not None else ""
         raise ImportError_(f"{where}{error.zh}") from None
     players = data.get("players") or list(DEFAULT_NAMES)
-    rules = parse_rules(data.get("rules"), Rules())
+    rules = parse_rules(data.get("rules", {}), Rules())
     with transaction.atomic():
         game = Game.objects.create(players=players, first_dealer=data.get("first_dealer", 0), rules=rules.to_dict())
         Hand.objects.bulk_create(Hand(game=game, seq=i, entry=entry) for i, entry in enumerate(data["hands"], start=1))

@@ -52,9 +52,9 @@ class NewGameForm(forms.Form):
         return [self.cleaned_data[f"name{i}"].strip() for i in range(4)]
 
     def rules(self) -> Rules:
-        dealer, other = PRESETS[self.cleaned_data["preset"]]
+        bases = PRESETS[self.cleaned_data["preset"]]
         options = {name: self.cleaned_data[name] for name in RULE_INFO if name in self.cleaned_data}
-        return Rules(**{**options, "base_dealer": dealer, "base_other": other})
+        return Rules(**{**options, **bases})
 
 
 def _rule_field(info, default) -> forms.Field:

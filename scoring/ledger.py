@@ -71,7 +71,7 @@ def build(
     active = [h for h in hands if not h.voided]
     fixes = {i: h.fix() for i, h in enumerate(active) if h.fix() is not None}
     try:
-        results, state = replay(game.engine_rules(), [h.entry for h in active], game.first_dealer, fixes)
+        results, state = replay(game.engine, game.engine_rules(), [h.entry for h in active], game.first_dealer, fixes)
     except ScoringError as error:
         raise LedgerError(active[error.hand].seq, error) from None
     by_id = dict(zip((id(h) for h in active), results, strict=True))

@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from scoring.engine import DEFAULT_PRESET, SEATS_ZH, Rules
+from scoring.engine import DEFAULT_PRESET, DEFAULT_RULESET, SEATS_ZH, Ruleset, get_ruleset
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 
@@ -21,7 +21,8 @@ class Game(models.Model):
     PLAYING, FINISHED = "playing", "finished"
     STATUS_CHOICES = [(PLAYING, "进行中"), (FINISHED, "已结束")]
 
-    players = models.JSONField(default=list)  # four names in seat order 东南西北
+    ruleset = models.CharField(max_length=10, default=DEFAULT_RULESET)  # frozen with the game, like its rules
+    players = models.JSONField(default=list)  # the names in seat order (东南西北; 2 for wuyi2)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     preset = models.CharField(max_length=10, default=DEFAULT_PRESET)
     rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
@@ -40,8 +41,13 @@ class Game(models.Model):
     def __str__(self) -> str:
         return " · ".join(self.players)
 
-    def engine_rules(self) -> Rules:
-        return Rules(**self.rules)
+    @property
+    def engine(self) -> Ruleset:
+        """The game's ruleset (scoring/engine/ruleset.py)."""
+        return get_ruleset(self.ruleset)
+
+    def engine_rules(self):
+        return self.engine.rules_from_dict(self.rules)
 
     def seat_label(self, seat: int) -> str:
         return f"{self.players[seat]}（{SEATS_ZH[seat]}）"

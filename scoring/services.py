@@ -7,7 +7,7 @@ from django.db.models import Max
 from django.utils import timezone
 
 from scoring.cache import cached_state, ensure, result_json, state_json, store, table
-from scoring.engine import ScoringError, parse_hand, score_hand
+from scoring.engine import ScoringError, score
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
 from scoring.settlement import settlement_plan
@@ -61,7 +61,7 @@ def record_hand(
             if fix:
                 state.correct(*fix)
             try:
-                result = score_hand(game.engine_rules(), state, parse_hand(entry))
+                result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error) from None  # nothing is saved
             hand.result = result_json(result, game.players)

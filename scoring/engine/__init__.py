@@ -1,34 +1,56 @@
-"""The Yiwu scoring engine: plain Python, no Django (yiwu-rules.md, scoring-contract.md)."""
+"""The scoring engine: plain Python, no Django (scoring-contract.md).
+
+One package per ruleset (``yiwu``, and beside it the others), each building a ``Ruleset``
+(``ruleset.py``); ``game.replay`` and ``contract.score_game`` work for every ruleset.
+"""
 
 from .contract import score_game, score_game_or_error
 from .errors import ScoringError
-from .hands import Hand, parse_hand
-from .replay import HandResult, Payment, TableState, replay, score_hand
-from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules, preset
+from .game import replay, score
+from .ruleset import DEFAULT_RULESET, Ruleset, all_rulesets, get_ruleset
 from .settle import min_transfers
-from .wintypes import COMMON_ORDER, SEATS_EN, SEATS_ZH, WIN_TYPES, WinType
+from .yiwu import (
+    COMMON_ORDER,
+    DEFAULT_PRESET,
+    PRESETS,
+    RULE_INFO,
+    SEATS_EN,
+    SEATS_ZH,
+    WIN_TYPES,
+    YIWU,
+    HandResult,
+    Payment,
+    Rules,
+    TableState,
+    WinType,
+    parse_hand,
+    parse_rules,
+)
 
 __all__ = [
     "COMMON_ORDER",
     "DEFAULT_PRESET",
+    "DEFAULT_RULESET",
     "PRESETS",
     "RULE_INFO",
     "SEATS_EN",
     "SEATS_ZH",
     "WIN_TYPES",
-    "Hand",
+    "YIWU",
     "HandResult",
     "Payment",
     "Rules",
+    "Ruleset",
     "ScoringError",
     "TableState",
     "WinType",
+    "all_rulesets",
+    "get_ruleset",
     "min_transfers",
     "parse_hand",
     "parse_rules",
-    "preset",
     "replay",
+    "score",
     "score_game",
     "score_game_or_error",
-    "score_hand",
 ]

@@ -1,11 +1,12 @@
 """The JSON contract (scoring-contract.md): a game object in, the result object out."""
 
 from .errors import ScoringError
-from .replay import replay
-from .rules import parse_rules
+from .game import replay
+from .points import to_json
+from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 
-GAME_FIELDS = frozenset(("rules", "first_dealer", "players", "hands"))
-MAX_HANDS = 20_000
+GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "hands"))
+MAX_HANDS = 2_000  # a long evening is under 100 hands
 MAX_NAME = 40
 
 
@@ -13,25 +14,29 @@ def _game_error(zh: str, en: str, field: str) -> ScoringError:
     return ScoringError(None, zh, en, field=field)
 
 
-def _check_game(game) -> None:
+def _check_game(game) -> Ruleset:
     if not isinstance(game, dict):
         raise _game_error("牌局应为 JSON 对象", "The game must be a JSON object", "game")
     unknown = game.keys() - GAME_FIELDS
     if unknown:
         name = sorted(unknown)[0]
         raise _game_error(f"未知字段：{name}", f"Unknown field: {name}", name)
+    ruleset = get_ruleset(game.get("ruleset", DEFAULT_RULESET))
+    seats = ruleset.seats
     first = game.get("first_dealer", 0)
-    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first <= 3:
-        raise _game_error("first_dealer 应为座位号 0-3", "first_dealer must be a seat 0-3", "first_dealer")
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats:
+        raise _game_error(
+            f"first_dealer 应为座位号 0-{seats - 1}", f"first_dealer must be a seat 0-{seats - 1}", "first_dealer"
+        )
     players = game.get("players")
     if players is not None and (
         not isinstance(players, list)
-        or len(players) != 4
+        or len(players) != seats
         or any(not isinstance(p, str) or not 0 < len(p) <= MAX_NAME for p in players)
     ):
         raise _game_error(
-            f"players 应为 4 个名字（每个 1-{MAX_NAME} 字）",
-            f"players must be 4 names of 1-{MAX_NAME} characters",
+            f"players 应为 {seats} 个名字（每个 1-{MAX_NAME} 字）",
+            f"players must be {seats} names of 1-{MAX_NAME} characters",
             "players",
         )
     hands = game.get("hands")
@@ -39,14 +44,15 @@ def _check_game(game) -> None:
         raise _game_error("hands 应为一局一局的列表", "hands must be a list of hands", "hands")
     if len(hands) > MAX_HANDS:
         raise _game_error(f"一场最多 {MAX_HANDS} 局", f"At most {MAX_HANDS} hands in a game", "hands")
+    return ruleset
 
 
 def score_game(game) -> dict:
     """The contract's output for ``game``; raises ``ScoringError`` on invalid input."""
-    _check_game(game)
-    rules = parse_rules(game.get("rules"))
-    results, state = replay(rules, game["hands"], first_dealer=game.get("first_dealer", 0))
-    return {"hands": [r.to_dict() for r in results], "totals": state.totals}
+    ruleset = _check_game(game)
+    rules = ruleset.parse_rules(game.get("rules", {}))
+    results, state = replay(ruleset, rules, game["hands"], first_dealer=game.get("first_dealer", 0))
+    return {"hands": [r.to_dict() for r in results], "totals": [to_json(t) for t in state.totals]}
 
 
 def score_game_or_error(game) -> tuple[bool, dict]:

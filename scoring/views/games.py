@@ -12,7 +12,7 @@ from scoring import device
 from scoring.access import claim, find_game, game_version
 from scoring.cache import RECENT_HANDS, all_nets, snapshot, state_json
 from scoring.charts import running_totals_svg
-from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES, TableState
+from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES, YIWU
 from scoring.forms import NewGameForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError
@@ -53,7 +53,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             first_dealer=first_dealer,
             preset=form.cleaned_data["preset"],
             rules=form.rules().to_dict(),
-            state=state_json(TableState(dealer=first_dealer), active=0, last_seq=0),  # no hands yet
+            state=state_json(YIWU.new_state(first_dealer), active=0, last_seq=0),  # no hands yet
         )
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)

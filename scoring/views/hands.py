@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _lazy
 
 from scoring import device, services
 from scoring.cache import table
-from scoring.engine import COMMON_ORDER, WIN_TYPES, ScoringError, TableState, parse_hand, score_hand
+from scoring.engine import COMMON_ORDER, WIN_TYPES, ScoringError, TableState, score
 from scoring.forms import HandForm, VoidForm, hand_form_initial
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
@@ -155,7 +155,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     hand = Hand(game=game, seq=seq, entry=entry, dealer_fix=fix[0] if fix else None, streak_fix=fix[1] if fix else None)
     after = deepcopy(state)
     try:
-        result = score_hand(game.engine_rules(), after, parse_hand(entry))
+        result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
     except ScoringError as error:
         form_error(form, LedgerError(seq, error))
         return render_form(request, context)

@@ -6,15 +6,14 @@ the ones the rules allow at that point of the game.
 
 from hypothesis import strategies as st
 
-from scoring.engine import PRESETS, WIN_TYPES, Rules, TableState, parse_hand, parse_rules, score_hand
+from scoring.engine import PRESETS, WIN_TYPES, YIWU, Rules, TableState, parse_hand, parse_rules, score
 
 NON_PIAO = [t for t in WIN_TYPES.values() if not t.piao_level]
 
 
 @st.composite
 def rule_options(draw) -> dict:
-    dealer, other = draw(st.sampled_from(sorted(PRESETS.values())))
-    options = {"base_dealer": dealer, "base_other": other}
+    options = dict(draw(st.sampled_from([PRESETS[name] for name in sorted(PRESETS)])))
     choices = {
         "maizi_buy": ["any_hand", "tenure_start"],
         "xiazi_amount": ["fixed", "up_to"],
@@ -105,7 +104,7 @@ def valid_games(draw, max_hands: int = 30) -> dict:
     hands = []
     for _ in range(draw(st.integers(0, max_hands))):
         hand = draw(valid_hand(rules, state))
-        score_hand(rules, state, parse_hand(hand))  # advance the state the next hand is drawn from
+        score(YIWU, rules, state, parse_hand(hand))  # advance the state the next hand is drawn from
         hands.append(hand)
     return {"rules": options, "first_dealer": first, "hands": hands}
 

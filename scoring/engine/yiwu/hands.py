@@ -6,7 +6,7 @@ known fields, seats 0-3, the right kinds of value.
 
 from dataclasses import dataclass
 
-from .errors import ScoringError
+from ..errors import ScoringError
 from .wintypes import WIN_TYPES, WinType
 
 HAND_FIELDS = frozenset(

@@ -4,7 +4,7 @@ Each check raises ``ScoringError`` (hand=None; the replay fills in the index) wi
 Chinese and English that names the rule.
 """
 
-from .errors import ScoringError
+from ..errors import ScoringError
 from .hands import Hand
 from .rules import Rules
 from .wintypes import SEATS_EN, SEATS_ZH, WinType

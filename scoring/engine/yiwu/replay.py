@@ -8,7 +8,7 @@ hand that is rejected: a hand is judged and scored first, then applied.
 from dataclasses import dataclass, field
 
 from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
-from .errors import ScoringError
+from ..errors import ScoringError
 from .explain import explain, formula
 from .hands import Hand, parse_hand
 from .rules import Rules
@@ -220,9 +220,9 @@ def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list
 
 
 def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
-    """Judge and settle one hand played in ``state``, then advance ``state`` (§2).
+    """Judge and settle one hand played in ``state`` (which it does not change).
 
-    Raises ``ScoringError`` (hand=None) and leaves ``state`` untouched on a bad entry.
+    Raises ``ScoringError`` (hand=None) on a bad entry.
     """
     dealer = state.dealer
     maizi = apply_maizi(rules, state, hand)
@@ -252,12 +252,10 @@ def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
     for p in payments:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
-    result = HandResult(dealer, state.streak, multiplier, maizi, xiazi, net, payments)
-    _advance(rules, state, hand, result)
-    return result
+    return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net, payments)
 
 
-def _advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
+def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
     """§2, §7, §8: the state of the next hand."""
     for seat in range(4):
         state.totals[seat] += result.net[seat]
@@ -276,25 +274,3 @@ def _advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) ->
     else:  # a draw or abandon neither doubles bets nor allows new ones
         state.xiazi = result.xiazi
         state.join_mult = 0
-
-
-def replay(
-    rules: Rules, hands, first_dealer: int = 0, fixes: dict[int, tuple[int, int]] | None = None
-) -> tuple[list[HandResult], TableState]:
-    """Score every hand in order. ``hands`` holds contract HAND objects or parsed ``Hand``s.
-
-    ``fixes`` maps a hand index to a (dealer, streak) correction applied before that hand.
-    Returns the results and the state the next hand would be played in. Raises
-    ``ScoringError`` with the index of the first bad hand.
-    """
-    state = TableState(dealer=first_dealer)
-    results = []
-    for index, raw in enumerate(hands):
-        if fixes and index in fixes:
-            state.correct(*fixes[index])
-        try:
-            hand = raw if isinstance(raw, Hand) else parse_hand(raw)
-            results.append(score_hand(rules, state, hand))
-        except ScoringError as error:
-            raise error.at(index) from None
-    return results, state

@@ -4,11 +4,10 @@
 does not know, or a value of the wrong kind, is a game-level ``ScoringError``.
 """
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 
-from .errors import ScoringError
-
-MAX_POINTS = 1_000_000  # sanity bound on any numeric rule
+from .. import houserules
+from ..houserules import RuleInfo
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,20 +29,6 @@ class Rules:
 
     def to_dict(self) -> dict:
         return asdict(self)
-
-
-@dataclass(frozen=True, slots=True)
-class RuleInfo:
-    """How a rule is checked and shown: kind, allowed values, Chinese and English text."""
-
-    name: str
-    kind: str  # int | choice | bool | cap
-    zh: str
-    zh_help: str
-    en: str
-    choices: tuple[tuple[str, str, str], ...] = ()  # (value, zh, en)
-    minimum: int = 0
-    en_help: str = ""
 
 
 EN_HELP = {
@@ -153,57 +138,13 @@ RULE_INFO: dict[str, RuleInfo] = {
     )
 }
 
-# §3 presets: (base_dealer, base_other); every other option at its default.
-PRESETS: dict[str, tuple[int, int]] = {"7/5": (7, 5), "5/3": (5, 3), "9/7": (9, 7), "13/11": (13, 11)}
+# §3 presets: the bases; every other option at its default.
+PRESETS: dict[str, dict] = {
+    name: {"base_dealer": d, "base_other": o} for name, (d, o) in {"7/5": (7, 5), "5/3": (5, 3), "9/7": (9, 7), "13/11": (13, 11)}.items()
+}
 DEFAULT_PRESET = "7/5"
-
-
-def preset(name: str) -> Rules:
-    """The standard rules with a preset's bases (标准 7/5 etc.)."""
-    dealer, other = PRESETS[name]
-    return Rules(base_dealer=dealer, base_other=other)
-
-
-def _bad(name: str, zh: str, en: str) -> ScoringError:
-    return ScoringError(None, f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
-
-
-def _check_value(info: RuleInfo, value):
-    if info.kind == "bool":
-        if not isinstance(value, bool):
-            raise _bad(info.name, "应为 true 或 false", "must be true or false")
-        return value
-    if info.kind == "choice":
-        allowed = [c[0] for c in info.choices]
-        if value not in allowed:
-            raise _bad(info.name, f"应为 {' / '.join(allowed)} 之一", f"must be one of {', '.join(allowed)}")
-        return value
-    if info.kind == "cap" and value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise _bad(info.name, "应为整数", "must be a whole number")
-    if not info.minimum <= value <= MAX_POINTS:
-        raise _bad(
-            info.name,
-            f"应在 {info.minimum} 到 {MAX_POINTS} 之间",
-            f"must be between {info.minimum} and {MAX_POINTS}",
-        )
-    return value
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
     """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
-    if raw is None:
-        return base or Rules()
-    if not isinstance(raw, dict):
-        raise ScoringError(None, "rules 应为对象", "rules must be an object", field="rules")
-    overrides = {}
-    for name, value in raw.items():
-        info = RULE_INFO.get(name)
-        if info is None:
-            raise ScoringError(None, f"未知的规则：{name}", f"Unknown rule: {name}", field=name)
-        overrides[name] = _check_value(info, value)
-    return replace(base or Rules(), **overrides)
-
-
-RULE_NAMES = tuple(f.name for f in fields(Rules))
+    return houserules.parse_rules(raw, base or Rules(), RULE_INFO)

@@ -1,0 +1,83 @@
+"""House rules (约定), for every ruleset: how a rule is described, checked and parsed.
+
+Each ruleset keeps a frozen ``Rules`` dataclass of its house rules with their defaults and a
+``RULE_INFO`` table of ``RuleInfo``; ``parse_rules`` turns the contract's ``rules`` object into
+``Rules``. Anything unknown, or a value of the wrong kind, is a game-level ``ScoringError``.
+"""
+
+from dataclasses import dataclass, replace
+
+from .errors import ScoringError
+
+MAX_POINTS = 1_000_000  # the contract's bound on any numeric rule
+
+
+@dataclass(frozen=True, slots=True)
+class RuleInfo:
+    """How a rule is checked and shown: kind, allowed values, Chinese and English text.
+
+    kind: ``int`` | ``choice`` | ``bool`` | ``cap`` (an int or null = none) | ``map`` (an object
+    from ``keys`` to ints in minimum..maximum, overriding a table).
+    """
+
+    name: str
+    kind: str
+    zh: str
+    zh_help: str
+    en: str
+    choices: tuple[tuple[str, str, str], ...] = ()  # (value, zh, en)
+    minimum: int = 0
+    en_help: str = ""
+    maximum: int = MAX_POINTS
+    keys: tuple[str, ...] = ()  # for kind "map"
+
+
+def _bad(name: str, zh: str, en: str) -> ScoringError:
+    return ScoringError(None, f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
+
+
+def _check_int(info: RuleInfo, value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _bad(name, "应为整数", "must be a whole number")
+    if not info.minimum <= value <= info.maximum:
+        raise _bad(
+            name, f"应在 {info.minimum} 到 {info.maximum} 之间", f"must be between {info.minimum} and {info.maximum}"
+        )
+    return value
+
+
+def check_value(info: RuleInfo, value):
+    """``value`` if it suits ``info``, else a ``ScoringError`` naming the rule."""
+    if info.kind == "bool":
+        if not isinstance(value, bool):
+            raise _bad(info.name, "应为 true 或 false", "must be true or false")
+        return value
+    if info.kind == "choice":
+        allowed = [c[0] for c in info.choices]
+        if value not in allowed:
+            raise _bad(info.name, f"应为 {' / '.join(allowed)} 之一", f"must be one of {', '.join(allowed)}")
+        return value
+    if info.kind == "map":
+        if not isinstance(value, dict):
+            raise _bad(info.name, "应为对象", "must be an object")
+        for key, number in value.items():
+            if key not in info.keys:
+                raise _bad(info.name, f"未知的项：{key}", f"unknown entry: {key}")
+            _check_int(info, number, f"{info.name}.{key}")
+        return dict(value)
+    if info.kind == "cap" and value is None:
+        return None
+    return _check_int(info, value, info.name)
+
+
+def parse_rules(raw, defaults, rule_info: dict[str, RuleInfo]):
+    """``defaults`` (a frozen ``Rules``) with the overrides of the contract's ``rules`` object."""
+    if not isinstance(raw, dict):
+        raise ScoringError(None, "rules 应为对象", "rules must be an object", field="rules")
+    overrides = {}
+    for name, value in raw.items():
+        info = rule_info.get(name)
+        if info is None:
+            raise ScoringError(None, f"未知的规则：{name}", f"Unknown rule: {name}", field=name)
+        overrides[name] = check_value(info, value)
+    return replace(defaults, **overrides)

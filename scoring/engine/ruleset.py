@@ -1,0 +1,73 @@
+"""What every ruleset offers the contract and the app (scoring-contract.md "Rulesets").
+
+A ruleset is one package under ``scoring/engine/`` (``yiwu``, ``zhuji``, ``wuyi2``) that builds a
+``Ruleset``. Code outside the engine asks the ruleset instead of branching on its code.
+
+The parts of a ruleset, all plain Python:
+- ``Rules``: a frozen dataclass of its house rules with ``to_dict()``; ``rule_info`` describes each
+  rule for the new-game form (``houserules.RuleInfo``); ``parse_rules(raw)`` checks the contract's
+  ``rules`` object (a game-level ``ScoringError`` on anything unknown or of the wrong kind).
+- ``parse_hand(raw)``: one contract HAND object → the ruleset's hand value (``ScoringError`` with
+  hand=None and the offending ``field``).
+- ``new_state(first_dealer)`` / ``state_from_dict(data)``: the table state the next hand is played
+  in, with ``dealer``, ``streak``, ``totals`` (a list, one per seat), ``to_dict()`` and
+  ``correct(dealer, streak)`` (a table's correction of the dealer/连庄).
+- ``score_hand(rules, state, hand)``: judges and settles one hand played in ``state`` without
+  changing it; returns a result with ``dealer``, ``streak``, ``net`` (per seat, sums to 0),
+  ``payments`` (``Payment``s sorted by (payer, payee)) and ``to_dict()`` (the contract's hand
+  output, payments with ``explain``/``explain_en``).
+- ``advance(rules, state, hand, result)``: moves ``state`` to the next hand (totals included).
+"""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import ScoringError
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    code: str  # "yiwu" | "zhuji" | "wuyi2", as in the contract's "ruleset"
+    zh: str  # 义乌麻将
+    en: str  # Yiwu
+    seats: int  # 4, or 2 for wuyi2
+    rules_class: type
+    rule_info: dict  # name -> houserules.RuleInfo, in the order the form shows them
+    presets: dict  # preset name -> dict of rule overrides
+    default_preset: str
+    parse_rules: Callable[[Any], Any]
+    parse_hand: Callable[[Any], Any]
+    new_state: Callable[[int], Any]
+    state_from_dict: Callable[[dict], Any]
+    score_hand: Callable[[Any, Any, Any], Any]
+    advance: Callable[[Any, Any, Any, Any], None]
+
+    def rules_from_dict(self, data: dict):
+        """A game's stored rules (every value, as ``Rules.to_dict`` wrote them)."""
+        return self.rules_class(**data)
+
+    def preset_rules(self, name: str):
+        return self.parse_rules(self.presets[name])
+
+
+_REGISTRY: dict[str, Ruleset] = {}
+DEFAULT_RULESET = "yiwu"
+
+
+def register(ruleset: Ruleset) -> Ruleset:
+    _REGISTRY[ruleset.code] = ruleset
+    return ruleset
+
+
+def get_ruleset(code) -> Ruleset:
+    """The ruleset named ``code``; a game-level ``ScoringError`` for an unknown one."""
+    ruleset = _REGISTRY.get(code) if isinstance(code, str) else None
+    if ruleset is None:
+        known = " / ".join(_REGISTRY)
+        raise ScoringError(None, f"未知的规则体系：应为 {known}", f"Unknown ruleset: must be one of {known}", "ruleset")
+    return ruleset
+
+
+def all_rulesets() -> list[Ruleset]:
+    return list(_REGISTRY.values())
