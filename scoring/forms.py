@@ -5,7 +5,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import PRESETS, RULE_INFO, WIN_TYPES, Rules, TableState
+from scoring.engine import PRESETS, RULE_INFO, Rules
 from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
 
@@ -66,133 +66,6 @@ def _rule_field(info, default) -> forms.Field:
     if info.kind == "cap":
         return forms.IntegerField(required=False, min_value=1, max_value=1_000_000, **common)
     return forms.IntegerField(min_value=info.minimum, max_value=1_000_000, **common)
-
-
-class HandForm(forms.Form):
-    """One hand as entered at the table, converted to the scoring contract's HAND object."""
-
-    outcome = forms.ChoiceField(
-        label=_("结果"), choices=[("win", _("胡牌")), ("draw", _("流局")), ("abandon", _("逃跑"))], required=False
-    )
-    winner = _seat_field(_("谁胡了"))
-    win_type = forms.ChoiceField(
-        label=_("胡牌型"), choices=[("", "—")] + [(c, t.zh) for c, t in WIN_TYPES.items()], required=False
-    )
-    discarder = _seat_field(_("谁放铳"))
-    leaver = _seat_field(_("谁逃跑"))
-    maizi = forms.TypedMultipleChoiceField(label=_("买子"), choices=SEAT_CHOICES, coerce=int, required=False)
-    xz0 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    xz1 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    xz2 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    xz3 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    piao_player = _seat_field(_("谁飘了"))
-    piao_level = forms.TypedChoiceField(
-        label=_("飘"), choices=[(1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=1
-    )
-    feeder1 = _seat_field(_("喂家一"))
-    feeder2 = _seat_field(_("喂家二"))
-    feeder3 = _seat_field(_("喂家三"))
-    caishen = forms.TypedChoiceField(
-        label=_("胡牌者手里几个财神"),
-        choices=[("", _("不填")), *[(n, str(n)) for n in range(4)]],
-        coerce=int,
-        empty_value=None,
-        required=False,
-    )
-    dealer_fix = _seat_field(_("更正庄家"))
-    streak_fix = forms.IntegerField(label=_("更正连庄数"), min_value=0, max_value=999, required=False)
-
-    def __init__(self, *args, players: list[str] | None = None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["win_type"].choices = [("", "—")] + [(c, pick(t.zh, t.en)) for c, t in WIN_TYPES.items()]
-        if players:  # show the table's names instead of bare winds
-            named = [("", "—"), *[(s, f"{players[s]} ({SEAT_CHOICES[s][1]})") for s in range(4)]]
-            for name in ("winner", "discarder", "leaver", "piao_player", "feeder1", "feeder2", "feeder3", "dealer_fix"):
-                self.fields[name].choices = named
-
-    def outcome_value(self) -> str | None:
-        data = self.cleaned_data
-        if data.get("outcome"):
-            return data["outcome"]
-        return "win" if data.get("winner") is not None else None
-
-    def step(self) -> str:
-        """Which question the fast path asks next, or 'preview' when the hand is complete."""
-        data, outcome = self.cleaned_data, self.outcome_value()
-        if outcome is None:
-            return "winner"
-        if outcome == "win" and not data.get("win_type"):
-            return "win_type"
-        if outcome == "win" and WIN_TYPES[data["win_type"]].discard and data.get("discarder") is None:
-            return "discarder"
-        if outcome == "abandon" and data.get("leaver") is None:
-            return "leaver"
-        return "preview"
-
-    def fix(self, state: TableState) -> tuple[int, int] | None:
-        """The (dealer, streak) correction, when it differs from the derived state."""
-        dealer, streak = self.cleaned_data.get("dealer_fix"), self.cleaned_data.get("streak_fix")
-        if dealer is None and streak is None:
-            return None
-        dealer = state.dealer if dealer is None else dealer
-        streak = state.streak if streak is None else streak
-        if (dealer, streak) == (state.dealer, state.streak):
-            return None
-        return dealer, streak
-
-    def entry(self, state: TableState, rules: Rules) -> dict:
-        """The contract HAND object. ``state`` is the table before this hand (after any fix)."""
-        data, outcome = self.cleaned_data, self.outcome_value()
-        entry: dict = {"outcome": outcome}
-        if outcome == "win":
-            entry["winner"] = data.get("winner")
-            entry["win_type"] = data.get("win_type")
-            win_type = WIN_TYPES.get(data.get("win_type") or "")
-            if win_type and win_type.piao_level and data.get("piao_player") is None:
-                # Picking a 飘 type marks the winner as the one who floated.
-                data["piao_player"], data["piao_level"] = data.get("winner"), win_type.piao_level
-            if win_type and win_type.discard:
-                entry["discarder"] = data.get("discarder")
-            if data.get("caishen") is not None:
-                entry["caishen"] = data["caishen"]
-        elif outcome == "abandon":
-            entry["leaver"] = data.get("leaver")
-        maizi = [1 if (state.maizi[s] or s in data.get("maizi", [])) else 0 for s in range(4)]
-        if tuple(maizi) != tuple(state.maizi):
-            entry["maizi"] = maizi
-        joins = {s: data.get(f"xz{s}") for s in range(4) if data.get(f"xz{s}")}
-        if joins:
-            if rules.xiazi_amount == "fixed":
-                entry["xiazi_join"] = sorted(joins)
-            else:
-                entry["xiazi_join"] = {str(s): amount for s, amount in sorted(joins.items())}
-        if data.get("piao_player") is not None:
-            entry["piao"] = {"player": data["piao_player"], "level": data.get("piao_level") or 1}
-            feeders = [data.get(f"feeder{i}") for i in (1, 2, 3)]
-            feeders = [f for f in feeders if f is not None]
-            if feeders:
-                entry["feeders"] = feeders
-        return {k: v for k, v in entry.items() if v is not None}
-
-
-def hand_form_initial(entry: dict, fix: tuple[int, int] | None) -> dict:
-    """Form data (as a GET query would carry it) for an entry stored earlier."""
-    data: dict = {"outcome": entry["outcome"]}
-    for name in ("winner", "win_type", "discarder", "leaver", "caishen"):
-        if name in entry:
-            data[name] = entry[name]
-    if "maizi" in entry:
-        data["maizi"] = [s for s in range(4) if entry["maizi"][s]]
-    joins = entry.get("xiazi_join") or []
-    for seat in joins:
-        data[f"xz{int(seat)}"] = joins[seat] if isinstance(joins, dict) else 1
-    if "piao" in entry:
-        data["piao_player"], data["piao_level"] = entry["piao"]["player"], entry["piao"]["level"]
-        for i, feeder in enumerate(entry.get("feeders", []), start=1):
-            data[f"feeder{i}"] = feeder
-    if fix is not None:
-        data["dealer_fix"], data["streak_fix"] = fix
-    return data
 
 
 class VoidForm(forms.Form):

@@ -7,7 +7,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from scoring.templatetags.yiwu import signed, tone
+from scoring.templatetags.yiwu import points, signed, tone
 
 
 def _time(value) -> str:
@@ -25,7 +25,7 @@ def hand_row_html(row, base_url: str, can_edit: bool) -> str:
         streak = f" · {_('连%(n)s') % {'n': result.streak}}" if result.streak else ""
         pays = (
             "".join(
-                f"<li>{escape(p.payer)} → {escape(p.payee)} <b>{p.amount}</b> = {escape(p.formula)}</li>"
+                f"<li>{escape(p.payer)} → {escape(p.payee)} <b>{points(p.amount)}</b> = {escape(p.formula)}</li>"
                 for p in row.payments
             )
             or f"<li>{_('无人付分')}</li>"

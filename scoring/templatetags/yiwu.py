@@ -4,6 +4,7 @@ from urllib.parse import urlencode
 
 from django import template
 
+from scoring.engine.points import fmt, from_json
 from scoring.lang import chinese
 
 register = template.Library()
@@ -12,20 +13,20 @@ MINUS = "\u2212"
 
 
 @register.filter
-def signed(value: int) -> str:
-    """+38, −18, 0: the table reads signs at a glance."""
-    value = int(value)
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"{MINUS}{-value}"
-    return "0"
+def signed(value) -> str:
+    """+38, −18, 0, +2.5: the table reads signs at a glance (诸暨 has half points)."""
+    return fmt(from_json(value), signed=True)
 
 
 @register.filter
-def tone(value: int) -> str:
+def points(value) -> str:
+    """A point amount without a plus sign: 16, 0.5."""
+    return fmt(from_json(value))
+
+
+@register.filter
+def tone(value) -> str:
     """CSS class: gains and losses take the locale's colours (see app.css)."""
-    value = int(value)
     return "gain" if value > 0 else "loss" if value < 0 else "even"
 
 

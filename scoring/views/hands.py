@@ -10,23 +10,21 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
 
 from scoring import device, services
 from scoring.cache import table
-from scoring.engine import COMMON_ORDER, WIN_TYPES, ScoringError, TableState, score
-from scoring.forms import HandForm, VoidForm, hand_form_initial
+from scoring.engine import ScoringError, score
+from scoring.entry import entry_for
+from scoring.entry.base import EntryForm
+from scoring.forms import VoidForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
-from scoring.presenters import entry_options, hand_row
-from scoring.templatetags.yiwu import label
+from scoring.presenters import hand_row
 from scoring.views.games import load_game
 
 # Engine field names → the form field that shows the message.
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
-MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
-PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
 
 
 def writable_game(request: HttpRequest, token: str) -> Game:
@@ -49,12 +47,12 @@ def who(request: HttpRequest, game: Game) -> str:
     return game.players[seat] if seat is not None else ""
 
 
-def form_error(form: HandForm, error: LedgerError) -> None:
+def form_error(form: EntryForm, error: LedgerError) -> None:
     field = FIELD_OF.get(error.field, error.field)
     form.add_error(field if field in form.fields else None, error.message())
 
 
-def state_for(form: HandForm, before: TableState) -> tuple[TableState, tuple[int, int] | None]:
+def state_for(form: EntryForm, before):
     """The table the hand is played at: the derived state, with the form's correction."""
     state = deepcopy(before)
     fix = form.fix(before)
@@ -63,43 +61,30 @@ def state_for(form: HandForm, before: TableState) -> tuple[TableState, tuple[int
     return state, fix
 
 
-def totals_change(names: list[str], before: list[int], after: list[int]) -> list[tuple[str, int, int, int]]:
+def totals_change(names: list[str], before: list, after: list) -> list[tuple]:
     """(name, total before, total after, difference) for each seat."""
-    return [(names[s], before[s], after[s], after[s] - before[s]) for s in range(4)]
+    return [(names[s], before[s], after[s], after[s] - before[s]) for s in range(len(names))]
 
 
 def render_form(request: HttpRequest, context: dict) -> HttpResponse:
     """The entry page at its step: a question with big buttons, or the preview form."""
     game, form, state = context["game"], context["form"], context["state"]
+    kind = entry_for(game)
     names = game.players
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
     winner = data.get("winner")
-    type_code = data.get("win_type")
     context.setdefault("step", form.step() if form.is_valid() and request.method == "GET" else "preview")
     context.update(
+        kind_template=kind.TEMPLATE,
         dealer_name=names[state.dealer],
         all_seats=list(enumerate(names)),
-        others=[(s, names[s]) for s in range(4) if s != winner],
         winner_name=names[winner] if winner is not None else "",
-        type_name=label(WIN_TYPES[type_code]) if type_code else "",
-        zimo=WIN_TYPES["zimo"],
-        pinghu=WIN_TYPES["pinghu"],
-        more_types=MORE_TYPES,
-        piao_types=PIAO_TYPES,
-        **entry_options(game, form, state, game.engine_rules()),
+        **kind.context(game, form, state, game.engine_rules()),
     )
     return render(request, "scoring/hand_form.html", context)
 
 
-MISSING = {
-    "winner": _lazy("请选择谁胡了。"),
-    "win_type": _lazy("请选择胡牌型。"),
-    "discarder": _lazy("请选择谁放铳。"),
-    "leaver": _lazy("请选择谁逃跑了。"),
-}
-
-
-def incomplete(request: HttpRequest, form: HandForm) -> bool:
+def incomplete(request: HttpRequest, form: EntryForm, missing: dict) -> bool:
     """Not yet a whole hand. A GET walks the tap-by-tap questions; a POST comes from the
     preview form itself, which stays on screen with the missing answer marked."""
     if not form.is_valid():
@@ -108,7 +93,7 @@ def incomplete(request: HttpRequest, form: HandForm) -> bool:
     if step == "preview":
         return False
     if request.method == "POST":
-        form.add_error(step, MISSING[step])
+        form.add_error(step if step in form.fields else None, missing[step])
     return True
 
 
@@ -136,7 +121,8 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     if stop := finished(request, game, token):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
-    form = HandForm(request.POST if request.method == "POST" else request.GET, players=game.players)
+    kind = entry_for(game)
+    form = kind.Form(request.POST if request.method == "POST" else request.GET, players=game.players)
     url = reverse("record", args=[token])
     context = {
         "game": game,
@@ -147,7 +133,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         "form_url": url,
         "next_seq": seq,
     }
-    if incomplete(request, form):
+    if incomplete(request, form, kind.MISSING):
         return render_form(request, context)
     state, fix = state_for(form, before)
     context["state"] = state
@@ -206,8 +192,9 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     if stop := finished(request, game, token):
         return stop
     before = build(game, [h for h in hands if h.seq < seq]).state
-    data = request.POST if request.method == "POST" else (request.GET or hand_form_initial(hand.entry, hand.fix()))
-    form = HandForm(data, players=game.players)
+    kind = entry_for(game)
+    data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
+    form = kind.Form(data, players=game.players)
     url = reverse("edit-hand", args=[token, seq])
     context = {
         "game": game,
@@ -220,7 +207,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         "form_url": url,
     }
     context["revision"] = posted_revision(data, hand)
-    if incomplete(request, form):
+    if incomplete(request, form, kind.MISSING):
         return render_form(request, context)
     state, fix = state_for(form, before)
     context["state"] = state

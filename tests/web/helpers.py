@@ -2,7 +2,7 @@
 
 import re
 
-from scoring.forms import hand_form_initial
+from scoring.entry.yiwu import initial as hand_form_initial
 from scoring.models import Game
 
 

@@ -7,10 +7,10 @@ hand that is rejected: a hand is judged and scored first, then applied.
 
 from dataclasses import dataclass, field
 
-from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from ..errors import ScoringError
+from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .explain import explain, formula
-from .hands import Hand, parse_hand
+from .hands import Hand
 from .rules import Rules
 
 PIAO_MULT = {1: 8, 2: 16}  # §10: a feeder who leaves pays the 飘-success total

@@ -140,7 +140,8 @@ RULE_INFO: dict[str, RuleInfo] = {
 
 # §3 presets: the bases; every other option at its default.
 PRESETS: dict[str, dict] = {
-    name: {"base_dealer": d, "base_other": o} for name, (d, o) in {"7/5": (7, 5), "5/3": (5, 3), "9/7": (9, 7), "13/11": (13, 11)}.items()
+    name: {"base_dealer": d, "base_other": o}
+    for name, (d, o) in {"7/5": (7, 5), "5/3": (5, 3), "9/7": (9, 7), "13/11": (13, 11)}.items()
 }
 DEFAULT_PRESET = "7/5"
 

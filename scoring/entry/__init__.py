@@ -1,0 +1,23 @@
+"""The table's side of each ruleset: how a hand is entered, titled and marked on the page.
+
+One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same names:
+- ``Form``: the hand form (an ``EntryForm``): ``step()`` — the next question of the fast path or
+  ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object;
+- ``MISSING``: the message for a step left unanswered on a POST;
+- ``initial(entry, fix)``: form data for a stored hand (edit);
+- ``TEMPLATE``: the steps and the sheet of the entry page;
+- ``context(game, form, state, rules)``: what that template needs;
+- ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
+- ``marks(state, seat)``: the badges beside a player's total (买, 下4).
+The views ask ``entry_for(game)`` and never branch on the ruleset's code.
+"""
+
+from types import ModuleType
+
+from scoring.entry import yiwu
+
+KINDS: dict[str, ModuleType] = {"yiwu": yiwu}
+
+
+def entry_for(game) -> ModuleType:
+    return KINDS[game.ruleset]

@@ -1,0 +1,54 @@
+"""What every ruleset's entry form shares: seats named after the table, the dealer/连庄
+correction, and the fast path's questions (a step is answered by a tap on a plain link)."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import SEATS_EN, SEATS_ZH
+from scoring.lang import pick
+
+
+def seat_choices(count: int) -> list[tuple[int, str]]:
+    return [(s, pick(SEATS_ZH[s], SEATS_EN[s])) for s in range(count)]
+
+
+def seat_field(label, required: bool = False) -> forms.TypedChoiceField:
+    return forms.TypedChoiceField(label=label, choices=[("", "—")], coerce=int, empty_value=None, required=required)
+
+
+class EntryForm(forms.Form):
+    """Base of the hand forms: ``SEAT_FIELDS`` take the table's names; ``fix`` reads the
+    correction of the dealer/连庄 that every ruleset offers under 「更多」."""
+
+    SEAT_FIELDS: tuple[str, ...] = ("winner", "discarder", "dealer_fix")
+    # Every field that, once set, means the form's 「更多」 section should start open.
+    MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
+
+    dealer_fix = seat_field(_("更正庄家"))
+    streak_fix = forms.IntegerField(label=_("更正连庄数"), min_value=0, max_value=999, required=False)
+
+    def __init__(self, *args, players: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.players = players
+        named = [("", "—"), *[(s, players[s]) for s in range(len(players))]]
+        for name in self.SEAT_FIELDS:
+            self.fields[name].choices = named
+
+    def fix(self, state) -> tuple[int, int] | None:
+        """The (dealer, streak) correction, when it differs from the derived state."""
+        dealer, streak = self.cleaned_data.get("dealer_fix"), self.cleaned_data.get("streak_fix")
+        if dealer is None and streak is None:
+            return None
+        dealer = state.dealer if dealer is None else dealer
+        streak = state.streak if streak is None else streak
+        if (dealer, streak) == (state.dealer, state.streak):
+            return None
+        return dealer, streak
+
+    def more_open(self) -> bool:
+        data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
+        return any(data.get(k) not in (None, "", [], False) for k in self.MORE_FIELDS)
+
+
+def fix_initial(fix: tuple[int, int] | None) -> dict:
+    return {} if fix is None else {"dealer_fix": fix[0], "streak_fix": fix[1]}
