@@ -9,14 +9,18 @@ older engine, or missing, is rebuilt from the replay before it is used.
 
 import json
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db import connection, transaction
 
-from scoring.engine import HandResult, TableState
+from scoring.engine import TableState
+from scoring.engine.points import from_json, to_json
 from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
 
-CACHE_VERSION = 2  # 2: player names in the formulas
+CACHE_VERSION = 3  # 2: player names in the formulas; 3: any ruleset (extras, half points)
+# What a ruleset's result may carry beside dealer/streak/net/payments (the contract's output).
+EXTRAS = ("multiplier", "maizi", "xiazi", "tai", "fan")
 RECENT_HANDS = 15
 
 
@@ -24,7 +28,7 @@ RECENT_HANDS = 15
 class CachedPayment:
     payer: int
     payee: int
-    amount: int
+    amount: int | Fraction
     zh: str
     en: str
 
@@ -39,31 +43,38 @@ class CachedResult:
 
     dealer: int
     streak: int
-    multiplier: int
-    maizi: list[int]
-    xiazi: list[int]
-    net: list[int]
+    net: list
     payments: list[CachedPayment]
+    extras: dict  # the ruleset's own fields (EXTRAS), e.g. multiplier or tai
+
+    def __getattr__(self, name):
+        try:
+            return self.__dict__["extras"][name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
-def result_json(result: HandResult, names: list[str]) -> dict:
-    payments = [[p.payer, p.payee, p.amount, p.formula(True, names), p.formula(False, names)] for p in result.payments]
-    return {
+def result_json(result, names: list[str]) -> dict:
+    payments = [
+        [p.payer, p.payee, to_json(p.amount), p.formula(True, names), p.formula(False, names)] for p in result.payments
+    ]
+    data = {
         "dealer": result.dealer,
         "streak": result.streak,
-        "multiplier": result.multiplier,
-        "maizi": list(result.maizi),
-        "xiazi": list(result.xiazi),
-        "net": list(result.net),
+        "net": [to_json(n) for n in result.net],
         "payments": payments,
     }
+    for name in EXTRAS:
+        value = getattr(result, name, None)
+        if value is not None:
+            data[name] = list(value) if isinstance(value, tuple) else value
+    return data
 
 
 def result_from_json(data: dict) -> CachedResult:
-    payments = [CachedPayment(*p) for p in data["payments"]]
-    return CachedResult(
-        data["dealer"], data["streak"], data["multiplier"], data["maizi"], data["xiazi"], data["net"], payments
-    )
+    payments = [CachedPayment(p[0], p[1], from_json(p[2]), p[3], p[4]) for p in data["payments"]]
+    extras = {name: data[name] for name in EXTRAS if name in data}
+    return CachedResult(data["dealer"], data["streak"], [from_json(n) for n in data["net"]], payments, extras)
 
 
 def state_json(state: TableState, *, active: int, last_seq: int) -> dict:
@@ -178,4 +189,4 @@ def all_nets(game: Game) -> list[list[int]]:
     if any(r is None for r in results):
         rebuild(game)
         return all_nets(game)
-    return [r["net"] for r in results]
+    return [[from_json(n) for n in r["net"]] for r in results]

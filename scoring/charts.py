@@ -2,6 +2,8 @@
 
 from django.utils.html import escape
 
+from scoring.engine.points import fmt
+
 COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00")  # one per seat, fixed
 WIDTH, HEIGHT = 360, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 34, 8, 8, 36
@@ -9,9 +11,10 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 34, 8, 8, 36
 
 def running_totals(nets: list[list[int]]) -> list[list[int]]:
     """Each seat's total after each hand, starting from 0 before the first."""
-    series = [[0] for _ in range(4)]
+    seats = len(nets[0]) if nets else 4
+    series = [[0] for _ in range(seats)]
     for net in nets:
-        for seat in range(4):
+        for seat in range(seats):
             series[seat].append(series[seat][-1] + net[seat])
     return series
 
@@ -23,26 +26,27 @@ def _scale(lo: int, hi: int, top: float, bottom: float):
 
 def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> str:
     """An accessible SVG: one line per player over the hands, a zero line, a legend below."""
-    series = running_totals(nets)
+    series = running_totals(nets) if nets else [[0] for _ in names]
     hands = len(nets)
     values = [v for line in series for v in line]
     lo, hi = min(values), max(values)  # every line starts at 0
+    lo_text, hi_text = fmt(lo), fmt(hi)
     y = _scale(lo, hi, PAD_TOP, HEIGHT - PAD_BOTTOM)
     step = (WIDTH - PAD_LEFT - PAD_RIGHT) / max(hands, 1)
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
         f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}" stroke="#999" stroke-dasharray="3 3"/>',
-        f'<text x="{PAD_LEFT - 4}" y="{y(hi) + 4}" text-anchor="end" font-size="10" fill="#555">{hi}</text>',
-        f'<text x="{PAD_LEFT - 4}" y="{y(lo)}" text-anchor="end" font-size="10" fill="#555">{lo}</text>',
+        f'<text x="{PAD_LEFT - 4}" y="{y(hi) + 4}" text-anchor="end" font-size="10" fill="#555">{hi_text}</text>',
+        f'<text x="{PAD_LEFT - 4}" y="{y(lo)}" text-anchor="end" font-size="10" fill="#555">{lo_text}</text>',
         f'<text x="{PAD_LEFT - 4}" y="{y(0) + 3}" text-anchor="end" font-size="10" fill="#555">0</text>',
     ]
     for seat, line in enumerate(series):
         points = " ".join(f"{round(PAD_LEFT + i * step, 1)},{y(v)}" for i, v in enumerate(line))
         parts.append(f'<polyline fill="none" stroke="{COLOURS[seat]}" stroke-width="2" points="{points}"/>')
     for seat, name in enumerate(names):
-        x = PAD_LEFT + seat * (WIDTH - PAD_LEFT) / 4
-        label = f"{escape(name)} {series[seat][-1]:+d}"
+        x = PAD_LEFT + seat * (WIDTH - PAD_LEFT) / len(names)
+        label = f"{escape(name)} {fmt(series[seat][-1], signed=True)}"
         parts.append(f'<rect x="{x}" y="{HEIGHT - 16}" width="10" height="10" fill="{COLOURS[seat]}"/>')
         parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{label}</text>')
     parts.append("</svg>")

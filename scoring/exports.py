@@ -6,7 +6,9 @@ import io
 from django.db import transaction
 
 from scoring.cache import store
-from scoring.engine import SEATS_ZH, Rules, ScoringError, parse_rules, score_game
+from scoring.engine import DEFAULT_RULESET, SEATS_ZH, ScoringError, get_ruleset, score_game
+from scoring.engine.points import fmt, to_json
+from scoring.entry import entry_for
 from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
@@ -27,6 +29,7 @@ def game_json(ledger: Ledger) -> dict:
     if active and active[0].fix() is not None:
         first_dealer = active[0].fix()[0]
     return {
+        "ruleset": game.ruleset,
         "rules": game.engine_rules().to_dict(),
         "first_dealer": first_dealer,
         "players": list(game.players),
@@ -39,7 +42,7 @@ def mid_game_fixes(ledger: Ledger) -> list[int]:
     return [hand.seq for hand in active[1:] if hand.fix() is not None]
 
 
-CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "倍数", "付款人", "收款人", "分数", "说明"]
+CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款人", "收款人", "分数", "说明"]
 
 
 def game_csv(ledger: Ledger) -> str:
@@ -47,21 +50,28 @@ def game_csv(ledger: Ledger) -> str:
     names = ledger.game.players
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(CSV_HEADER + [f"{n}输赢" for n in names] + [f"{n}累计" for n in names])
-    totals = [0, 0, 0, 0]
+    field, label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
+    header = [label if h == "{count}" else h for h in CSV_HEADER]
+    writer.writerow(header + [f"{n}输赢" for n in names] + [f"{n}累计" for n in names])
+    totals = [0] * len(names)
     for row in ledger.rows:
-        title = hand_title(ledger.game, row.hand.entry)
+        title = hand_title(ledger.game, row.hand.entry, row.result)
         if row.result is None:
             writer.writerow(
-                [row.hand.seq, f"作废：{row.hand.void_reason}", "", "", title, "", "", "", "", ""] + [""] * 8
+                [row.hand.seq, f"作废：{row.hand.void_reason}", "", "", title, "", "", "", "", ""]
+                + [""] * (2 * len(names))
             )
             continue
         result = row.result
         totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.hand.seq, "有效", names[result.dealer], result.streak, title, result.multiplier]
-        tail = result.net + totals
+        head = [row.hand.seq, "有效", names[result.dealer], result.streak, title, getattr(result, field)]
+        tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
         for p in result.payments or [None]:
-            pay = [names[p.payer], names[p.payee], p.amount, p.formula(True, names)] if p else ["", "", "", "无人付分"]
+            pay = (
+                [names[p.payer], names[p.payee], fmt(p.amount), p.formula(True, names)]
+                if p
+                else ["", "", "", "无人付分"]
+            )
             writer.writerow(head + pay + tail)
     return BOM + out.getvalue()
 
@@ -77,10 +87,16 @@ def import_game(data) -> Game:
     except ScoringError as error:
         where = f"第{error.hand + 1}局：" if error.hand is not None else ""
         raise ImportError_(f"{where}{error.zh}") from None
-    players = data.get("players") or list(DEFAULT_NAMES)
-    rules = parse_rules(data.get("rules", {}), Rules())
+    ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
+    players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
+    rules = ruleset.parse_rules(data.get("rules", {}))
     with transaction.atomic():
-        game = Game.objects.create(players=players, first_dealer=data.get("first_dealer", 0), rules=rules.to_dict())
+        game = Game.objects.create(
+            ruleset=ruleset.code,
+            players=players,
+            first_dealer=data.get("first_dealer", 0),
+            rules=rules.to_dict(),
+        )
         Hand.objects.bulk_create(Hand(game=game, seq=i, entry=entry) for i, entry in enumerate(data["hands"], start=1))
         store(game, build(game))
         if data["hands"]:
@@ -91,7 +107,7 @@ def import_game(data) -> Game:
 def share_text(ledger: Ledger) -> str:
     """A few lines for WeChat: the players' totals and the hand count."""
     game = ledger.game
-    lines = [f"义乌麻将 {game.created_at:%m-%d} · 共{ledger.active_count()}局"]
-    order = sorted(range(4), key=lambda s: -ledger.totals[s])
-    lines += [f"{game.players[s]}（{SEATS_ZH[s]}）{ledger.totals[s]:+d}" for s in order]
+    lines = [f"{game.engine.zh} {game.created_at:%m-%d} · 共{ledger.active_count()}局"]
+    order = sorted(range(len(game.players)), key=lambda s: -ledger.totals[s])
+    lines += [f"{game.players[s]}（{SEATS_ZH[s]}）{fmt(ledger.totals[s], signed=True)}" for s in order]
     return "\n".join(lines)

@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from scoring.cache import cached_state, ensure, result_json, state_json, store, table
 from scoring.engine import ScoringError, score
+from scoring.engine.points import to_json
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
 from scoring.settlement import settlement_plan
@@ -131,7 +132,7 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
             fee_fen=fee_fen,
             fee_mode=fee_mode,
             fee_payee=fee_payee,
-            points=totals,
+            points=[to_json(t) for t in totals],
             balances_fen=plan.balances_fen,
         )
         Transfer.objects.bulk_create(

@@ -1,10 +1,14 @@
 """Money at the end of the evening: points → 分 (fen), and the table fee (台费) split.
 
-Every amount is an integer number of 分. Points × the rate (whole 分 per point) is exact; only
-the table fee can fail to divide, and then the largest-remainder rule decides who pays the
+Every amount is an integer number of 分. Points × the rate (whole 分 per point) is exact for
+whole points; 诸暨's half points at an odd rate are rounded by ``points_to_fen``. The table fee can
+fail to divide, and then the largest-remainder rule decides who pays the
 extra 分: the largest fractional shares first, ties to the earlier seat. The shares always add
 up to the fee exactly.
 """
+
+import math
+from fractions import Fraction
 
 FEE_MODES = ("equal", "winners")
 
@@ -32,9 +36,26 @@ def fee_shares(fee_fen: int, balances_fen: list[int], mode: str) -> list[int]:
     return split_fee(fee_fen, winnings)
 
 
-def final_balances(points: list[int], rate_fen: int, fee_fen: int, mode: str, fee_payee: int) -> list[int]:
+def points_to_fen(points: list, rate_fen: int) -> list[int]:
+    """Points × rate in whole 分. Exact for whole points; 诸暨's half points at an odd rate make
+    half a 分: each balance is rounded down, then the 分 still missing go one each to the largest
+    remainders (ties to the earlier seat), so the balances still sum to zero."""
+    exact = [Fraction(p) * rate_fen for p in points]
+    money = [math.floor(e) for e in exact]
+    short = -sum(money)  # the exact values sum to 0, so the floors fall short by this many 分
+    for seat in sorted(range(len(points)), key=lambda s: (-(exact[s] - money[s]), s))[:short]:
+        money[seat] += 1
+    return money
+
+
+def needs_rounding(points: list, rate_fen: int) -> bool:
+    """True when some balance falls on half a 分 (then ``points_to_fen`` rounds)."""
+    return any((Fraction(p) * rate_fen).denominator != 1 for p in points)
+
+
+def final_balances(points: list, rate_fen: int, fee_fen: int, mode: str, fee_payee: int) -> list[int]:
     """Each seat's balance in 分 after the fee: the one who pays the venue is owed the whole fee."""
-    money = [p * rate_fen for p in points]
+    money = points_to_fen(points, rate_fen)
     shares = fee_shares(fee_fen, money, mode)
     balances = [m - s for m, s in zip(money, shares, strict=True)]
     balances[fee_payee] += fee_fen

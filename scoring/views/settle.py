@@ -9,6 +9,8 @@ from django.views.decorators.http import require_POST
 from scoring import services
 from scoring.cache import snapshot
 from scoring.charts import running_totals_svg
+from scoring.engine.money import needs_rounding
+from scoring.engine.points import from_json
 from scoring.forms import SettleForm
 from scoring.lang import pick
 from scoring.models import Settlement, Transfer
@@ -20,6 +22,10 @@ from scoring.views.hands import writable_game
 def chart(ledger) -> str:
     nets = [row.result.net for row in ledger.rows if row.result is not None]
     return running_totals_svg(ledger.game.players, nets, _("每人总分走势"))
+
+
+def context_points(settlement: Settlement) -> list:
+    return [from_json(p) for p in settlement.points]
 
 
 def yuan(fen: int) -> str:
@@ -40,9 +46,10 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
             transfers=[(t, names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in transfers],
         )
         context["balances"] = [
-            (names[s], settlement.points[s], yuan(settlement.balances_fen[s]), settlement.balances_fen[s])
-            for s in range(4)
+            (names[s], from_json(settlement.points[s]), yuan(settlement.balances_fen[s]), settlement.balances_fen[s])
+            for s in range(len(names))
         ]
+        context["rounded"] = needs_rounding(context_points(settlement), settlement.rate_fen)
         return render(request, "scoring/settle.html", context)
     form = SettleForm(request.GET or None, players=names)
     if form.is_bound and form.is_valid():
@@ -55,8 +62,9 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
         )
         context["preview"] = [(names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in plan.transfers]
         context["balances"] = [
-            (names[s], ledger.totals[s], yuan(plan.balances_fen[s]), plan.balances_fen[s]) for s in range(4)
+            (names[s], ledger.totals[s], yuan(plan.balances_fen[s]), plan.balances_fen[s]) for s in range(len(names))
         ]
+        context["rounded"] = needs_rounding(ledger.totals, form.rate_fen())
     context["form"] = form
     return render(request, "scoring/settle.html", context)
 

@@ -15,7 +15,7 @@ def test_the_chart_is_plain_svg_with_a_line_and_a_legend_per_player():
     assert svg.startswith('<svg class="chart" viewBox=')
     assert svg.count("<polyline") == 4
     assert "老王 +42" in svg
-    assert "&lt;b&gt; -14" in svg  # names are escaped
+    assert "&lt;b&gt; −14" in svg  # names are escaped
     assert "<script" not in svg
     assert " style=" not in svg
 
