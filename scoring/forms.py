@@ -5,56 +5,91 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import PRESETS, RULE_INFO, Rules
+from scoring.engine import Ruleset, ScoringError
 from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
-OPTIONAL_SEAT = [("", "—"), *SEAT_CHOICES]
-
-
-def _seat_field(label: str, required: bool = False) -> forms.TypedChoiceField:
-    return forms.TypedChoiceField(label=label, choices=OPTIONAL_SEAT, coerce=int, empty_value=None, required=required)
+NAME_LIMIT = 20  # a player's name on the tiles; the contract allows 40 (imports)
 
 
 class NewGameForm(forms.Form):
-    name0 = forms.CharField(label=_("东"), max_length=20, initial=DEFAULT_NAMES[0])
-    name1 = forms.CharField(label=_("南"), max_length=20, initial=DEFAULT_NAMES[1])
-    name2 = forms.CharField(label=_("西"), max_length=20, initial=DEFAULT_NAMES[2])
-    name3 = forms.CharField(label=_("北"), max_length=20, initial=DEFAULT_NAMES[3])
-    first_dealer = forms.TypedChoiceField(label=_("首局庄家"), choices=SEAT_CHOICES, coerce=int, initial=0)
-    preset = forms.ChoiceField(
-        label=_("底分（庄/闲）"), choices=[(p, f"{p}") for p in PRESETS], initial="7/5", widget=forms.RadioSelect
-    )
+    """开新牌局 for one ruleset: its seats' names, the first dealer, a preset and every house rule
+    the preset does not set. The engine checks the rules again when the game is created."""
 
-    def __init__(self, *args, **kwargs):
+    ruleset = forms.CharField(widget=forms.HiddenInput, required=False)  # chosen by the view
+
+    def __init__(self, *args, ruleset: Ruleset, **kwargs):
         super().__init__(*args, **kwargs)
-        defaults = Rules()
-        for name, info in RULE_INFO.items():
-            if name in ("base_dealer", "base_other"):
-                continue  # the preset sets them
-            self.fields[name] = _rule_field(info, getattr(defaults, name))
+        self.ruleset = ruleset
+        self.fields["ruleset"].initial = ruleset.code
+        seats = SEAT_CHOICES[: ruleset.seats]
+        for s, wind in seats:
+            self.fields[f"name{s}"] = forms.CharField(
+                label=wind, max_length=NAME_LIMIT, initial=DEFAULT_NAMES[s], strip=True
+            )
+        self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
+        self.fields["preset"] = forms.ChoiceField(
+            label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
+            choices=[(p, p) for p in ruleset.presets],
+            initial=ruleset.default_preset,
+            widget=forms.RadioSelect,
+        )
+        defaults = ruleset.rules_class()
+        set_by_presets = {name for preset in ruleset.presets.values() for name in preset}
+        self.rule_names = [name for name in ruleset.rule_info if name not in set_by_presets]
+        for name in self.rule_names:
+            self.fields[name] = _rule_field(ruleset.rule_info[name], getattr(defaults, name))
 
     def clean(self):
         data = super().clean()
-        names = [data.get(f"name{i}", "").strip() for i in range(4)]
-        if all(names) and len(set(names)) < 4:
-            raise forms.ValidationError(_("四个玩家的名字不能重复。"))
+        names = [data.get(f"name{s}", "").strip() for s in range(self.ruleset.seats)]
+        if all(names) and len(set(names)) < len(names):
+            raise forms.ValidationError(_("玩家的名字不能重复。"))
+        if not self.errors:
+            try:
+                data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
+            except ScoringError as error:
+                self.add_error(error.field if error.field in self.fields else None, pick(error.zh, error.en))
         return data
 
+    def _raw_rules(self, data) -> dict:
+        raw = {name: data[name] for name in self.rule_names if name in data}
+        return {**raw, **self.ruleset.presets[data["preset"]]}
+
     def name_fields(self):
-        return [self[f"name{i}"] for i in range(4)]
+        return [self[f"name{s}"] for s in range(self.ruleset.seats)]
 
     def rule_fields(self):
-        return [self[name] for name in RULE_INFO if name in self.fields]
+        return [self[name] for name in self.rule_names]
 
     def names(self) -> list[str]:
-        return [self.cleaned_data[f"name{i}"].strip() for i in range(4)]
+        return [self.cleaned_data[f"name{s}"] for s in range(self.ruleset.seats)]
 
-    def rules(self) -> Rules:
-        bases = PRESETS[self.cleaned_data["preset"]]
-        options = {name: self.cleaned_data[name] for name in RULE_INFO if name in self.cleaned_data}
-        return Rules(**{**options, **bases})
+    def rules(self):
+        return self.cleaned_data["engine_rules"]
+
+
+PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
+
+
+class TableField(forms.CharField):
+    """A house rule that overrides a table (武义 番): 「qingyise=3, pengpenghu=2」 ↔ a dict."""
+
+    def prepare_value(self, value):
+        if isinstance(value, dict):
+            return ", ".join(f"{k}={v}" for k, v in value.items())
+        return value
+
+    def to_python(self, value):
+        text = super().to_python(value).replace("，", ",").replace("＝", "=")
+        table = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            key, _sep, number = item.partition("=")
+            if not number.strip().isascii() or not number.strip().isdigit():
+                raise forms.ValidationError(_("格式：代码=番数，用逗号隔开，例如 qingyise=3"))
+            table[key.strip()] = int(number)
+        return table
 
 
 def _rule_field(info, default) -> forms.Field:
@@ -63,9 +98,11 @@ def _rule_field(info, default) -> forms.Field:
         return forms.BooleanField(required=False, **common)
     if info.kind == "choice":
         return forms.ChoiceField(choices=[(v, pick(zh, en)) for v, zh, en in info.choices], **common)
+    if info.kind == "map":
+        return TableField(required=False, **common)
     if info.kind == "cap":
-        return forms.IntegerField(required=False, min_value=1, max_value=1_000_000, **common)
-    return forms.IntegerField(min_value=info.minimum, max_value=1_000_000, **common)
+        return forms.IntegerField(required=False, min_value=info.minimum, max_value=info.maximum, **common)
+    return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)
 
 
 class VoidForm(forms.Form):

@@ -12,7 +12,7 @@ from scoring import device
 from scoring.access import claim, find_game, game_version
 from scoring.cache import RECENT_HANDS, all_nets, snapshot, state_json
 from scoring.charts import running_totals_svg
-from scoring.engine import COMMON_ORDER, RULE_INFO, WIN_TYPES, YIWU
+from scoring.engine import COMMON_ORDER, DEFAULT_RULESET, RULE_INFO, WIN_TYPES, YIWU, all_rulesets
 from scoring.forms import NewGameForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError
@@ -45,21 +45,26 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def new_game(request: HttpRequest) -> HttpResponse:
-    form = NewGameForm(request.POST or None)
+    """开新牌局: the ruleset first (a tap reloads the form), then its names, presets and rules."""
+    data = request.POST if request.method == "POST" else request.GET
+    code = data.get("ruleset", DEFAULT_RULESET)
+    ruleset = next((r for r in all_rulesets() if r.code == code), YIWU)
+    form = NewGameForm(request.POST or None, ruleset=ruleset)
     if request.method == "POST" and form.is_valid():
         first_dealer = form.cleaned_data["first_dealer"]
         game = Game.objects.create(
+            ruleset=ruleset.code,
             players=form.names(),
             first_dealer=first_dealer,
             preset=form.cleaned_data["preset"],
             rules=form.rules().to_dict(),
-            state=state_json(YIWU.new_state(first_dealer), active=0, last_seq=0),  # no hands yet
+            state=state_json(ruleset.new_state(first_dealer), active=0, last_seq=0),  # no hands yet
         )
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)
         return response
-    return render(request, "scoring/new_game.html", {"form": form})
+    return render(request, "scoring/new_game.html", {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset})
 
 
 def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
