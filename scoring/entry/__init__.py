@@ -9,6 +9,7 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
 - ``context(game, form, state, rules)``: what that template needs;
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
 - ``marks(state, seat)``: the badges beside a player's total (买, 下4);
+- ``RULES_TEMPLATE`` and ``rules_context()``: the ruleset's part of the rules page;
 - ``COUNT``: (result field, CSV column) of what a hand is paid on (multiplier 倍数, tai 台, fan 番).
 The views ask ``entry_for(game)`` and never branch on the ruleset's code.
 """

@@ -13,6 +13,7 @@ from scoring.models import Game
 
 TEMPLATE = "scoring/entry/yiwu.html"
 COUNT = ("multiplier", "倍数")  # the result field a hand is paid on, and its CSV column
+RULES_TEMPLATE = "scoring/entry/yiwu_rules.html"
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
 MISSING = {
@@ -229,3 +230,8 @@ def marks(state, seat: int) -> list[tuple[str, str]]:
     if state.xiazi[seat]:
         out.append(("text-bg-info", f"下{state.xiazi[seat]}"))
     return out
+
+
+def rules_context() -> dict:
+    """The rules page's win-type table, most common first."""
+    return {"win_types": [WIN_TYPES[code] for code in COMMON_ORDER]}

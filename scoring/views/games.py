@@ -12,7 +12,8 @@ from scoring import device
 from scoring.access import claim, find_game, game_version
 from scoring.cache import RECENT_HANDS, all_nets, snapshot, state_json
 from scoring.charts import running_totals_svg
-from scoring.engine import COMMON_ORDER, DEFAULT_RULESET, RULE_INFO, WIN_TYPES, YIWU, all_rulesets
+from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
+from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError
@@ -131,6 +132,7 @@ def chart(request: HttpRequest, token: str) -> HttpResponse:
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
     rules = game.engine_rules().to_dict()
-    house = [(info, rules[name]) for name, info in RULE_INFO.items()]
-    win_types = [WIN_TYPES[code] for code in COMMON_ORDER]
-    return render(request, "scoring/rules.html", {"game": game, "token": token, "house": house, "win_types": win_types})
+    house = [(info, rules[name]) for name, info in game.engine.rule_info.items()]
+    kind = entry_for(game)
+    context = {"game": game, "token": token, "house": house, "kind_rules": kind.RULES_TEMPLATE, **kind.rules_context()}
+    return render(request, "scoring/rules.html", context)
