@@ -16,9 +16,9 @@ The views ask ``entry_for(game)`` and never branch on the ruleset's code.
 
 from types import ModuleType
 
-from scoring.entry import yiwu
+from scoring.entry import yiwu, zhuji
 
-KINDS: dict[str, ModuleType] = {"yiwu": yiwu}
+KINDS: dict[str, ModuleType] = {"yiwu": yiwu, "zhuji": zhuji}
 
 
 def entry_for(game) -> ModuleType:

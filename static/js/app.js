@@ -34,3 +34,16 @@ document.addEventListener("htmx:load", function (event) {
   var forms = root.matches && root.matches("form") ? [root] : Array.from(root.querySelectorAll ? root.querySelectorAll("form") : []);
   forms.forEach(function (form) { form.setAttribute("data-ready", "1"); });
 });
+
+// 其他台 stepper: − / + change the number beside them and tell the form it changed (preview).
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-step-for]");
+  if (!button) return;
+  var input = document.getElementById(button.getAttribute("data-step-for"));
+  if (!input) return;
+  var min = Number(input.min || 0), max = Number(input.max || 99);
+  var value = Math.min(max, Math.max(min, (Number(input.value) || 0) + Number(button.getAttribute("data-step"))));
+  if (String(value) === input.value) return;
+  input.value = value;
+  input.dispatchEvent(new Event("change", { bubbles: true }));
+});

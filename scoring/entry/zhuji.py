@@ -1,0 +1,149 @@
+"""诸暨 at the table: winner → 自摸 or the discarder (放冲) → one sheet of 台 toggles, with the
+台 and every player's change updating as they are tapped (zhuji-rules.md §3-§5)."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.entry.base import EntryForm, fix_initial, seat_field
+from scoring.lang import pick
+
+TEMPLATE = "scoring/entry/zhuji.html"
+RULES_TEMPLATE = "scoring/entry/zhuji_rules.html"
+COUNT = ("tai", "台")
+MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
+
+DRAGONS = (("zhong", "中", "Red"), ("fa", "发", "Green"), ("bai", "白", "White"))
+WINDS = (("dong", "东", "East"), ("nan", "南", "South"), ("xi", "西", "West"), ("bei", "北", "North"))
+SHAPES = (("pinghu", "平胡", "All chows"), ("duiduihu", "对对胡", "All pungs"), ("mixed", "其他", "Other"))
+FLAGS = (
+    ("hunyise", "混一色", "Half flush"),
+    ("qianggang", "抢杠", "Robbing a kong"),
+    ("gangkai", "杠开", "Kong bloom"),
+    ("no_caishen", "无财", "No wild"),
+)
+SPECIALS = (("tianhu", "天胡", "Heavenly"), ("dihu", "地胡", "Earthly"), ("quanzi", "全字", "All honours"))
+MAX_EXTRA = 20
+
+
+def _choices(table) -> list[tuple[str, str]]:
+    return [(code, pick(zh, en)) for code, zh, en in table]
+
+
+class Form(EntryForm):
+    outcome = forms.ChoiceField(choices=[("win", _("胡牌")), ("draw", _("流局"))], required=False)
+    winner = seat_field(_("谁胡了"))
+    zimo = forms.BooleanField(label=_("自摸"), required=False)
+    discarder = seat_field(_("谁放冲"))
+    dragons = forms.MultipleChoiceField(label=_("箭刻"), choices=_choices(DRAGONS), required=False)
+    winds = forms.MultipleChoiceField(label=_("风刻"), choices=_choices(WINDS), required=False)
+    shape = forms.ChoiceField(label=_("牌型"), choices=_choices(SHAPES), required=False)
+    hunyise = forms.BooleanField(required=False)
+    qianggang = forms.BooleanField(required=False)
+    gangkai = forms.BooleanField(required=False)
+    no_caishen = forms.BooleanField(required=False)
+    special = forms.ChoiceField(choices=[("", "—"), *_choices(SPECIALS)], required=False)
+    extra = forms.IntegerField(label=_("其他台"), min_value=0, max_value=MAX_EXTRA, required=False)
+
+    def outcome_value(self) -> str | None:
+        data = self.cleaned_data
+        return data.get("outcome") or ("win" if data.get("winner") is not None else None)
+
+    def step(self) -> str:
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome is None:
+            return "winner"
+        if outcome == "win" and not data.get("zimo") and data.get("discarder") is None:
+            return "how"
+        return "preview"
+
+    def tai(self) -> dict:
+        """The contract's TAI object, with only what was tapped."""
+        data = self.cleaned_data
+        tai: dict = {}
+        if data.get("dragons"):
+            tai["dragon_pungs"] = [code for code, _zh, _en in DRAGONS if code in data["dragons"]]
+        if data.get("winds"):
+            tai["wind_pungs"] = [code for code, _zh, _en in WINDS if code in data["winds"]]
+        if data.get("shape") and data["shape"] != "mixed":
+            tai["shape"] = data["shape"]
+        tai.update({code: True for code, _zh, _en in FLAGS if data.get(code)})
+        if data.get("special"):
+            tai["special"] = data["special"]
+        if data.get("extra"):
+            tai["extra"] = data["extra"]
+        return tai
+
+    def entry(self, state, rules) -> dict:
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome != "win":
+            return {"outcome": "draw"}
+        entry = {"outcome": "win", "winner": data.get("winner"), "tai": self.tai()}
+        if not data.get("zimo") and data.get("discarder") is not None:
+            entry["discarder"] = data["discarder"]
+        return entry
+
+
+def initial(entry: dict, fix) -> dict:
+    """Form data for a stored hand."""
+    data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
+    if entry["outcome"] != "win":
+        return data
+    tai = entry.get("tai", {})
+    data["winner"] = entry["winner"]
+    if "discarder" in entry:
+        data["discarder"] = entry["discarder"]
+    else:
+        data["zimo"] = "on"
+    data["dragons"] = list(tai.get("dragon_pungs", []))
+    data["winds"] = list(tai.get("wind_pungs", []))
+    data["shape"] = tai.get("shape", "mixed")
+    data.update({code: "on" for code, _zh, _en in FLAGS if tai.get(code)})
+    if tai.get("special"):
+        data["special"] = tai["special"]
+    if tai.get("extra"):
+        data["extra"] = tai["extra"]
+    return data
+
+
+def context(game, form, state, rules) -> dict:
+    """The sheet: winds labelled relative to the dealer (§1), the winner's own wind marked."""
+    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+    names, winner = game.players, data.get("winner")
+    winds = []
+    for i, (code, zh, en) in enumerate(WINDS):
+        seat = (state.dealer + i) % 4
+        own = seat == winner
+        worth = 2 if i == 0 and own else 1 if i == 0 or own else 0
+        winds.append({"code": code, "label": pick(zh, en), "name": names[seat], "own": own, "worth": worth})
+    chosen = set(data.get("winds") or []) | set(data.get("dragons") or [])
+    return {
+        "others": [(s, names[s]) for s in range(4) if s != winner],
+        "dragons": [{"code": c, "label": pick(zh, en)} for c, zh, en in DRAGONS],
+        "winds": winds,
+        "shapes": [{"code": c, "label": pick(zh, en)} for c, zh, en in SHAPES],
+        "flags": [{"code": c, "label": pick(zh, en), "checked": bool(data.get(c))} for c, zh, en in FLAGS],
+        "specials": [{"code": c, "label": pick(zh, en)} for c, zh, en in SPECIALS],
+        "chosen": chosen,
+        "shape_now": data.get("shape") or "mixed",
+        "zimo_now": bool(data.get("zimo")),
+        "swap_id": "preview-panel",
+    }
+
+
+def title(names: list[str], entry: dict, result=None) -> str:
+    """e.g. 老王 自摸 4台, 小李 1台 · 老王放冲, 流局."""
+    if entry["outcome"] != "win":
+        return pick("流局", "Draw")
+    count = "" if result is None else pick(f" {result.tai}台", f" {result.tai} tai")
+    winner = names[entry["winner"]]
+    if "discarder" not in entry:
+        return f"{winner} {pick('自摸', 'self-drawn')}{count}"
+    return f"{winner}{count}" + pick(f" · {names[entry['discarder']]}放冲", f" · {names[entry['discarder']]} discarded")
+
+
+def marks(state, seat: int) -> list[tuple[str, str]]:
+    return []
+
+
+def rules_context() -> dict:
+    return {}
