@@ -130,8 +130,39 @@ def _is_standard(counts: tuple, wilds: int, nsets: int, npair: int) -> bool:
     return bool(_fold(counts, wilds, nsets, npair, False))
 
 
+@lru_cache(maxsize=1 << 16)
+def _plain_ways(seg: tuple, is_suit: bool) -> int:
+    """Without wilds, one group's tiles make: bit 0 only sets, bit 1 sets and one pair."""
+    ways = 0
+    for _, _, p, *_ in _group(seg, is_suit, 0):
+        ways |= 2 if p else 1
+    return ways
+
+
+def _plain_standard(counts, npair: int) -> bool:
+    """The wild-free case: each group must split into sets, one of them (the ``npair`` one) plus a pair."""
+    pairs = 0
+    for g in range(4):
+        seg = tuple(counts[9 * g : 9 * g + 9]) if g < 3 else tuple(counts[27:34])
+        n = sum(seg)
+        if not n:
+            continue
+        rest = n % 3
+        if rest == 1:
+            return False
+        if rest == 2:
+            pairs += 1
+            if pairs > npair or not _plain_ways(seg, g < 3) & 2:
+                return False
+        elif not _plain_ways(seg, g < 3) & 1:
+            return False
+    return pairs == npair
+
+
 def is_standard(counts, wilds: int = 0, nsets: int = 4, npair: int = 1) -> bool:
     """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape)."""
+    if not wilds:
+        return sum(counts) == 3 * nsets + 2 * npair and _plain_standard(counts, npair)
     return _is_standard(tuple(counts), wilds, nsets, npair)
 
 
