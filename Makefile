@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test lint format serve-prod bench bench-web bench-load bench-page clean messages
+.PHONY: run test lint format serve-prod bench bench-analyse bench-web bench-load bench-page clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -44,6 +44,10 @@ bench: $(VENV)/.dev
 	$(DEV) $(BIN)/python bench/engine.py
 	$(BIN)/python bench/settle.py
 	$(BIN)/python bench/long.py
+
+# 算牌 speed; compares with the mahjong package's is_agari when it happens to be installed (never required).
+bench-analyse: $(VENV)/.dev
+	$(BIN)/python bench/analyse.py
 
 bench-web: $(VENV)/.dev
 	$(BIN)/python bench/web.py

@@ -32,4 +32,5 @@ urlpatterns = [
     path("accounts/logout", auth_views.LogoutView.as_view(), name="logout"),
     path("api/score", api.score, name="api-score"),
     path("api/settle", api.settle, name="api-settle"),
+    path("api/analyse", api.analyse, name="api-analyse"),
 ]

@@ -1,4 +1,5 @@
-"""JSON doors onto the engine (scoring-contract.md): ``POST /api/score`` and ``POST /api/settle``."""
+"""JSON doors onto the engine (scoring-contract.md): ``POST /api/score``, ``POST /api/settle`` and
+``POST /api/analyse`` (hand-analysis.md)."""
 
 import json
 
@@ -7,7 +8,8 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
-from scoring.engine import min_transfers, score_game_or_error
+from scoring.engine import ScoringError, min_transfers, score_game_or_error
+from scoring.engine.analyse import analyse as analyse_hand
 
 JSON_DUMPS = {"ensure_ascii": False}
 
@@ -16,6 +18,7 @@ SETTLE_FIELDS = frozenset(("balances", "rate_fen"))
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 MAX_NAME = 40
 MAX_RATE_FEN = 1_000_000
+MAX_ANALYSE_BYTES = 16 * 1024  # a hand request is a few hundred bytes
 
 
 def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonResponse:
@@ -130,3 +133,32 @@ def settle(request: HttpRequest) -> JsonResponse:
         {"from": payer, "to": payee, "amount_fen": points * rate} for payer, payee, points in min_transfers(balances)
     ]
     return JsonResponse({"transfers": transfers}, json_dumps_params=JSON_DUMPS)
+
+
+@csrf_exempt
+def analyse(request: HttpRequest) -> JsonResponse:
+    """算牌 (hand-analysis.md): 200 with the answer, 400 with ``{"error": {...}}``.
+
+    The request is small: a body over 16 KB is refused before it is parsed, and a JSON nesting
+    too deep for the parser is a 400 like any other malformed body.
+    """
+    if request.method != "POST":
+        return json_error(405, "请用 POST 提交手牌 JSON", "POST the hand as JSON")
+    limit = MAX_ANALYSE_BYTES // 1024
+    too_big = json_error(400, f"请求太大（上限 {limit} KB）", f"Request body too large (limit {limit} KB)")
+    length = request.headers.get("Content-Length", "")
+    if length.isdigit() and int(length) > MAX_ANALYSE_BYTES:
+        return too_big
+    try:
+        body = read_json(request)
+    except RecursionError:
+        return json_error(400, "JSON 嵌套太深", "Malformed JSON: nested too deeply")
+    if isinstance(body, JsonResponse):
+        return body
+    if len(request.body) > MAX_ANALYSE_BYTES:  # no Content-Length (chunked)
+        return too_big
+    try:
+        answer = analyse_hand(body)
+    except ScoringError as error:
+        return JsonResponse(error.to_dict(), status=400, json_dumps_params=JSON_DUMPS)
+    return JsonResponse(answer, json_dumps_params=JSON_DUMPS)

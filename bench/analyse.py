@@ -1,0 +1,162 @@
+"""算牌 speed (hand-analysis.md): prints numbers, asserts nothing.
+
+Goals: median ≤ 1 ms and p99 ≤ 10 ms per 14-tile analysis, 13-tile waits median ≤ 10 ms, and the
+completeness check at least as fast as the ``mahjong`` package's ``Agari().is_agari`` on the same
+wild-free hands (skipped when ``mahjong`` is not installed; it is never a project requirement).
+
+Run: make bench-analyse   (or: .venv/bin/python bench/analyse.py)
+"""
+
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from scoring.engine.analyse import CODES, INDEX, analyse, decompose, is_qidui, is_standard
+from scoring.engine.analyse.tiles import next_kind
+
+N_HANDS = 10_000
+N_WAITS = 1_000
+MAX_WILDS = {"yiwu": 3, "wuyi2": 3, "zhuji": 7}
+
+
+def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[str, list[str]]:
+    """(flip, tiles): 4 random sets (pung or chow) and a pair, then 0..max_wilds tiles made wild."""
+    flip = rng.choice(CODES)
+    counts = [0] * 34
+    kinds: list[int] = []
+
+    def take(group: list[int]) -> None:
+        if all(counts[k] + group.count(k) <= 4 for k in group):
+            for k in group:
+                counts[k] += 1
+            kinds.extend(group)
+
+    while len(kinds) < 12:
+        if rng.random() < 0.5:
+            take([rng.randrange(34)] * 3)
+        else:
+            k = rng.randrange(3) * 9 + rng.randrange(7)
+            take([k, k + 1, k + 2])
+    while len(kinds) < 14:
+        take([rng.randrange(34)] * 2)
+    tiles = [CODES[k] for k in kinds]
+    wild_codes = [flip] if ruleset != "zhuji" else [flip, CODES[next_kind(INDEX[flip])]]
+    for _ in range(rng.randint(0, max_wilds)):
+        i = rng.randrange(14)
+        code = rng.choice(wild_codes)
+        if tiles[i] not in wild_codes and tiles.count(code) < 4:
+            tiles[i] = code
+    rng.shuffle(tiles)
+    return flip, tiles
+
+
+def random_request(rng: random.Random, ruleset: str) -> dict:
+    flip, tiles = random_complete(rng, ruleset, MAX_WILDS[ruleset])
+    dealer = rng.random() < 0.25
+    request = {"ruleset": ruleset, "tiles": tiles, "flip": flip, "self_drawn": rng.random() < 0.5, "dealer": dealer}
+    if not dealer:
+        request["seat_wind"] = rng.choice("SWN")
+    return request
+
+
+def clear_caches() -> None:
+    for fn in (decompose._group, decompose._is_standard, decompose._readings):
+        fn.cache_clear()
+
+
+def timings(requests: list[dict]) -> list[float]:
+    out = []
+    for request in requests:
+        start = time.perf_counter()
+        analyse(request)
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def show(label: str, times: list[float]) -> None:
+    times = sorted(times)
+    median = statistics.median(times) * 1000
+    p99 = times[int(len(times) * 0.99)] * 1000
+    print(f"{label:<44} median {median:7.3f} ms   p99 {p99:7.3f} ms   max {times[-1] * 1000:7.2f} ms")
+
+
+def main() -> None:
+    print(f"14-tile analysis, {N_HANDS:,} random complete hands per ruleset (caches filling as they go)")
+    clear_caches()
+    for ruleset in ("yiwu", "zhuji", "wuyi2"):
+        rng = random.Random(ruleset)
+        requests = [random_request(rng, ruleset) for _ in range(N_HANDS)]
+        show(f"  {ruleset} (0-{MAX_WILDS[ruleset]} wilds)", timings(requests))
+    print(f"14-tile analysis, {N_WAITS:,} hands each with every cache cleared first (worst case)")
+    for ruleset in ("yiwu", "zhuji", "wuyi2"):
+        rng = random.Random(f"cold-{ruleset}")
+        cold = []
+        for _ in range(N_WAITS):
+            request = random_request(rng, ruleset)
+            clear_caches()
+            cold.extend(timings([request]))
+        show(f"  {ruleset} cold", cold)
+    print(f"13-tile waits, {N_WAITS:,} hands per ruleset (one tile taken out)")
+    for ruleset in ("yiwu", "zhuji", "wuyi2"):
+        rng = random.Random(f"waits-{ruleset}")
+        requests = []
+        for _ in range(N_WAITS):
+            request = random_request(rng, ruleset)
+            request["tiles"].pop(rng.randrange(14))
+            requests.append(request)
+        show(f"  {ruleset} waits", timings(requests))
+    compare_with_mahjong()
+
+
+def _timed(fn) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def compare_with_mahjong() -> None:
+    rng = random.Random("agari")
+    hands = []
+    for _ in range(N_HANDS):
+        _, tiles = random_complete(rng, "yiwu", 0)
+        counts = [0] * 34
+        for code in tiles:
+            counts[INDEX[code]] += 1
+        hands.append(counts)
+    print(f"Completeness of {N_HANDS:,} wild-free standard hands (one pass, hands not seen before)")
+    clear_caches()
+    start = time.perf_counter()
+    ours = [is_standard(c) or is_qidui(c, 0) for c in hands]
+    t_ours_cold = time.perf_counter() - start
+    _, more = zip(*(random_complete(rng, "yiwu", 0) for _ in range(N_HANDS)), strict=True)
+    fresh = []
+    for tiles in more:
+        counts = [0] * 34
+        for code in tiles:
+            counts[INDEX[code]] += 1
+        fresh.append(counts)
+    t_ours = min(_timed(lambda: [is_standard(c) or is_qidui(c, 0) for c in fresh]) for _ in range(3))
+    assert all(ours)
+    print(f"  ours, every cache cleared first:     {t_ours_cold / N_HANDS * 1e6:8.2f} µs/hand")
+    print(f"  ours, group caches warm (best of 3): {t_ours / N_HANDS * 1e6:8.2f} µs/hand")
+    try:
+        from mahjong.agari import Agari
+    except ImportError:
+        print("  mahjong package not installed: comparison with Agari().is_agari skipped")
+        return
+    agari = Agari()
+    theirs = [agari.is_agari(c) for c in fresh]
+    t_theirs = min(_timed(lambda: [agari.is_agari(c) for c in fresh]) for _ in range(3))
+    assert all(theirs)
+    print(f"  mahjong Agari().is_agari (best of 3): {t_theirs / N_HANDS * 1e6:8.2f} µs/hand")
+    print(
+        f"  ours (warm) is {t_theirs / t_ours:.1f}x the speed of is_agari ({'goal met' if t_ours <= t_theirs else 'goal missed'})"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""算牌 — hand analysis (hand-analysis.md): tiles in, what the scoring entry form needs out.
+
+Plain Python, no Django. ``analyse(request)`` takes the spec's request object and returns its
+answer JSON: for 14 tiles ``{"complete": false}`` or the ruleset's full answer, for 13 tiles
+``{"waits": [...]}``; a bad request raises ScoringError (hand None). ``breakdown(answer, ruleset)``
+turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」.
+"""
+
+from . import wuyi2, yiwu, zhuji
+from .decompose import is_qidui, is_shisanbukao, is_standard, standard_readings
+from .hand import Hand
+from .request import MAX_TILES, Context, parse
+from .tiles import CODES, INDEX, N_KINDS
+
+_ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
+_BREAKDOWN = {"yiwu": yiwu.breakdown, "zhuji": zhuji.breakdown, "wuyi2": wuyi2.breakdown}
+
+
+def _answer14(ctx: Context, kinds, last: int) -> dict:
+    return _ANSWER[ctx.ruleset](ctx, Hand.of(ctx.ruleset, ctx.flip, kinds, last))
+
+
+def _waits(ctx: Context) -> dict:
+    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer."""
+    waits = []
+    for kind in range(N_KINDS):
+        if ctx.kinds.count(kind) >= 4:
+            continue
+        kinds = (*ctx.kinds, kind)
+        answer = _answer14(ctx, kinds, kind)
+        if answer["complete"]:
+            waits.append({"tile": CODES[kind], **answer})
+    return {"waits": waits}
+
+
+def analyse(request: dict) -> dict:
+    """The answer JSON of hand-analysis.md for one request; ScoringError for a bad request."""
+    ctx = parse(request)
+    if len(ctx.kinds) == 13:
+        return _waits(ctx)
+    return _answer14(ctx, ctx.kinds, ctx.last)
+
+
+def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True) -> str:
+    """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」.
+
+    An incomplete hand reads 「未胡」 ("not complete"); a waits answer lists the waiting tiles.
+    """
+    if "waits" in answer:
+        tiles = " ".join(w["tile"] for w in answer["waits"])
+        return (f"听：{tiles}" if zh else f"Waits: {tiles}") if tiles else ("不听" if zh else "No waits")
+    if not answer.get("complete"):
+        return "未胡" if zh else "Not complete"
+    return _BREAKDOWN[ruleset](answer, zh)
+
+
+__all__ = [
+    "CODES",
+    "INDEX",
+    "MAX_TILES",
+    "analyse",
+    "breakdown",
+    "is_qidui",
+    "is_shisanbukao",
+    "is_standard",
+    "parse",
+    "standard_readings",
+]

@@ -1,0 +1,63 @@
+"""Tile codes, 34-count vectors and the wild (财神) rules of hand-analysis.md "Tiles" and "Wilds".
+
+Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s``),
+27-33 东南西北中发白 (``E S W N C F P``). Code order is index order.
+"""
+
+CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple("ESWNCFP")
+INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+N_KINDS = 34
+HONOUR0 = 27  # first honour index
+E, S, W, N, C, F, P = range(27, 34)
+WINDS = (E, S, W, N)
+DRAGONS = (C, F, P)
+
+
+def suit_of(kind: int) -> int:
+    """0, 1, 2 for 万 筒 条; 3 for an honour."""
+    return kind // 9 if kind < HONOUR0 else 3
+
+
+def next_kind(kind: int) -> int:
+    """The next kind for 诸暨's second wild (zhuji-rules.md §1): 1→…→9→1, E→S→W→N→E, C→F→P→C."""
+    if kind < HONOUR0:
+        base = kind - kind % 9
+        return base + (kind % 9 + 1) % 9
+    if kind <= N:
+        return E + (kind - E + 1) % 4
+    return C + (kind - C + 1) % 3
+
+
+def wild_kinds(ruleset: str, flip: int) -> frozenset[int]:
+    """The kinds whose tiles are wild: the flip's (yiwu, wuyi2), the flip's and the next (zhuji)."""
+    if ruleset == "zhuji":
+        return frozenset((flip, next_kind(flip)))
+    return frozenset((flip,))
+
+
+def split_hand(ruleset: str, flip: int, kinds: list[int]) -> tuple[list[int], int]:
+    """(plain counts, number of wilds) of a hand given as kind indexes.
+
+    Under yiwu and wuyi2 a 白板 counts as a plain tile of the flip's kind (unless the flip is 白,
+    when 白 is wild and nothing stands in); under zhuji 白 is plain unless it is itself wild.
+    """
+    wild = wild_kinds(ruleset, flip)
+    counts = [0] * N_KINDS
+    wilds = 0
+    for kind in kinds:
+        if kind in wild:
+            wilds += 1
+        elif kind == P and ruleset != "zhuji":
+            counts[flip] += 1
+        else:
+            counts[kind] += 1
+    return counts, wilds
+
+
+def plain_kind(ruleset: str, flip: int, kind: int) -> int | None:
+    """The kind a tile plays as, or None for a wild."""
+    if kind in wild_kinds(ruleset, flip):
+        return None
+    if kind == P and ruleset != "zhuji":
+        return flip
+    return kind

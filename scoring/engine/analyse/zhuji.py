@@ -1,0 +1,98 @@
+"""诸暨: the TAI object of the standard reading with the most 台 (hand-analysis.md "What each
+ruleset answers"; zhuji-rules.md §3 items, §4 who may win).
+
+Only the standard shape counts here. Ties go by the table order 中 发 白 东 南 西 北 平胡 对对胡
+混一色 全字 ("Readings settled"): at the first item one reading holds and the other lacks, the
+holder wins. 天胡 / 地胡 / 全字 are 8 flat, and the reading keeps its other fields.
+"""
+
+from .decompose import HONOURS_BIT, is_standard, standard_readings
+from .hand import Hand
+from .request import Context
+from .tiles import DRAGONS, HONOUR0, WINDS, E
+
+DRAGON_NAMES = ("zhong", "fa", "bai")
+WIND_NAMES = ("dong", "nan", "xi", "bei")
+DRAGON_ZH = {"zhong": "中", "fa": "发", "bai": "白"}
+WIND_ZH = {"dong": "东风", "nan": "南风", "xi": "西风", "bei": "北风"}
+SPECIAL_TAI = 8
+
+
+def _wind_tai(kind: int, ctx: Context) -> int:
+    if kind == E:
+        return 2 if ctx.dealer else 1
+    return 1 if kind == ctx.seat_wind else 0
+
+
+def _evaluate(reading: tuple, ctx: Context, wilds: int) -> tuple[tuple, dict]:
+    """(comparison key, TAI object + total) of one reading ``(chows, honour pungs, pair, suits)``."""
+    chows, pungs, pair, mask = reading
+    dragons = [DRAGON_NAMES[i] for i, k in enumerate(DRAGONS) if pungs >> (k - HONOUR0) & 1]
+    winds = [WIND_NAMES[i] for i, k in enumerate(WINDS) if pungs >> (k - HONOUR0) & 1]
+    scoring_pair = pair in (*DRAGONS, E, ctx.seat_wind)
+    if chows == 4 and not scoring_pair:
+        shape = "pinghu"
+    elif chows == 0:
+        shape = "duiduihu"
+    else:
+        shape = "mixed"
+    suits = mask & 7
+    hunyise = bool(mask & HONOURS_BIT) and suits in (1, 2, 4)
+    quanzi = suits == 0
+    special = ctx.first_round or ("quanzi" if quanzi else None)
+    total = len(dragons) + sum(_wind_tai(k, ctx) for k in WINDS if pungs >> (k - HONOUR0) & 1)
+    total += (shape != "mixed") + hunyise + ctx.robbing_kong
+    if special:
+        total = SPECIAL_TAI
+    tai = {
+        "dragon_pungs": dragons,
+        "wind_pungs": winds,
+        "shape": shape,
+        "hunyise": hunyise,
+        "qianggang": ctx.robbing_kong,
+        "gangkai": ctx.after_kong,
+        "no_caishen": wilds == 0,
+        "special": special,
+    }
+    held = tuple(bool(pungs >> (k - HONOUR0) & 1) for k in (*DRAGONS, *WINDS))
+    key = (total, *held, shape == "pinghu", shape == "duiduihu", hunyise, quanzi)
+    return key, {"tai": tai, "tai_total": total}
+
+
+def answer(ctx: Context, hand: Hand) -> dict:
+    if not is_standard(hand.counts, hand.wilds):
+        return {"complete": False}
+    best_key, best = None, None
+    for reading in standard_readings(hand.counts, hand.wilds, "z", ctx.flip):
+        key, value = _evaluate(reading, ctx, hand.wilds)
+        if best_key is None or key > best_key:
+            best_key, best = key, value
+    total = best["tai_total"]
+    can_win = total >= 1 or hand.wilds == 0 or ctx.after_kong
+    return {"complete": True, "caishen": hand.wilds, **best, "can_win": can_win}
+
+
+def breakdown(answer: dict, zh: bool = True) -> str:
+    """「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」 (English with zh false)."""
+    tai, total = answer["tai"], answer["tai_total"]
+    unit = "台" if zh else "tai"
+    if tai["special"]:
+        names = {"tianhu": ("天胡", "Heavenly win"), "dihu": ("地胡", "Earthly win"), "quanzi": ("全字", "All honours")}
+        return f"{total} {unit}：{names[tai['special']][0 if zh else 1]} {total}"
+    parts = []
+    for name in tai["dragon_pungs"]:
+        parts.append((DRAGON_ZH[name] if zh else f"{name} pung", 1))
+    if tai["shape"] == "pinghu":
+        parts.append(("平胡" if zh else "plain", 1))
+    if tai["shape"] == "duiduihu":
+        parts.append(("对对胡" if zh else "all pungs", 1))
+    if tai["hunyise"]:
+        parts.append(("混一色" if zh else "half flush", 1))
+    if tai["qianggang"]:
+        parts.append(("抢杠" if zh else "robbing a kong", 1))
+    if tai["wind_pungs"]:
+        # a wind's worth depends on the seat, which the answer leaves out: the winds get the rest
+        names = "+".join(WIND_ZH[n] if zh else f"{n} pung" for n in tai["wind_pungs"])
+        parts.insert(0, (names, total - sum(v for _, v in parts)))
+    shown = " · ".join(f"{name} {value}" for name, value in parts if value) or ("0" if zh else "none")
+    return f"{total} {unit}：{shown}" if zh else f"{total} {unit}: {shown}"
