@@ -60,68 +60,53 @@ def _seat(value, field: str) -> int:
     return value
 
 
-def _flag(raw: dict, name: str) -> bool:
-    value = raw.get(name, False)
-    if type(value) is not bool:
-        raise _err(f"台 {name} 应为 true 或 false", f"tai.{name} must be true or false", f"tai.{name}")
+FLAGS = frozenset(("hunyise", "qianggang", "gangkai", "no_caishen"))
+PUNG_LISTS = {"dragon_pungs": (tuple(DRAGONS), "中发白", "dragons"), "wind_pungs": (WINDS, "风", "winds")}
+
+
+def _bad_tai(name: str, zh: str, en: str) -> ScoringError:
+    return _err(f"台 {name} {zh}", f"tai.{name} {en}", f"tai.{name}")
+
+
+def _tai_value(name: str, value):
+    """One field of the tai object, checked (its kind and allowed values)."""
+    if name in FLAGS:
+        if value is not True and value is not False:
+            raise _bad_tai(name, "应为 true 或 false", "must be true or false")
+        return value
+    if name in PUNG_LISTS:
+        allowed, what_zh, what_en = PUNG_LISTS[name]
+        if type(value) is not list or any(type(v) is not str or v not in allowed for v in value):
+            names = " / ".join(allowed)
+            raise _bad_tai(name, f"应为{what_zh}的列表（{names}）", f"must be a list of {what_en} ({names})")
+        return tuple(value)
+    if name == "shape":
+        if type(value) is not str or value not in SHAPES:
+            raise _bad_tai(
+                name, "应为 pinghu（平胡）、duiduihu（对对胡）或 mixed（其他）", "must be pinghu, duiduihu or mixed"
+            )
+        return value
+    if name == "special":
+        if value is not None and (type(value) is not str or value not in SPECIALS):
+            raise _bad_tai(
+                name, "应为 null、tianhu（天胡）、dihu（地胡）或 quanzi（全字）", "must be null, tianhu, dihu or quanzi"
+            )
+        return value
+    if type(value) is not int or not 0 <= value <= MAX_EXTRA:  # extra
+        raise _bad_tai(name, f"（另加的台）应为整数 0-{MAX_EXTRA}", f"must be a whole number 0-{MAX_EXTRA}")
     return value
 
 
-def _pungs(raw: dict, name: str, allowed, what_zh: str, what_en: str) -> tuple[str, ...]:
-    value = raw.get(name, ())
-    if value == ():
-        return ()
-    if not isinstance(value, list) or any(not isinstance(v, str) or v not in allowed for v in value):
-        names = " / ".join(allowed)
-        raise _err(
-            f"台 {name} 应为{what_zh}的列表（{names}）",
-            f"tai.{name} must be a list of {what_en} ({names})",
-            f"tai.{name}",
-        )
-    return tuple(value)
-
-
 def parse_tai(raw) -> Tai:
-    if not isinstance(raw, dict):
+    """A ``Tai`` from the contract's tai object; raises ``ScoringError`` naming the field."""
+    if type(raw) is not dict:
         raise _err("台 tai 应为对象", "tai must be an object", "tai")
     if not raw:
         return NO_TAI
-    unknown = raw.keys() - TAI_FIELDS
-    if unknown:
-        name = sorted(unknown)[0]
+    if not raw.keys() <= TAI_FIELDS:
+        name = sorted(raw.keys() - TAI_FIELDS)[0]
         raise _err(f"台 tai 里有未知字段：{name}", f"Unknown field in tai: {name}", f"tai.{name}")
-    shape = raw.get("shape", "mixed")
-    if shape not in SHAPES:
-        raise _err(
-            "台 shape 应为 pinghu（平胡）、duiduihu（对对胡）或 mixed（其他）",
-            "tai.shape must be pinghu, duiduihu or mixed",
-            "tai.shape",
-        )
-    special = raw.get("special")
-    if special is not None and (not isinstance(special, str) or special not in SPECIALS):
-        raise _err(
-            "台 special 应为 null、tianhu（天胡）、dihu（地胡）或 quanzi（全字）",
-            "tai.special must be null, tianhu, dihu or quanzi",
-            "tai.special",
-        )
-    extra = raw.get("extra", 0)
-    if type(extra) is not int or not 0 <= extra <= MAX_EXTRA:
-        raise _err(
-            f"台 extra（另加的台）应为整数 0-{MAX_EXTRA}",
-            f"tai.extra must be a whole number 0-{MAX_EXTRA}",
-            "tai.extra",
-        )
-    return Tai(
-        dragon_pungs=_pungs(raw, "dragon_pungs", tuple(DRAGONS), "中发白", "dragons"),
-        wind_pungs=_pungs(raw, "wind_pungs", WINDS, "风", "winds"),
-        shape=shape,
-        hunyise=_flag(raw, "hunyise"),
-        qianggang=_flag(raw, "qianggang"),
-        gangkai=_flag(raw, "gangkai"),
-        no_caishen=_flag(raw, "no_caishen"),
-        special=special,
-        extra=extra,
-    )
+    return Tai(**{name: _tai_value(name, value) for name, value in raw.items()})
 
 
 def parse_hand(raw) -> Hand:

@@ -127,10 +127,14 @@ def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
 
 def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
     """§2: the totals and the deal of the next hand."""
-    totals = state.totals
+    totals, net = state.totals, result.net
     for seat in range(4):
-        value = totals[seat] + result.net[seat]
-        totals[seat] = norm(value) if type(value) is Fraction else value
+        a, b = totals[seat], net[seat]
+        if type(a) is int and type(b) is int:
+            totals[seat] = a + b
+        else:  # counted in halves: Fraction arithmetic is slow, and every Fraction here is x/2
+            h = (a.numerator if type(a) is Fraction else 2 * a) + (b.numerator if type(b) is Fraction else 2 * b)
+            totals[seat] = h >> 1 if not h & 1 else Fraction(h, 2)
     if hand.outcome == "win":
         if hand.winner == state.dealer:
             state.streak += 1
