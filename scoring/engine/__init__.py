@@ -26,6 +26,7 @@ from .yiwu import (
     parse_hand,
     parse_rules,
 )
+from .zhuji import ZHUJI
 
 __all__ = [
     "COMMON_ORDER",
@@ -37,6 +38,7 @@ __all__ = [
     "SEATS_ZH",
     "WIN_TYPES",
     "YIWU",
+    "ZHUJI",
     "HandResult",
     "Payment",
     "Rules",

@@ -1,0 +1,47 @@
+"""Explanations a table can check, e.g. ``西→东 16 = 2^4 台（东风2 + 中1 + 混一色1）``.
+
+Settlement records *why* a payment is owed as a small tuple; the text is only made when someone
+asks for it. ``why`` = (role, T paid on, T before the cap, base, Tai, winner, dealer), role one of
+``zimo`` (自摸: each pays base·2^T), ``discarder`` (放冲: pays base·2^T), ``half`` (放冲, one of the
+other two: base·2^(T−1)).
+"""
+
+from ..points import fmt
+from .hands import tai_items
+
+SEATS_ZH = ("东", "南", "西", "北")  # seat numbers as the app shows them (seat 0 = 东)
+SEATS_EN = ("E", "S", "W", "N")
+
+
+def formula(why: tuple, zh: bool = True, names=None) -> str:
+    """The right-hand side: how the amount was computed."""
+    role, t, raw, base, tai, winner, dealer = why
+    power = f"2^({t}−1)" if role == "half" else f"2^{t}"
+    if base != 1:
+        power = f"{base} × {power}"
+    items = tai_items(tai, winner, dealer)
+    if zh:
+        listed = " + ".join(f"{i[0]}{i[2]}" for i in items)
+        if raw != t:
+            listed += f" = {raw}，封顶{t}台"
+        text = f"{power} 台（{listed}）"
+        if role == "discarder":
+            return text + "，放冲全付"
+        if role == "half":
+            return text + "，没放冲付一半"
+        return text
+    listed = " + ".join(f"{i[1]} {i[2]}" for i in items)
+    if raw != t:
+        listed += f" = {raw}, capped at {t}"
+    text = f"{power} tai ({listed})"
+    if role == "discarder":
+        return text + ", discarder pays in full"
+    if role == "half":
+        return text + ", half: not the discarder"
+    return text
+
+
+def explain(payer: int, payee: int, amount, why: tuple, zh: bool = True, names=None) -> str:
+    """The whole line; ``names`` (seat order) replaces the seat winds in "A→B"."""
+    seats = names if names is not None else (SEATS_ZH if zh else SEATS_EN)
+    return f"{seats[payer]}→{seats[payee]} {fmt(amount)} = {formula(why, zh)}"

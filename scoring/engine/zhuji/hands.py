@@ -1,0 +1,196 @@
+"""One 诸暨 hand as entered (scoring-contract.md "Rulesets"): parsed and type-checked, and the 台
+it declares (zhuji-rules.md §3).
+
+Only the shape is checked here: known fields, seats 0-3, the right kinds of value. The rules of
+§4 that need the table state (who is dealer) are checked in ``checks``.
+"""
+
+from dataclasses import dataclass
+
+from ..errors import ScoringError
+
+HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
+TAI_FIELDS = frozenset(
+    ("dragon_pungs", "wind_pungs", "shape", "hunyise", "qianggang", "gangkai", "no_caishen", "special", "extra")
+)
+DRAGONS = {"zhong": ("中", "Red"), "fa": ("发", "Green"), "bai": ("白", "White")}
+WINDS = ("dong", "nan", "xi", "bei")  # in seat-wind order: 东 is the dealer
+WIND_INDEX = {w: i for i, w in enumerate(WINDS)}
+WIND_LABELS = (("东风", "East wind"), ("南风", "South wind"), ("西风", "West wind"), ("北风", "North wind"))
+SHAPES = ("pinghu", "duiduihu", "mixed")
+SPECIALS = {"tianhu": ("天胡", "Heavenly hand"), "dihu": ("地胡", "Earthly hand"), "quanzi": ("全字", "All honours")}
+SPECIAL_TAI = 8  # §3: flat, nothing else counted
+MAX_EXTRA = 20  # §6
+
+
+@dataclass(frozen=True, slots=True)
+class Tai:
+    """What the winner declares (§3). Pung lists keep the order entered."""
+
+    dragon_pungs: tuple[str, ...] = ()
+    wind_pungs: tuple[str, ...] = ()
+    shape: str = "mixed"
+    hunyise: bool = False
+    qianggang: bool = False
+    gangkai: bool = False
+    no_caishen: bool = False
+    special: str | None = None
+    extra: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    outcome: str  # "win" | "draw"
+    winner: int | None = None
+    discarder: int | None = None  # None = 自摸 (the field was absent)
+    tai: Tai | None = None
+
+
+NO_TAI = Tai()
+
+
+def _err(zh: str, en: str, field: str) -> ScoringError:
+    # The hand index is filled in by the caller (ScoringError.at).
+    return ScoringError(None, zh, en, field=field)
+
+
+def _seat(value, field: str) -> int:
+    if type(value) is not int or not 0 <= value <= 3:
+        raise _err(f"{field} 应为座位号 0-3", f"{field} must be a seat 0-3", field)
+    return value
+
+
+FLAGS = frozenset(("hunyise", "qianggang", "gangkai", "no_caishen"))
+PUNG_LISTS = {"dragon_pungs": (tuple(DRAGONS), "中发白", "dragons"), "wind_pungs": (WINDS, "风", "winds")}
+
+
+def _bad_tai(name: str, zh: str, en: str) -> ScoringError:
+    return _err(f"台 {name} {zh}", f"tai.{name} {en}", f"tai.{name}")
+
+
+def _tai_value(name: str, value):
+    """One field of the tai object, checked (its kind and allowed values)."""
+    if name in FLAGS:
+        if value is not True and value is not False:
+            raise _bad_tai(name, "应为 true 或 false", "must be true or false")
+        return value
+    if name in PUNG_LISTS:
+        allowed, what_zh, what_en = PUNG_LISTS[name]
+        if type(value) is not list or any(type(v) is not str or v not in allowed for v in value):
+            names = " / ".join(allowed)
+            raise _bad_tai(name, f"应为{what_zh}的列表（{names}）", f"must be a list of {what_en} ({names})")
+        return tuple(value)
+    if name == "shape":
+        if type(value) is not str or value not in SHAPES:
+            raise _bad_tai(
+                name, "应为 pinghu（平胡）、duiduihu（对对胡）或 mixed（其他）", "must be pinghu, duiduihu or mixed"
+            )
+        return value
+    if name == "special":
+        if value is not None and (type(value) is not str or value not in SPECIALS):
+            raise _bad_tai(
+                name, "应为 null、tianhu（天胡）、dihu（地胡）或 quanzi（全字）", "must be null, tianhu, dihu or quanzi"
+            )
+        return value
+    if type(value) is not int or not 0 <= value <= MAX_EXTRA:  # extra
+        raise _bad_tai(name, f"（另加的台）应为整数 0-{MAX_EXTRA}", f"must be a whole number 0-{MAX_EXTRA}")
+    return value
+
+
+def parse_tai(raw) -> Tai:
+    """A ``Tai`` from the contract's tai object; raises ``ScoringError`` naming the field."""
+    if type(raw) is not dict:
+        raise _err("台 tai 应为对象", "tai must be an object", "tai")
+    if not raw:
+        return NO_TAI
+    if not raw.keys() <= TAI_FIELDS:
+        name = sorted(raw.keys() - TAI_FIELDS)[0]
+        raise _err(f"台 tai 里有未知字段：{name}", f"Unknown field in tai: {name}", f"tai.{name}")
+    return Tai(**{name: _tai_value(name, value) for name, value in raw.items()})
+
+
+def parse_hand(raw) -> Hand:
+    """A ``Hand`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
+    if not isinstance(raw, dict):
+        raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
+    unknown = raw.keys() - HAND_FIELDS
+    if unknown:
+        name = sorted(unknown)[0]
+        raise _err(f"未知字段：{name}", f"Unknown field: {name}", name)
+    outcome = raw.get("outcome")
+    if outcome == "draw":
+        for name in ("winner", "discarder", "tai"):
+            if name in raw:
+                raise _err(f"流局不应填写 {name}", f"A draw has no {name}", name)
+        return DRAW
+    if outcome != "win":
+        raise _err("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
+    if "winner" not in raw:
+        raise _err("胡牌需要填写谁胡了（winner）", "A win needs the winner", "winner")
+    if "tai" not in raw:
+        raise _err("胡牌需要填写台（tai）", "A win needs its tai", "tai")
+    # JSON null is not a 自摸: the field is absent on a self-drawn win (Input hygiene).
+    discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
+    return Hand("win", _seat(raw["winner"], "winner"), discarder, parse_tai(raw["tai"]))
+
+
+DRAW = Hand("draw")
+
+
+def seat_wind(player: int, dealer: int) -> int:
+    """§1: 0 东 (the dealer), 1 南, 2 西, 3 北."""
+    return (player - dealer) % 4
+
+
+def tai_count(tai: Tai, winner: int, dealer: int) -> int:
+    """§3: the 台 of a win before any cap (the fast path of ``tai_items``)."""
+    if tai.special is not None:
+        return SPECIAL_TAI
+    n = len(tai.dragon_pungs) + tai.extra + tai.hunyise + tai.qianggang + (tai.shape != "mixed")
+    if tai.wind_pungs:
+        own = (winner - dealer) % 4
+        for w in tai.wind_pungs:
+            i = WIND_INDEX[w]
+            if i == 0:
+                n += 2 if own == 0 else 1
+            elif i == own:
+                n += 1
+    return n
+
+
+def tai_items(tai: "Tai | dict", winner: int, dealer: int) -> list[tuple[str, str, int]]:
+    """§3 the breakdown of a win's 台 as (zh, en, 台) items, in table order; ``tai`` is a ``Tai``
+    or the contract's tai object (checked as ``parse_tai`` does). The 台 sum to ``tai_count``.
+
+    Items worth 0 are kept where the entry names them (another seat's wind, 杠开, 无财) so a
+    table sees why they did not count. 天胡/地胡/全字 are 8 flat: nothing else is listed.
+    """
+    if not isinstance(tai, Tai):
+        tai = parse_tai(tai)
+    if tai.special is not None:
+        zh, en = SPECIALS[tai.special]
+        return [(zh, en, SPECIAL_TAI)]
+    own = seat_wind(winner, dealer)
+    items = []
+    for w in tai.wind_pungs:
+        i = WIND_INDEX[w]
+        zh, en = WIND_LABELS[i]
+        items.append((zh, en, (2 if own == 0 else 1) if i == 0 else int(i == own)))
+    for d in tai.dragon_pungs:
+        zh, en = DRAGONS[d]
+        items.append((zh, en, 1))
+    if tai.shape == "pinghu":
+        items.append(("平胡", "All chows", 1))
+    elif tai.shape == "duiduihu":
+        items.append(("对对胡", "All pungs", 1))
+    if tai.hunyise:
+        items.append(("混一色", "Half flush", 1))
+    if tai.qianggang:
+        items.append(("抢杠", "Robbing the kong", 1))
+    if tai.extra:
+        items.append(("另加", "Extra", tai.extra))
+    if tai.gangkai:
+        items.append(("杠开", "Kong replacement win", 0))
+    if tai.no_caishen:
+        items.append(("无财", "No wild tiles", 0))
+    return items

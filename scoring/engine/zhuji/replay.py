@@ -1,0 +1,146 @@
+"""The table's state from hand to hand and the settlement of each hand: zhuji-rules.md §2, §5.
+
+Nothing here mutates the state of a hand that is rejected: a hand is judged and scored first,
+then applied. Amounts are plain ints; a ``Fraction`` appears only for a half point (§5).
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..points import from_json, norm, to_json
+from .checks import check_win
+from .explain import explain, formula
+from .hands import Hand
+from .rules import Rules
+
+
+@dataclass(slots=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: int | Fraction
+    why: tuple  # how the amount was computed; see explain.py
+
+    @property
+    def zh(self) -> str:
+        """e.g. 西→东 16 = 2^4 台（东风2 + 中1 + 混一色1）"""
+        return explain(self.payer, self.payee, self.amount, self.why, zh=True)
+
+    @property
+    def en(self) -> str:
+        """e.g. W→E 16 = 2^4 tai (East wind 2 + Red 1 + Half flush 1)"""
+        return explain(self.payer, self.payee, self.amount, self.why, zh=False)
+
+    def formula(self, zh: bool = True, names=None) -> str:
+        """Only the right-hand side, e.g. 2^4 台（东风2 + 中1 + 混一色1）."""
+        return formula(self.why, zh, names)
+
+    def explain(self, zh: bool = True, names=None) -> str:
+        """The whole line, with the table's names (seat order) in place of the seat winds."""
+        return explain(self.payer, self.payee, self.amount, self.why, zh, names)
+
+    def to_dict(self) -> dict:
+        return {
+            "from": self.payer,
+            "to": self.payee,
+            "amount": to_json(self.amount),
+            "explain": self.zh,
+            "explain_en": self.en,
+        }
+
+
+@dataclass(slots=True)
+class HandResult:
+    dealer: int
+    streak: int
+    tai: int  # the 台 paid on, after the cap; 0 for a draw
+    net: list  # ints, or Fraction halves
+    payments: list[Payment]
+
+    def to_dict(self) -> dict:
+        return {
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "tai": self.tai,
+            "net": [to_json(n) for n in self.net],
+            "payments": [p.to_dict() for p in self.payments],
+        }
+
+
+@dataclass(slots=True)
+class TableState:
+    """The state the next hand is played in."""
+
+    dealer: int = 0
+    streak: int = 0  # §2 dealer wins so far in this tenure (shown, never paid on)
+    totals: list = field(default_factory=lambda: [0, 0, 0, 0])
+
+    def to_dict(self) -> dict:
+        return {"dealer": self.dealer, "streak": self.streak, "totals": [to_json(t) for t in self.totals]}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TableState":
+        return cls(dealer=data["dealer"], streak=data["streak"], totals=[from_json(t) for t in data["totals"]])
+
+    def correct(self, dealer: int, streak: int) -> None:
+        """A correction from the table (a game joined mid-way, a forgotten hand)."""
+        self.dealer = dealer
+        self.streak = streak
+
+
+def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
+    """Judge and settle one hand played in ``state`` (which it does not change).
+
+    Raises ``ScoringError`` (hand=None) on a bad entry.
+    """
+    dealer = state.dealer
+    if hand.outcome != "win":
+        return HandResult(dealer, state.streak, 0, [0, 0, 0, 0], [])
+    raw = check_win(hand, dealer)
+    cap = rules.tai_cap
+    t = raw if cap is None or raw <= cap else cap
+    winner, discarder, base = hand.winner, hand.discarder, rules.base
+    full = base << t
+    net = [0, 0, 0, 0]
+    payments = []
+    if discarder is None:  # §5 自摸: each of the other three pays base·2^T
+        why = ("zimo", t, raw, base, hand.tai, winner, dealer)
+        for q in range(4):
+            if q != winner:
+                payments.append(Payment(q, winner, full, why))
+                net[q] = -full
+        net[winner] = 3 * full
+    else:  # §5 放冲: the discarder pays base·2^T, the other two base·2^(T−1)
+        half = full >> 1 if not full & 1 else Fraction(full, 2)
+        for q in range(4):
+            if q == winner:
+                continue
+            if q == discarder:
+                payments.append(Payment(q, winner, full, ("discarder", t, raw, base, hand.tai, winner, dealer)))
+                net[q] = -full
+            else:
+                payments.append(Payment(q, winner, half, ("half", t, raw, base, hand.tai, winner, dealer)))
+                net[q] = -half
+        net[winner] = norm(full + 2 * half)
+    return HandResult(dealer, state.streak, t, net, payments)
+
+
+def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
+    """§2: the totals and the deal of the next hand."""
+    totals, net = state.totals, result.net
+    for seat in range(4):
+        a, b = totals[seat], net[seat]
+        if type(a) is int and type(b) is int:
+            totals[seat] = a + b
+        else:  # counted in halves: Fraction arithmetic is slow, and every Fraction here is x/2
+            h = (a.numerator if type(a) is Fraction else 2 * a) + (b.numerator if type(b) is Fraction else 2 * b)
+            totals[seat] = h >> 1 if not h & 1 else Fraction(h, 2)
+    if hand.outcome == "win":
+        if hand.winner == state.dealer:
+            state.streak += 1
+        else:
+            state.dealer = (state.dealer + 1) % 4
+            state.streak = 0
+    elif rules.draw_passes_deal:
+        state.dealer = (state.dealer + 1) % 4
+        state.streak = 0
