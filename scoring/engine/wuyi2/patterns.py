@@ -145,12 +145,23 @@ def problem(code, chosen, winner: int | None, dealer: int, self_drawn: bool) -> 
     return None
 
 
+# Pattern lists already found valid, keyed by (codes, winner is dealer, self-drawn): the checks
+# depend on nothing else. Bounded, so odd input cannot grow it without limit.
+_VALID: set[tuple] = set()
+_VALID_MAX = 4096
+
+
 def check_patterns(codes: tuple, winner: int, dealer: int, self_drawn: bool) -> None:
     """§4 validation of a hand's listed patterns; ``ScoringError`` (field ``patterns``)."""
+    key = (codes, winner == dealer, self_drawn)
+    if key in _VALID:
+        return
     for i, code in enumerate(codes):
         found = problem(code, codes[:i], winner, dealer, self_drawn)
         if found:
             raise ScoringError(None, found[0], found[1], field="patterns")
+    if len(_VALID) < _VALID_MAX:
+        _VALID.add(key)
 
 
 def conflicts(codes, winner: int | None, dealer: int, self_drawn: bool) -> dict[str, Problem]:
@@ -159,7 +170,7 @@ def conflicts(codes, winner: int | None, dealer: int, self_drawn: bool) -> dict[
     ``codes`` is the player's current (valid) choice; chosen codes are left out. ``winner``
     None (not chosen yet) skips the checks that need to know who won.
     """
-    chosen = tuple(codes)
+    chosen = tuple(c for c in codes if c in BY_CODE)  # an unknown code is refused where it is entered
     return {
         code: found
         for code in LISTABLE
