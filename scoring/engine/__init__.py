@@ -9,6 +9,7 @@ from .errors import ScoringError
 from .game import replay, score
 from .ruleset import DEFAULT_RULESET, Ruleset, all_rulesets, get_ruleset
 from .settle import min_transfers
+from .wuyi2 import WUYI2
 from .yiwu import (
     COMMON_ORDER,
     DEFAULT_PRESET,
@@ -37,6 +38,7 @@ __all__ = [
     "SEATS_EN",
     "SEATS_ZH",
     "WIN_TYPES",
+    "WUYI2",
     "YIWU",
     "ZHUJI",
     "HandResult",

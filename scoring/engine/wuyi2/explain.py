@@ -1,0 +1,71 @@
+"""Explanations a player can check at the table, e.g.
+``闲→庄 32 = 2^3 番（七对子爆头）× 2 放铳 × 2 庄``.
+
+Settlement keeps *why* a payment is owed as a small tuple (see ``replay._settle``); the text is
+made only when someone asks for it.
+
+why = ("win", dealer, items, raw_fan, fan, base, discard, dealer_double): ``items`` the
+(code, 番) pairs that were added up, ``raw_fan`` their sum, ``fan`` after the cap, ``discard``
+and ``dealer_double`` whether each doubling applied.
+"""
+
+from .patterns import BY_CODE
+
+QQR_ZIMO = "quanqiuren@zimo"  # 全求人 on a 自摸: scores as 平胡 (§2, §5)
+ROLE_ZH = ("闲", "庄")  # indexed by "is the dealer"
+ROLE_EN = ("Non-dealer", "Dealer")
+
+
+def _label(code: str, zh: bool) -> str:
+    if code == QQR_ZIMO:
+        return "全求人自摸按平胡" if zh else "All from others, self-drawn: as Plain win"
+    p = BY_CODE[code]
+    return p.zh if zh else p.en
+
+
+def _items(items: tuple, zh: bool) -> str:
+    shown = [(c, f) for c, f in items if f or c == QQR_ZIMO]
+    if not shown:  # nothing scored: name the shape
+        return _label(items[0][0], zh)
+    if len(shown) == 1:
+        return _label(shown[0][0], zh)
+    sep = "" if zh else " "
+    return " + ".join(f"{_label(c, zh)}{sep}{f}" for c, f in shown)
+
+
+def formula(why: tuple, zh: bool = True, names=None) -> str:
+    """The right-hand side: how the amount was computed. (``names`` is accepted for the
+    common interface; this formula names no players.)"""
+    _, _dealer, items, raw_fan, fan, base, discard, dealer_double = why
+    inner = _items(items, zh)
+    if raw_fan != fan:
+        inner += f" = {raw_fan}，封顶{fan}" if zh else f" = {raw_fan}, capped at {fan}"
+    if zh:
+        text = f"2^{fan} 番（{inner}）"
+        if base != 1:
+            text = f"{base} × {text}"
+        if discard:
+            text += "× 2 放铳"
+        if dealer_double:
+            text += " × 2 庄" if discard else "× 2 庄"
+        return text
+    text = f"2^{fan} fan ({inner})"
+    if base != 1:
+        text = f"{base} × {text}"
+    if discard:
+        text += " × 2 discard"
+    if dealer_double:
+        text += " × 2 dealer"
+    return text
+
+
+def head(payer: int, payee: int, dealer: int, zh: bool = True, names=None) -> str:
+    """``闲→庄`` (or the table's names in seat order)."""
+    if names is not None:
+        return f"{names[payer]}→{names[payee]}"
+    roles = ROLE_ZH if zh else ROLE_EN
+    return f"{roles[payer == dealer]}→{roles[payee == dealer]}"
+
+
+def explain(payer: int, payee: int, amount: int, why: tuple, zh: bool = True, names=None) -> str:
+    return f"{head(payer, payee, why[1], zh, names)} {amount} = {formula(why, zh, names)}"

@@ -1,0 +1,151 @@
+"""The table's state from hand to hand and the settlement of each hand: wuyi2-rules.md §1
+(dealer), §2 (番), §3 (payment), §4 (validation). A hand is judged and scored first, then
+applied, so a rejected hand changes nothing.
+"""
+
+from dataclasses import dataclass, field
+
+from ..errors import ScoringError
+from .explain import QQR_ZIMO, explain, formula
+from .hands import Hand
+from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
+from .rules import Rules
+
+SHAPES = frozenset(c for c, p in BY_CODE.items() if p.group == "shape")
+
+
+@dataclass(slots=True)
+class Payment:
+    payer: int
+    payee: int
+    amount: int
+    why: tuple  # how the amount was computed; see explain.py
+
+    @property
+    def zh(self) -> str:
+        """e.g. 闲→庄 32 = 2^3 番（七对子爆头）× 2 放铳 × 2 庄"""
+        return explain(self.payer, self.payee, self.amount, self.why, zh=True)
+
+    @property
+    def en(self) -> str:
+        return explain(self.payer, self.payee, self.amount, self.why, zh=False)
+
+    def text(self, zh: bool = True, names=None) -> str:
+        """The whole explanation, with the table's names (seat order) instead of 庄/闲."""
+        return explain(self.payer, self.payee, self.amount, self.why, zh, names)
+
+    def formula(self, zh: bool = True, names=None) -> str:
+        """Only the right-hand side, e.g. 2^3 番（七对子爆头）× 2 放铳 × 2 庄."""
+        return formula(self.why, zh, names)
+
+    def to_dict(self) -> dict:
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "explain": self.zh, "explain_en": self.en}
+
+
+@dataclass(slots=True)
+class HandResult:
+    dealer: int
+    streak: int
+    fan: int  # the 番 paid on, after the cap; 0 for a draw
+    net: list[int]
+    payments: list[Payment]
+
+    def to_dict(self) -> dict:
+        return {
+            "dealer": self.dealer,
+            "streak": self.streak,
+            "fan": self.fan,
+            "net": list(self.net),
+            "payments": [p.to_dict() for p in self.payments],
+        }
+
+
+@dataclass(slots=True)
+class TableState:
+    """The state the next hand is played in."""
+
+    dealer: int = 0
+    streak: int = 0  # §1 dealer wins so far in this tenure
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+
+    def to_dict(self) -> dict:
+        return {"dealer": self.dealer, "streak": self.streak, "totals": list(self.totals)}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TableState":
+        return cls(dealer=data["dealer"], streak=data["streak"], totals=list(data["totals"]))
+
+    def correct(self, dealer: int, streak: int) -> None:
+        """A correction from the table (a game joined mid-way, a forgotten hand)."""
+        self.dealer = dealer
+        self.streak = streak
+
+
+def new_state(first_dealer: int) -> TableState:
+    return TableState(dealer=first_dealer)
+
+
+def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
+    """§2: the (code, 番) pairs that add up: the listed patterns (平胡 first when no shape is
+    listed), then 自摸 when nobody discarded. 全求人 on a 自摸 takes 平胡's 番 (§5)."""
+    table = rules.fan_table
+    items = [] if SHAPES.intersection(patterns) else [(DEFAULT_SHAPE, table[DEFAULT_SHAPE])]
+    for code in patterns:
+        if code == "quanqiuren" and self_drawn:
+            items.append((QQR_ZIMO, table[DEFAULT_SHAPE]))
+        else:
+            items.append((code, table[code]))
+    if self_drawn:
+        items.append(("zimo", table["zimo"]))
+    return tuple(items)
+
+
+def _err(zh: str, en: str, field_name: str) -> ScoringError:
+    return ScoringError(None, zh, en, field=field_name)
+
+
+def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
+    """Judge and settle one hand played in ``state`` (which it does not change).
+
+    Raises ``ScoringError`` (hand=None) on a bad entry.
+    """
+    dealer = state.dealer
+    if hand.outcome != "win":
+        return HandResult(dealer, state.streak, 0, [0, 0], [])
+    winner, discarder = hand.winner, hand.discarder
+    if discarder == winner:
+        raise _err(
+            "§4 放铳者应是另一位玩家，不能是胡牌者自己", "§4 The discarder must be the other player", "discarder"
+        )
+    self_drawn = discarder is None
+    check_patterns(hand.patterns, winner, dealer, self_drawn)
+    items = fan_items(rules, hand.patterns, self_drawn)
+    raw_fan = sum(f for _, f in items)
+    cap = rules.fan_cap
+    fan = raw_fan if cap is None or raw_fan <= cap else cap
+    loser = 1 - winner
+    mode = rules.dealer_double
+    dealer_double = mode == "both" or (mode == "payer" and loser == dealer)
+    amount = rules.base << fan
+    if not self_drawn:
+        amount *= 2
+    if dealer_double:
+        amount *= 2
+    why = ("win", dealer, items, raw_fan, fan, rules.base, not self_drawn, dealer_double)
+    net = [amount, -amount] if winner == 0 else [-amount, amount]
+    return HandResult(dealer, state.streak, fan, net, [Payment(loser, winner, amount, why)])
+
+
+def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
+    """§1: the dealer stays on a dealer win (streak + 1) or a draw; the other player's win
+    passes the deal to them."""
+    totals = state.totals
+    totals[0] += result.net[0]
+    totals[1] += result.net[1]
+    if hand.outcome != "win":
+        return
+    if hand.winner == state.dealer:
+        state.streak += 1
+    else:
+        state.dealer = hand.winner
+        state.streak = 0
