@@ -7,7 +7,7 @@ hand added, changed or voided, and a write is refused if any hand would stop bei
 from dataclasses import dataclass
 
 from scoring.engine import HandResult, ScoringError, TableState, replay
-from scoring.lang import pick
+from scoring.lang import pick, table_words
 from scoring.models import Game, Hand
 
 
@@ -24,7 +24,7 @@ class LedgerError(Exception):
         return self.error.field
 
     def message(self) -> str:
-        return pick(f"第{self.seq}局：{self.error.zh}", f"Hand {self.seq}: {self.error.en}")
+        return table_words(pick(f"第{self.seq}局：{self.error.zh}", f"Hand {self.seq}: {self.error.en}"))
 
 
 @dataclass

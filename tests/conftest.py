@@ -17,3 +17,33 @@ def make_game(db):
 @pytest.fixture
 def game(make_game) -> Game:
     return make_game()
+
+
+ZHUJI_NAMES = ["阿强", "阿芳", "老周", "小陈"]
+WUYI2_NAMES = ["老王", "阿芳"]
+
+
+@pytest.fixture
+def zhuji_game(db) -> Game:
+    from scoring.cache import state_json
+    from scoring.engine import ZHUJI
+
+    return Game.objects.create(
+        ruleset="zhuji",
+        players=ZHUJI_NAMES,
+        rules=ZHUJI.rules_class().to_dict(),
+        state=state_json(ZHUJI.new_state(0), active=0, last_seq=0),
+    )
+
+
+@pytest.fixture
+def wuyi2_game(db) -> Game:
+    from scoring.cache import state_json
+    from scoring.engine import WUYI2
+
+    return Game.objects.create(
+        ruleset="wuyi2",
+        players=WUYI2_NAMES,
+        rules=WUYI2.rules_class().to_dict(),
+        state=state_json(WUYI2.new_state(0), active=0, last_seq=0),
+    )

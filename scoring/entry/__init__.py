@@ -16,9 +16,9 @@ The views ask ``entry_for(game)`` and never branch on the ruleset's code.
 
 from types import ModuleType
 
-from scoring.entry import yiwu, zhuji
+from scoring.entry import wuyi2, yiwu, zhuji
 
-KINDS: dict[str, ModuleType] = {"yiwu": yiwu, "zhuji": zhuji}
+KINDS: dict[str, ModuleType] = {"yiwu": yiwu, "zhuji": zhuji, "wuyi2": wuyi2}
 
 
 def entry_for(game) -> ModuleType:

@@ -2,7 +2,7 @@
 
 import re
 
-from scoring.entry.yiwu import initial as hand_form_initial
+from scoring.entry import entry_for, yiwu
 from scoring.models import Game
 
 
@@ -10,16 +10,18 @@ def game_url(game: Game, view: bool = False) -> str:
     return f"/g/{game.view_token if view else game.edit_token}/"
 
 
-def form_fields(entry: dict) -> dict:
-    """The entry form's fields for a contract HAND object (as the edit form fills them)."""
-    return hand_form_initial(entry, None)
+def form_fields(entry: dict, game: Game | None = None) -> dict:
+    """The entry form's fields for a contract HAND object (as the edit form fills them), in the
+    game's ruleset (义乌 when no game is given)."""
+    kind = entry_for(game) if game is not None else yiwu
+    return kind.initial(entry, None)
 
 
 def record(client, game: Game, entry: dict, **extra):
     """Confirm a hand as the form does (next_seq from the current ledger)."""
     game.refresh_from_db()
     next_seq = (game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
-    data = {**form_fields(entry), "confirm": "1", "next_seq": next_seq, **extra}
+    data = {**form_fields(entry, game), "confirm": "1", "next_seq": next_seq, **extra}
     return client.post(game_url(game) + "record", data)
 
 

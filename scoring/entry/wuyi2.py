@@ -1,0 +1,132 @@
+"""武义二人 at the table: winner → 自摸 or 放铳 → pattern chips by group, with the 番 and the
+amount updating as they are tapped; a chip that cannot join the ones chosen is greyed with the
+engine's reason (wuyi2-rules.md §2, §4)."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
+from scoring.entry.base import EntryForm, fix_initial, seat_field
+from scoring.lang import pick, table_words
+
+TEMPLATE = "scoring/entry/wuyi2.html"
+RULES_TEMPLATE = "scoring/entry/wuyi2_rules.html"
+COUNT = ("fan", "番")
+MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸还是放铳。")}
+SHAPES = [p.code for p in PATTERNS if p.group == "shape"]
+EXTRAS = [code for code in LISTABLE if BY_CODE[code].group != "shape"]
+
+
+class Form(EntryForm):
+    outcome = forms.ChoiceField(choices=[("win", _("胡牌")), ("draw", _("流局"))], required=False)
+    winner = seat_field(_("谁胡了"))
+    zimo = forms.BooleanField(label=_("自摸"), required=False)
+    discarder = seat_field(_("谁放铳"))
+    shape = forms.ChoiceField(choices=[(c, BY_CODE[c].zh) for c in SHAPES], required=False)
+    patterns = forms.MultipleChoiceField(choices=[(c, BY_CODE[c].zh) for c in EXTRAS], required=False)
+
+    def outcome_value(self) -> str | None:
+        data = self.cleaned_data
+        return data.get("outcome") or ("win" if data.get("winner") is not None else None)
+
+    def step(self) -> str:
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome is None:
+            return "winner"
+        if outcome == "win" and not data.get("zimo") and data.get("discarder") is None:
+            return "how"
+        return "preview"
+
+    def codes(self) -> list[str]:
+        """The shape, then the other chips in the table's order (§2)."""
+        data = self.cleaned_data
+        chosen = set(data.get("patterns") or [])
+        return [data.get("shape") or "pinghu", *(c for c in EXTRAS if c in chosen)]
+
+    def entry(self, state, rules) -> dict:
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome != "win":
+            return {"outcome": "draw"}
+        entry = {"outcome": "win", "winner": data.get("winner"), "patterns": self.codes()}
+        if not data.get("zimo") and data.get("discarder") is not None:
+            entry["discarder"] = data["discarder"]
+        return entry
+
+
+def initial(entry: dict, fix) -> dict:
+    data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
+    if entry["outcome"] != "win":
+        return data
+    codes = entry.get("patterns", [])
+    data["winner"] = entry["winner"]
+    if "discarder" in entry:
+        data["discarder"] = entry["discarder"]
+    else:
+        data["zimo"] = "on"
+    data["shape"] = next((c for c in codes if c in SHAPES), "pinghu")
+    data["patterns"] = [c for c in codes if c not in SHAPES]
+    return data
+
+
+def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
+    reason = refused.get(code)
+    pattern = BY_CODE[code]
+    return {
+        "code": code,
+        "label": pick(pattern.zh, pattern.en),
+        "fan": fan_table.get(code, pattern.fan),
+        "checked": chosen,
+        "disabled": reason is not None and not chosen,
+        "reason": table_words(pick(*reason)) if reason else "",
+    }
+
+
+def context(game, form, state, rules) -> dict:
+    """The chips by group; each refused chip carries the reason scoring would give."""
+    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+    names, winner = game.players, data.get("winner")
+    self_drawn = bool(data.get("zimo"))
+    codes = form.codes() if data else ["pinghu"]
+    shape, others = codes[0], codes[1:]
+    refused_shape = conflicts(others, winner, state.dealer, self_drawn)
+    refused = conflicts(codes, winner, state.dealer, self_drawn)
+    groups = [
+        {
+            "code": "shape",
+            "label": pick(*GROUPS["shape"]),
+            "radio": True,
+            "chips": [_chip(c, c == shape, refused_shape, rules.fan) for c in SHAPES],
+        }
+    ]
+    for group, (zh, en) in GROUPS.items():
+        members = [c for c in EXTRAS if BY_CODE[c].group == group]
+        if members:
+            chips = [_chip(c, c in others, refused, rules.fan) for c in members]
+            groups.append({"code": group, "label": pick(zh, en), "radio": False, "chips": chips})
+    other = 1 - winner if winner is not None else None
+    return {
+        "others": [(other, names[other])] if other is not None else [],
+        "groups": groups,
+        "zimo_now": self_drawn,
+        "zimo_fan": rules.fan.get("zimo", BY_CODE["zimo"].fan),
+        "swap_id": "sheet",
+    }
+
+
+def title(names: list[str], entry: dict, result=None) -> str:
+    """e.g. 老王 自摸 3番, 小李 2番 · 老王放铳, 流局."""
+    if entry["outcome"] != "win":
+        return pick("流局", "Draw")
+    count = "" if result is None else pick(f" {result.fan}番", f" {result.fan} fan")
+    winner = names[entry["winner"]]
+    if "discarder" not in entry:
+        return f"{winner} {pick('自摸', 'self-drawn')}{count}"
+    return f"{winner}{count}" + pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
+
+
+def marks(state, seat: int) -> list[tuple[str, str]]:
+    return []
+
+
+def rules_context() -> dict:
+    return {"patterns": [p for p in PATTERNS if p.code in LISTABLE or p.code == "zimo"], "groups": GROUPS}
