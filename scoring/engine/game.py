@@ -6,12 +6,24 @@ from .ruleset import Ruleset
 LIMIT = 10**12  # no amount or running total may reach this in size
 
 
+def _too_big(totals: list, result) -> bool:
+    """Whether a payment or a running total would reach ``LIMIT``.
+
+    Settled with plain ints in the common case: int() of a half is off by under 1, so only a
+    value within 2 of the limit is compared exactly (诸暨's Fractions are slow to add)."""
+    for p in result.payments:
+        if int(p.amount) + 1 >= LIMIT and p.amount >= LIMIT:
+            return True
+    for t, n in zip(totals, result.net, strict=True):
+        if abs(int(t)) + abs(int(n)) + 2 >= LIMIT and abs(t + n) >= LIMIT:
+            return True
+    return False
+
+
 def score(ruleset: Ruleset, rules, state, hand):
     """Score one hand in ``state`` and advance ``state``; ``state`` is untouched on an error."""
     result = ruleset.score_hand(rules, state, hand)
-    if any(abs(p.amount) >= LIMIT for p in result.payments) or any(
-        abs(t + n) >= LIMIT for t, n in zip(state.totals, result.net, strict=True)
-    ):
+    if _too_big(state.totals, result):
         raise ScoringError(
             None, "金额超出上限（10^12），请检查输入", "An amount or total would reach 10^12: check the entry", "hand"
         )

@@ -10,7 +10,8 @@ from tests.web.helpers import game_url, record, totals_on_page
 
 def test_new_game_for_two_asks_two_names(client, db):
     html = client.get("/new?ruleset=wuyi2").content.decode()
-    assert 'name="name1"' in html and 'name="name2"' not in html
+    assert 'name="name1"' in html
+    assert 'name="name2"' not in html
     client.post(
         "/new",
         {
@@ -25,7 +26,8 @@ def test_new_game_for_two_asks_two_names(client, db):
     )
     game = Game.objects.get()
     assert (game.ruleset, game.players, game.first_dealer) == ("wuyi2", ["甲", "乙"], 1)
-    assert game.rules["dealer_double"] == "payer" and game.rules["fan"] == {"qingyise": 3}
+    assert game.rules["dealer_double"] == "payer"
+    assert game.rules["fan"] == {"qingyise": 3}
 
 
 def test_the_game_page_shows_two_tiles(client, wuyi2_game):
@@ -36,7 +38,8 @@ def test_the_game_page_shows_two_tiles(client, wuyi2_game):
 def test_discard_is_one_tap_and_the_sheet_shows_fan_and_amount(client, wuyi2_game):
     url = game_url(wuyi2_game) + "record"
     html = client.get(url + "?winner=1").content.decode()
-    assert "自摸还是放铳" in html and "discarder=0" in html
+    assert "自摸还是放铳" in html
+    assert "discarder=0" in html
     response = client.get(url + "?winner=1&discarder=0")
     assert [row[3] for row in response.context["change"]] == [-4, 4]  # 2^0 · 2 放铳 · 2 庄
     response = client.post(url, {"winner": "1", "discarder": "0", "shape": "qidui_baotou", "next_seq": "1"})
@@ -50,7 +53,8 @@ def test_a_chip_that_cannot_join_is_disabled_with_the_reason(client, wuyi2_game)
     )
     chips = {c["code"]: c for g in response.context["groups"] for c in g["chips"]}
     assert chips["caishentou"]["disabled"]  # a 财神 pattern only goes with 平胡 or 碰碰胡
-    assert chips["caishentou"]["reason"] and "§" not in chips["caishentou"]["reason"]
+    assert chips["caishentou"]["reason"]
+    assert "§" not in chips["caishentou"]["reason"]
     assert chips["gangkai"]["disabled"]  # 杠开 is self-drawn only
     assert not chips["qingyise"]["disabled"]
     assert re.search(r'id="pt-caishentou"\s+disabled', response.content.decode())
@@ -69,7 +73,8 @@ def test_an_evening_replays_and_exports_to_the_same_totals(client, wuyi2_game):
     )
     client.post(game_url(wuyi2_game) + "hand/3/void", {"reason": "记错了", "revision": "0"})
     exported = json.loads(client.get(game_url(wuyi2_game) + "export.json").content)
-    assert exported["ruleset"] == "wuyi2" and len(exported["hands"]) == 2
+    assert exported["ruleset"] == "wuyi2"
+    assert len(exported["hands"]) == 2
     assert score_game(exported)["totals"] == [8 - 32, 32 - 8]  # 2^(1+1) · 2 = 8 for the edited 自摸
     html = client.get(game_url(wuyi2_game)).content.decode()
     assert totals_on_page(html) == ["−24", "+24"]
