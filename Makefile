@@ -22,8 +22,9 @@ run: $(VENV)/.runtime
 	$(DEV) $(BIN)/python manage.py migrate --no-input
 	$(DEV) $(BIN)/python manage.py runserver 127.0.0.1:8000
 
+# Two workers (xdist); the browser tests share one worker and its Chromium (xdist_group "browser").
 test: $(VENV)/.dev
-	$(BIN)/pytest
+	$(BIN)/pytest -n auto --dist loadgroup
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -10,6 +10,7 @@ urlpatterns = [
     path("history", records.history, name="history"),
     path("stats", records.stats, name="stats"),
     path("import", records.import_view, name="import"),
+    path("rules/<str:ruleset>", games.rules_doc, name="rules-doc"),
     path("g/<str:token>/", games.game_page, name="game"),
     path("g/<str:token>/poll", games.poll, name="poll"),
     path("g/<str:token>/share", games.share, name="share"),

@@ -2,6 +2,9 @@ import pytest
 
 from scoring.engine import Rules
 from scoring.models import Game
+from tests import speed
+
+speed.load()  # HYPOTHESIS_PROFILE: quick by default, "ci" for the full counts
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 

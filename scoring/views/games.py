@@ -1,6 +1,10 @@
 """The home page, a new game, the game page (the ledger), its live updates, sharing and rules."""
 
+import re
+
+import markdown
 import segno
+from django.conf import settings
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -136,3 +140,31 @@ def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     kind = entry_for(game)
     context = {"game": game, "token": token, "house": house, "kind_rules": kind.RULES_TEMPLATE, **kind.rules_context()}
     return render(request, "scoring/rules.html", context)
+
+
+RULES_DOCS = tuple(r.code for r in all_rulesets())  # docs/rules/<code>.md, one per ruleset
+_rules_html: dict[str, tuple[str, str]] = {}  # code → (title, body), read once per process
+
+
+def _render_rules_doc(code: str) -> tuple[str, str]:
+    text = (settings.BASE_DIR / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
+    # align="…" rather than style="…": the page's CSP allows no inline style.
+    body = markdown.markdown(text, extensions=["tables"], extension_configs={"tables": {"use_align_attribute": True}})
+    title = re.search(r"<h1>(.*?)</h1>", body)
+    body = body.replace("<h1>", '<h1 class="h5">').replace("<h2>", '<h2 class="h6 mt-4">')
+    body = body.replace("<table>", '<div class="table-responsive"><table class="table table-sm align-middle">')
+    body = body.replace("</table>", "</table></div>")
+    # Links between the documents (zhuji.md) point at their pages here.
+    linked = "|".join(RULES_DOCS)
+    body = re.sub(rf'href="({linked})\.md"', lambda m: f'href="{reverse("rules-doc", args=[m[1]])}"', body)
+    return (title[1] if title else code), body
+
+
+def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """规则全文: the ruleset's document (docs/rules/<ruleset>.md) as a page."""
+    if ruleset not in RULES_DOCS:
+        raise Http404("unknown ruleset")
+    if ruleset not in _rules_html:
+        _rules_html[ruleset] = _render_rules_doc(ruleset)
+    title, body = _rules_html[ruleset]
+    return render(request, "scoring/rules_doc.html", {"ruleset": ruleset, "title": title, "body": body})

@@ -18,6 +18,14 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
+def pytest_collection_modifyitems(items):
+    """Under xdist (make test) every browser test runs on one worker: one Chromium, not one per worker."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))
+
+
 def _chromium_or_stop() -> str:
     if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
         return CHROMIUM

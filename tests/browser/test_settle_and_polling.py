@@ -30,21 +30,30 @@ def test_finish_settle_and_tick_off_a_payment(live_server, phone, shot):
     shot(page, "settle-done")
 
 
+def is_poll(request) -> bool:
+    return re.search(r"/poll\?v=\d+", request.url) is not None
+
+
 def test_polling_rests_while_the_tab_is_hidden_and_catches_up_when_shown(live_server, phone):
+    """The page's own clock is faked (htmx polls with setTimeout), so its 3 s ticks pass at once."""
     game = seeded_game(3)
     polls: list[str] = []
     phone.on("request", lambda request: polls.append(request.url) if "/poll" in request.url else None)
+    phone.clock.install()
     phone.goto(f"{live_server.url}/g/{game.view_token}/")
-    phone.wait_for_timeout(3500)
+    phone.clock.pause_at(phone.evaluate("Date.now()") + 100)  # from here the page's time moves only when told
+    with phone.expect_request(is_poll):
+        phone.clock.run_for(3_500)
     assert polls, "the page polls while it is visible"
     phone.evaluate("Object.defineProperty(document, 'hidden', {value: true, configurable: true})")
-    phone.wait_for_timeout(300)
+    phone.wait_for_timeout(300)  # a poll already on its way is let through
     polls.clear()
-    phone.wait_for_timeout(6500)
+    phone.clock.run_for(6_500)
+    phone.wait_for_timeout(300)  # a request started by those ticks would have been seen by now
     assert polls == []  # two ticks passed: no request while hidden
-    phone.evaluate(
-        "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
-        "document.dispatchEvent(new Event('visibilitychange'))"
-    )
-    phone.wait_for_timeout(500)
+    with phone.expect_request(is_poll):  # the page's clock is paused: only the visibility change can send it
+        phone.evaluate(
+            "Object.defineProperty(document, 'hidden', {value: false, configurable: true});"
+            "document.dispatchEvent(new Event('visibilitychange'))"
+        )
     assert any(re.search(r"/poll\?v=\d+", url) for url in polls)  # at once, not at the next tick

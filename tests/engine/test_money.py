@@ -5,9 +5,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.money import fee_shares, final_balances, split_fee
+from tests.speed import examples
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.integers(0, 10_000_00), st.lists(st.integers(0, 10_000), min_size=2, max_size=12).filter(lambda w: sum(w) > 0)
 )
@@ -33,7 +34,7 @@ def test_winners_carry_the_fee_in_proportion_and_everyone_when_nobody_won():
     assert fee_shares(900, [0, 0, 0, 0], "winners") == [225, 225, 225, 225]
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.integers(-500, 500), min_size=3, max_size=3),
     st.sampled_from([1, 3, 7, 10, 33, 50, 99, 100, 137]),

@@ -24,6 +24,7 @@ from tests.engine.oracle import (
     oracle_score,
 )
 from tests.examples import example_files, load
+from tests.speed import examples
 
 CONTRACT_HAND_FIELDS = ("dealer", "streak", "multiplier", "maizi", "xiazi", "net")
 PLAIN_TYPES = sorted(set(WIN_TYPES) - ALL_PIAO_TYPES)
@@ -407,7 +408,7 @@ def engine_view(ok: bool, body: dict) -> dict:
 
 
 @given(games())
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 def test_engine_agrees_with_oracle(game):
     expected = oracle_score(game)
     assert engine_view(*score_game_or_error(game)) == expected

@@ -5,8 +5,9 @@ from hypothesis import strategies as st
 
 from scoring.engine import score_game, score_game_or_error
 from tests.engine.strategies import mangled_games, valid_games
+from tests.speed import examples
 
-SETTINGS = settings(max_examples=200, deadline=None)
+SETTINGS = settings(max_examples=examples(200), deadline=None)
 
 
 @SETTINGS
@@ -56,7 +57,7 @@ def test_dealer_and_streak_follow_the_winners(game):
             assert (after["dealer"], after["streak"]) == (before["dealer"], before["streak"])
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(mangled_games())
 def test_invalid_entries_give_the_contract_error_and_nothing_else(game):
     ok, body = score_game_or_error(game)

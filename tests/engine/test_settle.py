@@ -8,8 +8,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import min_transfers
+from tests.speed import examples
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=examples(150), deadline=None)
 NAMES = ["老王", "小李", "阿华", "大刘", "Eve", "Bob", "C", "d", "e", "f", "g", "h"]
 
 
@@ -93,7 +94,7 @@ def test_count_is_the_brute_force_minimum(balances):
     assert len(min_transfers(balances)) == brute_force_minimum(balances)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(balanced(max_players=5, max_points=4))
 @example({"a": 2, "b": 2, "c": 3, "d": -3, "e": -4})  # greedy makes 4 here
 @example({"a": -10, "b": -3, "c": -3, "d": 6, "e": 5, "f": 5})  # greedy makes 5 here

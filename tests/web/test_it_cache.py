@@ -12,6 +12,7 @@ from scoring.engine import TableState
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from tests.engine.strategies import valid_hand
+from tests.speed import examples
 
 OPS = st.lists(
     st.tuples(st.sampled_from(["record", "record", "record", "edit", "void"]), st.integers(0, 10**6)), max_size=14
@@ -31,7 +32,9 @@ def assert_cache_is_the_replay(game: Game) -> None:
 
 
 @settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+    max_examples=examples(25),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 @given(data=st.data(), ops=OPS)
 @pytest.mark.django_db

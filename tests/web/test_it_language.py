@@ -45,4 +45,3 @@ def test_every_message_has_an_english_translation():
     untranslated = [b for b in blocks if 'msgstr ""' in b.splitlines()[-1] or 'msgstr[1] ""' in b]
     assert blocks
     assert untranslated == []
-    assert PO.with_suffix(".mo").stat().st_mtime >= PO.stat().st_mtime - 1

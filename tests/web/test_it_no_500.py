@@ -5,6 +5,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.models import Hand
+from tests.speed import examples
 from tests.web.helpers import game_url, record
 
 FIELDS = [
@@ -66,7 +67,7 @@ def played(client, game):
     return game
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     data=FORMS,
     path=st.sampled_from(["record", "hand/1/edit", "hand/1/void", "settle", "finish"]),
@@ -78,7 +79,7 @@ def test_random_form_input_never_breaks_the_server(client, played, data, path, m
     assert Hand.objects.filter(game=played).count() <= 2
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(st.text(max_size=40), st.binary(max_size=40)))
 def test_random_bodies_to_the_json_doors_are_400s(client, db, body):
     for url in ("/api/score", "/api/settle"):

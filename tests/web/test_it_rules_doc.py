@@ -1,0 +1,45 @@
+"""规则全文: each ruleset's document (docs/rules/*.md) as a page of the app."""
+
+import re
+
+import pytest
+
+from tests.web.helpers import game_url
+
+SECTIONS = {"yiwu": 13, "zhuji": 7, "wuyi2": 7}
+
+
+@pytest.mark.parametrize(("code", "last"), SECTIONS.items())
+def test_each_document_renders_with_its_section_headings(client, code, last):
+    response = client.get(f"/rules/{code}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    headings = re.findall(r"<h2[^>]*>§(\d+) ", html)
+    assert [int(n) for n in headings] == list(range(1, last + 1))
+    assert '<table class="table' in html
+    assert "style=" not in html  # the CSP forbids inline style
+    assert "<script>" not in html
+    assert "../shared" not in html
+    assert "Content-Security-Policy" in response.headers
+
+
+def test_links_between_documents_lead_to_their_pages(client):
+    html = client.get("/rules/yiwu").content.decode()
+    assert 'href="/rules/zhuji"' in html
+    assert 'href="/rules/wuyi2"' in html
+    assert ".md" not in re.findall(r'href="([^"]*)"', html)
+
+
+@pytest.mark.parametrize("code", ["nope", "YIWU", "base", "..%2Fshared"])
+def test_an_unknown_ruleset_is_404(client, code):
+    assert client.get(f"/rules/{code}").status_code == 404
+
+
+def test_the_games_rules_page_links_to_its_rulesets_document(client, game):
+    html = client.get(game_url(game) + "rules").content.decode()
+    assert 'href="/rules/yiwu"' in html
+    assert "完整规则" in html
+
+
+def test_the_home_page_links_to_the_rules(client, db):
+    assert 'href="/rules/yiwu"' in client.get("/").content.decode()
