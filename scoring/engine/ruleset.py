@@ -69,5 +69,8 @@ def get_ruleset(code) -> Ruleset:
     return ruleset
 
 
+ORDER = ("yiwu", "zhuji", "wuyi2")  # how the app lists them: 义乌 first, the home ruleset
+
+
 def all_rulesets() -> list[Ruleset]:
-    return list(_REGISTRY.values())
+    return sorted(_REGISTRY.values(), key=lambda r: ORDER.index(r.code) if r.code in ORDER else len(ORDER))
