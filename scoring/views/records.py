@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import device
@@ -13,6 +14,7 @@ from scoring.cache import snapshot
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
+from scoring.presenters import hand_title
 from scoring.stats import player_stats
 from scoring.views.games import load_game
 from scoring.views.settle import chart
@@ -55,11 +57,16 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
     ledger = snapshot(game, limit=None)
     context = {"game": game, "token": token, "ledger": ledger, "share": share_text(ledger), "chart": chart(ledger)}
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))
+    context["hands"] = [
+        (row.hand.seq, hand_title(game, row.hand.entry, row.result), row.result.net)
+        for row in ledger.rows
+        if row.result is not None
+    ]
     return render(request, "scoring/summary.html", context)
 
 
 def _download_name(game: Game, ext: str) -> str:
-    return f"yiwu-{game.created_at:%Y%m%d-%H%M}-{game.pk}.{ext}"
+    return f"{game.ruleset}-{timezone.localtime(game.created_at):%Y%m%d-%H%M}-{game.pk}.{ext}"  # the table's time
 
 
 def export_csv(request: HttpRequest, token: str) -> HttpResponse:
