@@ -1,7 +1,7 @@
 """武义二人麻将 (wuyi2-rules.md): 2 players, 番 that add up (倍 = 2^番), 放铳 and 庄 doublings."""
 
 from ..ruleset import Ruleset, register
-from .hands import Hand, parse_hand
+from .hands import HandEntry, parse_hand
 from .patterns import BY_CODE, CODES, GROUPS, LISTABLE, PATTERNS, Pattern, conflicts
 from .replay import HandResult, Payment, TableState, advance, fan_items, new_state, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
@@ -35,7 +35,7 @@ __all__ = [
     "PRESETS",
     "RULE_INFO",
     "WUYI2",
-    "Hand",
+    "HandEntry",
     "HandResult",
     "Pattern",
     "Payment",

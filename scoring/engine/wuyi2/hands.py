@@ -15,14 +15,14 @@ MAX_PATTERNS = 20  # far more than any hand can list validly; bounds the work on
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
+class HandEntry:
     outcome: str  # "win" | "draw"
     winner: int | None = None
     discarder: int | None = None  # None = 自摸
     patterns: tuple[str, ...] = ()  # as listed; the shape defaults to 平胡
 
 
-DRAW = Hand("draw")
+DRAW = HandEntry("draw")
 
 
 def _err(zh: str, en: str, field: str) -> ScoringError:
@@ -44,8 +44,8 @@ def _patterns(value) -> tuple[str, ...]:
     return tuple(value)
 
 
-def parse_hand(raw) -> Hand:
-    """A ``Hand`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
+def parse_hand(raw) -> HandEntry:
+    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     if raw.__class__ is not dict:
         raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
     if not raw.keys() <= HAND_FIELDS:
@@ -65,4 +65,4 @@ def parse_hand(raw) -> Hand:
     # JSON null is not a 自摸: a 自摸 leaves the discarder out (scoring-contract.md, Input hygiene).
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
     patterns = _patterns(raw["patterns"]) if "patterns" in raw else ()
-    return Hand("win", winner, discarder, patterns)
+    return HandEntry("win", winner, discarder, patterns)

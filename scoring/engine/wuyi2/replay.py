@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ScoringError
 from .explain import QQR_ZIMO, explain, formula
-from .hands import Hand
+from .hands import HandEntry
 from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
 from .rules import Rules
 
@@ -104,7 +104,7 @@ def _err(zh: str, en: str, field_name: str) -> ScoringError:
     return ScoringError(None, zh, en, field=field_name)
 
 
-def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
+def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """Judge and settle one hand played in ``state`` (which it does not change).
 
     Raises ``ScoringError`` (hand=None) on a bad entry.
@@ -136,7 +136,7 @@ def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
     return HandResult(dealer, state.streak, fan, net, [Payment(loser, winner, amount, why)])
 
 
-def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
+def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
     """§1: the dealer stays on a dealer win (streak + 1) or a draw; the other player's win
     passes the deal to them."""
     totals = state.totals

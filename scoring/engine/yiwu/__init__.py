@@ -1,7 +1,7 @@
 """义乌麻将 (yiwu-rules.md): 4 players, 庄/闲 pair units, win-type multipliers, 买子/下子, 飘/承包."""
 
 from ..ruleset import Ruleset, register
-from .hands import Hand, parse_hand
+from .hands import HandEntry, parse_hand
 from .replay import HandResult, Payment, TableState, advance, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
 from .wintypes import COMMON_ORDER, SEATS_EN, SEATS_ZH, WIN_TYPES, WinType
@@ -39,7 +39,7 @@ __all__ = [
     "SEATS_ZH",
     "WIN_TYPES",
     "YIWU",
-    "Hand",
+    "HandEntry",
     "HandResult",
     "Payment",
     "Rules",

@@ -5,7 +5,7 @@ Chinese and English that names the rule.
 """
 
 from ..errors import ScoringError
-from .hands import Hand
+from .hands import HandEntry
 from .rules import Rules
 from .wintypes import SEATS_EN, SEATS_ZH, WinType
 
@@ -14,7 +14,7 @@ def _err(zh: str, en: str, field_name: str | None = None) -> ScoringError:
     return ScoringError(None, zh, en, field=field_name)
 
 
-def check_win(rules: Rules, hand: Hand) -> None:
+def check_win(rules: Rules, hand: HandEntry) -> None:
     wt, winner = hand.win_type, hand.winner
     if winner is None or wt is None:
         raise _err(
@@ -47,7 +47,7 @@ def check_win(rules: Rules, hand: Hand) -> None:
             )
 
 
-def _check_piao_win(rules: Rules, hand: Hand, wt: WinType, winner: int) -> None:
+def _check_piao_win(rules: Rules, hand: HandEntry, wt: WinType, winner: int) -> None:
     piao, level = hand.piao_player, hand.piao_level
     if wt.piao_level:
         if piao != winner:
@@ -82,7 +82,7 @@ def _check_piao_win(rules: Rules, hand: Hand, wt: WinType, winner: int) -> None:
             )
 
 
-def check_feeders(hand: Hand) -> None:
+def check_feeders(hand: HandEntry) -> None:
     feeders = hand.feeders
     if not feeders:
         return
@@ -94,14 +94,14 @@ def check_feeders(hand: Hand) -> None:
         raise _err("§9 喂家不能重复", "§9 A feeder is listed twice", "feeders")
 
 
-def check_no_win_fields(hand: Hand, what_zh: str, what_en: str) -> None:
+def check_no_win_fields(hand: HandEntry, what_zh: str, what_en: str) -> None:
     # caishen is optional on any hand (scoring-contract.md); it only matters for a winner.
     for name in ("winner", "win_type", "discarder"):
         if getattr(hand, name) is not None:
             raise _err(f"{what_zh}不应填写 {name}", f"{what_en} has no {name}", name)
 
 
-def apply_maizi(rules: Rules, state, hand: Hand) -> tuple[int, ...]:
+def apply_maizi(rules: Rules, state, hand: HandEntry) -> tuple[int, ...]:
     """§7: the 买子 in force for this hand."""
     if hand.maizi is None:
         return state.maizi
@@ -121,7 +121,7 @@ def apply_maizi(rules: Rules, state, hand: Hand) -> tuple[int, ...]:
     return hand.maizi
 
 
-def apply_joins(rules: Rules, state, hand: Hand) -> tuple[int, ...]:
+def apply_joins(rules: Rules, state, hand: HandEntry) -> tuple[int, ...]:
     """§8: the 下子 in force for this hand, after this hand's joins."""
     if not hand.xiazi_join:
         return state.xiazi

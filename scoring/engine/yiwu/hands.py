@@ -17,7 +17,7 @@ MAX_CAISHEN = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
+class HandEntry:
     outcome: str
     winner: int | None = None
     win_type: WinType | None = None
@@ -103,8 +103,8 @@ def _caishen(value) -> int:
     return value
 
 
-def parse_hand(raw) -> Hand:
-    """A ``Hand`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
+def parse_hand(raw) -> HandEntry:
+    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     if not isinstance(raw, dict):
         raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
     unknown = raw.keys() - HAND_FIELDS
@@ -122,7 +122,7 @@ def parse_hand(raw) -> Hand:
         if win_type is None:
             raise _err("未知的胡牌型", "Unknown win type", "win_type")
     piao_player, piao_level = _piao(raw["piao"]) if "piao" in raw else (None, 0)
-    return Hand(
+    return HandEntry(
         outcome=outcome,
         winner=_seat(raw["winner"], "winner") if "winner" in raw else None,
         win_type=win_type,

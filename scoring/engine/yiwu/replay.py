@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from ..errors import ScoringError
 from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .explain import explain, formula
-from .hands import Hand
+from .hands import HandEntry
 from .rules import Rules
 
 PIAO_MULT = {1: 8, 2: 16}  # §10: a feeder who leaves pays the 飘-success total
@@ -145,7 +145,7 @@ def _unit(terms) -> int:
     return sum(t[2] for t in terms)
 
 
-def _settle_win(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list[Payment]:
+def _settle_win(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> list[Payment]:
     """§5: every loser's share, then who actually pays it (承包, 反赔)."""
     wt, winner, m = hand.win_type, hand.winner, hand.win_type.multiplier
     shares: dict[int, int] = {}
@@ -173,7 +173,7 @@ def _settle_win(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list[Pay
     return [Payment(q, winner, shares[q], whys[q]) for q in shares]
 
 
-def _feeders_pay(rules: Rules, hand: Hand, shares: dict[int, int]) -> list[Payment]:
+def _feeders_pay(rules: Rules, hand: HandEntry, shares: dict[int, int]) -> list[Payment]:
     """§5.3 承包: the 飘 player won; the feeders pay everything."""
     wt, winner, feeders = hand.win_type, hand.winner, hand.feeders
     if len(feeders) == 1 or rules.multi_feeder == "first":
@@ -189,7 +189,7 @@ def _feeders_pay(rules: Rules, hand: Hand, shares: dict[int, int]) -> list[Payme
     return payments
 
 
-def _settle_draw(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list[Payment]:
+def _settle_draw(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> list[Payment]:
     """§6: nobody pays, except a failed 双飘."""
     if hand.piao_level != 2:
         return []
@@ -203,7 +203,7 @@ def _settle_draw(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list[Pa
     return payments
 
 
-def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list[Payment]:
+def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> list[Payment]:
     """§10: the leaver pays everyone, or a leaving feeder pays the 飘 player's success."""
     leaver, piao, level = hand.leaver, hand.piao_player, hand.piao_level
     if leaver in hand.feeders:
@@ -219,7 +219,7 @@ def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: Hand) -> list
     return payments
 
 
-def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
+def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """Judge and settle one hand played in ``state`` (which it does not change).
 
     Raises ``ScoringError`` (hand=None) on a bad entry.
@@ -255,7 +255,7 @@ def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
     return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net, payments)
 
 
-def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
+def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
     """§2, §7, §8: the state of the next hand."""
     for seat in range(4):
         state.totals[seat] += result.net[seat]

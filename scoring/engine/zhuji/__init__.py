@@ -3,7 +3,7 @@
 from ..ruleset import Ruleset, register
 from .checks import check_win
 from .explain import SEATS_EN, SEATS_ZH
-from .hands import Hand, Tai, parse_hand, parse_tai, seat_wind, tai_count, tai_items
+from .hands import HandEntry, Tai, parse_hand, parse_tai, seat_wind, tai_count, tai_items
 from .replay import HandResult, Payment, TableState, advance, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
 
@@ -38,7 +38,7 @@ __all__ = [
     "SEATS_EN",
     "SEATS_ZH",
     "ZHUJI",
-    "Hand",
+    "HandEntry",
     "HandResult",
     "Payment",
     "Rules",

@@ -3,7 +3,7 @@ the replay fills in the index) whose Chinese and English messages name the rule 
 """
 
 from ..errors import ScoringError
-from .hands import DRAGONS, WIND_INDEX, WIND_LABELS, Hand, Tai, tai_count
+from .hands import DRAGONS, WIND_INDEX, WIND_LABELS, HandEntry, Tai, tai_count
 
 
 def _err(zh: str, en: str, field: str) -> ScoringError:
@@ -24,7 +24,7 @@ def _check_repeats(tai: Tai) -> None:
             )
 
 
-def check_win(hand: Hand, dealer: int) -> int:
+def check_win(hand: HandEntry, dealer: int) -> int:
     """§4 and §6 for a win played with ``dealer`` dealing; returns the 台 before any cap."""
     winner, discarder, tai = hand.winner, hand.discarder, hand.tai
     if discarder == winner:

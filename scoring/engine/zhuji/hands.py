@@ -39,7 +39,7 @@ class Tai:
 
 
 @dataclass(frozen=True, slots=True)
-class Hand:
+class HandEntry:
     outcome: str  # "win" | "draw"
     winner: int | None = None
     discarder: int | None = None  # None = 自摸 (the field was absent)
@@ -109,8 +109,8 @@ def parse_tai(raw) -> Tai:
     return Tai(**{name: _tai_value(name, value) for name, value in raw.items()})
 
 
-def parse_hand(raw) -> Hand:
-    """A ``Hand`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
+def parse_hand(raw) -> HandEntry:
+    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     if not isinstance(raw, dict):
         raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
     unknown = raw.keys() - HAND_FIELDS
@@ -131,10 +131,10 @@ def parse_hand(raw) -> Hand:
         raise _err("胡牌需要填写台（tai）", "A win needs its tai", "tai")
     # JSON null is not a 自摸: the field is absent on a self-drawn win (Input hygiene).
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
-    return Hand("win", _seat(raw["winner"], "winner"), discarder, parse_tai(raw["tai"]))
+    return HandEntry("win", _seat(raw["winner"], "winner"), discarder, parse_tai(raw["tai"]))
 
 
-DRAW = Hand("draw")
+DRAW = HandEntry("draw")
 
 
 def seat_wind(player: int, dealer: int) -> int:

@@ -10,7 +10,7 @@ from fractions import Fraction
 from ..points import from_json, norm, to_json
 from .checks import check_win
 from .explain import explain, formula
-from .hands import Hand
+from .hands import HandEntry
 from .rules import Rules
 
 
@@ -88,7 +88,7 @@ class TableState:
         self.streak = streak
 
 
-def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
+def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """Judge and settle one hand played in ``state`` (which it does not change).
 
     Raises ``ScoringError`` (hand=None) on a bad entry.
@@ -125,7 +125,7 @@ def score_hand(rules: Rules, state: TableState, hand: Hand) -> HandResult:
     return HandResult(dealer, state.streak, t, net, payments)
 
 
-def advance(rules: Rules, state: TableState, hand: Hand, result: HandResult) -> None:
+def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
     """§2: the totals and the deal of the next hand."""
     totals, net = state.totals, result.net
     for seat in range(4):
