@@ -1,5 +1,6 @@
-"""Long games: replaying 2,000 hands (goal < 50 ms) and an edit of hand 1 of 2,000 re-settled
-and written back to the cache (goal < 200 ms), with the worst case of rewriting every result.
+"""Long games: replaying 2,000 hands (goal < 50 ms), an edit of hand 1 of 2,000 re-settled
+and written back to the cache (goal < 200 ms), with the worst case of rewriting every result,
+and the whole-game pages (summary, CSV, settle) of a 2,000-hand game (goal < 300 ms).
 
 Run: make bench-long   (or: .venv/bin/python bench/long.py); DATABASE_URL picks the database
 (SQLite in /tmp by default).
@@ -86,7 +87,22 @@ def main() -> None:
         store(game, build(game))
 
     print(f"worst case, every one of the {N} cached results rewritten: {timed(rewrite_all, 5):7.1f} ms")
+    pages(game)
     reset_queries()
+
+
+def pages(game: Game) -> None:
+    """Whole-game pages of a 2,000-hand game through the Django test client (goal < 300 ms each):
+    the summary, the CSV, the settle preview, and one page of the hand list."""
+    from django.test import Client
+
+    client = Client(HTTP_HOST="127.0.0.1")
+    base = f"/g/{game.edit_token}/"
+    client.get(base)
+    settle = "settle?rate=100&fee_yuan=40&fee_mode=equal&fee_payee=0"
+    for path in ("summary", "export.csv", "export.json", settle, "?page=1", ""):
+        ms = timed(lambda path=path: client.get(base + path), 5)
+        print(f"GET {('/' + path)[:40]:42} {ms:7.1f} ms")
 
 
 if __name__ == "__main__":

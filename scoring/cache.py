@@ -21,7 +21,8 @@ from scoring.models import Game, Hand
 CACHE_VERSION = 3  # 2: player names in the formulas; 3: any ruleset (extras, half points)
 # What a ruleset's result may carry beside dealer/streak/net/payments (the contract's output).
 EXTRAS = ("multiplier", "maizi", "xiazi", "tai", "fan")
-RECENT_HANDS = 15
+RECENT_HANDS = 15  # the game page's list
+PAGE_HANDS = 100  # a page of the whole list (?page=N, newest first)
 
 
 @dataclass
@@ -163,18 +164,24 @@ class Snapshot:
 
     @property
     def earlier(self) -> int:
-        """Hands not shown (all of them count, voided or not)."""
-        return self.last_seq - len(self.rows) if self.rows else 0
+        """Hands older than the ones shown (all of them count, voided or not)."""
+        return self.rows[0].hand.seq - 1 if self.rows else 0
+
+    @property
+    def pages(self) -> int:
+        """How many pages of ``PAGE_HANDS`` the whole list takes."""
+        return max(1, -(-self.last_seq // PAGE_HANDS))
 
 
-def snapshot(game: Game, limit: int | None = RECENT_HANDS) -> Snapshot:
-    """Two queries whatever the game's length: the latest ``limit`` hands (all if None)."""
+def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> Snapshot:
+    """Two queries whatever the game's length: ``limit`` hands, newest first from ``offset``
+    (all if None)."""
     ensure(game)
     hands = game.hands.order_by("-seq")
-    hands = list(hands[:limit] if limit else hands)
+    hands = list(hands[offset : offset + limit] if limit else hands)
     if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
         rebuild(game)
-        return snapshot(game, limit)
+        return snapshot(game, limit, offset)
     rows = [
         Row(h, result_from_json(h.result) if h.result is not None and not h.voided else None) for h in reversed(hands)
     ]

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import device
 from scoring.access import claim, find_game, game_version
-from scoring.cache import RECENT_HANDS, all_nets, snapshot, state_json
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, all_nets, snapshot, state_json
 from scoring.charts import running_totals_svg
 from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
 from scoring.entry import entry_for
@@ -74,12 +74,22 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
     """The page's ledger from the replay cache: two queries, however long the game."""
-    limit = None if request.GET.get("all") else RECENT_HANDS
+    page = list_page(request)
+    limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
     try:
-        ledger, broken = snapshot(game, limit), None
+        ledger, broken = snapshot(game, limit, offset), None
     except LedgerError as error:  # only if a stored game stopped replaying
         ledger, broken = None, error
-    return {**game_context(request, game, token, can_edit, ledger), "broken": broken}
+    return {**game_context(request, game, token, can_edit, ledger), "broken": broken, "page": page}
+
+
+def list_page(request: HttpRequest) -> int | None:
+    """The page of the whole hand list asked for (``?page=N``; ``?all=1`` is page 1), or None
+    for the game page's latest hands. Polls carry it, so a phone stays on its page."""
+    raw = request.GET.get("page") or ("1" if request.GET.get("all") else "")
+    if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6:
+        return max(1, int(raw))
+    return None
 
 
 def game_page(request: HttpRequest, token: str) -> HttpResponse:

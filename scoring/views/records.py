@@ -15,6 +15,7 @@ from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.presenters import hand_title
+from scoring.render import summary_rows_html
 from scoring.stats import player_stats
 from scoring.views.games import load_game
 from scoring.views.settle import chart
@@ -57,11 +58,8 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
     ledger = snapshot(game, limit=None)
     context = {"game": game, "token": token, "ledger": ledger, "share": share_text(ledger), "chart": chart(ledger)}
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))
-    context["hands"] = [
-        (row.hand.seq, hand_title(game, row.hand.entry, row.result), row.result.net)
-        for row in ledger.rows
-        if row.result is not None
-    ]
+    hands = [(r.hand.seq, hand_title(game, r.hand.entry, r.result), r.result.net) for r in ledger.rows if r.result]
+    context["hands_html"] = summary_rows_html(hands)
     return render(request, "scoring/summary.html", context)
 
 
