@@ -8,6 +8,7 @@ from django.utils import timezone
 
 from scoring.cache import cached_state, ensure, result_json, state_json, store, table
 from scoring.engine import ScoringError, score
+from scoring.engine.contract import MAX_HANDS
 from scoring.engine.points import to_json
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
@@ -42,6 +43,11 @@ def record_hand(
             if done is not None:
                 return done
             ensure(game)
+            if game.state["active"] >= MAX_HANDS:
+                raise Conflict(
+                    f"一场最多 {MAX_HANDS} 局：请结算这一场，再开新的一场。",
+                    f"A game holds at most {MAX_HANDS} hands: settle this one and start a new game.",
+                )
             seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
             if seq != next_seq:
                 raise Conflict(

@@ -166,3 +166,12 @@ def test_abandons_are_not_offered_unless_the_house_rules_allow_them(client, game
     assert response.status_code == 200
     assert "没有开启逃跑" in response.content.decode()
     assert not Hand.objects.exists()
+
+
+def test_a_game_of_2000_hands_takes_no_more_and_says_why(client, db):
+    from bench.seed import seeded_game
+
+    game = seeded_game(2000)
+    response = record(client, game, ZIMO)
+    assert Hand.objects.filter(game=game).count() == 2000
+    assert "一场最多 2000 局" in " ".join(messages_of(client.get(response["Location"])))
