@@ -2,6 +2,8 @@
 
 import time
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (bench/page.py takes them from here)
+
 # DEBUG off, manifest static files, plain HTTP on 127.0.0.1: production but for TLS.
 PRODUCTION_ENV = {
     "DJANGO_SETTINGS_MODULE": "yiwu_site.settings",
@@ -20,18 +22,6 @@ def best_of(repeats: int, fn) -> float:
         fn()
         best = min(best, time.perf_counter() - start)
     return best
-
-
-# Debian's Chromium in this sandbox: no sandboxing, no GPU, no calls home (DEVELOPERS.md).
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def start_gunicorn(port: int, workers: int):

@@ -11,11 +11,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import best_of
-from bench.games import random_game
 from scoring.engine import WUYI2, YIWU, ZHUJI, Rules, ScoringError, replay, score, score_game
 from scoring.engine import zhuji as zj
 from scoring.engine.wuyi2 import LISTABLE, conflicts
 from scoring.engine.wuyi2 import Rules as Wuyi2Rules
+from tests.factories import random_game
 
 
 def random_zhuji_game(n_hands: int, seed: int = 7) -> list[dict]:

@@ -119,8 +119,8 @@ def prepare(db_url: str, tables: int) -> list[str]:
     django.setup()
     from django.core.management import call_command
 
-    from bench.seed import seeded_game
     from scoring.models import Game
+    from tests.factories import seeded_game
 
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)

@@ -26,12 +26,12 @@ django.setup()
 from django.core.management import call_command  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
 
-from bench.games import random_game  # noqa: E402
 from scoring import services  # noqa: E402
 from scoring.cache import store  # noqa: E402
 from scoring.engine import YIWU, Rules, replay  # noqa: E402
 from scoring.ledger import build  # noqa: E402
 from scoring.models import Game, Hand  # noqa: E402
+from tests.factories import random_game  # noqa: E402
 
 N = 2000
 

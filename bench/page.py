@@ -66,8 +66,8 @@ def load(browser, url: str, rtt_ms: int | None) -> tuple[int, float, list[tuple[
 def main() -> None:
     server = serve()
     try:
-        from bench.seed import seeded_game
         from scoring.models import Game
+        from tests.factories import seeded_game
 
         Game.objects.all().delete()
         game = seeded_game(500)

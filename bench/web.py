@@ -32,8 +32,8 @@ from django.db import connection  # noqa: E402
 from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
-from bench.seed import seeded_game  # noqa: E402
 from scoring.models import Game  # noqa: E402
+from tests.factories import seeded_game  # noqa: E402
 
 REPEATS = 300
 

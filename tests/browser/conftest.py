@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.common import CHROMIUM as DEFAULT_CHROMIUM
-from bench.common import CHROMIUM_ARGS
+from tests.chromium import CHROMIUM as DEFAULT_CHROMIUM
+from tests.chromium import CHROMIUM_ARGS
 
 CHROMIUM = os.environ.get("YIWU_CHROMIUM", DEFAULT_CHROMIUM)
 PHONE = {"width": 390, "height": 844}

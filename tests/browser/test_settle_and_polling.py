@@ -5,8 +5,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from bench.seed import seeded_game
 from scoring.models import Transfer
+from tests.factories import seeded_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -5,6 +5,25 @@ import re
 from scoring.entry import entry_for, yiwu
 from scoring.models import Game
 
+# The new-game form as a table fills it in (义乌, every rule set).
+NEW_GAME = {
+    "name0": "老王",
+    "name1": "小李",
+    "name2": "阿华",
+    "name3": "大刘",
+    "first_dealer": "2",
+    "preset": "9/7",
+    "maizi_points": "2",
+    "maizi_buy": "tenure_start",
+    "xiazi_points": "1",
+    "xiazi_amount": "fixed",
+    "discarder_extra": "double",
+    "fanpei_factor": "2",
+    "shuangpiao_draw_mult": "4",
+    "shuangpiao_draw_includes_xiazi": "on",
+    "multi_feeder": "shared",
+}
+
 
 def game_url(game: Game, view: bool = False) -> str:
     return f"/g/{game.view_token if view else game.edit_token}/"

@@ -1,7 +1,7 @@
 from django.test import Client
 
 from scoring.models import SavedGame
-from tests.web.helpers import game_url
+from tests.web.helpers import NEW_GAME, game_url
 
 
 def sign_up(client: Client, name: str = "laowang") -> None:
@@ -38,8 +38,6 @@ def test_opening_the_edit_link_later_upgrades_the_saved_game(client, game):
 
 def test_a_game_created_while_signed_in_is_saved(client, db):
     sign_up(client)
-    from tests.web.test_it_home_and_new_game import NEW_GAME
-
     client.post("/new", NEW_GAME)
     assert SavedGame.objects.count() == 1
 

@@ -78,17 +78,22 @@ def test_a_long_game_shows_the_latest_hands_and_a_link_to_the_rest(client, game)
 
 
 def test_the_whole_list_comes_in_pages_of_100_and_a_poll_keeps_the_page(client, db):
-    from bench.seed import seeded_game
+    from tests.factories import seeded_game
 
     game = seeded_game(250)
     first = client.get(game_url(game) + "?page=1").content.decode()
     assert first.count('class="hand-row') == 100
-    assert 'id="hand-250"' in first and 'id="hand-151"' in first and 'id="hand-150"' not in first
+    assert 'id="hand-250"' in first
+    assert 'id="hand-151"' in first
+    assert 'id="hand-150"' not in first
     assert "第 1 / 3 页" in first
     last = client.get(game_url(game) + "?page=3").content.decode()
-    assert last.count('class="hand-row') == 50 and 'id="hand-1"' in last
+    assert last.count('class="hand-row') == 50
+    assert 'id="hand-1"' in last
     assert client.get(game_url(game) + "?all=1").content.decode().count('class="hand-row') == 100  # no longer all
     polled = client.get(game_url(game) + "poll?v=-1&page=2").content.decode()  # another phone changed the game
-    assert polled.count('class="hand-row') == 100 and 'id="hand-150"' in polled and 'id="hand-51"' in polled
+    assert polled.count('class="hand-row') == 100
+    assert 'id="hand-150"' in polled
+    assert 'id="hand-51"' in polled
     assert "page=2" in polled  # the next poll asks for the same page
     assert client.get(game_url(game) + "?page=²").content.decode().count('class="hand-row') == 15  # not a page

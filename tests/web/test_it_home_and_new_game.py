@@ -1,24 +1,6 @@
 from scoring.engine import Rules
 from scoring.models import Game
-from tests.web.helpers import game_url
-
-NEW_GAME = {
-    "name0": "老王",
-    "name1": "小李",
-    "name2": "阿华",
-    "name3": "大刘",
-    "first_dealer": "2",
-    "preset": "9/7",
-    "maizi_points": "2",
-    "maizi_buy": "tenure_start",
-    "xiazi_points": "1",
-    "xiazi_amount": "fixed",
-    "discarder_extra": "double",
-    "fanpei_factor": "2",
-    "shuangpiao_draw_mult": "4",
-    "shuangpiao_draw_includes_xiazi": "on",
-    "multi_feeder": "shared",
-}
+from tests.web.helpers import NEW_GAME, game_url
 
 
 def test_home_offers_a_new_game_and_lists_nothing_yet(client, db):

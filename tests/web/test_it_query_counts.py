@@ -2,8 +2,8 @@
 
 import pytest
 
-from bench.seed import seeded_game
 from scoring.models import Hand
+from tests.factories import seeded_game
 from tests.web.helpers import form_fields, game_url
 
 GET_PAGES = {

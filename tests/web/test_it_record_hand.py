@@ -169,7 +169,7 @@ def test_abandons_are_not_offered_unless_the_house_rules_allow_them(client, game
 
 
 def test_a_game_of_2000_hands_takes_no_more_and_says_why(client, db):
-    from bench.seed import seeded_game
+    from tests.factories import seeded_game
 
     game = seeded_game(2000)
     response = record(client, game, ZIMO)

@@ -1,4 +1,5 @@
-"""Deterministic random valid games for benchmarks (no hypothesis needed)."""
+"""Random valid 义乌 games, and long games stored the way the app stores them: for the
+query-count, paging and browser tests, and for the benchmarks (bench/ imports them from here)."""
 
 import random
 
@@ -42,3 +43,18 @@ def random_game(n_hands: int, seed: int = 7, rules: Rules | None = None) -> dict
         score(YIWU, rules, state, parse_hand(hand))
         hands.append(hand)
     return {"hands": hands}
+
+
+def seeded_game(n_hands: int, seed: int = 7):
+    """A stored game of ``n_hands`` valid hands with its replay cache filled in (needs Django;
+    ``random_game`` above does not, so the engine benchmark can use it)."""
+    from scoring.cache import store
+    from scoring.ledger import build
+    from scoring.models import Game, Hand
+
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
+    hands = random_game(n_hands, seed=seed)["hands"]
+    Hand.objects.bulk_create(Hand(game=game, seq=i, entry=entry) for i, entry in enumerate(hands, start=1))
+    store(game, build(game))
+    game.bump_version()
+    return game
