@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from scoring.engine import DEFAULT_PRESET, DEFAULT_RULESET, SEATS_ZH, Ruleset, get_ruleset
+from scoring.engine import DEFAULT_PRESET, DEFAULT_RULESET, Ruleset, get_ruleset
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 
@@ -48,9 +48,6 @@ class Game(models.Model):
 
     def engine_rules(self):
         return self.engine.rules_from_dict(self.rules)
-
-    def seat_label(self, seat: int) -> str:
-        return f"{self.players[seat]}（{SEATS_ZH[seat]}）"
 
     def bump_version(self) -> None:
         """Mark a change to the hands, for phones polling the game (one UPDATE)."""
