@@ -15,11 +15,19 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
 def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
+    """Unset or empty: the default. Anything but the usual yes/no spellings is an error."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
         return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+    if value not in TRUE + FALSE:
+        raise ImproperlyConfigured(
+            f"{name}={os.environ[name]!r} is neither yes nor no: use one of {', '.join(map(repr, TRUE + FALSE))}."
+        )
+    return value in TRUE
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -86,13 +94,16 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+# Unset or empty: SQLite in the project folder (README, "Operating it").
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")), conn_health_checks=True
+        )
+    }
+except ValueError as error:  # an unknown scheme, a bad port or a non-numeric DJANGO_CONN_MAX_AGE
+    raise ImproperlyConfigured(f"DATABASE_URL or DJANGO_CONN_MAX_AGE is not usable: {error}") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones write at once: each write transaction takes the lock up front, and the
     # others wait for it instead of failing.
