@@ -7,6 +7,7 @@ SQLite in the project folder).
 
 import os
 import tempfile
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -158,6 +159,42 @@ if not DEBUG and not TESTING:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+
+
+def env_admins(name: str) -> list[tuple[str, str]]:
+    """ "Name <email>, other@example.com" → [("Name", "email"), ("", "other@example.com")]."""
+    admins = []
+    for item in env_list(name):
+        real_name, address = parseaddr(item)
+        if "@" not in address:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an e-mail address (use Name <email>, ...).")
+        admins.append((real_name, address))
+    return admins
+
+
+# A 500 is logged with its traceback to stderr (gunicorn's --error-logfile -), and mailed to
+# ADMINS when there are any (through EMAIL_HOST, localhost by default).
+ADMINS = env_admins("DJANGO_ADMINS")
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "loggers": {
+        "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR", "propagate": False},
+        "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
+}
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
