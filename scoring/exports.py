@@ -39,6 +39,26 @@ def mid_game_fixes(ledger: Ledger) -> list[int]:
     return [hand.seq for hand in active[1:] if hand.fix() is not None]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value):
+    """A text cell a spreadsheet would run as a formula gets a leading ' (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class SafeWriter:
+    """csv.writer whose text cells cannot start a formula (names, explanations, void reasons)."""
+
+    def __init__(self, out):
+        self.writer = csv.writer(out)
+
+    def writerow(self, row) -> None:
+        self.writer.writerow([safe_cell(cell) for cell in row])
+
+
 CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "倍数", "付款人", "收款人", "分数", "说明"]
 
 
@@ -46,7 +66,7 @@ def game_csv(ledger: Ledger) -> str:
     """One row per payment (a hand without payments gets one row), nets per player at the end."""
     names = ledger.game.players
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)
     writer.writerow(CSV_HEADER + [f"{n}输赢" for n in names] + [f"{n}累计" for n in names])
     totals = [0, 0, 0, 0]
     for row in ledger.rows:
