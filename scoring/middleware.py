@@ -72,3 +72,18 @@ class ContentSecurityPolicyMiddleware:
         if response.status_code != 204:  # an empty poll answer is no document: keep it tiny
             response.headers.setdefault("Content-Security-Policy", CSP)
         return response
+
+
+class PrivateTokenPagesMiddleware:
+    """A page whose URL holds a game token (the link is the key) is kept by no cache: not a
+    shared proxy's, not the browser's back-forward store on a borrowed phone."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        match = request.resolver_match
+        if match is not None and "token" in match.kwargs:
+            response.headers["Cache-Control"] = "private, no-store"
+        return response
