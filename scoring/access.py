@@ -5,6 +5,7 @@ keeps guessing gets 429 for the rest of a 10-minute window. The counts live in t
 so every gunicorn worker and host sees the same ones.
 """
 
+import re
 import time
 
 from django.conf import settings
@@ -15,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring.models import AccessMiss, Game, SavedGame
 
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
 MAX_MISSES = 30
 
@@ -49,13 +51,19 @@ def _record_miss(client: str) -> None:
         AccessMiss.objects.filter(window__lt=window - 1).delete()
 
 
+def well_formed(token: str) -> bool:
+    """Could this be a link token? Anything else (NUL, control characters, too long) is a
+    wrong token without asking the database, which PostgreSQL would refuse with an error."""
+    return TOKEN_SHAPE.fullmatch(token) is not None
+
+
 def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) -> Game:
     """The game ``token`` opens (edit or view link), or 404; 429 after too many misses."""
     client = client_of(request)
     queryset = Game.objects.filter(Q(edit_token=token) | Q(view_token=token))
     if fields:
         queryset = queryset.only(*fields)
-    game = queryset.first() if len(token) <= 64 else None
+    game = queryset.first() if well_formed(token) else None
     if game is None:
         _check_not_blocked(client)
         _record_miss(client)
@@ -66,6 +74,8 @@ def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) ->
 def game_version(request: HttpRequest, token: str) -> int:
     """Only the version of the game a token opens: the polling fast path, one indexed lookup
     without building a model (404 and the rate limit as for ``find_game``)."""
+    if not well_formed(token):
+        find_game(request, token)  # records the miss and raises 404 (or 429)
     table = Game._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT version FROM {table} WHERE edit_token = %s OR view_token = %s", [token, token])

@@ -4,9 +4,11 @@ import csv
 import io
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.cache import store
 from scoring.engine import SEATS_ZH, Rules, ScoringError, parse_rules, score_game
+from scoring.forms import control_character
 from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
@@ -98,6 +100,9 @@ def import_game(data) -> Game:
         where = f"第{error.hand + 1}局：" if error.hand is not None else ""
         raise ImportError_(f"{where}{error.zh}") from None
     players = data.get("players") or list(DEFAULT_NAMES)
+    for name in players:
+        if code := control_character(name):
+            raise ImportError_(_("名字不能包含控制字符或文字方向字符（%(code)s）。") % {"code": code})
     rules = parse_rules(data.get("rules", {}), Rules())
     with transaction.atomic():
         game = Game.objects.create(players=players, first_dealer=data.get("first_dealer", 0), rules=rules.to_dict())

@@ -1,13 +1,42 @@
 """Forms only validate and convert: the rules themselves are judged by the engine."""
 
+import re
+import unicodedata
 from decimal import Decimal
 
 from django import forms
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import PRESETS, RULE_INFO, WIN_TYPES, Rules, TableState
 from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
+
+ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
+
+
+def ascii_int(value, default: int) -> int:
+    """A whole number from a request, or ``default``: only ASCII digits ("²".isdigit() is True)."""
+    value = str(value)
+    return int(value) if ASCII_DIGITS.fullmatch(value) else default
+
+
+def control_character(text: str) -> str | None:
+    """The first control or invisible formatting character (Unicode Cc/Cf: NUL, U+202E and the
+    other direction marks) in ``text``, as U+XXXX, or None. Such a character in a name can
+    reorder the numbers shown beside it."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def no_control_characters(value: str) -> None:
+    if code := control_character(value):
+        raise ValidationError(
+            _("不能包含控制字符或文字方向字符（%(code)s）。"), code="control_character", params={"code": code}
+        )
+
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
 OPTIONAL_SEAT = [("", "—"), *SEAT_CHOICES]
@@ -18,10 +47,10 @@ def _seat_field(label: str, required: bool = False) -> forms.TypedChoiceField:
 
 
 class NewGameForm(forms.Form):
-    name0 = forms.CharField(label=_("东"), max_length=20, initial=DEFAULT_NAMES[0])
-    name1 = forms.CharField(label=_("南"), max_length=20, initial=DEFAULT_NAMES[1])
-    name2 = forms.CharField(label=_("西"), max_length=20, initial=DEFAULT_NAMES[2])
-    name3 = forms.CharField(label=_("北"), max_length=20, initial=DEFAULT_NAMES[3])
+    name0 = forms.CharField(label=_("东"), max_length=20, initial=DEFAULT_NAMES[0], validators=[no_control_characters])
+    name1 = forms.CharField(label=_("南"), max_length=20, initial=DEFAULT_NAMES[1], validators=[no_control_characters])
+    name2 = forms.CharField(label=_("西"), max_length=20, initial=DEFAULT_NAMES[2], validators=[no_control_characters])
+    name3 = forms.CharField(label=_("北"), max_length=20, initial=DEFAULT_NAMES[3], validators=[no_control_characters])
     first_dealer = forms.TypedChoiceField(label=_("首局庄家"), choices=SEAT_CHOICES, coerce=int, initial=0)
     preset = forms.ChoiceField(
         label=_("底分（庄/闲）"), choices=[(p, f"{p}") for p in PRESETS], initial="7/5", widget=forms.RadioSelect
@@ -196,7 +225,9 @@ def hand_form_initial(entry: dict, fix: tuple[int, int] | None) -> dict:
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label=_("作废原因"), max_length=200, required=False, initial=_("记错了"))
+    reason = forms.CharField(
+        label=_("作废原因"), max_length=200, required=False, initial=_("记错了"), validators=[no_control_characters]
+    )
 
 
 RATE_CHOICES = [

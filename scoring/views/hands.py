@@ -1,5 +1,6 @@
 """Recording, editing and voiding hands. Every write previews first, then confirms."""
 
+import re
 import secrets
 from copy import deepcopy
 from urllib.parse import urlencode
@@ -15,7 +16,7 @@ from django.utils.translation import gettext_lazy as _lazy
 from scoring import device, services
 from scoring.cache import table
 from scoring.engine import COMMON_ORDER, WIN_TYPES, ScoringError, TableState, score
-from scoring.forms import HandForm, VoidForm, hand_form_initial
+from scoring.forms import HandForm, VoidForm, ascii_int, hand_form_initial
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
@@ -27,6 +28,7 @@ from scoring.views.games import load_game
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 
 
 def writable_game(request: HttpRequest, token: str) -> Game:
@@ -159,16 +161,19 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     except ScoringError as error:
         form_error(form, LedgerError(seq, error))
         return render_form(request, context)
+    form_token = request.POST.get("form_token", "")[:40]
+    if not FORM_TOKEN.fullmatch(form_token):
+        form.add_error(None, _("表单已损坏，请重新打开记分页。"))
+        return render_form(request, context)
     if confirming(request):
-        posted_seq = request.POST.get("next_seq", "")
 
         def write():
             services.record_hand(
                 game=game,
                 entry=entry,
                 fix=fix,
-                next_seq=int(posted_seq) if posted_seq.isdigit() else 0,
-                form_token=request.POST.get("form_token", "")[:40],
+                next_seq=ascii_int(request.POST.get("next_seq", ""), 0),
+                form_token=form_token,
                 entered_by=who(request, game),
             )
 
@@ -197,8 +202,7 @@ def load_hand(request: HttpRequest, token: str, seq: int):
 
 
 def posted_revision(data, hand: Hand) -> int:
-    value = str(data.get("revision", hand.revision))
-    return int(value) if value.isdigit() else -1
+    return ascii_int(data.get("revision", hand.revision), -1)
 
 
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
