@@ -16,6 +16,7 @@ SETTLE_FIELDS = frozenset(("balances", "rate_fen"))
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
 MAX_NAME = 40
 MAX_RATE_FEN = 1_000_000
+MAX_POINTS = 10**12  # |balance| below this: transfers × rate stay far inside 64 bits
 
 
 def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonResponse:
@@ -32,7 +33,9 @@ def read_json(request: HttpRequest):
         return json_error(400, f"请求太大（上限 {limit} KB）", f"Request body too large (limit {limit} KB)")
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except RecursionError:
+        return json_error(400, "JSON 嵌套太深", "JSON nested too deeply")
+    except (UnicodeDecodeError, ValueError) as error:  # ValueError: also integers over 4,300 digits
         return json_error(400, f"JSON 格式错误：{error}", f"Malformed JSON: {error}")
 
 
@@ -83,6 +86,12 @@ def _parse_balances(balances) -> dict[str, int]:
         _check_name(name)
         if not _is_int(points):
             raise SettleInputError(f"{name} 的分数应为整数", f"Points for {name} must be an integer", "balances")
+        if abs(points) >= MAX_POINTS:
+            raise SettleInputError(
+                f"{name} 的分数超出范围（绝对值应小于 10^12）",
+                f"Points for {name} out of range (must be below 10^12 in size)",
+                "balances",
+            )
     total = sum(balances.values())
     if total != 0:
         raise SettleInputError(f"分数合计应为 0，现为 {total}", f"Points must sum to 0, not {total}", "balances")

@@ -79,6 +79,16 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def read_backup(raw: bytes):
+    """The backup's JSON, or ImportError_ saying why not (deep nesting, huge numbers included)."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ImportError_(_("不是有效的 JSON 文件（嵌套太深）。")) from None
+    except (UnicodeDecodeError, ValueError):
+        raise ImportError_(_("不是有效的 JSON 文件。")) from None
+
+
 def import_view(request: HttpRequest) -> HttpResponse:
     """恢复备份: a JSON file (or pasted text) in the scoring contract's shape becomes a game."""
     error = None
@@ -88,9 +98,7 @@ def import_view(request: HttpRequest) -> HttpResponse:
         try:
             if len(raw) > MAX_IMPORT_BYTES:
                 raise ImportError_(_("文件太大。"))
-            game = import_game(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            error = _("不是有效的 JSON 文件。")
+            game = import_game(read_backup(raw))
         except ImportError_ as problem:
             error = str(problem)
         else:
