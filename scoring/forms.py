@@ -238,15 +238,28 @@ RATE_CHOICES = [
 ]
 
 
+MAX_RATE_YUAN, MAX_FEE_YUAN = 10_000, 100_000  # with points below 10^12, every 分 fits 64 bits
+
+
 class SettleForm(forms.Form):
     """结算: the money rate and the table fee. Money is whole 分 (fen)."""
 
     rate = forms.ChoiceField(label=_("每点多少钱"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
     custom_yuan = forms.DecimalField(
-        label=_("自定：1 点 = ? 元"), required=False, min_value=Decimal("0.01"), max_value=10000, decimal_places=2
+        label=_("自定：1 点 = ? 元"),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=MAX_RATE_YUAN,
+        decimal_places=2,
+        error_messages={"max_value": _("每点最多 10000 元。"), "min_value": _("每点至少 0.01 元。")},
     )
     fee_yuan = forms.DecimalField(
-        label=_("台费（元）"), required=False, min_value=0, max_value=100000, decimal_places=2
+        label=_("台费（元）"),
+        required=False,
+        min_value=0,
+        max_value=MAX_FEE_YUAN,
+        decimal_places=2,
+        error_messages={"max_value": _("台费最多 100000 元。"), "min_value": _("台费不能是负数。")},
     )
     fee_mode = forms.ChoiceField(
         label=_("台费谁出"),

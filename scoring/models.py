@@ -126,8 +126,9 @@ class Settlement(models.Model):
     """结算: how a finished game's points became money, and who pays whom."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="settlement")
-    rate_fen = models.PositiveIntegerField()  # 分 per point
-    fee_fen = models.PositiveIntegerField(default=0)  # 台费
+    # Money in 分, 64-bit: PostgreSQL's integer stops at 21,474,836.47 元.
+    rate_fen = models.PositiveBigIntegerField()  # 分 per point
+    fee_fen = models.PositiveBigIntegerField(default=0)  # 台费
     fee_mode = models.CharField(max_length=10, default="equal")
     fee_payee = models.PositiveSmallIntegerField(default=0)  # the seat who pays the venue
     points = models.JSONField()  # the totals settled, per seat
@@ -142,7 +143,7 @@ class Transfer(models.Model):
     settlement = models.ForeignKey(Settlement, on_delete=models.CASCADE, related_name="transfers")
     payer = models.PositiveSmallIntegerField()
     payee = models.PositiveSmallIntegerField()
-    amount_fen = models.PositiveIntegerField()
+    amount_fen = models.PositiveBigIntegerField()
     paid_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

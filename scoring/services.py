@@ -156,7 +156,11 @@ def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
     """已付: a transfer someone has made (or unmade), kept on the server for every phone."""
     with transaction.atomic():
         game = _locked(game, playing=False)
-        transfer = Transfer.objects.select_related("settlement").get(pk=transfer_id, settlement__game=game)
+        transfer = Transfer.objects.filter(pk=transfer_id, settlement__game=game).first()
+        if transfer is None:  # looked up under the lock: a reopen deletes the settlement
+            raise Conflict(
+                "这笔转账已不存在（牌局已重新打开）。", "This transfer no longer exists (the game was reopened)."
+            )
         transfer.paid_at = timezone.now() if paid else None
         transfer.save(update_fields=["paid_at"])
         game.bump_version()
