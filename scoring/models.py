@@ -66,7 +66,8 @@ class Hand(models.Model):
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand
     streak_fix = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_by = models.CharField(max_length=40, blank=True)
-    form_token = models.CharField(max_length=40, unique=True, null=True, blank=True)  # one-time: a resubmit is a no-op
+    # One-time per game (a resubmit is a no-op); NULL, not "", when there is none: NULLs never clash.
+    form_token = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(default=timezone.now)
     edited_at = models.DateTimeField(null=True, blank=True)
     edited_by = models.CharField(max_length=40, blank=True)
@@ -77,7 +78,10 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="hand_unique_seq_per_game")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="hand_unique_seq_per_game"),
+            models.UniqueConstraint(fields=["game", "form_token"], name="hand_unique_form_token_per_game"),
+        ]
 
     def __str__(self) -> str:
         return f"第{self.seq}局"

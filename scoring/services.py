@@ -33,13 +33,14 @@ def _locked(game: Game, playing: bool = True) -> Game:
 def record_hand(
     *, game: Game, entry: dict, fix: tuple[int, int] | None, next_seq: int, form_token: str, entered_by: str
 ) -> Hand:
-    """Add the next hand. A resubmitted form (same token) returns the hand it already made."""
+    """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
+    refused naming the hand it already made."""
     try:
         with transaction.atomic():
             game = _locked(game)
-            done = Hand.objects.filter(form_token=form_token).first() if form_token else None
+            done = game.hands.filter(form_token=form_token).first() if form_token else None
             if done is not None:
-                return done
+                raise Conflict(f"第{done.seq}局已经记过了。", f"Hand {done.seq} was already recorded.", done)
             ensure(game)
             seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
             if seq != next_seq:

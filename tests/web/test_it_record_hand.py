@@ -166,3 +166,26 @@ def test_abandons_are_not_offered_unless_the_house_rules_allow_them(client, game
     assert response.status_code == 200
     assert "没有开启逃跑" in response.content.decode()
     assert not Hand.objects.exists()
+
+
+def test_a_resubmitted_form_names_the_hand_it_already_recorded(client, game):
+    record(client, game, ZIMO, form_token="tok-123")
+    record(client, game, {"outcome": "draw"})
+    client.get(game_url(game))  # shows (and clears) 已记录第2局
+    again = client.post(
+        game_url(game) + "record",
+        {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "form_token": "tok-123"},
+        follow=True,
+    )
+    assert "第1局已经记过了。" in messages_of(again)
+    assert not any("已记录" in m for m in messages_of(again))
+    assert Hand.objects.count() == 2
+
+
+def test_a_form_token_is_one_time_per_game_only(client, make_game):
+    first, second = make_game(), make_game()
+    record(client, first, ZIMO, form_token="same-token")
+    response = record(client, second, ZIMO, form_token="same-token")
+    assert response.status_code == 302
+    assert Hand.objects.filter(game=second, form_token="same-token").count() == 1
+    assert Hand.objects.filter(game=first).count() == 1
