@@ -26,7 +26,7 @@ def test_preview_shows_each_players_change_and_the_explanation(client, game):
     html = response.content.decode()
     assert response.status_code == 200
     assert "确认记录" in html
-    assert "阿华 → 小李 <b>6</b> = (闲5 + 放铳1) × 1 平胡" in html
+    assert "<bdi>阿华</bdi> → <bdi>小李</bdi> <b>6</b> = (闲5 + 放铳1) × 1 平胡" in html
     assert [row[3] for row in response.context["change"]] == [-7, 18, -6, -5]
     assert not Hand.objects.exists()  # a preview saves nothing
 
@@ -125,7 +125,7 @@ def test_a_piao_win_with_a_feeder_is_recorded_with_chengbao(client, game):
     html = client.get(game_url(game)).content.decode()
     assert totals_on_page(html) == ["0", "−152", "+152", "0"]
     # the explanation names the players whose shares the feeder covers: 东 (7+2)×8, 南 5×8, 北 5×8
-    assert "小李 → 阿华 <b>152</b> = 承包全赔 (老王72 + 小李40 + 大刘40)，单飘 ×8" in html
+    assert "<bdi>小李</bdi> → <bdi>阿华</bdi> <b>152</b> = 承包全赔 (老王72 + 小李40 + 大刘40)，单飘 ×8" in html
 
 
 def test_choosing_a_piao_type_marks_the_winner_as_floating(client, game):
