@@ -5,7 +5,7 @@ English-language phone at the table into an English page nobody there asked for.
 """
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils import translation
 
 
@@ -37,11 +37,7 @@ class TooManyAttemptsMiddleware:
         from scoring.access import TooManyAttempts
 
         if isinstance(exception, TooManyAttempts):
-            return HttpResponse(
-                "请求太多，请稍后再试。Too many attempts: try again later.",
-                status=429,
-                content_type="text/plain; charset=utf-8",
-            )
+            return render(request, "429.html", status=429)
         return None
 
 

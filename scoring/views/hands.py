@@ -187,11 +187,22 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     return render_form(request, context)
 
 
+class VoidedMeanwhile(Exception):
+    """The hand to edit or void was voided (on another phone) since this page was opened."""
+
+
 def stored_hand(hands: list[Hand], seq: int) -> Hand:
-    hand = next((h for h in hands if h.seq == seq and not h.voided), None)
+    hand = next((h for h in hands if h.seq == seq), None)
     if hand is None:
         raise Http404(_("没有这一局"))
+    if hand.voided:
+        raise VoidedMeanwhile
     return hand
+
+
+def voided_meanwhile(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+    messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": seq})
+    return redirect("game", token=token)
 
 
 def load_hand(request: HttpRequest, token: str, seq: int):
@@ -206,7 +217,10 @@ def posted_revision(data, hand: Hand) -> int:
 
 
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game, hands, hand, ledger = load_hand(request, token, seq)
+    try:
+        game, hands, hand, ledger = load_hand(request, token, seq)
+    except VoidedMeanwhile:
+        return voided_meanwhile(request, token, seq)
     if stop := finished(request, game, token):
         return stop
     before = build(game, [h for h in hands if h.seq < seq]).state
@@ -257,7 +271,10 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
 
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game, hands, hand, ledger = load_hand(request, token, seq)
+    try:
+        game, hands, hand, ledger = load_hand(request, token, seq)
+    except VoidedMeanwhile:
+        return voided_meanwhile(request, token, seq)
     if stop := finished(request, game, token):
         return stop
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
