@@ -1,7 +1,8 @@
-"""Who may open a game: its two link tokens, and a rate limit on guessing them.
+"""Who may open a game: its two link tokens, and rate limits per client.
 
 A wrong or missing token answers 404, exactly like a game that does not exist. A client that
-keeps guessing gets 429 for the rest of a 10-minute window. The counts live in the database,
+keeps guessing gets 429 for the rest of a 10-minute window. Anonymous POSTs to the JSON doors
+and import, and sign-up attempts, are counted the same way. The counts live in the database,
 so every gunicorn worker and host sees the same ones.
 """
 
@@ -18,7 +19,10 @@ from scoring.models import AccessMiss, Game, SavedGame
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
-MAX_MISSES = 30
+# Per client and 10-minute window: wrong game tokens, anonymous POSTs to /api/score,
+# /api/settle and /import (one budget), and sign-up attempts.
+LIMITS = {"miss": 30, "anon": 60, "signup": 10}
+MAX_MISSES = LIMITS["miss"]
 
 
 class TooManyAttempts(Exception):
@@ -35,20 +39,32 @@ def _window() -> int:
     return int(time.time()) // WINDOW_SECONDS
 
 
-def _check_not_blocked(client: str) -> None:
-    if AccessMiss.objects.filter(client=client, window=_window(), count__gte=MAX_MISSES).exists():
+def _check_not_blocked(client: str, kind: str = "miss") -> None:
+    if AccessMiss.objects.filter(kind=kind, client=client, window=_window(), count__gte=LIMITS[kind]).exists():
         raise TooManyAttempts
 
 
-def _record_miss(client: str) -> None:
+def _record_miss(client: str, kind: str = "miss") -> None:
     window = _window()
-    if not AccessMiss.objects.filter(client=client, window=window).update(count=F("count") + 1):
+    counts = AccessMiss.objects.filter(kind=kind, client=client, window=window)
+    if not counts.update(count=F("count") + 1):
         try:
             with transaction.atomic():
-                AccessMiss.objects.create(client=client, window=window, count=1)
+                AccessMiss.objects.create(kind=kind, client=client, window=window, count=1)
         except IntegrityError:  # another request created it first
-            AccessMiss.objects.filter(client=client, window=window).update(count=F("count") + 1)
+            counts.update(count=F("count") + 1)
         AccessMiss.objects.filter(window__lt=window - 1).delete()
+
+
+def throttle(request: HttpRequest, kind: str) -> None:
+    """Count one anonymous request of ``kind`` for its client; TooManyAttempts (429) once the
+    client has used up the window's budget. Signed-in people are not counted."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return
+    client = client_of(request)
+    _check_not_blocked(client, kind)
+    _record_miss(client, kind)
 
 
 def well_formed(token: str) -> bool:

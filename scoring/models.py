@@ -113,17 +113,21 @@ class SavedGame(models.Model):
 
 
 class AccessMiss(models.Model):
-    """Wrong game tokens per client and 10-minute window: the rate limit on guessing links."""
+    """Counts per kind, client and 10-minute window, for the rate limits (scoring/access.py):
+    wrong game tokens ("miss"), anonymous POSTs to the JSON doors and import ("anon"), sign-ups."""
 
+    kind = models.CharField(max_length=10, default="miss")
     client = models.CharField(max_length=64)
     window = models.BigIntegerField()
     count = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["client", "window"], name="access_miss_once_per_window")]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "client", "window"], name="access_count_once_per_window")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.client} @ {self.window}: {self.count}"
+        return f"{self.kind} {self.client} @ {self.window}: {self.count}"
 
 
 class Settlement(models.Model):

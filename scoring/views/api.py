@@ -7,6 +7,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from scoring.access import TooManyAttempts, throttle
 from scoring.engine import min_transfers, score_game_or_error
 
 JSON_DUMPS = {"ensure_ascii": False}
@@ -25,7 +26,12 @@ def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonR
 
 
 def read_json(request: HttpRequest):
-    """The request's JSON body, or a 400 JsonResponse saying what is wrong with it."""
+    """The request's JSON body, or a 400 JsonResponse saying what is wrong with it (429 when
+    an anonymous client has sent too many)."""
+    try:
+        throttle(request, "anon")
+    except TooManyAttempts:
+        return json_error(429, "请求太多，请稍后再试。", "Too many requests: try again in a few minutes.")
     try:
         raw = request.body
     except RequestDataTooBig:

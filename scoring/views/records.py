@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from scoring import device
+from scoring.access import throttle
 from scoring.cache import snapshot
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
 from scoring.ledger import LedgerError
@@ -93,6 +94,7 @@ def import_view(request: HttpRequest) -> HttpResponse:
     """恢复备份: a JSON file (or pasted text) in the scoring contract's shape becomes a game."""
     error = None
     if request.method == "POST":
+        throttle(request, "anon")  # 429 past the anonymous budget (scoring/access.py)
         upload = request.FILES.get("file")
         raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
         try:
