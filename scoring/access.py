@@ -6,6 +6,7 @@ and import, and sign-up attempts, are counted the same way. The counts live in t
 so every gunicorn worker and host sees the same ones.
 """
 
+import ipaddress
 import re
 import time
 
@@ -33,6 +34,17 @@ def client_of(request: HttpRequest) -> str:
     header = getattr(settings, "CLIENT_IP_HEADER", "")
     value = request.META.get(header, "") if header else ""
     return (value.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "") or "unknown")[:64]
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """``client_of`` when it is an IP address (django-axes stores it in an IP column, which
+    PostgreSQL checks), else REMOTE_ADDR if that is one, else None."""
+    for value in (client_of(request), request.META.get("REMOTE_ADDR", "")):
+        try:
+            return str(ipaddress.ip_address(value))
+        except ValueError:
+            continue
+    return None
 
 
 def _window() -> int:

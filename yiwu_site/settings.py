@@ -7,6 +7,7 @@ SQLite in the project folder).
 
 import os
 import tempfile
+from datetime import timedelta
 from email.utils import parseaddr
 from pathlib import Path
 
@@ -58,6 +59,7 @@ INSTALLED_APPS = [
     "template_partials",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
     "scoring",
 ]
 
@@ -75,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoring.middleware.TooManyAttemptsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers 429 for a locked-out login
 ]
 
 ROOT_URLCONF = "yiwu_site.urls"
@@ -196,6 +199,23 @@ LOGGING = {
         "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
     },
 }
+
+# Passwords of the optional accounts (the sign-up form shows each validator's message).
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "scoring.forms.MinimumLengthValidator"},  # Django's, with a Chinese message
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Failed logins (django-axes): 10 for one username from one client lock that pair out for
+# 15 minutes (429, templates/registration/locked_out.html). Sign-ups: scoring/access.py.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "scoring.access.client_ip"
+AXES_RESET_ON_SUCCESS = True
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"
