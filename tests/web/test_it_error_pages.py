@@ -91,3 +91,12 @@ def test_an_overlong_void_reason_is_shown_as_an_error(client, game):
     assert "invalid-feedback" in response.content.decode()
     assert "200" in response.content.decode()
     assert not Hand.objects.get().voided
+
+
+def test_the_voided_meanwhile_message_reads_in_english_too(client, game):
+    client.cookies["django_language"] = "en"
+    record(client, game, DRAW)
+    client.post(game_url(game) + "hand/1/void", {"reason": "x", "revision": "0"})
+    client.get(game_url(game))
+    response = client.get(game_url(game) + "hand/1/edit", follow=True)
+    assert "Hand 1 has been voided." in messages_of(response)
