@@ -39,7 +39,7 @@ format: $(VENV)/.dev
 serve-prod: $(VENV)/.runtime
 	$(BIN)/python manage.py collectstatic --no-input
 	$(BIN)/python manage.py migrate --no-input
-	$(BIN)/gunicorn yiwu_site.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-2}
+	$(BIN)/gunicorn yiwu_site.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-2} --no-control-socket --error-logfile -
 
 bench: $(VENV)/.dev
 	$(DEV) $(BIN)/python bench/engine.py

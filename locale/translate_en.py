@@ -197,6 +197,19 @@ EN = {
     "复制": "Copy",
     "要打印，用浏览器的打印：这页会去掉按钮。": "To print, use the browser's print: this page drops its buttons.",
     "每一局": "Every hand",
+    "名字不能包含控制字符或文字方向字符（%(code)s）。": "Names may not contain control or text-direction characters (%(code)s).",
+    "不能包含控制字符或文字方向字符（%(code)s）。": "May not contain control or text-direction characters (%(code)s).",
+    "密码太短，至少要 %(min_length)d 个字符。": "This password is too short: it needs at least %(min_length)d characters.",
+    "密码至少要 %(min_length)d 个字符。": "Your password needs at least %(min_length)d characters.",
+    "每点最多 10000 元。": "At most 10,000 yuan per point.",
+    "每点至少 0.01 元。": "At least 0.01 yuan per point.",
+    "台费最多 100000 元。": "The table fee is at most 100,000 yuan.",
+    "台费不能是负数。": "The table fee cannot be negative.",
+    "表单已损坏，请重新打开记分页。": "The form was damaged: open the entry page again.",
+    "第%(seq)s局已被作废。": "Hand %(seq)s has been voided.",
+    "不是有效的 JSON 文件（嵌套太深）。": "Not a valid JSON file (nested too deeply).",
+    "出错了": "Error",
+    "回首页": "Home",
 }
 
 

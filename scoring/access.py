@@ -1,10 +1,13 @@
-"""Who may open a game: its two link tokens, and a rate limit on guessing them.
+"""Who may open a game: its two link tokens, and rate limits per client.
 
 A wrong or missing token answers 404, exactly like a game that does not exist. A client that
-keeps guessing gets 429 for the rest of a 10-minute window. The counts live in the database,
+keeps guessing gets 429 for the rest of a 10-minute window. Anonymous POSTs to the JSON doors
+and import, and sign-up attempts, are counted the same way. The counts live in the database,
 so every gunicorn worker and host sees the same ones.
 """
 
+import ipaddress
+import re
 import time
 
 from django.conf import settings
@@ -15,8 +18,12 @@ from django.utils.translation import gettext as _
 
 from scoring.models import AccessMiss, Game, SavedGame
 
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
-MAX_MISSES = 30
+# Per client and 10-minute window: wrong game tokens, anonymous POSTs to /api/score,
+# /api/settle and /import (one budget), and sign-up attempts.
+LIMITS = {"miss": 30, "anon": 60, "signup": 10}
+MAX_MISSES = LIMITS["miss"]
 
 
 class TooManyAttempts(Exception):
@@ -29,24 +36,53 @@ def client_of(request: HttpRequest) -> str:
     return (value.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "") or "unknown")[:64]
 
 
+def client_ip(request: HttpRequest) -> str | None:
+    """``client_of`` when it is an IP address (django-axes stores it in an IP column, which
+    PostgreSQL checks), else REMOTE_ADDR if that is one, else None."""
+    for value in (client_of(request), request.META.get("REMOTE_ADDR", "")):
+        try:
+            return str(ipaddress.ip_address(value))
+        except ValueError:
+            continue
+    return None
+
+
 def _window() -> int:
     return int(time.time()) // WINDOW_SECONDS
 
 
-def _check_not_blocked(client: str) -> None:
-    if AccessMiss.objects.filter(client=client, window=_window(), count__gte=MAX_MISSES).exists():
+def _check_not_blocked(client: str, kind: str = "miss") -> None:
+    if AccessMiss.objects.filter(kind=kind, client=client, window=_window(), count__gte=LIMITS[kind]).exists():
         raise TooManyAttempts
 
 
-def _record_miss(client: str) -> None:
+def _record_miss(client: str, kind: str = "miss") -> None:
     window = _window()
-    if not AccessMiss.objects.filter(client=client, window=window).update(count=F("count") + 1):
+    counts = AccessMiss.objects.filter(kind=kind, client=client, window=window)
+    if not counts.update(count=F("count") + 1):
         try:
             with transaction.atomic():
-                AccessMiss.objects.create(client=client, window=window, count=1)
+                AccessMiss.objects.create(kind=kind, client=client, window=window, count=1)
         except IntegrityError:  # another request created it first
-            AccessMiss.objects.filter(client=client, window=window).update(count=F("count") + 1)
+            counts.update(count=F("count") + 1)
         AccessMiss.objects.filter(window__lt=window - 1).delete()
+
+
+def throttle(request: HttpRequest, kind: str) -> None:
+    """Count one anonymous request of ``kind`` for its client; TooManyAttempts (429) once the
+    client has used up the window's budget. Signed-in people are not counted."""
+    user = getattr(request, "user", None)
+    if user is not None and user.is_authenticated:
+        return
+    client = client_of(request)
+    _check_not_blocked(client, kind)
+    _record_miss(client, kind)
+
+
+def well_formed(token: str) -> bool:
+    """Could this be a link token? Anything else (NUL, control characters, too long) is a
+    wrong token without asking the database, which PostgreSQL would refuse with an error."""
+    return TOKEN_SHAPE.fullmatch(token) is not None
 
 
 def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) -> Game:
@@ -55,7 +91,7 @@ def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) ->
     queryset = Game.objects.filter(Q(edit_token=token) | Q(view_token=token))
     if fields:
         queryset = queryset.only(*fields)
-    game = queryset.first() if len(token) <= 64 else None
+    game = queryset.first() if well_formed(token) else None
     if game is None:
         _check_not_blocked(client)
         _record_miss(client)
@@ -66,6 +102,8 @@ def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) ->
 def game_version(request: HttpRequest, token: str) -> int:
     """Only the version of the game a token opens: the polling fast path, one indexed lookup
     without building a model (404 and the rate limit as for ``find_game``)."""
+    if not well_formed(token):
+        find_game(request, token)  # records the miss and raises 404 (or 429)
     table = Game._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT version FROM {table} WHERE edit_token = %s OR view_token = %s", [token, token])

@@ -1,5 +1,6 @@
 """What this phone remembers, in signed cookies: the games it opened and who it is at each."""
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 GAMES_COOKIE = "yiwu_games"
@@ -17,14 +18,25 @@ def remembered_tokens(request: HttpRequest) -> list[str]:
     return [t for t in _read(request, GAMES_COOKIE).split(",") if t]
 
 
+def _set(response: HttpResponse, name: str, value: str) -> None:
+    """Signed, a year long, out of scripts' reach, and HTTPS-only when the session cookie is."""
+    response.set_signed_cookie(
+        name,
+        value,
+        salt=name,
+        max_age=YEAR,
+        httponly=True,
+        samesite="Lax",
+        secure=settings.SESSION_COOKIE_SECURE,
+    )
+
+
 def remember_game(request: HttpRequest, response: HttpResponse, token: str) -> None:
     tokens = remembered_tokens(request)
     if tokens[:1] == [token]:
         return
     tokens = [token] + [t for t in tokens if t != token]
-    response.set_signed_cookie(
-        GAMES_COOKIE, ",".join(tokens[:MAX_GAMES]), salt=GAMES_COOKIE, max_age=YEAR, httponly=True, samesite="Lax"
-    )
+    _set(response, GAMES_COOKIE, ",".join(tokens[:MAX_GAMES]))
 
 
 def my_seat(request: HttpRequest, game_id: int) -> int | None:
@@ -39,4 +51,4 @@ def my_seat(request: HttpRequest, game_id: int) -> int | None:
 def set_my_seat(request: HttpRequest, response: HttpResponse, game_id: int, seat: int) -> None:
     items = [i for i in _read(request, ME_COOKIE).split(",") if i and not i.startswith(f"{game_id}:")]
     items = [f"{game_id}:{seat}", *items][:MAX_GAMES]
-    response.set_signed_cookie(ME_COOKIE, ",".join(items), salt=ME_COOKIE, max_age=YEAR, httponly=True, samesite="Lax")
+    _set(response, ME_COOKIE, ",".join(items))

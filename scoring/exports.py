@@ -4,11 +4,13 @@ import csv
 import io
 
 from django.db import transaction
+from django.utils.translation import gettext as _
 
 from scoring.cache import store
 from scoring.engine import DEFAULT_RULESET, SEATS_ZH, ScoringError, get_ruleset, score_game
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
+from scoring.forms import control_character
 from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
@@ -42,6 +44,26 @@ def mid_game_fixes(ledger: Ledger) -> list[int]:
     return [hand.seq for hand in active[1:] if hand.fix() is not None]
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value):
+    """A text cell a spreadsheet would run as a formula gets a leading ' (numbers stay numbers)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class SafeWriter:
+    """csv.writer whose text cells cannot start a formula (names, explanations, void reasons)."""
+
+    def __init__(self, out):
+        self.writer = csv.writer(out)
+
+    def writerow(self, row) -> None:
+        self.writer.writerow([safe_cell(cell) for cell in row])
+
+
 CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款人", "收款人", "分数", "说明"]
 
 
@@ -49,7 +71,7 @@ def game_csv(ledger: Ledger) -> str:
     """One row per payment (a hand without payments gets one row), nets per player at the end."""
     names = ledger.game.players
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out)
     field, label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
     header = [label if h == "{count}" else h for h in CSV_HEADER]
     writer.writerow(header + [f"{n}输赢" for n in names] + [f"{n}累计" for n in names])
@@ -89,6 +111,9 @@ def import_game(data) -> Game:
         raise ImportError_(f"{where}{error.zh}") from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
+    for name in players:
+        if code := control_character(name):
+            raise ImportError_(_("名字不能包含控制字符或文字方向字符（%(code)s）。") % {"code": code})
     rules = ruleset.parse_rules(data.get("rules", {}))
     with transaction.atomic():
         game = Game.objects.create(

@@ -1,13 +1,53 @@
 """Forms only validate and convert: the rules themselves are judged by the engine."""
 
+import re
+import unicodedata
 from decimal import Decimal
 
 from django import forms
+from django.contrib.auth import password_validation
+from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
 from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
+
+ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
+
+
+def ascii_int(value, default: int) -> int:
+    """A whole number from a request, or ``default``: only ASCII digits ("²".isdigit() is True)."""
+    value = str(value)
+    return int(value) if ASCII_DIGITS.fullmatch(value) else default
+
+
+def control_character(text: str) -> str | None:
+    """The first control or invisible formatting character (Unicode Cc/Cf: NUL, U+202E and the
+    other direction marks) in ``text``, as U+XXXX, or None. Such a character in a name can
+    reorder the numbers shown beside it."""
+    for char in text:
+        if unicodedata.category(char) in ("Cc", "Cf"):
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def no_control_characters(value: str) -> None:
+    if code := control_character(value):
+        raise ValidationError(
+            _("不能包含控制字符或文字方向字符（%(code)s）。"), code="control_character", params={"code": code}
+        )
+
+
+class MinimumLengthValidator(password_validation.MinimumLengthValidator):
+    """Django's, with a message in Chinese (Django 5.2's own has no 简体中文 translation)."""
+
+    def get_error_message(self) -> str:
+        return _("密码太短，至少要 %(min_length)d 个字符。") % {"min_length": self.min_length}
+
+    def get_help_text(self) -> str:
+        return _("密码至少要 %(min_length)d 个字符。") % {"min_length": self.min_length}
+
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
 NAME_LIMIT = 20  # a player's name on the tiles; the contract allows 40 (imports)
@@ -26,7 +66,11 @@ class NewGameForm(forms.Form):
         seats = SEAT_CHOICES[: ruleset.seats]
         for s, wind in seats:
             self.fields[f"name{s}"] = forms.CharField(
-                label=wind, max_length=NAME_LIMIT, initial=DEFAULT_NAMES[s], strip=True
+                label=wind,
+                max_length=NAME_LIMIT,
+                initial=DEFAULT_NAMES[s],
+                strip=True,
+                validators=[no_control_characters],
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
         self.fields["preset"] = forms.ChoiceField(
@@ -106,7 +150,9 @@ def _rule_field(info, default) -> forms.Field:
 
 
 class VoidForm(forms.Form):
-    reason = forms.CharField(label=_("作废原因"), max_length=200, required=False, initial=_("记错了"))
+    reason = forms.CharField(
+        label=_("作废原因"), max_length=200, required=False, initial=_("记错了"), validators=[no_control_characters]
+    )
 
 
 RATE_CHOICES = [
@@ -117,15 +163,28 @@ RATE_CHOICES = [
 ]
 
 
+MAX_RATE_YUAN, MAX_FEE_YUAN = 10_000, 100_000  # with points below 10^12, every 分 fits 64 bits
+
+
 class SettleForm(forms.Form):
     """结算: the money rate and the table fee. Money is whole 分 (fen)."""
 
     rate = forms.ChoiceField(label=_("每点多少钱"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
     custom_yuan = forms.DecimalField(
-        label=_("自定：1 点 = ? 元"), required=False, min_value=Decimal("0.01"), max_value=10000, decimal_places=2
+        label=_("自定：1 点 = ? 元"),
+        required=False,
+        min_value=Decimal("0.01"),
+        max_value=MAX_RATE_YUAN,
+        decimal_places=2,
+        error_messages={"max_value": _("每点最多 10000 元。"), "min_value": _("每点至少 0.01 元。")},
     )
     fee_yuan = forms.DecimalField(
-        label=_("台费（元）"), required=False, min_value=0, max_value=100000, decimal_places=2
+        label=_("台费（元）"),
+        required=False,
+        min_value=0,
+        max_value=MAX_FEE_YUAN,
+        decimal_places=2,
+        error_messages={"max_value": _("台费最多 100000 元。"), "min_value": _("台费不能是负数。")},
     )
     fee_mode = forms.ChoiceField(
         label=_("台费谁出"),

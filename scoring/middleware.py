@@ -5,7 +5,7 @@ English-language phone at the table into an English page nobody there asked for.
 """
 
 from django.conf import settings
-from django.http import HttpResponse
+from django.shortcuts import render
 from django.utils import translation
 
 
@@ -37,11 +37,7 @@ class TooManyAttemptsMiddleware:
         from scoring.access import TooManyAttempts
 
         if isinstance(exception, TooManyAttempts):
-            return HttpResponse(
-                "请求太多，请稍后再试。Too many attempts: try again later.",
-                status=429,
-                content_type="text/plain; charset=utf-8",
-            )
+            return render(request, "429.html", status=429)
         return None
 
 
@@ -71,4 +67,19 @@ class ContentSecurityPolicyMiddleware:
         response = self.get_response(request)
         if response.status_code != 204:  # an empty poll answer is no document: keep it tiny
             response.headers.setdefault("Content-Security-Policy", CSP)
+        return response
+
+
+class PrivateTokenPagesMiddleware:
+    """A page whose URL holds a game token (the link is the key) is kept by no cache: not a
+    shared proxy's, not the browser's back-forward store on a borrowed phone."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        match = request.resolver_match
+        if match is not None and "token" in match.kwargs:
+            response.headers["Cache-Control"] = "private, no-store"
         return response

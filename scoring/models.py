@@ -63,7 +63,8 @@ class Hand(models.Model):
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand
     streak_fix = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_by = models.CharField(max_length=40, blank=True)
-    form_token = models.CharField(max_length=40, unique=True, null=True, blank=True)  # one-time: a resubmit is a no-op
+    # One-time per game (a resubmit is a no-op); NULL, not "", when there is none: NULLs never clash.
+    form_token = models.CharField(max_length=40, null=True, blank=True)  # noqa: DJ001
     created_at = models.DateTimeField(default=timezone.now)
     edited_at = models.DateTimeField(null=True, blank=True)
     edited_by = models.CharField(max_length=40, blank=True)
@@ -74,7 +75,10 @@ class Hand(models.Model):
 
     class Meta:
         ordering = ["seq"]
-        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="hand_unique_seq_per_game")]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="hand_unique_seq_per_game"),
+            models.UniqueConstraint(fields=["game", "form_token"], name="hand_unique_form_token_per_game"),
+        ]
 
     def __str__(self) -> str:
         return f"第{self.seq}局"
@@ -106,25 +110,30 @@ class SavedGame(models.Model):
 
 
 class AccessMiss(models.Model):
-    """Wrong game tokens per client and 10-minute window: the rate limit on guessing links."""
+    """Counts per kind, client and 10-minute window, for the rate limits (scoring/access.py):
+    wrong game tokens ("miss"), anonymous POSTs to the JSON doors and import ("anon"), sign-ups."""
 
+    kind = models.CharField(max_length=10, default="miss")
     client = models.CharField(max_length=64)
     window = models.BigIntegerField()
     count = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["client", "window"], name="access_miss_once_per_window")]
+        constraints = [
+            models.UniqueConstraint(fields=["kind", "client", "window"], name="access_count_once_per_window")
+        ]
 
     def __str__(self) -> str:
-        return f"{self.client} @ {self.window}: {self.count}"
+        return f"{self.kind} {self.client} @ {self.window}: {self.count}"
 
 
 class Settlement(models.Model):
     """结算: how a finished game's points became money, and who pays whom."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="settlement")
-    rate_fen = models.PositiveIntegerField()  # 分 per point
-    fee_fen = models.PositiveIntegerField(default=0)  # 台费
+    # Money in 分, 64-bit: PostgreSQL's integer stops at 21,474,836.47 元.
+    rate_fen = models.PositiveBigIntegerField()  # 分 per point
+    fee_fen = models.PositiveBigIntegerField(default=0)  # 台费
     fee_mode = models.CharField(max_length=10, default="equal")
     fee_payee = models.PositiveSmallIntegerField(default=0)  # the seat who pays the venue
     points = models.JSONField()  # the totals settled, per seat
@@ -139,7 +148,7 @@ class Transfer(models.Model):
     settlement = models.ForeignKey(Settlement, on_delete=models.CASCADE, related_name="transfers")
     payer = models.PositiveSmallIntegerField()
     payee = models.PositiveSmallIntegerField()
-    amount_fen = models.PositiveIntegerField()
+    amount_fen = models.PositiveBigIntegerField()
     paid_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -10,6 +10,11 @@ from django.utils.translation import gettext as _
 from scoring.templatetags.yiwu import points, signed, tone
 
 
+def bdi(text: str) -> str:
+    """A name (or a text holding names) isolated, so it cannot reorder the numbers beside it."""
+    return f"<bdi>{escape(text)}</bdi>"
+
+
 def _time(value) -> str:
     return timezone.localtime(value).strftime("%H:%M") if value else ""
 
@@ -25,20 +30,20 @@ def hand_row_html(row, base_url: str, can_edit: bool) -> str:
         streak = f" · {_('连%(n)s') % {'n': result.streak}}" if result.streak else ""
         pays = (
             "".join(
-                f"<li>{escape(p.payer)} → {escape(p.payee)} <b>{points(p.amount)}</b> = {escape(p.formula)}</li>"
+                f"<li>{bdi(p.payer)} → {bdi(p.payee)} <b>{points(p.amount)}</b> = {escape(p.formula)}</li>"
                 for p in row.payments
             )
             or f"<li>{_('无人付分')}</li>"
         )
-        body = f'<div class="text-body-secondary mb-1">{_("庄")}: {escape(row.dealer)}{streak}</div><ul class="list-unstyled mb-2 why">{pays}</ul>'
+        body = f'<div class="text-body-secondary mb-1">{_("庄")}: {bdi(row.dealer)}{streak}</div><ul class="list-unstyled mb-2 why">{pays}</ul>'
     else:
         badge = f'<span class="badge text-bg-secondary">{_("作废")}</span>'
-        who = f"（{escape(hand.voided_by)}）" if hand.voided_by else ""
+        who = f"（{bdi(hand.voided_by)}）" if hand.voided_by else ""
         body = f'<div class="text-body-secondary">{_("作废")}{who} · {_time(hand.voided_at)} · {escape(hand.void_reason)}</div>'
-    signed_by = f"{escape(hand.entered_by)} " if hand.entered_by else ""
+    signed_by = f"{bdi(hand.entered_by)} " if hand.entered_by else ""
     edited = ""
     if hand.edited_at:
-        editor = f"{escape(hand.edited_by)} " if hand.edited_by else ""
+        editor = f"{bdi(hand.edited_by)} " if hand.edited_by else ""
         edited = f" · {editor}{_('改于')} {_time(hand.edited_at)}"
     footer = f'<div class="text-body-secondary">{signed_by}{_("记于")} {_time(hand.created_at)}{edited}</div>'
     buttons = ""
@@ -52,7 +57,7 @@ def hand_row_html(row, base_url: str, can_edit: bool) -> str:
     return (
         f'<details class="hand-row border-bottom py-2{voided}" id="hand-{seq}">'
         f'<summary class="d-flex flex-wrap align-items-baseline gap-1"><span class="fw-semibold me-1">{head}</span>'
-        f'<span class="me-auto">{escape(row.title)}</span>{badge}</summary>'
+        f'<span class="me-auto">{bdi(row.title)}</span>{badge}</summary>'
         f'<div class="pt-2 small">{body}{footer}{buttons}</div></details>'
     )
 
@@ -68,7 +73,7 @@ def summary_rows_html(hands) -> SafeString:
     ~20 ms this way and ~200 ms through the template engine."""
     return format_html_join(
         "",
-        "<tr><td>{}</td><td>{}</td>{}</tr>",
+        "<tr><td>{}</td><td><bdi>{}</bdi></td>{}</tr>",
         (
             (seq, title, mark_safe("".join(f'<td class="text-end">{signed(n)}</td>' for n in net)))
             for seq, title, net in hands

@@ -35,13 +35,14 @@ def _locked(game: Game, playing: bool = True) -> Game:
 def record_hand(
     *, game: Game, entry: dict, fix: tuple[int, int] | None, next_seq: int, form_token: str, entered_by: str
 ) -> Hand:
-    """Add the next hand. A resubmitted form (same token) returns the hand it already made."""
+    """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
+    refused naming the hand it already made."""
     try:
         with transaction.atomic():
             game = _locked(game)
-            done = Hand.objects.filter(form_token=form_token).first() if form_token else None
+            done = game.hands.filter(form_token=form_token).first() if form_token else None
             if done is not None:
-                return done
+                raise Conflict(f"第{done.seq}局已经记过了。", f"Hand {done.seq} was already recorded.", done)
             ensure(game)
             if game.state["active"] >= MAX_HANDS:
                 raise Conflict(
@@ -163,7 +164,11 @@ def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
     """已付: a transfer someone has made (or unmade), kept on the server for every phone."""
     with transaction.atomic():
         game = _locked(game, playing=False)
-        transfer = Transfer.objects.select_related("settlement").get(pk=transfer_id, settlement__game=game)
+        transfer = Transfer.objects.filter(pk=transfer_id, settlement__game=game).first()
+        if transfer is None:  # looked up under the lock: a reopen deletes the settlement
+            raise Conflict(
+                "这笔转账已不存在（牌局已重新打开）。", "This transfer no longer exists (the game was reopened)."
+            )
         transfer.paid_at = timezone.now() if paid else None
         transfer.save(update_fields=["paid_at"])
         game.bump_version()

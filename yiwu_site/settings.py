@@ -7,6 +7,8 @@ SQLite in the project folder).
 
 import os
 import tempfile
+from datetime import timedelta
+from email.utils import parseaddr
 from pathlib import Path
 
 import dj_database_url
@@ -15,11 +17,19 @@ from django.core.exceptions import ImproperlyConfigured
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
+TRUE, FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off")
+
+
 def env_bool(name: str, default: bool) -> bool:
-    value = os.environ.get(name)
-    if value is None:
+    """Unset or empty: the default. Anything but the usual yes/no spellings is an error."""
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
         return default
-    return value.strip().lower() in ("1", "true", "yes", "on")
+    if value not in TRUE + FALSE:
+        raise ImproperlyConfigured(
+            f"{name}={os.environ[name]!r} is neither yes nor no: use one of {', '.join(map(repr, TRUE + FALSE))}."
+        )
+    return value in TRUE
 
 
 def env_list(name: str, default: str = "") -> list[str]:
@@ -49,12 +59,14 @@ INSTALLED_APPS = [
     "template_partials",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
     "scoring",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "scoring.middleware.ContentSecurityPolicyMiddleware",
+    "scoring.middleware.PrivateTokenPagesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "scoring.middleware.ChineseFirstLocaleMiddleware",
@@ -65,6 +77,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "scoring.middleware.TooManyAttemptsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: answers 429 for a locked-out login
 ]
 
 ROOT_URLCONF = "yiwu_site.urls"
@@ -86,13 +99,16 @@ TEMPLATES = [
     },
 ]
 
-DATABASES = {
-    "default": dj_database_url.config(
-        default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")),
-        conn_health_checks=True,
-    )
-}
+# Unset or empty: SQLite in the project folder (README, "Operating it").
+DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+try:
+    DATABASES = {
+        "default": dj_database_url.parse(
+            DATABASE_URL, conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")), conn_health_checks=True
+        )
+    }
+except ValueError as error:  # an unknown scheme, a bad port or a non-numeric DJANGO_CONN_MAX_AGE
+    raise ImproperlyConfigured(f"DATABASE_URL or DJANGO_CONN_MAX_AGE is not usable: {error}") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones write at once: each write transaction takes the lock up front, and the
     # others wait for it instead of failing.
@@ -147,6 +163,59 @@ if not DEBUG and not TESTING:
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+
+
+def env_admins(name: str) -> list[tuple[str, str]]:
+    """ "Name <email>, other@example.com" → [("Name", "email"), ("", "other@example.com")]."""
+    admins = []
+    for item in env_list(name):
+        real_name, address = parseaddr(item)
+        if "@" not in address:
+            raise ImproperlyConfigured(f"{name}: {item!r} is not an e-mail address (use Name <email>, ...).")
+        admins.append((real_name, address))
+    return admins
+
+
+# A 500 is logged with its traceback to stderr (gunicorn's --error-logfile -), and mailed to
+# ADMINS when there are any (through EMAIL_HOST, localhost by default).
+ADMINS = env_admins("DJANGO_ADMINS")
+SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
+    "handlers": {
+        "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"},
+        "mail_admins": {
+            "class": "django.utils.log.AdminEmailHandler",
+            "level": "ERROR",
+            "filters": ["require_debug_false"],
+        },
+    },
+    "loggers": {
+        "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR", "propagate": False},
+        "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+    },
+}
+
+# Passwords of the optional accounts (the sign-up form shows each validator's message).
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "scoring.forms.MinimumLengthValidator"},  # Django's, with a Chinese message
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Failed logins (django-axes): 10 for one username from one client lock that pair out for
+# 15 minutes (429, templates/registration/locked_out.html). Sign-ups: scoring/access.py.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_FAILURE_LIMIT = 10
+AXES_COOLOFF_TIME = timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_CLIENT_IP_CALLABLE = "scoring.access.client_ip"
+AXES_RESET_ON_SUCCESS = True
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "home"

@@ -5,11 +5,15 @@ from django.contrib.auth.forms import UserCreationForm
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
+from scoring.access import throttle
+
 
 def signup(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        throttle(request, "signup")  # 429 past the sign-ups allowed per client (scoring/access.py)
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()
-        login(request, user)
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         return redirect("home")
     return render(request, "registration/signup.html", {"form": form})

@@ -8,6 +8,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
+from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
 from scoring.engine.analyse import analyse as analyse_hand
 
@@ -19,6 +20,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 12
 MAX_NAME = 40
 MAX_RATE_FEN = 1_000_000
 MAX_ANALYSE_BYTES = 16 * 1024  # a hand request is a few hundred bytes
+MAX_POINTS = 10**12  # |balance| below this: transfers × rate stay far inside 64 bits
 
 
 def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonResponse:
@@ -27,7 +29,12 @@ def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonR
 
 
 def read_json(request: HttpRequest):
-    """The request's JSON body, or a 400 JsonResponse saying what is wrong with it."""
+    """The request's JSON body, or a 400 JsonResponse saying what is wrong with it (429 when
+    an anonymous client has sent too many)."""
+    try:
+        throttle(request, "anon")
+    except TooManyAttempts:
+        return json_error(429, "请求太多，请稍后再试。", "Too many requests: try again in a few minutes.")
     try:
         raw = request.body
     except RequestDataTooBig:
@@ -35,7 +42,9 @@ def read_json(request: HttpRequest):
         return json_error(400, f"请求太大（上限 {limit} KB）", f"Request body too large (limit {limit} KB)")
     try:
         return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+    except RecursionError:
+        return json_error(400, "JSON 嵌套太深", "JSON nested too deeply")
+    except (UnicodeDecodeError, ValueError) as error:  # ValueError: also integers over 4,300 digits
         return json_error(400, f"JSON 格式错误：{error}", f"Malformed JSON: {error}")
 
 
@@ -86,6 +95,12 @@ def _parse_balances(balances) -> dict[str, int]:
         _check_name(name)
         if not _is_int(points):
             raise SettleInputError(f"{name} 的分数应为整数", f"Points for {name} must be an integer", "balances")
+        if abs(points) >= MAX_POINTS:
+            raise SettleInputError(
+                f"{name} 的分数超出范围（绝对值应小于 10^12）",
+                f"Points for {name} out of range (must be below 10^12 in size)",
+                "balances",
+            )
     total = sum(balances.values())
     if total != 0:
         raise SettleInputError(f"分数合计应为 0，现为 {total}", f"Points must sum to 0, not {total}", "balances")
@@ -147,12 +162,9 @@ def analyse(request: HttpRequest) -> JsonResponse:
     limit = MAX_ANALYSE_BYTES // 1024
     too_big = json_error(400, f"请求太大（上限 {limit} KB）", f"Request body too large (limit {limit} KB)")
     length = request.headers.get("Content-Length", "")
-    if length.isdigit() and int(length) > MAX_ANALYSE_BYTES:
+    if length.isascii() and length.isdigit() and int(length) > MAX_ANALYSE_BYTES:
         return too_big
-    try:
-        body = read_json(request)
-    except RecursionError:
-        return json_error(400, "JSON 嵌套太深", "Malformed JSON: nested too deeply")
+    body = read_json(request)
     if isinstance(body, JsonResponse):
         return body
     if len(request.body) > MAX_ANALYSE_BYTES:  # no Content-Length (chunked)

@@ -107,8 +107,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
     else:
         game, can_edit = load_game(request, token)
         response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return response  # Cache-Control: private, no-store, as for every token page
 
 
 @require_POST

@@ -1,5 +1,6 @@
 """Recording, editing and voiding hands. Every write previews first, then confirms."""
 
+import re
 import secrets
 from copy import deepcopy
 from urllib.parse import urlencode
@@ -16,7 +17,7 @@ from scoring.cache import table
 from scoring.engine import ScoringError, score
 from scoring.entry import entry_for
 from scoring.entry.base import EntryForm
-from scoring.forms import VoidForm
+from scoring.forms import VoidForm, ascii_int
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
@@ -25,6 +26,7 @@ from scoring.views.games import load_game
 
 # Engine field names → the form field that shows the message.
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 
 
 def writable_game(request: HttpRequest, token: str) -> Game:
@@ -145,16 +147,19 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     except ScoringError as error:
         form_error(form, LedgerError(seq, error))
         return render_form(request, context)
+    form_token = request.POST.get("form_token", "")[:40]
+    if not FORM_TOKEN.fullmatch(form_token):
+        form.add_error(None, _("表单已损坏，请重新打开记分页。"))
+        return render_form(request, context)
     if confirming(request):
-        posted_seq = request.POST.get("next_seq", "")
 
         def write():
             services.record_hand(
                 game=game,
                 entry=entry,
                 fix=fix,
-                next_seq=int(posted_seq) if posted_seq.isdigit() else 0,
-                form_token=request.POST.get("form_token", "")[:40],
+                next_seq=ascii_int(request.POST.get("next_seq", ""), 0),
+                form_token=form_token,
                 entered_by=who(request, game),
             )
 
@@ -168,11 +173,22 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     return render_form(request, context)
 
 
+class VoidedMeanwhile(Exception):
+    """The hand to edit or void was voided (on another phone) since this page was opened."""
+
+
 def stored_hand(hands: list[Hand], seq: int) -> Hand:
-    hand = next((h for h in hands if h.seq == seq and not h.voided), None)
+    hand = next((h for h in hands if h.seq == seq), None)
     if hand is None:
         raise Http404(_("没有这一局"))
+    if hand.voided:
+        raise VoidedMeanwhile
     return hand
+
+
+def voided_meanwhile(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+    messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": seq})
+    return redirect("game", token=token)
 
 
 def load_hand(request: HttpRequest, token: str, seq: int):
@@ -183,12 +199,14 @@ def load_hand(request: HttpRequest, token: str, seq: int):
 
 
 def posted_revision(data, hand: Hand) -> int:
-    value = str(data.get("revision", hand.revision))
-    return int(value) if value.isdigit() else -1
+    return ascii_int(data.get("revision", hand.revision), -1)
 
 
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game, hands, hand, ledger = load_hand(request, token, seq)
+    try:
+        game, hands, hand, ledger = load_hand(request, token, seq)
+    except VoidedMeanwhile:
+        return voided_meanwhile(request, token, seq)
     if stop := finished(request, game, token):
         return stop
     before = build(game, [h for h in hands if h.seq < seq]).state
@@ -240,7 +258,10 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
 
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game, hands, hand, ledger = load_hand(request, token, seq)
+    try:
+        game, hands, hand, ledger = load_hand(request, token, seq)
+    except VoidedMeanwhile:
+        return voided_meanwhile(request, token, seq)
     if stop := finished(request, game, token):
         return stop
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})

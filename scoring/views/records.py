@@ -10,6 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import device
+from scoring.access import throttle
 from scoring.cache import snapshot
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
 from scoring.ledger import LedgerError
@@ -84,18 +85,27 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def read_backup(raw: bytes):
+    """The backup's JSON, or ImportError_ saying why not (deep nesting, huge numbers included)."""
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except RecursionError:
+        raise ImportError_(_("不是有效的 JSON 文件（嵌套太深）。")) from None
+    except (UnicodeDecodeError, ValueError):
+        raise ImportError_(_("不是有效的 JSON 文件。")) from None
+
+
 def import_view(request: HttpRequest) -> HttpResponse:
     """恢复备份: a JSON file (or pasted text) in the scoring contract's shape becomes a game."""
     error = None
     if request.method == "POST":
+        throttle(request, "anon")  # 429 past the anonymous budget (scoring/access.py)
         upload = request.FILES.get("file")
         raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
         try:
             if len(raw) > MAX_IMPORT_BYTES:
                 raise ImportError_(_("文件太大。"))
-            game = import_game(json.loads(raw.decode("utf-8")))
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            error = _("不是有效的 JSON 文件。")
+            game = import_game(read_backup(raw))
         except ImportError_ as problem:
             error = str(problem)
         else:

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -13,7 +13,7 @@ from scoring.engine.money import needs_rounding
 from scoring.engine.points import from_json
 from scoring.forms import SettleForm
 from scoring.lang import pick
-from scoring.models import Settlement, Transfer
+from scoring.models import Settlement
 from scoring.settlement import settlement_plan
 from scoring.views.games import load_game
 from scoring.views.hands import writable_game
@@ -100,6 +100,8 @@ def reopen(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def toggle_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     game = writable_game(request, token)
-    get_object_or_404(Transfer, pk=transfer_id, settlement__game=game)
-    services.mark_paid(game=game, transfer_id=transfer_id, paid=request.POST.get("paid") == "1")
+    try:
+        services.mark_paid(game=game, transfer_id=transfer_id, paid=request.POST.get("paid") == "1")
+    except services.Conflict as conflict:
+        messages.warning(request, pick(conflict.zh, conflict.en))
     return redirect("settle", token=token)

@@ -54,3 +54,58 @@ def test_logout_is_a_post(client, db):
     sign_up(client)
     assert client.post("/accounts/logout").status_code == 302
     assert "登录" in client.get("/").content.decode()
+
+
+def test_a_weak_password_is_refused_with_the_validators_messages(client, db):
+    response = client.post(
+        "/accounts/signup", {"username": "laowang", "password1": "12345678", "password2": "12345678"}
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "这个密码太常见了。" in html
+    assert "密码只包含数字。" in html
+    short = client.post("/accounts/signup", {"username": "xiaoli", "password1": "mj-26", "password2": "mj-26"})
+    assert "密码太短，至少要 8 个字符。" in short.content.decode()
+    alike = client.post(
+        "/accounts/signup", {"username": "laowang88", "password1": "laowang88", "password2": "laowang88"}
+    )
+    assert "太相似了" in alike.content.decode()  # too similar to the username
+    from django.contrib.auth.models import User
+
+    assert not User.objects.exists()
+
+
+def test_ten_failed_logins_lock_that_username_from_that_client_for_a_while(client, db):
+    sign_up(client, "laowang")
+    other = Client()
+    for _ in range(9):
+        assert other.post("/accounts/login", {"username": "laowang", "password": "wrong"}).status_code == 200
+    assert other.post("/accounts/login", {"username": "laowang", "password": "wrong"}).status_code == 429
+    locked = other.post("/accounts/login", {"username": "laowang", "password": "mahjong-2026!"})
+    assert locked.status_code == 429
+    html = locked.content.decode()
+    assert "登录失败次数太多" in html
+    assert "/static/css/app.css" in html
+    # the same person from another address, and another name from this one, still get in
+    assert (
+        Client(REMOTE_ADDR="10.7.7.7")
+        .post("/accounts/login", {"username": "laowang", "password": "mahjong-2026!"})
+        .status_code
+        == 302
+    )
+    sign_up(Client(), "xiaoli")
+    assert other.post("/accounts/login", {"username": "xiaoli", "password": "mahjong-2026!"}).status_code == 302
+
+
+def test_logging_in_works(client, db):
+    sign_up(client)
+    fresh = Client()
+    assert fresh.post("/accounts/login", {"username": "laowang", "password": "mahjong-2026!"}).status_code == 302
+    assert "laowang" in fresh.get("/").content.decode()
+
+
+def test_a_login_from_a_client_whose_address_header_is_not_an_ip_still_works(client, db, settings):
+    settings.CLIENT_IP_HEADER = "HTTP_X_REAL_IP"
+    sign_up(client)
+    fresh = Client(HTTP_X_REAL_IP="not-an-address")
+    assert fresh.post("/accounts/login", {"username": "laowang", "password": "mahjong-2026!"}).status_code == 302

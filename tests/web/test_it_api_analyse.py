@@ -13,6 +13,8 @@ from django.test import Client
 
 from tests.examples import example_files, load
 
+pytestmark = pytest.mark.django_db  # the doors count anonymous requests in the database
+
 ROOT = Path(__file__).resolve().parents[2]
 URL = "/api/analyse"
 HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7p", "8p", "9p", "2s", "3s", "4s", "5s", "5s"]

@@ -5,6 +5,9 @@ from django.test import Client
 
 from tests.examples import check, example_files, load
 
+# The doors count anonymous requests in the database (the rate limit, scoring/access.py).
+pytestmark = pytest.mark.django_db
+
 URL = "/api/score"
 
 

@@ -3,6 +3,9 @@ import json
 import pytest
 from django.test import Client
 
+# The doors count anonymous requests in the database (the rate limit, scoring/access.py).
+pytestmark = pytest.mark.django_db
+
 URL = "/api/settle"
 GREEDY_TRAP = {"老王": -10, "小李": -3, "阿华": -3, "大刘": 6, "Eve": 5, "Bob": 5}
 

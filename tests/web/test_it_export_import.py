@@ -99,3 +99,18 @@ def test_summary_has_a_share_text_and_prints_cleanly(client, game):
     assert "共3局" in html
     assert 'data-copy="#share-text"' in html
     assert 'class="no-print' in html
+
+
+def test_csv_text_cells_that_a_spreadsheet_would_run_as_formulas_are_quoted_but_numbers_stay_numbers(client, db):
+    names = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)"]
+    game = Game.objects.create(players=names, first_dealer=0)
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
+    raw = client.get(game_url(game) + "export.csv").content.decode("utf-8-sig")
+    rows = list(csv.reader(io.StringIO(raw)))
+    assert rows[0][10:14] == ['\'=HYPERLINK("http://x")输赢', "'+1输赢", "'-2输赢", "'@SUM(A1)输赢"]
+    text_cells = [cell for row in rows for cell in row if cell and not cell.lstrip("-").isdigit()]
+    assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r")) for cell in text_cells)
+    first = rows[1]
+    assert first[6:8] == ['\'=HYPERLINK("http://x")', "'+1"]
+    assert first[2] == '\'=HYPERLINK("http://x")'  # the dealer's name
+    assert [int(x) for x in first[10:14]] == [-14, 34, -10, -10]  # losses stay plain negative numbers

@@ -14,8 +14,8 @@ def test_hands_are_listed_newest_first_with_nets_and_explanations(client, game):
     html = client.get(game_url(game)).content.decode()
     assert html.index('id="hand-2"') < html.index('id="hand-1"')
     assert "大刘 财神头 ×4" in html
-    assert "老王 → 大刘 <b>36</b> = 庄9 × 4 财神头" not in html  # 连庄一直按基数算: 7, not 9
-    assert "老王 → 大刘 <b>28</b> = 庄7 × 4 财神头" in html
+    assert "<bdi>老王</bdi> → <bdi>大刘</bdi> <b>36</b> = 庄9 × 4 财神头" not in html  # 连庄一直按基数算: 7, not 9
+    assert "<bdi>老王</bdi> → <bdi>大刘</bdi> <b>28</b> = 庄7 × 4 财神头" in html
     assert "庄·连1" not in html  # 大刘 won: the deal passed to 小李
 
 
@@ -53,7 +53,7 @@ def test_me_marks_who_records_from_this_phone(client, game):
     client.post(game_url(game) + "me/2")
     record(client, game, {"outcome": "draw"})
     html = client.get(game_url(game)).content.decode()
-    assert "阿华 记于" in html
+    assert "<bdi>阿华</bdi> 记于" in html
 
 
 def test_each_hands_edit_and_void_links_open_that_hand(client, game):

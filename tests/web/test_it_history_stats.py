@@ -46,8 +46,8 @@ def test_history_lists_games_newest_first_with_their_results(client, db):
     a, b = two_games(client)
     html = client.get("/history").content.decode()
     assert html.index(game_url(b)) < html.index(game_url(a))
-    assert '老王 <b class="gain">+35</b>' in html
-    assert '老王 <b class="gain">+68</b>' in html
+    assert '<bdi>老王</bdi> <b class="gain">+35</b>' in html
+    assert '<bdi>老王</bdi> <b class="gain">+68</b>' in html
 
 
 def test_another_phone_sees_no_history(client, db):

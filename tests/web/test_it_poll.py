@@ -15,7 +15,7 @@ def test_nothing_new_is_one_query_and_an_empty_204(client, game, django_assert_n
         response = client.get(game_url(game) + "poll?v=0")
     assert response.status_code == 204
     assert response.content == b""
-    assert response["Cache-Control"] == "no-store"
+    assert response["Cache-Control"] == "private, no-store"
 
 
 def test_a_new_hand_sends_the_fresh_ledger_and_the_next_version(client, game):

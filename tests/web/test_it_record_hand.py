@@ -12,7 +12,7 @@ def test_first_tap_asks_how_the_winner_won(client, game):
     assert "自摸 ×2" in html
     # 平胡 with the discarder in one tap: the three other players
     for seat, name in ((0, "老王"), (2, "阿华"), (3, "大刘")):
-        assert f'win_type=pinghu&amp;discarder={seat}">{name}<br><small>放铳' in html
+        assert f'win_type=pinghu&amp;discarder={seat}"><bdi>{name}</bdi><br><small>放铳' in html
     assert "discarder=1" not in html  # not the winner
 
 
@@ -26,7 +26,7 @@ def test_preview_shows_each_players_change_and_the_explanation(client, game):
     html = response.content.decode()
     assert response.status_code == 200
     assert "确认记录" in html
-    assert "阿华 → 小李 <b>6</b> = (闲5 + 放铳1) × 1 平胡" in html
+    assert "<bdi>阿华</bdi> → <bdi>小李</bdi> <b>6</b> = (闲5 + 放铳1) × 1 平胡" in html
     assert [row[3] for row in response.context["change"]] == [-7, 18, -6, -5]
     assert not Hand.objects.exists()  # a preview saves nothing
 
@@ -125,7 +125,7 @@ def test_a_piao_win_with_a_feeder_is_recorded_with_chengbao(client, game):
     html = client.get(game_url(game)).content.decode()
     assert totals_on_page(html) == ["0", "−152", "+152", "0"]
     # the explanation names the players whose shares the feeder covers: 东 (7+2)×8, 南 5×8, 北 5×8
-    assert "小李 → 阿华 <b>152</b> = 承包全赔 (老王72 + 小李40 + 大刘40)，单飘 ×8" in html
+    assert "<bdi>小李</bdi> → <bdi>阿华</bdi> <b>152</b> = 承包全赔 (老王72 + 小李40 + 大刘40)，单飘 ×8" in html
 
 
 def test_choosing_a_piao_type_marks_the_winner_as_floating(client, game):
@@ -175,3 +175,26 @@ def test_a_game_of_2000_hands_takes_no_more_and_says_why(client, db):
     response = record(client, game, ZIMO)
     assert Hand.objects.filter(game=game).count() == 2000
     assert "一场最多 2000 局" in " ".join(messages_of(client.get(response["Location"])))
+
+
+def test_a_resubmitted_form_names_the_hand_it_already_recorded(client, game):
+    record(client, game, ZIMO, form_token="tok-123")
+    record(client, game, {"outcome": "draw"})
+    client.get(game_url(game))  # shows (and clears) 已记录第2局
+    again = client.post(
+        game_url(game) + "record",
+        {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "form_token": "tok-123"},
+        follow=True,
+    )
+    assert "第1局已经记过了。" in messages_of(again)
+    assert not any("已记录" in m for m in messages_of(again))
+    assert Hand.objects.count() == 2
+
+
+def test_a_form_token_is_one_time_per_game_only(client, make_game):
+    first, second = make_game(), make_game()
+    record(client, first, ZIMO, form_token="same-token")
+    response = record(client, second, ZIMO, form_token="same-token")
+    assert response.status_code == 302
+    assert Hand.objects.filter(game=second, form_token="same-token").count() == 1
+    assert Hand.objects.filter(game=first).count() == 1

@@ -118,3 +118,35 @@ def test_the_settle_screen_shows_the_running_totals_chart(client, game):
     html = client.get(game_url(game) + "settle").content.decode()
     assert '<svg class="chart"' in html
     assert html.count("<polyline") == 4
+
+
+def test_a_transfer_over_21_million_yuan_is_stored_on_every_database(client, make_game):
+    game = make_game(base_dealer=100_000, base_other=100_000)
+    record(client, game, HANDS[0])  # 老王 (dealer) 自摸: each of the three pays 200,000 points
+    response = client.post(game_url(game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "10000"})
+    assert response.status_code == 302
+    amounts = sorted(Transfer.objects.values_list("amount_fen", flat=True))
+    assert amounts == [200_000 * 1_000_000] * 3  # 2 × 10^11 fen each, far past 2^31
+    assert "2000000000.00" in client.get(game_url(game) + "settle").content.decode()
+
+
+def test_rate_and_fee_beyond_their_bounds_are_refused_with_a_clear_message(client, game):
+    played(client, game)
+    response = client.post(
+        game_url(game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "10000.01"}, follow=True
+    )
+    assert any("每点最多 10000 元" in m for m in messages_of(response))
+    response = client.post(game_url(game) + "finish", {**FINISH, "fee_yuan": "100000.01"}, follow=True)
+    assert any("台费最多 100000 元" in m for m in messages_of(response))
+    assert not Settlement.objects.exists()
+
+
+def test_ticking_a_transfer_of_a_game_reopened_meanwhile_says_so(client, game):
+    played(client, game)
+    client.post(game_url(game) + "finish", FINISH)
+    transfer = Transfer.objects.first()
+    client.post(game_url(game) + "reopen")  # another phone reopens the game
+    response = client.post(game_url(game) + f"transfer/{transfer.id}/paid", {"paid": "1"}, follow=True)
+    assert response.status_code == 200
+    assert response.redirect_chain[-1][0].endswith("/settle")
+    assert "这笔转账已不存在（牌局已重新打开）。" in messages_of(response)

@@ -1,0 +1,21 @@
+"""The README's nginx site and `make serve-prod` agree with the app's own settings."""
+
+import re
+from pathlib import Path
+
+from django.conf import settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_nginx_example_accepts_exactly_the_bodies_the_app_accepts():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    sizes = re.findall(r"client_max_body_size (\d+)m;", readme)
+    assert sizes == [str(settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024))]
+
+
+def test_serve_prod_logs_errors_to_stderr_and_opens_no_control_socket():
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    gunicorn = next(line for line in makefile.splitlines() if "gunicorn yiwu_site.wsgi" in line)
+    assert "--no-control-socket" in gunicorn
+    assert "--error-logfile -" in gunicorn
