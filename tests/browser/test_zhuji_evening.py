@@ -141,6 +141,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator("#preview-panel .change")).to_contain_text("+126")  # 阿华 −2 → +126
     for chip in ("dr-zhong", "dr-fa", "wd-nan", "sh-duiduihu", "fl-hunyise"):
         expect(page.locator(f"#{chip}")).to_be_checked()
+    expect(page.locator("main")).not_to_contain_text("{#")  # no template comment leaks onto the page
     shot(page, "zhuji-sheet")
     confirm(page)
     expected.append(
