@@ -126,7 +126,7 @@ def context(game, form, state, rules) -> dict:
         "chosen": chosen,
         "shape_now": data.get("shape") or "mixed",
         "zimo_now": bool(data.get("zimo")),
-        "swap_id": "preview-panel",
+        "swap_id": "zhuji-head",
     }
 
 
