@@ -284,7 +284,10 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
     try:
         answer = analyse(engine_request(game, q, state.dealer))
     except ScoringError as error:
-        return {"kind": "error", "text": error.zh}
+        message = error.zh
+        for code, zh in FIRST_ROUND_ZH.items():
+            message = message.replace(code, zh)
+        return {"kind": "error", "text": message}
     if "waits" in answer:
         waits = [
             {**face(w["tile"]), "text": answer_text(game.ruleset, w), "prices": prices(game, state, q, w)}
