@@ -186,13 +186,15 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
     if not is_discard(game.ruleset, answer, q):
         net = net_for(game, state, hand_entry(game.ruleset, answer, q.winner, None))
         return [] if net is None else [f"{winner}{signed(net)}"]
-    out = []
+    nets = {}
     for seat in range(len(names)):
         if seat != q.winner:
             net = net_for(game, state, hand_entry(game.ruleset, answer, q.winner, seat))
             if net is not None:
-                out.append(f"{names[seat]}放：{winner}{signed(net)}")
-    return out
+                nets[names[seat]] = net
+    if len(nets) > 1 and len(set(nets.values())) == 1:  # whoever discards, the same: say it once
+        return [f"谁放铳都是 {winner}{signed(next(iter(nets.values())))}"]
+    return [f"{name}放：{winner}{signed(net)}" for name, net in nets.items()]
 
 
 def reason_zh(answer: dict) -> str:
