@@ -136,6 +136,11 @@ def engine_request(game, q: Query, dealer: int) -> dict:
     return request
 
 
+def discard_word(ruleset: str) -> str:
+    """诸暨 writes 放冲, the others 放铳 (as each entry form does)."""
+    return "放冲" if ruleset == "zhuji" else "放铳"
+
+
 def can_win(ruleset: str, answer: dict) -> bool:
     if not answer.get("complete"):
         return False
@@ -193,7 +198,7 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
             if net is not None:
                 nets[names[seat]] = net
     if len(nets) > 1 and len(set(nets.values())) == 1:  # whoever discards, the same: say it once
-        return [f"谁放铳都是 {winner}{signed(next(iter(nets.values())))}"]
+        return [f"谁{discard_word(game.ruleset)}都是 {winner}{signed(next(iter(nets.values())))}"]
     return [f"{name}放：{winner}{signed(net)}" for name, net in nets.items()]
 
 
@@ -219,6 +224,7 @@ def answer_text(ruleset: str, answer: dict) -> str:
 def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:
     """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player."""
     kind = KINDS[game.ruleset]
+    fang = discard_word(game.ruleset)
 
     def url(discarder):
         data = kind.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
@@ -227,11 +233,11 @@ def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list
     if not is_discard(game.ruleset, answer, q):
         return [{"label": "用这个记分", "url": url(None)}]
     if q.discarder is not None and q.discarder != q.winner:
-        return [{"label": f"用这个记分（{game.players[q.discarder]}放铳）", "url": url(q.discarder)}]
+        return [{"label": f"用这个记分（{game.players[q.discarder]}{fang}）", "url": url(q.discarder)}]
     others = [s for s in range(len(game.players)) if s != q.winner]
     if len(others) == 1:
-        return [{"label": f"用这个记分（{game.players[others[0]]}放铳）", "url": url(others[0])}]
-    return [{"label": f"{game.players[s]}放铳", "url": url(s)} for s in others]
+        return [{"label": f"用这个记分（{game.players[others[0]]}{fang}）", "url": url(others[0])}]
+    return [{"label": f"{game.players[s]}{fang}", "url": url(s)} for s in others]
 
 
 def _keyboard(q: Query, base: str, choosing_flip: bool) -> list[dict]:
@@ -308,7 +314,7 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
 
 def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, record_url: str) -> dict:
     """Everything the 算牌 template shows, at the table's current ``state``."""
-    page = {"q": q, "ruleset": game.ruleset, "clear_all": base}
+    page = {"q": q, "ruleset": game.ruleset, "fang": discard_word(game.ruleset)}
     if q.error:
         page["restart"] = q.link(base, tiles=None) if q.flip else base
         return page
