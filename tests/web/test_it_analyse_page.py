@@ -26,7 +26,9 @@ def text(html: str) -> str:
 
 
 def use_urls(html: str) -> list[str]:
-    return [htmllib.unescape(u) for u in re.findall(r'class="btn btn-danger flex-fill use" href="([^"]+)"', html)]
+    return [
+        htmllib.unescape(u) for u in re.findall(r'class="btn btn-danger flex-fill btn-center use" href="([^"]+)"', html)
+    ]
 
 
 def totals_of(entries: list[dict]) -> list[int]:
