@@ -1,0 +1,347 @@
+"""算牌 at the table (hand-analysis.md): the page's state lives in its query string, so every tap
+is a plain link. ``read_query`` checks the query, ``build_page`` asks the engine and prices each
+answer at the table's current state, ``use_links`` turns a complete hand into the record form's
+pre-filled URL (nothing is recorded without the usual 「确认记录」)."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+from urllib.parse import urlencode
+
+from scoring.engine import ScoringError
+from scoring.engine.analyse import CODES, analyse, breakdown
+from scoring.engine.yiwu.wintypes import WIN_TYPES
+from scoring.entry import KINDS
+from scoring.templatetags.yiwu import signed
+
+MAX_TILES = 14
+CN_DIGITS = "一二三四五六七八九"
+SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
+HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
+ROWS = (("万", CODES[0:9]), ("筒", CODES[9:18]), ("条", CODES[18:27]), ("字", CODES[27:34]))
+FLAG_ZH = {"self_drawn": "自摸", "after_kong": "杠开", "robbing_kong": "抢杠", "last_tile": "海底"}
+FLAGS = {"yiwu": ("self_drawn", "after_kong", "robbing_kong"), "zhuji": ("self_drawn", "after_kong", "robbing_kong")}
+FLAGS["wuyi2"] = (*FLAGS["yiwu"], "last_tile")
+FIRST_ROUND_ZH = {"tianhu": "天胡", "dihu": "地胡", "renhu": "人胡"}
+FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dihu", "renhu")}
+PARAMS = ("flip", "tiles", "winner", "discarder", *FLAG_ZH, "first_round", "melded")
+
+
+def face(code: str) -> dict:
+    """A tile drawn in CSS: 「三」 over 「万」, 「3」 over 「筒」, or one honour character."""
+    if code in HONOUR_ZH:
+        return {"code": code, "top": HONOUR_ZH[code], "bottom": "", "suit": "z" + code, "name": HONOUR_ZH[code]}
+    digit, suit = int(code[0]), code[1]
+    top = CN_DIGITS[digit - 1] if suit == "m" else str(digit)
+    return {"code": code, "top": top, "bottom": SUIT_ZH[suit], "suit": suit, "name": f"{digit}{SUIT_ZH[suit]}"}
+
+
+def wild_codes(ruleset: str, flip: str) -> list[str]:
+    """The flip's kind, and for 诸暨 the next kind too (1→…→9→1, 东→南→西→北→东, 中→发→白→中)."""
+    if ruleset != "zhuji":
+        return [flip]
+    i = CODES.index(flip)
+    if i < 27:
+        nxt = i - i % 9 + (i % 9 + 1) % 9
+    elif i < 31:
+        nxt = 27 + (i - 27 + 1) % 4
+    else:
+        nxt = 31 + (i - 31 + 1) % 3
+    return [flip, CODES[nxt]]
+
+
+@dataclass
+class Query:
+    """The checked query: what was tapped so far. ``error`` holds the first problem, in Chinese."""
+
+    flip: str | None = None
+    tiles: list[str] = field(default_factory=list)
+    winner: int | None = None
+    discarder: int | None = None
+    flags: dict = field(default_factory=dict)
+    first_round: str | None = None
+    melded: int = 0
+    error: str = ""
+
+    def params(self, **changes) -> dict:
+        data = {
+            "flip": self.flip,
+            "tiles": ",".join(self.tiles),
+            "winner": self.winner,
+            "discarder": self.discarder,
+            **{k: 1 for k, on in self.flags.items() if on},
+            "first_round": self.first_round,
+            "melded": self.melded or None,
+        }
+        data.update(changes)
+        seats = ("winner", "discarder")
+        out = {k: 1 if v is True else v for k, v in data.items() if v not in (None, "", False)}
+        return {k: v for k, v in out.items() if v != 0 or k in seats}
+
+    def link(self, base: str, **changes) -> str:
+        items = self.params(**changes)
+        return f"{base}?{urlencode(items)}" if items else base
+
+
+def _seat(value: str, seats: int, what: str) -> int:
+    if not value.isdigit() or int(value) >= seats:
+        raise ValueError(f"{what}：没有这个座位（{value[:8]}）")
+    return int(value)
+
+
+def read_query(get, ruleset: str, seats: int) -> Query:
+    """The query checked; a bad value leaves ``error`` set and the rest as far as it was read."""
+    q = Query()
+    try:
+        flip = get.get("flip", "")
+        if flip and flip not in CODES:
+            raise ValueError(f"不认识翻的牌：{flip[:8]}")
+        q.flip = flip or None
+        raw = [t.strip() for t in get.get("tiles", "").split(",") if t.strip()]
+        for code in raw:
+            if code not in CODES:
+                raise ValueError(f"不认识的牌：{code[:8]}（应为 1m…9m、1p…、1s…、E S W N C F P）")
+        if len(raw) > MAX_TILES:
+            raise ValueError(f"手牌最多 {MAX_TILES} 张，现在有 {len(raw)} 张")
+        for code, n in Counter(raw).items():
+            if n > 4:
+                raise ValueError(f"{face(code)['name']} 有 {n} 张：同一种牌最多 4 张")
+        q.tiles = raw
+        for name, what in (("winner", "谁胡了"), ("discarder", "谁放铳")):
+            if get.get(name, "") != "":
+                setattr(q, name, _seat(get[name], seats, what))
+        q.flags = {name: get.get(name) in ("1", "on", "true") for name in FLAGS[ruleset]}
+        first = get.get("first_round") or None
+        if first is not None and first not in FIRST_ROUND[ruleset]:
+            raise ValueError(f"这套规则没有「{FIRST_ROUND_ZH.get(first, first[:8])}」")
+        q.first_round = first
+        melded = get.get("melded", "0") or "0"
+        if not melded.isdigit() or int(melded) > 4:
+            raise ValueError("碰/杠出的副数应为 0-4")
+        q.melded = int(melded)
+    except ValueError as problem:
+        q.error = str(problem)
+    return q
+
+
+def engine_request(game, q: Query, dealer: int) -> dict:
+    """The hand-analysis request: ``dealer`` and 诸暨's ``seat_wind`` (relative to the dealer) from the table."""
+    request = {"ruleset": game.ruleset, "tiles": q.tiles, "flip": q.flip, "melded": q.melded}
+    request.update({k: True for k, on in q.flags.items() if on})
+    if q.first_round:
+        request["first_round"] = q.first_round
+    if q.winner is not None:
+        request["dealer"] = q.winner == dealer
+        if game.ruleset == "zhuji":
+            request["seat_wind"] = "ESWN"[(q.winner - dealer) % 4]
+    return request
+
+
+def discard_word(ruleset: str) -> str:
+    """诸暨 writes 放冲, the others 放铳 (as each entry form does)."""
+    return "放冲" if ruleset == "zhuji" else "放铳"
+
+
+def can_win(ruleset: str, answer: dict) -> bool:
+    if not answer.get("complete"):
+        return False
+    if ruleset == "yiwu":
+        return answer.get("win_type") is not None
+    if ruleset == "zhuji":
+        return bool(answer.get("can_win"))
+    return True
+
+
+def is_discard(ruleset: str, answer: dict, q: Query) -> bool:
+    if ruleset == "yiwu":
+        return WIN_TYPES[answer["win_type"]].discard
+    return not (q.flags.get("self_drawn") or q.flags.get("after_kong"))
+
+
+def hand_entry(ruleset: str, answer: dict, winner: int, discarder: int | None) -> dict:
+    """The contract HAND object the answer describes (discarder None: self-drawn)."""
+    entry: dict = {"outcome": "win", "winner": winner}
+    if ruleset == "yiwu":
+        entry.update(win_type=answer["win_type"], caishen=answer["caishen"])
+    elif ruleset == "zhuji":
+        tai = answer["tai"]
+        entry["tai"] = {k: v for k, v in tai.items() if v not in (False, None, [], "mixed")}
+    else:
+        entry["patterns"] = list(answer["patterns"])
+    if discarder is not None:
+        entry["discarder"] = discarder
+    return entry
+
+
+def net_for(game, state, entry: dict) -> int | None:
+    """What the winner would gain with this entry at the table's current state (None: refused)."""
+    engine = game.engine
+    try:
+        result = engine.score_hand(game.engine_rules(), state, engine.parse_hand(entry))
+    except ScoringError:
+        return None
+    return result.net[entry["winner"]]
+
+
+def prices(game, state, q: Query, answer: dict) -> list[str]:
+    """「老王 +42」 for a self-drawn win; 「小李放 老王 +14」 for each possible discarder."""
+    if q.winner is None or not can_win(game.ruleset, answer):
+        return []
+    names = game.players
+    winner = names[q.winner]
+    if not is_discard(game.ruleset, answer, q):
+        net = net_for(game, state, hand_entry(game.ruleset, answer, q.winner, None))
+        return [] if net is None else [f"{winner}{signed(net)}"]
+    nets = {}
+    for seat in range(len(names)):
+        if seat != q.winner:
+            net = net_for(game, state, hand_entry(game.ruleset, answer, q.winner, seat))
+            if net is not None:
+                nets[names[seat]] = net
+    if len(nets) > 1 and len(set(nets.values())) == 1:  # whoever discards, the same: say it once
+        return [f"谁{discard_word(game.ruleset)}都是 {winner}{signed(next(iter(nets.values())))}"]
+    return [f"{name}放：{winner}{signed(net)}" for name, net in nets.items()]
+
+
+def reason_zh(answer: dict) -> str:
+    """The §9 refusal as the table reads it."""
+    n = answer.get("caishen", 0)
+    if n >= 3:
+        return f"手里有 {n} 个财神：只能胡财神头或杠开"
+    if n == 2:
+        return "手里有 2 个财神：不能胡别人放的铳，只能自摸"
+    return answer.get("reason", "不能胡")
+
+
+def answer_text(ruleset: str, answer: dict) -> str:
+    if ruleset == "yiwu" and answer.get("win_type") is None:
+        return reason_zh(answer)
+    text = breakdown(answer, ruleset, zh=True)
+    if ruleset == "zhuji" and not answer.get("can_win"):
+        text += " — 0 台且手里有财神，不能胡"
+    return text
+
+
+def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:
+    """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player."""
+    kind = KINDS[game.ruleset]
+    fang = discard_word(game.ruleset)
+
+    def url(discarder):
+        data = kind.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
+        return f"{record_url}?{urlencode(data, doseq=True)}"
+
+    if not is_discard(game.ruleset, answer, q):
+        return [{"label": "用这个记分", "url": url(None)}]
+    if q.discarder is not None and q.discarder != q.winner:
+        return [{"label": f"用这个记分（{game.players[q.discarder]}{fang}）", "url": url(q.discarder)}]
+    others = [s for s in range(len(game.players)) if s != q.winner]
+    if len(others) == 1:
+        return [{"label": f"用这个记分（{game.players[others[0]]}{fang}）", "url": url(others[0])}]
+    return [{"label": f"{game.players[s]}{fang}", "url": url(s)} for s in others]
+
+
+def _keyboard(q: Query, base: str, choosing_flip: bool) -> list[dict]:
+    """Four rows (万 筒 条 字); a key is a link, or None when a fifth tile (or a 15th) would be added."""
+    counts = Counter(q.tiles)
+    full = len(q.tiles) >= MAX_TILES
+    rows = []
+    for label, codes in ROWS:
+        keys = []
+        for code in codes:
+            if choosing_flip:
+                url = q.link(base, flip=code)
+                keys.append({**face(code), "count": 0, "url": url, "on": code == q.flip})
+            else:
+                n = counts[code]
+                url = None if n >= 4 or full else q.link(base, tiles=",".join([*q.tiles, code]))
+                keys.append({**face(code), "count": n, "url": url, "on": False})
+        rows.append({"label": label, "keys": keys})
+    return rows
+
+
+def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
+    """自摸 / 杠开 / 抢杠 / 海底, then the first-round wins the winner could claim."""
+    out = []
+    for name in FLAGS[game.ruleset]:
+        on = q.flags[name]
+        flags = dict(q.flags, **{name: not on})
+        if name == "after_kong" and not on:
+            flags.update(self_drawn=True, robbing_kong=False)
+        if name == "self_drawn" and on:
+            flags["after_kong"] = False
+        if name == "robbing_kong" and not on:
+            flags.update(self_drawn=False, after_kong=False)
+        if name == "self_drawn" and not on:
+            flags["robbing_kong"] = False
+        changes = {k: v or None for k, v in flags.items()}
+        out.append({"label": FLAG_ZH[name], "on": on, "url": q.link(base, **changes)})
+    for code in FIRST_ROUND[game.ruleset]:
+        if q.winner is None or (code == "tianhu") != (q.winner == dealer):
+            continue  # 天胡 is the dealer's, 地胡/人胡 the others'
+        on = q.first_round == code
+        drawn = None if code == "dihu" else 1
+        changes = {"first_round": None} if on else {"first_round": code, "self_drawn": drawn, "robbing_kong": None}
+        out.append({"label": FIRST_ROUND_ZH[code], "on": on, "url": q.link(base, **changes)})
+    return out
+
+
+def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) -> dict:
+    """What the tiles say: 「还差N张」, the waits with their prices, or the 14-tile answer."""
+    if len(q.tiles) < 13:
+        return {"kind": "short", "need": 13 - len(q.tiles)}
+    try:
+        answer = analyse(engine_request(game, q, state.dealer))
+    except ScoringError as error:
+        message = error.zh
+        for code, zh in FIRST_ROUND_ZH.items():
+            message = message.replace(code, zh)
+        return {"kind": "error", "text": message}
+    if "waits" in answer:
+        waits = [
+            {**face(w["tile"]), "text": answer_text(game.ruleset, w), "prices": prices(game, state, q, w)}
+            for w in answer["waits"]
+        ]
+        return {"kind": "waits", "waits": waits}
+    if not answer["complete"]:
+        return {"kind": "incomplete", "text": "没胡：这 14 张凑不成胡牌"}
+    ok = can_win(game.ruleset, answer)
+    out = {"kind": "complete", "ok": ok, "text": answer_text(game.ruleset, answer)}
+    out["prices"] = prices(game, state, q, answer) if ok else []
+    if ok and can_edit and game.status == "playing" and q.winner is not None:
+        out["use"] = use_links(game, token, record_url, q, answer)
+    return out
+
+
+def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, record_url: str) -> dict:
+    """Everything the 算牌 template shows, at the table's current ``state``."""
+    page = {"q": q, "ruleset": game.ruleset, "fang": discard_word(game.ruleset)}
+    if q.error:
+        page["restart"] = q.link(base, tiles=None) if q.flip else base
+        return page
+    dealer = state.dealer
+    page["winners"] = [
+        {"name": name, "dealer": s == dealer, "on": s == q.winner, "url": q.link(base, winner=s, first_round=None)}
+        for s, name in enumerate(game.players)
+    ]
+    if q.flip is None:
+        page.update(stage="flip", rows=_keyboard(q, base, True))
+        return page
+    page.update(
+        stage="hand",
+        flip=face(q.flip),
+        wilds=[face(c) for c in wild_codes(game.ruleset, q.flip)],
+        bai_stands_in=game.ruleset != "zhuji" and q.flip != "P",
+        change_flip=q.link(base, flip=None),
+        strip=[
+            {**face(c), "url": q.link(base, tiles=",".join(q.tiles[:i] + q.tiles[i + 1 :]))}
+            for i, c in enumerate(q.tiles)
+        ],
+        count=len(q.tiles),
+        rows=_keyboard(q, base, False),
+        undo=q.link(base, tiles=",".join(q.tiles[:-1])) if q.tiles else None,
+        clear=q.link(base, tiles=None) if q.tiles else None,
+        toggles=_toggles(game, q, base, dealer),
+        melded=[{"n": n, "on": n == q.melded, "url": q.link(base, melded=n)} for n in range(5)],
+        answer=_answer(game, token, q, state, can_edit, record_url),
+    )
+    return page

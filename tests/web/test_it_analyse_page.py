@@ -1,0 +1,260 @@
+"""算牌 page (/g/<token>/analyse): the flip and its 财神, the keyboard's counts, the answer for 13
+and 14 tiles priced at the table's state, and 「用这个记分」 leading to a filled preview."""
+
+import html as htmllib
+import re
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from scoring.engine import score_game
+from scoring.models import Hand
+from tests.web.helpers import game_url, record
+
+NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
+WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
+
+
+def page(client, game, query: str = "", view: bool = False):
+    response = client.get(game_url(game, view) + "analyse" + query)
+    assert response.status_code == 200
+    return response, response.content.decode()
+
+
+def text(html: str) -> str:
+    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html)))
+
+
+def use_urls(html: str) -> list[str]:
+    return [
+        htmllib.unescape(u) for u in re.findall(r'class="btn btn-danger flex-fill btn-center use" href="([^"]+)"', html)
+    ]
+
+
+def totals_of(entries: list[dict]) -> list[int]:
+    return score_game({"hands": entries})["totals"]
+
+
+# -- the flip and its 财神 ---------------------------------------------------------------------
+
+
+def test_without_a_flip_the_keyboard_asks_for_it(client, game):
+    response, html = page(client, game)
+    assert "先点翻出的那张牌" in html
+    keys = [k["code"] for row in response.context["rows"] for k in row["keys"]]
+    assert keys == [*(f"{n}{s}" for s in "mps" for n in range(1, 10)), *"ESWNCFP"]
+    assert "flip=5p" in html
+
+
+@pytest.mark.parametrize(
+    ("fixture", "flip", "wilds", "bai"),
+    [
+        ("game", "5p", ["5p"], True),
+        ("game", "P", ["P"], False),
+        ("zhuji_game", "9p", ["9p", "1p"], False),
+        ("zhuji_game", "N", ["N", "E"], False),
+        ("zhuji_game", "P", ["P", "C"], False),
+        ("wuyi2_game", "3s", ["3s"], True),
+    ],
+)
+def test_the_flip_shows_the_caishen_of_the_ruleset(client, request, fixture, flip, wilds, bai):
+    game = request.getfixturevalue(fixture)
+    response, html = page(client, game, f"?flip={flip}")
+    assert [w["code"] for w in response.context["wilds"]] == wilds
+    assert ("白板代替" in html) is bai
+    assert "还差13张" in text(html)
+
+
+def test_faces_are_chinese(client, game):
+    _, html = page(client, game, "?flip=5p&tiles=1m,9m,3p,7s,E,C,F,P")
+    shown = text(html)
+    for face in ("一 万", "九 万", "3 筒", "7 条", "东", "中", "发", "白"):
+        assert face in shown
+
+
+# -- the keyboard ------------------------------------------------------------------------------
+
+
+def test_counts_on_keys_and_a_fifth_tile_cannot_be_tapped(client, game):
+    response, html = page(client, game, "?flip=5p&tiles=1m,1m,1m,1m,2m")
+    keys = {k["code"]: k for row in response.context["rows"] for k in row["keys"]}
+    assert keys["1m"]["count"] == 4
+    assert keys["1m"]["url"] is None
+    assert keys["2m"]["count"] == 1
+    assert "tiles=1m%2C1m%2C1m%2C1m%2C2m%2C2m" in keys["2m"]["url"]
+    assert 'aria-disabled="true" aria-label="1万（满）"' in html
+    assert "还差8张" in text(html)
+    assert parse_qs(urlsplit(response.context["undo"]).query)["tiles"] == ["1m,1m,1m,1m"]
+    assert parse_qs(urlsplit(response.context["clear"]).query) == {"flip": ["5p"]}
+
+
+def test_fourteen_tiles_disable_every_key(client, game):
+    response, _ = page(client, game, f"?flip=5p&tiles={WAITING},E")
+    assert all(k["url"] is None for row in response.context["rows"] for k in row["keys"])
+
+
+# -- 13 tiles: waits with amounts --------------------------------------------------------------
+
+
+def test_thirteen_tiles_list_waits_with_what_they_pay(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING}&winner=1&self_drawn=1")
+    zimo = totals_of([{"outcome": "win", "winner": 1, "win_type": "zimo"}])[1]
+    shown = text(html)
+    assert "听 2 种" in shown
+    assert f"胡 东：自摸 ×2 · 小李+{zimo}" in shown
+    assert f"胡 5筒：自摸 ×2 · 小李+{zimo}" in shown
+
+
+def test_thirteen_tiles_on_a_discard_price_the_discarders(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING}&winner=1")
+    nets = {
+        totals_of([{"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": seat}])[1] for seat in (0, 2, 3)
+    }
+    assert len(nets) == 1  # 义乌: whoever discards, the winner gains the same, so it is said once
+    assert f"胡 东：平胡 ×1 · 谁放铳都是 小李+{nets.pop()}" in text(html)
+
+
+def test_waits_are_priced_at_the_current_table_state(client, game):
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 老王 stays dealer, 连庄
+    before = {"outcome": "win", "winner": 0, "win_type": "zimo"}
+    now = {"outcome": "win", "winner": 1, "win_type": "zimo"}
+    expected = totals_of([before, now])[1] - totals_of([before])[1]
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING}&winner=1&self_drawn=1")
+    assert f"小李+{expected}" in text(html)
+
+
+def test_no_wait_says_so(client, game):
+    _, html = page(client, game, "?flip=5p&tiles=1m,4m,7m,2p,8p,3s,6s,9s,E,S,W,N,1m")
+    assert "不听" in text(html)
+
+
+# -- 14 tiles ----------------------------------------------------------------------------------
+
+
+def test_fourteen_tiles_show_the_zhuji_breakdown(client, zhuji_game):
+    tiles = "E,E,E,C,C,C,1m,1m,1m,5m,5m,5m,9m,9m"
+    _, html = page(client, zhuji_game, f"?flip=3s&tiles={tiles}&winner=0&self_drawn=1")
+    shown = text(html)
+    assert "胡了！" in shown
+    assert "5 台：东风 2 · 中 1 · 对对胡 1 · 混一色 1" in shown
+
+
+def test_fourteen_tiles_show_the_wuyi2_fan(client, wuyi2_game):
+    tiles = "1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m,9m"
+    _, html = page(client, wuyi2_game, f"?flip=E&tiles={tiles}&winner=1&self_drawn=1")
+    assert "番：清一色" in text(html)
+
+
+def test_an_incomplete_hand_says_not_complete(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING},S&winner=1")
+    assert "没胡" in text(html)
+    assert not use_urls(html)
+
+
+def test_yiwu_refusal_shows_the_caishen_reason_and_no_record_link(client, game):
+    # two wilds (5筒) and a discard: §9 forbids it
+    tiles = "1m,2m,3m,4m,5m,6m,7m,8m,9m,1s,1s,5p,5p,E"
+    _, html = page(client, game, f"?flip=5p&tiles={tiles}&winner=1")
+    shown = text(html)
+    assert "不能胡别人放的铳" in shown
+    assert "用这个记分" not in shown
+
+
+# -- 用这个记分 --------------------------------------------------------------------------------
+
+
+def test_use_link_leads_to_the_filled_preview_and_records_after_confirm(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING},E&winner=1&self_drawn=1")
+    urls = use_urls(html)
+    assert len(urls) == 1
+    assert "用这个记分" in text(html)
+    preview = client.get(urls[0])
+    assert preview.context["step"] == "preview"
+    assert "确认记录" in preview.content.decode()
+    data = {k: v[0] for k, v in parse_qs(urlsplit(urls[0]).query).items()}
+    client.post(urls[0].split("?")[0], {**data, "confirm": "1", "next_seq": 1})
+    assert Hand.objects.get().entry == {"outcome": "win", "winner": 1, "win_type": "zimo", "caishen": 0}
+
+
+def test_use_link_on_a_discard_asks_who_discarded(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING},E&winner=1")
+    assert "谁放铳" in text(html)
+    urls = use_urls(html)
+    assert len(urls) == 3
+    preview = client.get(urls[1])  # 阿华
+    form = preview.context["form"]
+    assert form.cleaned_data["discarder"] == 2
+    assert form.cleaned_data["win_type"] == "pinghu"
+    assert "阿华放铳" in text(preview.content.decode())
+
+
+def test_zhuji_use_link_fills_the_tai_sheet(client, zhuji_game):
+    tiles = "E,E,E,C,C,C,1m,1m,1m,5m,5m,5m,9m,9m"
+    _, html = page(client, zhuji_game, f"?flip=3s&tiles={tiles}&winner=0&self_drawn=1")
+    (url,) = use_urls(html)
+    query = parse_qs(urlsplit(url).query)
+    assert query["winds"] == ["dong"]
+    assert query["dragons"] == ["zhong"]
+    assert query["shape"] == ["duiduihu"]
+    assert query["hunyise"] == ["on"]
+    assert query["zimo"] == ["on"]
+    preview = client.get(url)
+    assert preview.context["step"] == "preview"
+    assert "5台" in text(preview.content.decode())
+
+
+def test_wuyi2_use_link_fills_the_pattern_chips(client, wuyi2_game):
+    tiles = "1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m,9m"
+    _, html = page(client, wuyi2_game, f"?flip=E&tiles={tiles}&winner=1")
+    (url,) = use_urls(html)  # two players: the discarder is the other one
+    query = parse_qs(urlsplit(url).query)
+    assert query["discarder"] == ["0"]
+    assert "qingyise" in query["patterns"]
+    assert client.get(url).context["step"] == "preview"
+
+
+def test_a_view_link_can_look_but_not_record(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING},E&winner=1&self_drawn=1", view=True)
+    shown = text(html)
+    assert "胡了！" in shown
+    assert "用这个记分" not in shown
+    assert "只读链接" in shown
+    assert f"/g/{game.edit_token}/" not in html
+
+
+# -- links into the page, bad queries ----------------------------------------------------------
+
+
+def test_links_from_the_game_page_and_the_win_type_steps(client, game, zhuji_game, wuyi2_game):
+    assert f"/g/{game.edit_token}/analyse" in client.get(game_url(game)).content.decode()
+    assert f"/g/{game.edit_token}/analyse?winner=2" in client.get(game_url(game) + "record?winner=2").content.decode()
+    for g in (zhuji_game, wuyi2_game):
+        html = client.get(game_url(g) + "record?winner=1").content.decode()
+        assert f"/g/{g.edit_token}/analyse?winner=1" in html
+
+
+@pytest.mark.parametrize(
+    ("query", "message"),
+    [
+        ("?flip=5p&tiles=1m,2x", "不认识的牌：2x"),
+        ("?flip=Q", "不认识翻的牌"),
+        ("?flip=5p&tiles=1m,1m,1m,1m,1m", "最多 4 张"),
+        (f"?flip=5p&tiles={WAITING},E,S", "最多 14 张"),
+        ("?flip=5p&winner=7", "没有这个座位"),
+        ("?flip=5p&melded=9", "0-4"),
+        ("?flip=5p&first_round=renhu", "这套规则没有「人胡」"),
+    ],
+)
+def test_bad_query_shows_a_chinese_message(client, game, query, message):
+    _, html = page(client, game, query)
+    assert 'id="sanpai-error"' in html
+    assert message in text(html)
+
+
+def test_an_impossible_context_is_a_message_not_a_500(client, zhuji_game):
+    # 天胡 is the dealer's: claimed by a non-dealer the engine refuses it
+    response, html = page(client, zhuji_game, f"?flip=3s&tiles={WAITING},E&winner=1&first_round=tianhu&self_drawn=1")
+    answer = response.context["answer"]
+    assert answer["kind"] == "error"
+    assert "天胡" in answer["text"]
+    assert answer["text"] in text(html)
