@@ -61,11 +61,12 @@ def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
 
 def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
     state = ledger.state if ledger else None
-    marks = entry_for(game).marks
+    kind = entry_for(game)
+    marks = kind.marks
     return [
         Tile(
             seat=s,
-            wind=SEATS_ZH[s],
+            wind=kind.wind(state, s) if state else SEATS_ZH[s],
             name=game.players[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,

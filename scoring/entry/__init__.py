@@ -8,6 +8,7 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
 - ``TEMPLATE``: the steps and the sheet of the entry page;
 - ``context(game, form, state, rules)``: what that template needs;
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
+- ``wind(state, seat)``: the wind shown on a player's tile (诸暨 counts them from the dealer);
 - ``marks(state, seat)``: the badges beside a player's total (买, 下4);
 - ``RULES_TEMPLATE`` and ``rules_context()``: the ruleset's part of the rules page;
 - ``COUNT``: (result field, CSV column) of what a hand is paid on (multiplier 倍数, tai 台, fan 番).

@@ -5,6 +5,7 @@ engine's reason (wuyi2-rules.md §2, §4)."""
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import SEATS_ZH
 from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
 from scoring.entry.base import EntryForm, fix_initial, seat_field
 from scoring.lang import pick, table_words
@@ -122,6 +123,11 @@ def title(names: list[str], entry: dict, result=None) -> str:
     if "discarder" not in entry:
         return f"{winner} {pick('自摸', 'self-drawn')}{count}"
     return f"{winner}{count}" + pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
+
+
+def wind(state, seat: int) -> str:
+    """The seat's wind on its tile: seats keep their wind all evening."""
+    return SEATS_ZH[seat]
 
 
 def marks(state, seat: int) -> list[tuple[str, str]]:

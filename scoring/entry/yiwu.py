@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import COMMON_ORDER, WIN_TYPES, Rules, TableState
+from scoring.engine import COMMON_ORDER, SEATS_ZH, WIN_TYPES, Rules, TableState
 from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field
 from scoring.lang import pick
 from scoring.models import Game
@@ -220,6 +220,11 @@ def title(names: list[str], entry: dict, result=None) -> str:
     if entry.get("feeders"):
         text += pick(" · 承包", " · feeder liable")
     return text
+
+
+def wind(state, seat: int) -> str:
+    """The seat's wind on its tile: seats keep their wind all evening."""
+    return SEATS_ZH[seat]
 
 
 def marks(state, seat: int) -> list[tuple[str, str]]:

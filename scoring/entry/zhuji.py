@@ -4,6 +4,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import SEATS_ZH
 from scoring.entry.base import EntryForm, fix_initial, seat_field
 from scoring.lang import pick
 
@@ -139,6 +140,11 @@ def title(names: list[str], entry: dict, result=None) -> str:
     if "discarder" not in entry:
         return f"{winner} {pick('自摸', 'self-drawn')}{count}"
     return f"{winner}{count}" + pick(f" · {names[entry['discarder']]}放冲", f" · {names[entry['discarder']]} discarded")
+
+
+def wind(state, seat: int) -> str:
+    """Winds are relative to the dealer (§1): the dealer is 东, the next seat 南, and so on."""
+    return SEATS_ZH[(seat - state.dealer) % 4]
 
 
 def marks(state, seat: int) -> list[tuple[str, str]]:

@@ -1,6 +1,7 @@
 """诸暨 at the table: the fast path, the 台 sheet, half points, edit/void, exports."""
 
 import json
+import re
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
@@ -127,3 +128,10 @@ def test_half_points_settle_to_whole_fen_summing_to_zero_and_say_so(client, zhuj
     assert sum(balances) == 0
     assert balances == [0, -1, -1, 2]  # −0.5 → −1 + 1 (largest remainder, earlier seat), −1, −0.5 → −1, +2
     assert "有半分" in response.content.decode()
+
+
+def test_the_game_page_shows_winds_relative_to_the_dealer(client, zhuji_game):
+    record(client, zhuji_game, PINGHU_ZIMO)  # 阿芳 (seat 1) won: she deals next
+    html = client.get(game_url(zhuji_game)).content.decode()
+    winds = re.findall(r'<span class="wind">(.)</span> <bdi>(.+?)</bdi>', html)
+    assert winds == [("北", "阿强"), ("东", "阿芳"), ("南", "老周"), ("西", "小陈")]
