@@ -11,6 +11,7 @@ import re
 import time
 
 from django.conf import settings
+from django.core.exceptions import PermissionDenied
 from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.http import Http404, HttpRequest
@@ -85,13 +86,10 @@ def well_formed(token: str) -> bool:
     return TOKEN_SHAPE.fullmatch(token) is not None
 
 
-def find_game(request: HttpRequest, token: str, fields: tuple[str, ...] = ()) -> Game:
+def find_game(request: HttpRequest, token: str) -> Game:
     """The game ``token`` opens (edit or view link), or 404; 429 after too many misses."""
     client = client_of(request)
-    queryset = Game.objects.filter(Q(edit_token=token) | Q(view_token=token))
-    if fields:
-        queryset = queryset.only(*fields)
-    game = queryset.first() if well_formed(token) else None
+    game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).first() if well_formed(token) else None
     if game is None:
         _check_not_blocked(client)
         _record_miss(client)
@@ -122,3 +120,17 @@ def claim(request: HttpRequest, game: Game, token: str) -> None:
     if not created and saved.token != token and token == game.edit_token:
         saved.token = token
         saved.save(update_fields=["token"])
+
+
+def load_game(request: HttpRequest, token: str) -> tuple[Game, bool]:
+    """The game a link's token opens, and whether the link may write. 404 for anything else."""
+    game = find_game(request, token)
+    return game, game.edit_token == token
+
+
+def writable_game(request: HttpRequest, token: str) -> Game:
+    """The game an edit link opens; a view link on a write URL gets the app's 403 page."""
+    game, can_edit = load_game(request, token)
+    if not can_edit:
+        raise PermissionDenied(_("只读链接不能记分或修改。"))
+    return game

@@ -3,6 +3,7 @@
 from django.utils.html import escape
 
 from scoring.engine.points import fmt
+from scoring.lang import pick
 
 COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00")  # one per seat, fixed
 WIDTH, HEIGHT = 360, 200
@@ -51,3 +52,9 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> s
         parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{label}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def ledger_chart(ledger) -> str:
+    """The running totals of a game's counted hands, for the settle and summary pages."""
+    nets = [row.result.net for row in ledger.rows if row.result is not None]
+    return running_totals_svg(ledger.game.players, nets, pick("每人总分走势", "Running totals"))

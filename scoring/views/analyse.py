@@ -5,8 +5,8 @@ from django.shortcuts import render
 from django.urls import reverse
 
 from scoring import sanpai
+from scoring.access import load_game
 from scoring.cache import table
-from scoring.views.games import load_game
 
 
 def analyse(request: HttpRequest, token: str) -> HttpResponse:

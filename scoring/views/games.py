@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import device
-from scoring.access import claim, find_game, game_version
+from scoring.access import claim, game_version, load_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, all_nets, snapshot, state_json
 from scoring.charts import running_totals_svg
 from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
@@ -23,12 +23,6 @@ from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.presenters import game_context
-
-
-def load_game(request: HttpRequest, token: str) -> tuple[Game, bool]:
-    """The game a link's token opens, and whether the link may write. 404 for anything else."""
-    game = find_game(request, token)
-    return game, game.edit_token == token
 
 
 def healthz(request: HttpRequest) -> HttpResponse:

@@ -6,13 +6,13 @@ from copy import deepcopy
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring import device, services
+from scoring.access import writable_game
 from scoring.cache import table
 from scoring.engine import ScoringError, score
 from scoring.entry import entry_for
@@ -22,18 +22,10 @@ from scoring.lang import pick
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.presenters import hand_row
-from scoring.views.games import load_game
 
 # Engine field names → the form field that shows the message.
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
-
-
-def writable_game(request: HttpRequest, token: str) -> Game:
-    game, can_edit = load_game(request, token)
-    if not can_edit:
-        raise PermissionDenied(_("只读链接不能记分或修改。"))
-    return game
 
 
 def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:

@@ -10,16 +10,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import device
-from scoring.access import throttle
+from scoring.access import load_game, throttle
 from scoring.cache import snapshot
+from scoring.charts import ledger_chart
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.presenters import hand_title
 from scoring.render import summary_rows_html
 from scoring.stats import player_stats
-from scoring.views.games import load_game
-from scoring.views.settle import chart
 
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
 
@@ -57,7 +56,13 @@ def stats(request: HttpRequest) -> HttpResponse:
 def summary(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
     ledger = snapshot(game, limit=None)
-    context = {"game": game, "token": token, "ledger": ledger, "share": share_text(ledger), "chart": chart(ledger)}
+    context = {
+        "game": game,
+        "token": token,
+        "ledger": ledger,
+        "share": share_text(ledger),
+        "chart": ledger_chart(ledger),
+    }
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))
     hands = [(r.hand.seq, hand_title(game, r.hand.entry, r.result), r.result.net) for r in ledger.rows if r.result]
     context["hands_html"] = summary_rows_html(hands)

@@ -7,21 +7,15 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import services
+from scoring.access import load_game, writable_game
 from scoring.cache import snapshot
-from scoring.charts import running_totals_svg
+from scoring.charts import ledger_chart
 from scoring.engine.money import needs_rounding
 from scoring.engine.points import from_json
 from scoring.forms import SettleForm
 from scoring.lang import pick
 from scoring.models import Settlement
 from scoring.settlement import settlement_plan
-from scoring.views.games import load_game
-from scoring.views.hands import writable_game
-
-
-def chart(ledger) -> str:
-    nets = [row.result.net for row in ledger.rows if row.result is not None]
-    return running_totals_svg(ledger.game.players, nets, _("每人总分走势"))
 
 
 def context_points(settlement: Settlement) -> list:
@@ -37,7 +31,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
     ledger = snapshot(game, limit=None)
     names = game.players
-    context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger, "chart": chart(ledger)}
+    context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger, "chart": ledger_chart(ledger)}
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:
         transfers = list(settlement.transfers.all())
