@@ -1,9 +1,10 @@
-"""The ledger: a game's hands replayed through the engine. It is never stored, always replayed.
-
-Every page and every write builds it from the hands (one query); a preview builds it with a
-hand added, changed or voided, and a write is refused if any hand would stop being valid.
+"""The ledger: a game's hands replayed through the engine, the truth the replay cache
+(scoring/cache.py) is kept equal to. Every write builds it inside the game's lock; an edit or a
+void preview replays once (the hands before it, then the rest from there), and a write is
+refused if any hand would stop being valid.
 """
 
+from copy import deepcopy
 from dataclasses import dataclass
 
 from scoring.engine import HandResult, ScoringError, TableState, replay
@@ -60,9 +61,11 @@ def build(
     *,
     changed: Hand | None = None,
     added: Hand | None = None,
+    start=None,
 ) -> Ledger:
     """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
-    edit or a void); ``added`` is appended (a new hand). Raises ``LedgerError``."""
+    edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
+    ``hands`` is played at (a copy is advanced), else the game's first. Raises ``LedgerError``."""
     hands = list(game.hands.all()) if hands is None else list(hands)
     if changed is not None:
         hands = [changed if h.seq == changed.seq else h for h in hands]
@@ -71,7 +74,9 @@ def build(
     active = [h for h in hands if not h.voided]
     fixes = {i: h.fix() for i, h in enumerate(active) if h.fix() is not None}
     try:
-        results, state = replay(game.engine, game.engine_rules(), [h.entry for h in active], game.first_dealer, fixes)
+        entries = [h.entry for h in active]
+        start = None if start is None else deepcopy(start)
+        results, state = replay(game.engine, game.engine_rules(), entries, game.first_dealer, fixes, state=start)
     except ScoringError as error:
         raise LedgerError(active[error.hand].seq, error) from None
     by_id = dict(zip((id(h) for h in active), results, strict=True))

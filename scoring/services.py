@@ -2,6 +2,9 @@
 the game still replays, keeps the replay cache (scoring/cache.py) in step, and bumps the
 game's version for the phones that poll it."""
 
+from copy import deepcopy
+from dataclasses import dataclass
+
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -23,6 +26,53 @@ class Conflict(Exception):
         self.zh, self.en, self.hand = zh, en, hand
 
 
+class StalePreview(Conflict):
+    """The preview being confirmed was made before another phone changed an earlier hand: its
+    amounts may no longer be the ones that would be stored."""
+
+    def __init__(self):
+        super().__init__(
+            "前面的局刚被修改，金额变了，请看新的预览。", "An earlier hand just changed: check the new preview."
+        )
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    """``version`` is the game's version the preview was made at (None: a form without one)."""
+    if version is not None and version != game.version:
+        raise StalePreview
+
+
+@dataclass
+class Preview:
+    """What a write would do, shown before it is confirmed: the hand's result (None for a void)
+    and every total before and after."""
+
+    result: object
+    before: list
+    after: list
+
+
+def preview_record(*, game: Game, state, entry: dict) -> Preview:
+    """The next hand scored at ``state`` (the cached table, with any correction): one hand, no
+    replay. Raises ``LedgerError``."""
+    after = deepcopy(state)
+    try:
+        result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
+    except ScoringError as error:
+        raise LedgerError(game.state["last_seq"] + 1, error) from None
+    return Preview(result, list(state.totals), after.totals)
+
+
+def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before) -> Preview:
+    """An edit or a void of ``changed`` from the table ``before`` it: only the hands from it on
+    are replayed (the caller replayed the ones before to get ``before``). Raises ``LedgerError``."""
+    tail = [changed, *(h for h in hands if h.seq > changed.seq)]
+    ledger = build(game, tail, start=before)
+    now = table(game)[0].totals
+    row = ledger.row(changed.seq)
+    return Preview(row.result if row else None, now, ledger.totals)
+
+
 def _locked(game: Game, playing: bool = True) -> Game:
     """The game's row, locked. On PostgreSQL this serialises the writers of one game; SQLite's
     IMMEDIATE transactions already serialise every writer. Hands change only while playing."""
@@ -33,10 +83,18 @@ def _locked(game: Game, playing: bool = True) -> Game:
 
 
 def record_hand(
-    *, game: Game, entry: dict, fix: tuple[int, int] | None, next_seq: int, form_token: str, entered_by: str
+    *,
+    game: Game,
+    entry: dict,
+    fix: tuple[int, int] | None,
+    next_seq: int,
+    form_token: str,
+    entered_by: str,
+    version: int | None = None,
 ) -> Hand:
     """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
-    refused naming the hand it already made."""
+    refused naming the hand it already made; so is a preview made before an earlier hand
+    changed (``version``)."""
     try:
         with transaction.atomic():
             game = _locked(game)
@@ -55,6 +113,7 @@ def record_hand(
                     f"第{next_seq}局已经被别人记录了，请看最新的记录。",
                     f"Hand {next_seq} was already recorded on another phone: check the ledger.",
                 )
+            _check_version(game, version)
             hand = Hand(
                 game=game,
                 seq=seq,
@@ -82,7 +141,7 @@ def record_hand(
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
 
 
-def _change(*, game: Game, seq: int, revision: int, apply) -> Hand:
+def _change(*, game: Game, seq: int, revision: int, apply, version: int | None) -> Hand:
     with transaction.atomic():
         game = _locked(game)
         hands = list(game.hands.all())
@@ -95,6 +154,7 @@ def _change(*, game: Game, seq: int, revision: int, apply) -> Hand:
                 f"Hand {seq} was just changed on another phone: check it and try again.",
                 hand,
             )
+        _check_version(game, version)
         changed = copy_hand(hand)
         apply(changed)
         changed.revision = hand.revision + 1
@@ -105,20 +165,29 @@ def _change(*, game: Game, seq: int, revision: int, apply) -> Hand:
         return changed
 
 
-def edit_hand(*, game: Game, seq: int, revision: int, entry: dict, fix: tuple[int, int] | None, edited_by: str) -> Hand:
+def edit_hand(
+    *,
+    game: Game,
+    seq: int,
+    revision: int,
+    entry: dict,
+    fix: tuple[int, int] | None,
+    edited_by: str,
+    version: int | None = None,
+) -> Hand:
     def apply(hand: Hand) -> None:
         hand.entry = entry
         hand.dealer_fix, hand.streak_fix = fix if fix else (None, None)
         hand.edited_at, hand.edited_by = timezone.now(), edited_by
 
-    return _change(game=game, seq=seq, revision=revision, apply=apply)
+    return _change(game=game, seq=seq, revision=revision, apply=apply, version=version)
 
 
-def void_hand(*, game: Game, seq: int, revision: int, reason: str, voided_by: str) -> Hand:
+def void_hand(*, game: Game, seq: int, revision: int, reason: str, voided_by: str, version: int | None = None) -> Hand:
     def apply(hand: Hand) -> None:
         hand.voided_at, hand.voided_by, hand.void_reason = timezone.now(), voided_by, reason
 
-    return _change(game=game, seq=seq, revision=revision, apply=apply)
+    return _change(game=game, seq=seq, revision=revision, apply=apply, version=version)
 
 
 def copy_hand(hand: Hand) -> Hand:

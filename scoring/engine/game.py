@@ -31,14 +31,15 @@ def score(ruleset: Ruleset, rules, state, hand):
     return result
 
 
-def replay(ruleset: Ruleset, rules, hands, first_dealer: int = 0, fixes: dict | None = None):
+def replay(ruleset: Ruleset, rules, hands, first_dealer: int = 0, fixes: dict | None = None, state=None):
     """Score every hand in order. ``hands`` holds contract HAND objects or parsed hands.
 
     ``fixes`` maps a hand index to a (dealer, streak) correction applied before that hand.
-    Returns the results and the state the next hand would be played in. Raises
-    ``ScoringError`` with the index of the first bad hand.
+    ``state``, when given, is the table the first of ``hands`` is played at (it is advanced in
+    place): the rest of a game replayed from the middle. Returns the results and the state the
+    next hand would be played in. Raises ``ScoringError`` with the index of the first bad hand.
     """
-    state = ruleset.new_state(first_dealer)
+    state = ruleset.new_state(first_dealer) if state is None else state
     results = []
     for index, raw in enumerate(hands):
         if fixes and index in fixes:

@@ -5,7 +5,8 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
   ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object;
 - ``MISSING``: the message for a step left unanswered on a POST;
 - ``initial(entry, fix)``: form data for a stored hand (edit);
-- ``TEMPLATE``: the steps and the sheet of the entry page;
+- ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
+  refresh of the preview swaps (``request.htmx`` picks it);
 - ``context(game, form, state, rules)``: what that template needs;
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
 - ``wind(state, seat)``: the wind shown on a player's tile (诸暨 counts them from the dealer);

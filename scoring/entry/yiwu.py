@@ -14,6 +14,7 @@ from scoring.models import Game
 TEMPLATE = "scoring/entry/yiwu.html"
 COUNT = ("multiplier", "倍数")  # the result field a hand is paid on, and its CSV column
 RULES_TEMPLATE = "scoring/entry/yiwu_rules.html"
+PARTIAL = "scoring/entry/_preview.html"  # what a preview refresh swaps
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
 MISSING = {

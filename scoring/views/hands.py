@@ -1,8 +1,11 @@
-"""Recording, editing and voiding hands. Every write previews first, then confirms."""
+"""Recording, editing and voiding hands. Every write previews first, then confirms. A preview
+carries the game's version: confirming one that another phone has since made stale is refused,
+and the new preview shown."""
 
 import re
 import secrets
 from copy import deepcopy
+from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -13,10 +16,8 @@ from django.utils.translation import gettext as _
 
 from scoring import device, services
 from scoring.access import writable_game
-from scoring.cache import table
-from scoring.engine import ScoringError, score
+from scoring.cache import result_from_json, table
 from scoring.entry import entry_for
-from scoring.entry.base import EntryForm
 from scoring.forms import VoidForm, ascii_int
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
@@ -26,6 +27,8 @@ from scoring.presenters import hand_row
 # Engine field names → the form field that shows the message.
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
+# What a stale confirm's fresh preview leaves out of the form it re-asks.
+ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
 
 
 def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:
@@ -36,73 +39,10 @@ def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | Non
     return None
 
 
-def who(request: HttpRequest, game: Game) -> str:
+def signed(request: HttpRequest, game: Game, by: str) -> dict:
+    """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
     seat = device.my_seat(request, game.id)
-    return game.players[seat] if seat is not None else ""
-
-
-def form_error(form: EntryForm, error: LedgerError) -> None:
-    field = FIELD_OF.get(error.field, error.field)
-    form.add_error(field if field in form.fields else None, error.message())
-
-
-def state_for(form: EntryForm, before):
-    """The table the hand is played at: the derived state, with the form's correction."""
-    state = deepcopy(before)
-    fix = form.fix(before)
-    if fix:
-        state.correct(*fix)
-    return state, fix
-
-
-def totals_change(names: list[str], before: list, after: list) -> list[tuple]:
-    """(name, total before, total after, difference) for each seat."""
-    return [(names[s], before[s], after[s], after[s] - before[s]) for s in range(len(names))]
-
-
-def render_form(request: HttpRequest, context: dict) -> HttpResponse:
-    """The entry page at its step: a question with big buttons, or the preview form."""
-    game, form, state = context["game"], context["form"], context["state"]
-    kind = entry_for(game)
-    names = game.players
-    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    winner = data.get("winner")
-    context.setdefault("step", form.step() if form.is_valid() and request.method == "GET" else "preview")
-    context.update(
-        kind_template=kind.TEMPLATE,
-        dealer_name=names[state.dealer],
-        all_seats=list(enumerate(names)),
-        winner_name=names[winner] if winner is not None else "",
-        **kind.context(game, form, state, game.engine_rules()),
-    )
-    return render(request, "scoring/hand_form.html", context)
-
-
-def incomplete(request: HttpRequest, form: EntryForm, missing: dict) -> bool:
-    """Not yet a whole hand. A GET walks the tap-by-tap questions; a POST comes from the
-    preview form itself, which stays on screen with the missing answer marked."""
-    if not form.is_valid():
-        return True
-    step = form.step()
-    if step == "preview":
-        return False
-    if request.method == "POST":
-        form.add_error(step if step in form.fields else None, missing[step])
-    return True
-
-
-def write_then_back(request: HttpRequest, token: str, write, done: str) -> HttpResponse:
-    """Run a service write; a refusal (another phone was first, a later hand would break)
-    becomes a message on the fresh game page, and so does success."""
-    try:
-        write()
-    except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
-    except LedgerError as error:  # the table changed between preview and confirm
-        messages.warning(request, error.message())
-    else:
-        messages.success(request, done)
-    return redirect("game", token=token)
+    return {by: game.players[seat] if seat is not None else "", "version": posted_version(request)}
 
 
 def confirming(request: HttpRequest) -> bool:
@@ -110,176 +50,212 @@ def confirming(request: HttpRequest) -> bool:
     return request.method == "POST" and request.POST.get("confirm") == "1"
 
 
+def posted_version(request: HttpRequest) -> int | None:
+    """The game's version the confirmed preview was made at (None for a form without one)."""
+    value = request.POST.get("version", "")
+    return ascii_int(value, -1) if value else None
+
+
+def totals_change(names: list[str], preview: services.Preview) -> list[tuple]:
+    """(name, total before, total after, difference) for each seat."""
+    return [(name, b, a, a - b) for name, b, a in zip(names, preview.before, preview.after, strict=True)]
+
+
+class EntryPage:
+    """The entry page of one hand (record or edit): its form at the step the answers reach, the
+    table the hand is played at, and the preview once the hand is whole."""
+
+    def __init__(self, request: HttpRequest, game: Game, before, data, **context):
+        self.request, self.game, self.kind = request, game, entry_for(game)
+        self.form = self.kind.Form(data, players=game.players)
+        self.before, self.state, self.fix = before, before, None
+        self.context = {"game": game, "form": self.form, **context}
+
+    def incomplete(self) -> bool:
+        """Not yet a whole hand. A GET walks the tap-by-tap questions; a POST comes from the
+        preview form itself, which stays on screen with the missing answer marked."""
+        if not self.form.is_valid():
+            return True
+        step = self.form.step()
+        if step != "preview" and self.request.method == "POST":
+            self.form.add_error(step if step in self.form.fields else None, self.kind.MISSING[step])
+        return step != "preview"
+
+    def entry(self) -> dict:
+        """The contract entry, at the table with the form's dealer/连庄 correction applied."""
+        self.fix = self.form.fix(self.before)
+        if self.fix:
+            self.state = deepcopy(self.before)
+            self.state.correct(*self.fix)
+        return self.form.entry(self.state, self.game.engine_rules())
+
+    def refuse(self, error: LedgerError) -> None:
+        field = FIELD_OF.get(error.field, error.field)
+        self.form.add_error(field if field in self.form.fields else None, error.message())
+
+    def show(self, preview: services.Preview, hand: Hand) -> None:
+        row = hand_row(self.game, hand, preview.result)
+        self.context.update(row=row, change=totals_change(self.game.players, preview), version=self.game.version)
+
+    def render(self) -> HttpResponse:
+        """A question with big buttons, or the preview form; an htmx refresh of the preview
+        gets only the part it swaps."""
+        names, data = self.game.players, getattr(self.form, "cleaned_data", {})
+        winner = data.get("winner")
+        step = self.form.step() if self.form.is_valid() and self.request.method == "GET" else "preview"
+        self.context.update(
+            step=step,
+            state=self.state,
+            kind_template=self.kind.TEMPLATE,
+            dealer_name=names[self.state.dealer],
+            all_seats=list(enumerate(names)),
+            winner_name=names[winner] if winner is not None else "",
+            **self.kind.context(self.game, self.form, self.state, self.game.engine_rules()),
+        )
+        template = "scoring/hand_form.html"
+        if self.request.htmx and self.request.method == "POST" and step == "preview":
+            template = self.kind.PARTIAL
+        return render(self.request, template, self.context)
+
+
+def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage | None = None) -> HttpResponse:
+    """Run a service write. Success, or a refusal (another phone was first), is a message on the
+    fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
+    its ``page`` with the reason."""
+    try:
+        hand = write()
+    except LedgerError as error:
+        if page is None:
+            messages.warning(request, error.message())
+            return redirect("game", token=token)
+        page.refuse(error)
+        return page.render()
+    except services.StalePreview as stale:
+        messages.warning(request, pick(stale.zh, stale.en))
+        query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME]
+        return redirect(f"{request.path}?{urlencode(query)}")
+    except services.Conflict as conflict:
+        messages.warning(request, pick(conflict.zh, conflict.en))
+    else:
+        messages.success(request, done % {"seq": hand.seq})
+    return redirect("game", token=token)
+
+
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     if stop := finished(request, game, token):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
-    kind = entry_for(game)
-    form = kind.Form(request.POST if request.method == "POST" else request.GET, players=game.players)
-    url = reverse("record", args=[token])
-    context = {
-        "game": game,
-        "token": token,
-        "form": form,
-        "mode": "record",
-        "state": before,
-        "form_url": url,
-        "next_seq": seq,
-    }
-    if incomplete(request, form, kind.MISSING):
-        return render_form(request, context)
-    state, fix = state_for(form, before)
-    context["state"] = state
-    entry = form.entry(state, game.engine_rules())
-    hand = Hand(game=game, seq=seq, entry=entry, dealer_fix=fix[0] if fix else None, streak_fix=fix[1] if fix else None)
-    after = deepcopy(state)
-    try:
-        result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
-    except ScoringError as error:
-        form_error(form, LedgerError(seq, error))
-        return render_form(request, context)
-    form_token = request.POST.get("form_token", "")[:40]
+    data = request.POST if request.method == "POST" else request.GET
+    form_token = data.get("form_token") or secrets.token_urlsafe(16)
+    page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
+    page.context["form_url"] = reverse("record", args=[token])
+    if page.incomplete():
+        return page.render()
+    entry = page.entry()
     if not FORM_TOKEN.fullmatch(form_token):
-        form.add_error(None, _("表单已损坏，请重新打开记分页。"))
-        return render_form(request, context)
-    if confirming(request):
-
-        def write():
-            services.record_hand(
-                game=game,
-                entry=entry,
-                fix=fix,
-                next_seq=ascii_int(request.POST.get("next_seq", ""), 0),
-                form_token=form_token,
-                entered_by=who(request, game),
-            )
-
-        return write_then_back(request, token, write, _("已记录第%(seq)s局。") % {"seq": seq})
-    context.update(
-        row=hand_row(game, hand, result),
-        change=totals_change(game.players, before.totals, after.totals),
-        next_seq=request.POST.get("next_seq") or seq,
-        form_token=request.POST.get("form_token") or secrets.token_urlsafe(16),
-    )
-    return render_form(request, context)
+        page.form.add_error(None, _("表单已损坏，请重新打开记分页。"))
+    elif confirming(request):
+        next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
+        write = partial(services.record_hand, game=game, entry=entry, fix=page.fix, next_seq=next_seq)
+        return confirm(
+            request,
+            token,
+            partial(write, form_token=form_token, **signed(request, game, "entered_by")),
+            _("已记录第%(seq)s局。"),
+            page,
+        )
+    else:
+        try:
+            page.show(services.preview_record(game=game, state=page.state, entry=entry), new_hand(game, seq, entry))
+        except LedgerError as error:
+            page.refuse(error)
+    return page.render()
 
 
-class VoidedMeanwhile(Exception):
-    """The hand to edit or void was voided (on another phone) since this page was opened."""
+def new_hand(game: Game, seq: int, entry: dict) -> Hand:
+    return Hand(game=game, seq=seq, entry=entry)
 
 
-def stored_hand(hands: list[Hand], seq: int) -> Hand:
+def load_hand(request: HttpRequest, token: str, seq: int) -> tuple[Game, list[Hand], Hand | None]:
+    """The writable game, its hands and the hand ``seq``, or None when another phone voided it
+    meanwhile (404 when there is no such hand)."""
+    game = writable_game(request, token)
+    hands = list(game.hands.all())
     hand = next((h for h in hands if h.seq == seq), None)
     if hand is None:
         raise Http404(_("没有这一局"))
-    if hand.voided:
-        raise VoidedMeanwhile
-    return hand
+    return game, hands, None if hand.voided else hand
 
 
-def voided_meanwhile(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+def gone(request: HttpRequest, game: Game, token: str, seq: int) -> HttpResponse | None:
+    """The page to answer instead, when the hand was voided meanwhile or the game finished."""
+    if stop := finished(request, game, token):
+        return stop
     messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": seq})
     return redirect("game", token=token)
 
 
-def load_hand(request: HttpRequest, token: str, seq: int):
-    """The writable game, its hands, the counted hand ``seq`` (or 404) and the ledger now."""
-    game = writable_game(request, token)
-    hands = list(game.hands.all())
-    return game, hands, stored_hand(hands, seq), build(game, hands)
-
-
-def posted_revision(data, hand: Hand) -> int:
-    return ascii_int(data.get("revision", hand.revision), -1)
-
-
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    try:
-        game, hands, hand, ledger = load_hand(request, token, seq)
-    except VoidedMeanwhile:
-        return voided_meanwhile(request, token, seq)
-    if stop := finished(request, game, token):
-        return stop
-    before = build(game, [h for h in hands if h.seq < seq]).state
+    game, hands, hand = load_hand(request, token, seq)
+    if hand is None or game.status == Game.FINISHED:
+        return gone(request, game, token, seq)
+    before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
     kind = entry_for(game)
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
-    form = kind.Form(data, players=game.players)
-    url = reverse("edit-hand", args=[token, seq])
-    context = {
-        "game": game,
-        "token": token,
-        "form": form,
-        "ledger": ledger,
-        "mode": "edit",
-        "hand": hand,
-        "state": before,
-        "form_url": url,
-    }
-    context["revision"] = posted_revision(data, hand)
-    if incomplete(request, form, kind.MISSING):
-        return render_form(request, context)
-    state, fix = state_for(form, before)
-    context["state"] = state
+    revision = ascii_int(data.get("revision", hand.revision), -1)
+    page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
+    page.context["form_url"] = reverse("edit-hand", args=[token, seq])
+    if page.incomplete():
+        return page.render()
     changed = services.copy_hand(hand)
-    changed.entry = form.entry(state, game.engine_rules())
-    changed.dealer_fix, changed.streak_fix = fix if fix else (None, None)
-    try:
-        after = build(game, hands, changed=changed)
-    except LedgerError as error:
-        form_error(form, error)
-        return render_form(request, context)
+    changed.entry = page.entry()
+    changed.dealer_fix, changed.streak_fix = page.fix or (None, None)
     if confirming(request):
+        write = partial(services.edit_hand, game=game, seq=seq, revision=revision, entry=changed.entry, fix=page.fix)
+        return confirm(
+            request, token, partial(write, **signed(request, game, "edited_by")), edited_message(hands, seq), page
+        )
+    try:
+        page.show(services.preview_change(game=game, hands=hands, changed=changed, before=before), changed)
+    except LedgerError as error:
+        page.refuse(error)
+    return page.render()
 
-        def write():
-            services.edit_hand(
-                game=game,
-                seq=seq,
-                revision=context["revision"],
-                entry=changed.entry,
-                fix=fix,
-                edited_by=who(request, game),
-            )
 
-        return write_then_back(request, token, write, _("已修改第%(seq)s局，之后的每一局都已重算。") % {"seq": seq})
-    context.update(
-        row=hand_row(game, changed, after.row(seq).result),
-        change=totals_change(game.players, ledger.totals, after.totals),
-    )
-    return render_form(request, context)
+def edited_message(hands: list[Hand], seq: int) -> str:
+    if any(h.seq > seq and not h.voided for h in hands):
+        return _("已修改第%(seq)s局，之后的每一局都已重算。")
+    return _("已修改第%(seq)s局。")
 
 
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    try:
-        game, hands, hand, ledger = load_hand(request, token, seq)
-    except VoidedMeanwhile:
-        return voided_meanwhile(request, token, seq)
-    if stop := finished(request, game, token):
-        return stop
+    game, hands, hand = load_hand(request, token, seq)
+    if hand is None or game.status == Game.FINISHED:
+        return gone(request, game, token, seq)
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
+    context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version}
+    context["row"] = hand_row(game, hand, result_from_json(hand.result) if hand.result else None)
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
-    context = {
-        "game": game,
-        "token": token,
-        "form": form,
-        "hand": hand,
-        "row": hand_row(game, hand, ledger.row(seq).result),
-    }
+    before = build(game, [h for h in hands if h.seq < seq]).state
     try:
-        after = build(game, hands, changed=changed)
+        preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)
     except LedgerError as error:
-        return render(request, "scoring/void.html", {**context, "blocked": error.message()})
-    context["change"] = totals_change(game.players, ledger.totals, after.totals)
+        return render(request, "scoring/void.html", {**context, "blocked": error.message(), "blocked_seq": error.seq})
+    context["change"] = totals_change(game.players, preview)
     if request.method == "POST" and form.is_valid():
-
-        def write():
-            reason = form.cleaned_data["reason"] or _("作废")
-            revision = posted_revision(request.POST, hand)
-            services.void_hand(game=game, seq=seq, revision=revision, reason=reason, voided_by=who(request, game))
-
-        return write_then_back(request, token, write, _("第%(seq)s局已作废，之后的每一局都已重算。") % {"seq": seq})
+        revision = ascii_int(request.POST.get("revision", ""), -1)
+        reason = form.cleaned_data["reason"] or _("作废")
+        write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason)
+        return confirm(request, token, partial(write, **signed(request, game, "voided_by")), voided_message(hands, seq))
     return render(request, "scoring/void.html", context)
+
+
+def voided_message(hands: list[Hand], seq: int) -> str:
+    if any(h.seq > seq and not h.voided for h in hands):
+        return _("第%(seq)s局已作废，之后的每一局都已重算。")
+    return _("第%(seq)s局已作废。")
 
 
 def undo(request: HttpRequest, token: str) -> HttpResponse:

@@ -18,48 +18,62 @@ from scoring.models import Settlement
 from scoring.settlement import settlement_plan
 
 
-def context_points(settlement: Settlement) -> list:
-    return [from_json(p) for p in settlement.points]
-
-
 def yuan(fen: int) -> str:
     return f"{fen / 100:.2f}"
 
 
+def yuan_text(fen: int) -> str:
+    """元 as a table says it: 0.5, 40, 1.05."""
+    return f"{fen / 100:.2f}".rstrip("0").rstrip(".")
+
+
+def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tuple]:
+    """(name, points, 元 as text, 分) per seat."""
+    return [(name, p, yuan(fen), fen) for name, p, fen in zip(names, points, balances_fen, strict=True)]
+
+
+def settled(settlement: Settlement, names: list[str]) -> dict:
+    """A finished game: the transfers (with 已付) and the balances as they were frozen."""
+    points = [from_json(p) for p in settlement.points]
+    return {
+        "settlement": settlement,
+        "transfers": [(t, names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in settlement.transfers.all()],
+        "balances": balances(names, points, settlement.balances_fen),
+        "rounded": needs_rounding(points, settlement.rate_fen),
+        "rate_yuan": yuan_text(settlement.rate_fen),
+        "fee_yuan": yuan_text(settlement.fee_fen),
+    }
+
+
+def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
+    """While playing: what settling now with the form's rate and fee would give."""
+    data = form.cleaned_data
+    plan = settlement_plan(
+        totals, rate_fen=form.rate_fen(), fee_fen=form.fee_fen(), fee_mode=data["fee_mode"], fee_payee=data["fee_payee"]
+    )
+    return {
+        "preview": [(names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in plan.transfers],
+        "balances": balances(names, totals, plan.balances_fen),
+        "rounded": needs_rounding(totals, form.rate_fen()),
+    }
+
+
 def settle(request: HttpRequest, token: str) -> HttpResponse:
-    """The settle-up screen: a form and its live preview while playing, the transfers after."""
+    """The settle-up screen: a form and its live preview while playing, the transfers after;
+    an htmx refresh of the preview gets only the preview."""
     game, can_edit = load_game(request, token)
     ledger = snapshot(game, limit=None)
-    names = game.players
-    context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger, "chart": ledger_chart(ledger)}
+    context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:
-        transfers = list(settlement.transfers.all())
-        context.update(
-            settlement=settlement,
-            transfers=[(t, names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in transfers],
-        )
-        context["balances"] = [
-            (names[s], from_json(settlement.points[s]), yuan(settlement.balances_fen[s]), settlement.balances_fen[s])
-            for s in range(len(names))
-        ]
-        context["rounded"] = needs_rounding(context_points(settlement), settlement.rate_fen)
+        context.update(settled(settlement, game.players), chart=ledger_chart(ledger))
         return render(request, "scoring/settle.html", context)
-    form = SettleForm(request.GET or None, players=names)
+    context["form"] = form = SettleForm(request.GET or None, players=game.players)
     if form.is_bound and form.is_valid():
-        plan = settlement_plan(
-            ledger.totals,
-            rate_fen=form.rate_fen(),
-            fee_fen=form.fee_fen(),
-            fee_mode=form.cleaned_data["fee_mode"],
-            fee_payee=form.cleaned_data["fee_payee"],
-        )
-        context["preview"] = [(names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in plan.transfers]
-        context["balances"] = [
-            (names[s], ledger.totals[s], yuan(plan.balances_fen[s]), plan.balances_fen[s]) for s in range(len(names))
-        ]
-        context["rounded"] = needs_rounding(ledger.totals, form.rate_fen())
-    context["form"] = form
+        context.update(planned(form, ledger.totals, game.players))
+    if request.htmx:
+        return render(request, "scoring/settle.html#preview", context)
+    context["chart"] = ledger_chart(ledger)
     return render(request, "scoring/settle.html", context)
 
 

@@ -150,3 +150,19 @@ def test_ticking_a_transfer_of_a_game_reopened_meanwhile_says_so(client, game):
     assert response.status_code == 200
     assert response.redirect_chain[-1][0].endswith("/settle")
     assert "这笔转账已不存在（牌局已重新打开）。" in messages_of(response)
+
+
+def test_a_finished_game_says_its_rate_and_fee_in_yuan(client, game):
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    client.post(game_url(game) + "finish", {"rate": "50", "fee_yuan": "40", "fee_mode": "equal", "fee_payee": "0"})
+    html = client.get(game_url(game) + "settle").content.decode()
+    assert "每点 0.5 元 · 台费 40 元" in html
+    assert "分 · 台费" not in html
+
+
+def test_an_htmx_settle_preview_gets_only_the_preview(client, game):
+    query = "settle?rate=100&fee_yuan=10&fee_mode=equal&fee_payee=0"
+    full = client.get(game_url(game) + query)
+    part = client.get(game_url(game) + query, headers={"HX-Request": "true"})
+    assert part.content.decode().startswith('<div id="settle-preview"')
+    assert len(part.content) * 3 < len(full.content)

@@ -1,0 +1,74 @@
+"""A confirmed preview stores what it showed: a preview made before another phone changed an
+earlier hand is refused and shown again, fresh; each request scores or replays only once."""
+
+import scoring.ledger
+from scoring.models import Hand
+from tests.web.helpers import form_fields, game_url, messages_of, record
+
+DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
+SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
+
+
+def confirm_post(client, game, path: str, entry: dict, **extra):
+    data = {**form_fields(entry, game), "confirm": "1", **extra}
+    return client.post(game_url(game) + path, data, follow=True)
+
+
+def test_a_preview_made_before_an_earlier_hand_changed_is_refused_with_the_new_preview(client, game):
+    record(client, game, DEALER_ZIMO)
+    game.refresh_from_db()
+    seen = game.version  # phone A previews hand 2 now: 东 deals, so 南's 自摸 pays 闲 5 from 西 and 北
+    edit = {**form_fields(SOUTH_ZIMO, game), "revision": "0", "confirm": "1"}
+    client.post(game_url(game) + "hand/1/edit", edit)  # phone B: 南 won hand 1, so 南 deals hand 2
+    response = confirm_post(
+        client, game, "record", {"outcome": "win", "winner": 1, "win_type": "zimo"}, next_seq="2", version=str(seen)
+    )
+    assert "前面的局刚被修改，金额变了，请看新的预览。" in messages_of(response)
+    assert Hand.objects.filter(seq=2).count() == 0  # nothing stored with amounts nobody saw
+    assert "确认记录" in response.content.decode()  # the new preview, ready to confirm again
+    assert [row[3] for row in response.context["change"]] == [-14, 42, -14, -14]  # 南 now deals: 7 × 2 each
+
+
+def test_edits_and_voids_from_a_stale_preview_are_refused_too(client, game):
+    record(client, game, DEALER_ZIMO)
+    record(client, game, DEALER_ZIMO)
+    game.refresh_from_db()
+    seen = game.version
+    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0"})
+    edited = confirm_post(client, game, "hand/2/edit", SOUTH_ZIMO, revision="0", version=str(seen))
+    assert "前面的局刚被修改，金额变了，请看新的预览。" in messages_of(edited)
+    assert Hand.objects.get(seq=2).entry == DEALER_ZIMO
+    voided = client.post(
+        game_url(game) + "hand/2/void", {"reason": "x", "revision": "0", "version": str(seen)}, follow=True
+    )
+    assert "前面的局刚被修改，金额变了，请看新的预览。" in messages_of(voided)
+    assert not Hand.objects.get(seq=2).voided
+
+
+def test_a_current_preview_confirms_normally(client, game):
+    record(client, game, DEALER_ZIMO)
+    game.refresh_from_db()
+    response = confirm_post(client, game, "record", SOUTH_ZIMO, next_seq="2", version=str(game.version))
+    assert "已记录第2局。" in messages_of(response)
+
+
+def test_an_htmx_refresh_of_the_preview_gets_only_the_panel(client, game):
+    data = {**form_fields({"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0}, game), "next_seq": "1"}
+    full = client.post(game_url(game) + "record", data)
+    part = client.post(game_url(game) + "record", data, headers={"HX-Request": "true"})
+    html = part.content.decode()
+    assert html.lstrip().startswith('<div id="preview-panel">')
+    assert "<html" not in html
+    assert "确认记录" in html
+    assert 'name="version"' in html
+    assert len(part.content) * 3 < len(full.content)
+
+
+def test_an_edit_preview_replays_the_game_once(client, game, monkeypatch):
+    for _ in range(6):
+        record(client, game, DEALER_ZIMO)
+    scored = []
+    real = scoring.ledger.replay
+    monkeypatch.setattr(scoring.ledger, "replay", lambda *a, **k: scored.append(len(a[2])) or real(*a, **k))
+    client.get(game_url(game) + "hand/3/edit?outcome=win&winner=0&win_type=zimo")
+    assert sum(scored) == 6  # hands 1-2 to reach the table of hand 3, then hands 3-6 from there
