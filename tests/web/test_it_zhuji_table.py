@@ -135,3 +135,14 @@ def test_the_game_page_shows_winds_relative_to_the_dealer(client, zhuji_game):
     html = client.get(game_url(zhuji_game)).content.decode()
     winds = re.findall(r'<span class="wind">(.)</span> <bdi>(.+?)</bdi>', html)
     assert winds == [("北", "阿强"), ("东", "阿芳"), ("南", "老周"), ("西", "小陈")]
+
+
+def test_a_zhuji_backup_imports_as_a_zhuji_game_with_the_same_half_point_totals(client, zhuji_game):
+    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    record(client, zhuji_game, PINGHU_ZIMO)
+    exported = client.get(game_url(zhuji_game) + "export.json").content.decode()
+    assert client.post("/import", {"text": exported}).status_code == 302
+    copy = Game.objects.exclude(pk=zhuji_game.pk).get()
+    assert (copy.ruleset, copy.players, copy.rules) == ("zhuji", zhuji_game.players, zhuji_game.rules)
+    original = totals_on_page(client.get(game_url(zhuji_game)).content.decode())
+    assert totals_on_page(client.get(game_url(copy)).content.decode()) == original == ["−2.5", "+5", "−2.5", "0"]
