@@ -156,9 +156,9 @@ class VoidForm(forms.Form):
 
 
 RATE_CHOICES = [
-    ("100", _("1 点 = 1 元")),
-    ("50", _("1 点 = 0.5 元")),
-    ("10", _("1 点 = 0.1 元")),
+    ("100", _("每点 1 元")),
+    ("50", _("每点 0.5 元")),
+    ("10", _("每点 0.1 元")),
     ("custom", _("自定")),
 ]
 
@@ -167,11 +167,11 @@ MAX_RATE_YUAN, MAX_FEE_YUAN = 10_000, 100_000  # with points below 10^12, every 
 
 
 class SettleForm(forms.Form):
-    """结算: the money rate and the table fee. Money is whole 分 (fen)."""
+    """结算: the money rate and the table fee, both in 元; stored as whole fen (0.01 元)."""
 
-    rate = forms.ChoiceField(label=_("每点多少钱"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
+    rate = forms.ChoiceField(label=_("每点多少元"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
     custom_yuan = forms.DecimalField(
-        label=_("自定：1 点 = ? 元"),
+        label=_("自定：每点几元"),
         required=False,
         min_value=Decimal("0.01"),
         max_value=MAX_RATE_YUAN,
@@ -187,17 +187,17 @@ class SettleForm(forms.Form):
         error_messages={"max_value": _("台费最多 100000 元。"), "min_value": _("台费不能是负数。")},
     )
     fee_mode = forms.ChoiceField(
-        label=_("台费谁出"),
-        choices=[("equal", _("四人平摊")), ("winners", _("赢家按赢的比例出"))],
+        label=_("台费怎么分"),
+        choices=[("equal", _("每人平摊")), ("winners", _("赢家按赢的比例出"))],
         initial="equal",
         widget=forms.RadioSelect,
     )
-    fee_payee = forms.TypedChoiceField(label=_("谁去付台费"), choices=SEAT_CHOICES, coerce=int, initial=0)
+    fee_payee = forms.TypedChoiceField(label=_("谁先垫付台费"), choices=SEAT_CHOICES, coerce=int, initial=0)
 
     def __init__(self, *args, players: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         if players:
-            self.fields["fee_payee"].choices = [(s, players[s]) for s in range(4)]
+            self.fields["fee_payee"].choices = list(enumerate(players))
 
     def clean(self):
         data = super().clean()

@@ -15,7 +15,7 @@ from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
 from scoring.ledger import LedgerError
-from scoring.models import Game, SavedGame
+from scoring.models import Game, SavedGame, Settlement
 from scoring.presenters import hand_title
 from scoring.render import summary_rows_html
 from scoring.stats import player_stats
@@ -60,7 +60,7 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
         "game": game,
         "token": token,
         "ledger": ledger,
-        "share": share_text(ledger),
+        "share": share_text(ledger, Settlement.objects.filter(game=game).first()),
         "chart": ledger_chart(ledger),
     }
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))

@@ -28,6 +28,25 @@ document.addEventListener("click", function (event) {
   }
 });
 
+// 分享: the phone's own share sheet (Web Share API). The buttons stay hidden where it is missing.
+function showShareButtons(root) {
+  if (typeof navigator.share !== "function") return;
+  (root.querySelectorAll ? root : document).querySelectorAll("[data-share]").forEach(function (button) {
+    button.hidden = false;
+  });
+}
+document.addEventListener("DOMContentLoaded", function () { showShareButtons(document); });
+document.addEventListener("htmx:load", function (event) { showShareButtons(event.detail.elt); });
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-share]");
+  if (!button || typeof navigator.share !== "function") return;
+  var source = document.querySelector(button.getAttribute("data-share"));
+  if (!source) return;
+  var value = source.value || source.textContent;
+  var data = button.hasAttribute("data-share-url") ? { url: value } : { text: value };
+  navigator.share(data).catch(function () { /* the person closed the sheet */ });
+});
+
 // Marks forms once htmx has wired them up, so nothing waits on a form htmx has not seen yet.
 document.addEventListener("htmx:load", function (event) {
   var root = event.detail.elt;
