@@ -21,8 +21,15 @@ document.addEventListener("click", function (event) {
   var done = function () { button.textContent = button.getAttribute("data-copied") || "OK"; };
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(source.value || source.textContent).then(done);
-  } else {
-    source.select();
+  } else {  // plain http on the table's Wi-Fi: select it and copy the old way
+    if (source.select) {
+      source.select();
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+    }
     document.execCommand("copy");
     done();
   }
