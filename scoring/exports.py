@@ -2,17 +2,18 @@
 
 import csv
 import io
+import re
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.cache import store
-from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, get_ruleset, score_game
+from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
-from scoring.lang import chinese
+from scoring.lang import chinese, table_words
 from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
@@ -114,13 +115,49 @@ class ImportError_(ValueError):
     """A file that is not a game this app can import; the message says why, in Chinese."""
 
 
+# The contract's field names as the table says them, for import errors ("winner 应为…" → "谁胡了 应为…").
+FIELD_TERMS = {
+    "game": "牌局",
+    "hands": "牌局记录",
+    "players": "玩家名字",
+    "first_dealer": "首局庄家",
+    "rules": "约定",
+    "ruleset": "玩法",
+    "outcome": "结果",
+    "winner": "谁胡了",
+    "win_type": "胡牌型",
+    "discarder": "谁放铳",
+    "leaver": "谁逃跑",
+    "maizi": "买子",
+    "xiazi": "下子",
+    "piao": "飘",
+    "feeders": "喂家",
+    "caishen": "财神数",
+    "dealer_fix": "更正庄家",
+    "tai": "台",
+    "fan": "番",
+    "patterns": "番型",
+    "tiles": "牌",
+    "melded": "副露",
+    "seat_wind": "门风",
+}
+_FIELD = re.compile(r"(?<![A-Za-z0-9_：:])[a-z][a-z0-9_]*(?![A-Za-z0-9_])")
+
+
+def in_table_terms(text: str) -> str:
+    """An engine refusal for a person restoring a backup: Chinese terms for the fields and the
+    house rules, no § references. Unknown names (「未知字段：x」) stay as the file spells them."""
+    terms = {**FIELD_TERMS, **{n: i.zh for r in all_rulesets() for n, i in r.rule_info.items()}}
+    return _FIELD.sub(lambda m: terms.get(m.group(0), m.group(0)), table_words(text))
+
+
 def import_game(data) -> Game:
     """Create a game from contract JSON (a backup): scored first, so a bad file changes nothing."""
     try:
         score_game(data)
     except ScoringError as error:
         where = f"第{error.hand + 1}局：" if error.hand is not None else ""
-        raise ImportError_(f"{where}{error.zh}") from None
+        raise ImportError_(f"{where}{in_table_terms(error.zh)}") from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
     for name in players:

@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
+from scoring.engine.contract import MAX_NAME
 from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
 
@@ -50,7 +51,7 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
-NAME_LIMIT = 20  # a player's name on the tiles; the contract allows 40 (imports)
+NAME_LIMIT = MAX_NAME  # a player's name: 20 characters, what a tile shows; the contract's own limit
 
 
 class NewGameForm(forms.Form):
@@ -65,31 +66,48 @@ class NewGameForm(forms.Form):
         self.fields["ruleset"].initial = ruleset.code
         seats = SEAT_CHOICES[: ruleset.seats]
         for s, wind in seats:
+            # Empty to start with: the seat's default name is a placeholder, not text to delete.
             self.fields[f"name{s}"] = forms.CharField(
                 label=wind,
                 max_length=NAME_LIMIT,
-                initial=DEFAULT_NAMES[s],
+                required=False,
                 strip=True,
                 validators=[no_control_characters],
+                widget=forms.TextInput(
+                    attrs={"placeholder": DEFAULT_NAMES[s], "autocomplete": "off", "class": "form-control-lg"}
+                ),
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
         self.fields["preset"] = forms.ChoiceField(
             label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
-            choices=[(p, p) for p in ruleset.presets],
+            choices=[(p, p) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,
         )
         defaults = ruleset.rules_class()
         set_by_presets = {name for preset in ruleset.presets.values() for name in preset}
+        # 自定: the rules the presets set (义乌 庄/闲 bases, the others' base), typed in.
+        self.base_names = [name for name in ruleset.rule_info if name in set_by_presets]
+        for name in self.base_names:
+            self.fields[name] = _rule_field(ruleset.rule_info[name], getattr(defaults, name))
+            self.fields[name].required = False
+            self.fields[name].widget.attrs.update({"data-picks": "preset-custom", "inputmode": "numeric"})
         self.rule_names = [name for name in ruleset.rule_info if name not in set_by_presets]
         for name in self.rule_names:
             self.fields[name] = _rule_field(ruleset.rule_info[name], getattr(defaults, name))
 
     def clean(self):
         data = super().clean()
-        names = [data.get(f"name{s}", "").strip() for s in range(self.ruleset.seats)]
+        for s in range(self.ruleset.seats):  # an empty name is the seat's default (东家, 南家 …)
+            if f"name{s}" in data:
+                data[f"name{s}"] = data[f"name{s}"].strip() or DEFAULT_NAMES[s]
+        names = [data.get(f"name{s}", "") for s in range(self.ruleset.seats)]
         if all(names) and len(set(names)) < len(names):
             raise forms.ValidationError(_("玩家的名字不能重复。"))
+        if data.get("preset") == CUSTOM:
+            for name in self.base_names:
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, _("选了自定，请填底分。"))
         if not self.errors:
             try:
                 data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
@@ -99,7 +117,12 @@ class NewGameForm(forms.Form):
 
     def _raw_rules(self, data) -> dict:
         raw = {name: data[name] for name in self.rule_names if name in data}
+        if data["preset"] == CUSTOM:
+            return {**raw, **{name: data[name] for name in self.base_names}}
         return {**raw, **self.ruleset.presets[data["preset"]]}
+
+    def custom_base_fields(self):
+        return [self[name] for name in self.base_names]
 
     def name_fields(self):
         return [self[f"name{s}"] for s in range(self.ruleset.seats)]
@@ -115,6 +138,7 @@ class NewGameForm(forms.Form):
 
 
 PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
+CUSTOM = "custom"  # the preset choice that takes the bases typed in
 
 
 class TableField(forms.CharField):

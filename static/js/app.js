@@ -73,3 +73,10 @@ document.addEventListener("click", function (event) {
   input.value = value;
   input.dispatchEvent(new Event("change", { bubbles: true }));
 });
+
+// 自定底分: typing a base picks the 自定 preset beside it.
+document.addEventListener("input", function (event) {
+  var id = event.target.getAttribute && event.target.getAttribute("data-picks");
+  var radio = id && document.getElementById(id);
+  if (radio) radio.checked = true;
+});
