@@ -173,9 +173,29 @@ def _rule_field(info, default) -> forms.Field:
     return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)
 
 
+VOID_REASON_LIMIT = 200  # a void reason, shown in the hand list and the CSV
+
+
 class VoidForm(forms.Form):
     reason = forms.CharField(
-        label=_("作废原因"), max_length=200, required=False, initial=_("记错了"), validators=[no_control_characters]
+        label=_("作废原因"),
+        max_length=VOID_REASON_LIMIT,
+        required=False,
+        initial=_("记错了"),
+        validators=[no_control_characters],
+    )
+
+
+class ImportForm(forms.Form):
+    """恢复备份: a JSON file or its text (scoring/views/records.py reads and size-checks them)."""
+
+    file = forms.FileField(
+        label=_("备份文件"), required=False, widget=forms.ClearableFileInput(attrs={"accept": "application/json,.json"})
+    )
+    text = forms.CharField(
+        label=_("或者贴上内容"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": '{"players": [...], "hands": [...]}'}),
     )
 
 
@@ -200,7 +220,11 @@ class SettleForm(forms.Form):
         min_value=Decimal("0.01"),
         max_value=MAX_RATE_YUAN,
         decimal_places=2,
-        error_messages={"max_value": _("每点最多 10000 元。"), "min_value": _("每点至少 0.01 元。")},
+        error_messages={
+            "max_value": _("每点最多 %(limit_value)s 元。"),
+            "min_value": _("每点至少 %(limit_value)s 元。"),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "decimal"}),
     )
     fee_yuan = forms.DecimalField(
         label=_("台费（元）"),
@@ -208,7 +232,8 @@ class SettleForm(forms.Form):
         min_value=0,
         max_value=MAX_FEE_YUAN,
         decimal_places=2,
-        error_messages={"max_value": _("台费最多 100000 元。"), "min_value": _("台费不能是负数。")},
+        error_messages={"max_value": _("台费最多 %(limit_value)s 元。"), "min_value": _("台费不能是负数。")},
+        widget=forms.NumberInput(attrs={"inputmode": "decimal"}),
     )
     fee_mode = forms.ChoiceField(
         label=_("台费怎么分"),

@@ -14,6 +14,7 @@ from scoring.access import load_game, throttle
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
+from scoring.forms import ImportForm
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame, Settlement
 from scoring.presenters import hand_title
@@ -118,4 +119,5 @@ def import_view(request: HttpRequest) -> HttpResponse:
             response = redirect("game", token=game.edit_token)
             device.remember_game(request, response, game.edit_token)
             return response
-    return render(request, "scoring/import.html", {"error": error}, status=400 if error else 200)
+    context = {"error": error, "form": ImportForm()}
+    return render(request, "scoring/import.html", context, status=400 if error else 200)
