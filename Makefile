@@ -20,7 +20,8 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 
 run: $(VENV)/.runtime
 	$(DEV) $(BIN)/python manage.py migrate --no-input
-	$(DEV) $(BIN)/python manage.py runserver 127.0.0.1:8000
+	@$(BIN)/python -m yiwu_site.lan 8000
+	$(DEV) $(BIN)/python manage.py runserver 0.0.0.0:8000
 
 # Two workers (xdist); the browser tests share one worker and its Chromium (xdist_group "browser").
 test: $(VENV)/.dev

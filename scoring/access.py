@@ -22,8 +22,9 @@ from scoring.models import AccessMiss, Game, SavedGame
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
 # Per client and 10-minute window: wrong game tokens, anonymous POSTs to /api/score,
-# /api/settle and /import (one budget), and sign-up attempts.
-LIMITS = {"miss": 30, "anon": 60, "signup": 10}
+# /api/settle and /import (one budget), and sign-up attempts; and sign-up attempts per
+# username from every client together (a botnet trying one name from many addresses).
+LIMITS = {"miss": 30, "anon": 60, "signup": 10, "signupname": 5}
 MAX_MISSES = LIMITS["miss"]
 
 
@@ -69,13 +70,13 @@ def _record_miss(client: str, kind: str = "miss") -> None:
         AccessMiss.objects.filter(window__lt=window - 1).delete()
 
 
-def throttle(request: HttpRequest, kind: str) -> None:
-    """Count one anonymous request of ``kind`` for its client; TooManyAttempts (429) once the
-    client has used up the window's budget. Signed-in people are not counted."""
+def throttle(request: HttpRequest, kind: str, key: str | None = None) -> None:
+    """Count one anonymous request of ``kind`` for its client (or for ``key``, e.g. a username);
+    TooManyAttempts (429) once the window's budget is used up. Signed-in people are not counted."""
     user = getattr(request, "user", None)
     if user is not None and user.is_authenticated:
         return
-    client = client_of(request)
+    client = client_of(request) if key is None else key[:64]
     _check_not_blocked(client, kind)
     _record_miss(client, kind)
 

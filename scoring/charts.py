@@ -3,9 +3,18 @@
 from django.utils.html import escape
 
 from scoring.engine.points import fmt
-from scoring.lang import pick
+from scoring.lang import chinese, pick
 
-COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00")  # one per seat, fixed
+COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00")  # one per seat, fixed: the lines
+# The legend's totals take the money colours of app.css: 红涨绿跌 in Chinese, the other way in English.
+RED, GREEN, EVEN = "#c62828", "#2e7d32", "#222"
+
+
+def money_colour(value) -> str:
+    gain, loss = (RED, GREEN) if chinese() else (GREEN, RED)
+    return gain if value > 0 else loss if value < 0 else EVEN
+
+
 WIDTH, HEIGHT = 360, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 34, 8, 8, 36
 
@@ -47,7 +56,8 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> s
         parts.append(f'<polyline fill="none" stroke="{COLOURS[seat]}" stroke-width="2" points="{points}"/>')
     for seat, name in enumerate(names):
         x = PAD_LEFT + seat * (WIDTH - PAD_LEFT) / len(names)
-        label = f"{escape(name)} {fmt(series[seat][-1], signed=True)}"
+        total = series[seat][-1]
+        label = f'{escape(name)} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{fmt(total, signed=True)}</tspan>'
         parts.append(f'<rect x="{x}" y="{HEIGHT - 16}" width="10" height="10" fill="{COLOURS[seat]}"/>')
         parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{label}</text>')
     parts.append("</svg>")

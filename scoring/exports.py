@@ -2,18 +2,22 @@
 
 import csv
 import io
+import re
 
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring.cache import store
-from scoring.engine import DEFAULT_RULESET, SEATS_ZH, ScoringError, get_ruleset, score_game
+from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
+from scoring.lang import chinese, table_words
 from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
+from scoring.yuan import yuan, yuan_text
 
 BOM = "\ufeff"  # Excel and WPS read UTF-8 with Chinese intact only with it
 
@@ -65,6 +69,8 @@ class SafeWriter:
 
 
 CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款人", "收款人", "分数", "说明"]
+CSV_HEADER_EN = ["Hand", "Status", "Dealer", "Streak", "Result", "{count}", "Payer", "Payee", "Points", "Explanation"]
+COUNT_EN = {"multiplier": "Multiplier", "tai": "Tai", "fan": "Fan"}  # the entry modules' COUNT, in English
 
 
 def game_csv(ledger: Ledger) -> str:
@@ -72,28 +78,35 @@ def game_csv(ledger: Ledger) -> str:
     names = ledger.game.players
     out = io.StringIO()
     writer = SafeWriter(out)
+    zh = chinese()  # the header and the words in the cells follow the page's language
     field, label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
-    header = [label if h == "{count}" else h for h in CSV_HEADER]
-    writer.writerow(header + [f"{n}输赢" for n in names] + [f"{n}累计" for n in names])
+    label = label if zh else COUNT_EN.get(field, field)
+    header = [label if h == "{count}" else h for h in (CSV_HEADER if zh else CSV_HEADER_EN)]
+    nets, runs = (
+        ([f"{n}输赢" for n in names], [f"{n}累计" for n in names])
+        if zh
+        else (
+            [f"{n} net" for n in names],
+            [f"{n} total" for n in names],
+        )
+    )
+    writer.writerow(header + nets + runs)
+    void, counted, nobody = ("作废：", "有效", "无人付分") if zh else ("Void: ", "Counted", "Nobody pays")
     totals = [0] * len(names)
     for row in ledger.rows:
         title = hand_title(ledger.game, row.hand.entry, row.result)
         if row.result is None:
             writer.writerow(
-                [row.hand.seq, f"作废：{row.hand.void_reason}", "", "", title, "", "", "", "", ""]
+                [row.hand.seq, f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""]
                 + [""] * (2 * len(names))
             )
             continue
         result = row.result
         totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.hand.seq, "有效", names[result.dealer], result.streak, title, getattr(result, field)]
+        head = [row.hand.seq, counted, names[result.dealer], result.streak, title, getattr(result, field)]
         tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
         for p in result.payments or [None]:
-            pay = (
-                [names[p.payer], names[p.payee], fmt(p.amount), p.formula(True, names)]
-                if p
-                else ["", "", "", "无人付分"]
-            )
+            pay = [names[p.payer], names[p.payee], fmt(p.amount), p.formula(zh, names)] if p else ["", "", "", nobody]
             writer.writerow(head + pay + tail)
     return BOM + out.getvalue()
 
@@ -102,13 +115,49 @@ class ImportError_(ValueError):
     """A file that is not a game this app can import; the message says why, in Chinese."""
 
 
+# The contract's field names as the table says them, for import errors ("winner 应为…" → "谁胡了 应为…").
+FIELD_TERMS = {
+    "game": "牌局",
+    "hands": "牌局记录",
+    "players": "玩家名字",
+    "first_dealer": "首局庄家",
+    "rules": "约定",
+    "ruleset": "玩法",
+    "outcome": "结果",
+    "winner": "谁胡了",
+    "win_type": "胡牌型",
+    "discarder": "谁放铳",
+    "leaver": "谁逃跑",
+    "maizi": "买子",
+    "xiazi": "下子",
+    "piao": "飘",
+    "feeders": "喂家",
+    "caishen": "财神数",
+    "dealer_fix": "更正庄家",
+    "tai": "台",
+    "fan": "番",
+    "patterns": "番型",
+    "tiles": "牌",
+    "melded": "副露",
+    "seat_wind": "门风",
+}
+_FIELD = re.compile(r"(?<![A-Za-z0-9_：:])[a-z][a-z0-9_]*(?![A-Za-z0-9_])")
+
+
+def in_table_terms(text: str) -> str:
+    """An engine refusal for a person restoring a backup: Chinese terms for the fields and the
+    house rules, no § references. Unknown names (「未知字段：x」) stay as the file spells them."""
+    terms = {**FIELD_TERMS, **{n: i.zh for r in all_rulesets() for n, i in r.rule_info.items()}}
+    return _FIELD.sub(lambda m: terms.get(m.group(0), m.group(0)), table_words(text))
+
+
 def import_game(data) -> Game:
     """Create a game from contract JSON (a backup): scored first, so a bad file changes nothing."""
     try:
         score_game(data)
     except ScoringError as error:
         where = f"第{error.hand + 1}局：" if error.hand is not None else ""
-        raise ImportError_(f"{where}{error.zh}") from None
+        raise ImportError_(f"{where}{in_table_terms(error.zh)}") from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
     for name in players:
@@ -129,10 +178,36 @@ def import_game(data) -> Game:
     return game
 
 
-def share_text(ledger: Ledger) -> str:
-    """A few lines for WeChat: the players' totals and the hand count."""
-    game = ledger.game
-    lines = [f"{game.engine.zh} {game.created_at:%m-%d} · 共{ledger.active_count()}局"]
-    order = sorted(range(len(game.players)), key=lambda s: -ledger.totals[s])
-    lines += [f"{game.players[s]}（{SEATS_ZH[s]}）{fmt(ledger.totals[s], signed=True)}" for s in order]
+def share_text(ledger: Ledger, settlement=None) -> str:
+    """A few lines for WeChat in the page's language: the totals and the hand count and, once
+    settled, each person's 元, the rate and fee, who advanced the fee and every transfer."""
+    game, zh = ledger.game, chinese()
+    names, seats = game.players, SEATS_ZH if zh else SEATS_EN
+    count = ledger.active_count()
+    when = timezone.localtime(game.created_at)
+    head = f"{game.engine.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.engine.en} {when:%m-%d} · {count} hands"
+    lines = [head]
+    money = settlement.balances_fen if settlement is not None else None
+    order = sorted(range(len(names)), key=lambda s: -ledger.totals[s])
+    for s in order:
+        line = f"{names[s]}（{seats[s]}）{fmt(ledger.totals[s], signed=True)}"
+        if not zh:
+            line = f"{names[s]} ({seats[s]}) {fmt(ledger.totals[s], signed=True)}"
+        if money is not None:
+            line += f" · ¥{yuan(money[s], signed=True)}"
+        lines.append(line)
+    if settlement is None:
+        return "\n".join(lines)
+    rate, fee = yuan_text(settlement.rate_fen), yuan_text(settlement.fee_fen)
+    lines.append(f"每点 {rate} 元 · 台费 {fee} 元" if zh else f"¥{rate} a point · table fee ¥{fee}")
+    if settlement.fee_fen:
+        payer, paid = names[settlement.fee_payee], yuan(settlement.fee_fen)
+        lines.append(
+            f"{payer} 垫付台费 ¥{paid}（已算入）" if zh else f"{payer} advanced the table fee ¥{paid} (counted in)"
+        )
+    transfers = list(settlement.transfers.all())
+    lines.append("转账：" if zh else "Transfers:")
+    lines += [f"{names[t.payer]} → {names[t.payee]} ¥{yuan(t.amount_fen)}" for t in transfers]
+    if not transfers:
+        lines.append("没有人需要转账。" if zh else "Nobody needs to pay.")
     return "\n".join(lines)

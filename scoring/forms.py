@@ -10,6 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
+from scoring.engine.contract import MAX_NAME
 from scoring.lang import pick
 from scoring.models import DEFAULT_NAMES
 
@@ -50,7 +51,7 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
-NAME_LIMIT = 20  # a player's name on the tiles; the contract allows 40 (imports)
+NAME_LIMIT = MAX_NAME  # a player's name: 20 characters, what a tile shows; the contract's own limit
 
 
 class NewGameForm(forms.Form):
@@ -65,31 +66,48 @@ class NewGameForm(forms.Form):
         self.fields["ruleset"].initial = ruleset.code
         seats = SEAT_CHOICES[: ruleset.seats]
         for s, wind in seats:
+            # Empty to start with: the seat's default name is a placeholder, not text to delete.
             self.fields[f"name{s}"] = forms.CharField(
                 label=wind,
                 max_length=NAME_LIMIT,
-                initial=DEFAULT_NAMES[s],
+                required=False,
                 strip=True,
                 validators=[no_control_characters],
+                widget=forms.TextInput(
+                    attrs={"placeholder": DEFAULT_NAMES[s], "autocomplete": "off", "class": "form-control-lg"}
+                ),
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
         self.fields["preset"] = forms.ChoiceField(
             label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
-            choices=[(p, p) for p in ruleset.presets],
+            choices=[(p, p) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,
         )
         defaults = ruleset.rules_class()
         set_by_presets = {name for preset in ruleset.presets.values() for name in preset}
+        # 自定: the rules the presets set (义乌 庄/闲 bases, the others' base), typed in.
+        self.base_names = [name for name in ruleset.rule_info if name in set_by_presets]
+        for name in self.base_names:
+            self.fields[name] = _rule_field(ruleset.rule_info[name], getattr(defaults, name))
+            self.fields[name].required = False
+            self.fields[name].widget.attrs.update({"data-picks": "preset-custom", "inputmode": "numeric"})
         self.rule_names = [name for name in ruleset.rule_info if name not in set_by_presets]
         for name in self.rule_names:
             self.fields[name] = _rule_field(ruleset.rule_info[name], getattr(defaults, name))
 
     def clean(self):
         data = super().clean()
-        names = [data.get(f"name{s}", "").strip() for s in range(self.ruleset.seats)]
+        for s in range(self.ruleset.seats):  # an empty name is the seat's default (东家, 南家 …)
+            if f"name{s}" in data:
+                data[f"name{s}"] = data[f"name{s}"].strip() or DEFAULT_NAMES[s]
+        names = [data.get(f"name{s}", "") for s in range(self.ruleset.seats)]
         if all(names) and len(set(names)) < len(names):
             raise forms.ValidationError(_("玩家的名字不能重复。"))
+        if data.get("preset") == CUSTOM:
+            for name in self.base_names:
+                if data.get(name) is None and name not in self.errors:
+                    self.add_error(name, _("选了自定，请填底分。"))
         if not self.errors:
             try:
                 data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
@@ -99,7 +117,12 @@ class NewGameForm(forms.Form):
 
     def _raw_rules(self, data) -> dict:
         raw = {name: data[name] for name in self.rule_names if name in data}
+        if data["preset"] == CUSTOM:
+            return {**raw, **{name: data[name] for name in self.base_names}}
         return {**raw, **self.ruleset.presets[data["preset"]]}
+
+    def custom_base_fields(self):
+        return [self[name] for name in self.base_names]
 
     def name_fields(self):
         return [self[f"name{s}"] for s in range(self.ruleset.seats)]
@@ -115,6 +138,7 @@ class NewGameForm(forms.Form):
 
 
 PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
+CUSTOM = "custom"  # the preset choice that takes the bases typed in
 
 
 class TableField(forms.CharField):
@@ -149,16 +173,36 @@ def _rule_field(info, default) -> forms.Field:
     return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)
 
 
+VOID_REASON_LIMIT = 200  # a void reason, shown in the hand list and the CSV
+
+
 class VoidForm(forms.Form):
     reason = forms.CharField(
-        label=_("作废原因"), max_length=200, required=False, initial=_("记错了"), validators=[no_control_characters]
+        label=_("作废原因"),
+        max_length=VOID_REASON_LIMIT,
+        required=False,
+        initial=_("记错了"),
+        validators=[no_control_characters],
+    )
+
+
+class ImportForm(forms.Form):
+    """恢复备份: a JSON file or its text (scoring/views/records.py reads and size-checks them)."""
+
+    file = forms.FileField(
+        label=_("备份文件"), required=False, widget=forms.ClearableFileInput(attrs={"accept": "application/json,.json"})
+    )
+    text = forms.CharField(
+        label=_("或者贴上内容"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "placeholder": '{"players": [...], "hands": [...]}'}),
     )
 
 
 RATE_CHOICES = [
-    ("100", _("1 点 = 1 元")),
-    ("50", _("1 点 = 0.5 元")),
-    ("10", _("1 点 = 0.1 元")),
+    ("100", _("每点 1 元")),
+    ("50", _("每点 0.5 元")),
+    ("10", _("每点 0.1 元")),
     ("custom", _("自定")),
 ]
 
@@ -167,16 +211,20 @@ MAX_RATE_YUAN, MAX_FEE_YUAN = 10_000, 100_000  # with points below 10^12, every 
 
 
 class SettleForm(forms.Form):
-    """结算: the money rate and the table fee. Money is whole 分 (fen)."""
+    """结算: the money rate and the table fee, both in 元; stored as whole fen (0.01 元)."""
 
-    rate = forms.ChoiceField(label=_("每点多少钱"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
+    rate = forms.ChoiceField(label=_("每点多少元"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
     custom_yuan = forms.DecimalField(
-        label=_("自定：1 点 = ? 元"),
+        label=_("自定：每点几元"),
         required=False,
         min_value=Decimal("0.01"),
         max_value=MAX_RATE_YUAN,
         decimal_places=2,
-        error_messages={"max_value": _("每点最多 10000 元。"), "min_value": _("每点至少 0.01 元。")},
+        error_messages={
+            "max_value": _("每点最多 %(limit_value)s 元。"),
+            "min_value": _("每点至少 %(limit_value)s 元。"),
+        },
+        widget=forms.NumberInput(attrs={"inputmode": "decimal"}),
     )
     fee_yuan = forms.DecimalField(
         label=_("台费（元）"),
@@ -184,20 +232,21 @@ class SettleForm(forms.Form):
         min_value=0,
         max_value=MAX_FEE_YUAN,
         decimal_places=2,
-        error_messages={"max_value": _("台费最多 100000 元。"), "min_value": _("台费不能是负数。")},
+        error_messages={"max_value": _("台费最多 %(limit_value)s 元。"), "min_value": _("台费不能是负数。")},
+        widget=forms.NumberInput(attrs={"inputmode": "decimal"}),
     )
     fee_mode = forms.ChoiceField(
-        label=_("台费谁出"),
-        choices=[("equal", _("四人平摊")), ("winners", _("赢家按赢的比例出"))],
+        label=_("台费怎么分"),
+        choices=[("equal", _("每人平摊")), ("winners", _("赢家按赢的比例出"))],
         initial="equal",
         widget=forms.RadioSelect,
     )
-    fee_payee = forms.TypedChoiceField(label=_("谁去付台费"), choices=SEAT_CHOICES, coerce=int, initial=0)
+    fee_payee = forms.TypedChoiceField(label=_("谁先垫付台费"), choices=SEAT_CHOICES, coerce=int, initial=0)
 
     def __init__(self, *args, players: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)
         if players:
-            self.fields["fee_payee"].choices = [(s, players[s]) for s in range(4)]
+            self.fields["fee_payee"].choices = list(enumerate(players))
 
     def clean(self):
         data = super().clean()

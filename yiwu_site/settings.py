@@ -14,6 +14,8 @@ from pathlib import Path
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from yiwu_site import lan
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -46,6 +48,11 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-dev-only-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG or TESTING else "")
+# `make run` on the table's Wi-Fi: in debug the machine's LAN addresses are allowed too, and the
+# home page and the invite links show one of them (yiwu_site/lan.py; found once, nothing sent).
+LAN_ADDRESSES = lan.lan_addresses() if DEBUG and not TESTING else []
+if DEBUG:
+    ALLOWED_HOSTS = lan.debug_allowed_hosts(ALLOWED_HOSTS, LAN_ADDRESSES)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [

@@ -7,7 +7,7 @@ from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 
 GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "hands"))
 MAX_HANDS = 2_000  # a long evening is under 100 hands
-MAX_NAME = 40
+MAX_NAME = 20  # the one limit on a player's name: what a tile shows (forms, imports, /api)
 
 
 def _game_error(zh: str, en: str, field: str) -> ScoringError:

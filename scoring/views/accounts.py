@@ -11,6 +11,8 @@ from scoring.access import throttle
 def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         throttle(request, "signup")  # 429 past the sign-ups allowed per client (scoring/access.py)
+        if username := request.POST.get("username", "").strip().casefold():
+            throttle(request, "signupname", key=username)  # and per username, from any client
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -11,13 +11,13 @@ from django.views.decorators.csrf import csrf_exempt
 from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
 from scoring.engine.analyse import analyse as analyse_hand
+from scoring.engine.contract import MAX_NAME  # one limit for names (forms, imports, contract)
 
 JSON_DUMPS = {"ensure_ascii": False}
 
 
 SETTLE_FIELDS = frozenset(("balances", "rate_fen"))
 MIN_PLAYERS, MAX_PLAYERS = 2, 12
-MAX_NAME = 40
 MAX_RATE_FEN = 1_000_000
 MAX_ANALYSE_BYTES = 16 * 1024  # a hand request is a few hundred bytes
 MAX_POINTS = 10**12  # |balance| below this: transfers × rate stay far inside 64 bits

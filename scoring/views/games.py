@@ -7,6 +7,7 @@ import segno
 from django.conf import settings
 from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
+from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -40,7 +41,26 @@ def home(request: HttpRequest) -> HttpResponse:
         .order_by("-updated_at")
     )
     rows = [(g, g.edit_token if g.edit_token in tokens else g.view_token) for g in games]
-    return render(request, "scoring/home.html", {"rows": rows})
+    context = {"rows": rows}
+    if lan := lan_base(request, always=True):
+        context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
+    return render(request, "scoring/home.html", context)
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def lan_base(request: HttpRequest, always: bool = False) -> str | None:
+    """``make run`` (debug) on the table's Wi-Fi: the address friends' phones can open, e.g.
+    http://192.168.1.23:8000. Only when this page was opened on the machine itself
+    (127.0.0.1/localhost), or ``always``; never outside debug."""
+    addresses = getattr(settings, "LAN_ADDRESSES", [])
+    if not (settings.DEBUG and addresses):
+        return None
+    host, port = split_domain_port(request.get_host())
+    if not always and host not in LOCAL_HOSTS:
+        return None  # the phone already came by an address it can open
+    return f"http://{addresses[0]}:{port or request.get_port()}"
 
 
 def new_game(request: HttpRequest) -> HttpResponse:
@@ -121,10 +141,15 @@ def _qr(url: str) -> str:
 def share(request: HttpRequest, token: str) -> HttpResponse:
     """邀请: the links and QR codes; the view link only hands out the view link."""
     game, can_edit = load_game(request, token)
+    base = lan_base(request)
+
+    def absolute(path: str) -> str:
+        return base + path if base else request.build_absolute_uri(path)
+
     links = []
     if can_edit:
-        links.append(("edit", request.build_absolute_uri(reverse("game", args=[game.edit_token]))))
-    links.append(("view", request.build_absolute_uri(reverse("game", args=[game.view_token]))))
+        links.append(("edit", absolute(reverse("game", args=[game.edit_token]))))
+    links.append(("view", absolute(reverse("game", args=[game.view_token]))))
     codes = [(kind, url, _qr(url)) for kind, url in links]
     return render(request, "scoring/share.html", {"game": game, "token": token, "codes": codes})
 

@@ -14,8 +14,9 @@ from scoring.access import load_game, throttle
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
+from scoring.forms import ImportForm
 from scoring.ledger import LedgerError
-from scoring.models import Game, SavedGame
+from scoring.models import Game, SavedGame, Settlement
 from scoring.presenters import hand_title
 from scoring.render import summary_rows_html
 from scoring.stats import player_stats
@@ -60,7 +61,7 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
         "game": game,
         "token": token,
         "ledger": ledger,
-        "share": share_text(ledger),
+        "share": share_text(ledger, Settlement.objects.filter(game=game).first()),
         "chart": ledger_chart(ledger),
     }
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))
@@ -118,4 +119,5 @@ def import_view(request: HttpRequest) -> HttpResponse:
             response = redirect("game", token=game.edit_token)
             device.remember_game(request, response, game.edit_token)
             return response
-    return render(request, "scoring/import.html", {"error": error}, status=400 if error else 200)
+    context = {"error": error, "form": ImportForm()}
+    return render(request, "scoring/import.html", context, status=400 if error else 200)

@@ -12,19 +12,12 @@ from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.engine.money import needs_rounding
 from scoring.engine.points import from_json
+from scoring.exports import share_text
 from scoring.forms import SettleForm
 from scoring.lang import pick
 from scoring.models import Settlement
 from scoring.settlement import settlement_plan
-
-
-def yuan(fen: int) -> str:
-    return f"{fen / 100:.2f}"
-
-
-def yuan_text(fen: int) -> str:
-    """元 as a table says it: 0.5, 40, 1.05."""
-    return f"{fen / 100:.2f}".rstrip("0").rstrip(".")
+from scoring.yuan import yuan, yuan_text
 
 
 def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tuple]:
@@ -32,10 +25,16 @@ def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tu
     return [(name, p, yuan(fen), fen) for name, p, fen in zip(names, points, balances_fen, strict=True)]
 
 
+def fee_advance(names: list[str], fee_fen: int, fee_payee: int) -> dict:
+    """Who pays the venue first (「老王 垫付台费 ¥40（已算入）」): their balance already counts it."""
+    return {"fee_payer": names[fee_payee], "fee_paid": yuan(fee_fen)} if fee_fen else {}
+
+
 def settled(settlement: Settlement, names: list[str]) -> dict:
     """A finished game: the transfers (with 已付) and the balances as they were frozen."""
     points = [from_json(p) for p in settlement.points]
     return {
+        **fee_advance(names, settlement.fee_fen, settlement.fee_payee),
         "settlement": settlement,
         "transfers": [(t, names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in settlement.transfers.all()],
         "balances": balances(names, points, settlement.balances_fen),
@@ -52,6 +51,7 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
         totals, rate_fen=form.rate_fen(), fee_fen=form.fee_fen(), fee_mode=data["fee_mode"], fee_payee=data["fee_payee"]
     )
     return {
+        **fee_advance(names, form.fee_fen(), data["fee_payee"]),
         "preview": [(names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in plan.transfers],
         "balances": balances(names, totals, plan.balances_fen),
         "rounded": needs_rounding(totals, form.rate_fen()),
@@ -67,6 +67,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:
         context.update(settled(settlement, game.players), chart=ledger_chart(ledger))
+        context["share"] = share_text(ledger, settlement)
         return render(request, "scoring/settle.html", context)
     context["form"] = form = SettleForm(request.GET or None, players=game.players)
     if form.is_bound and form.is_valid():

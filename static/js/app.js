@@ -21,11 +21,37 @@ document.addEventListener("click", function (event) {
   var done = function () { button.textContent = button.getAttribute("data-copied") || "OK"; };
   if (navigator.clipboard && window.isSecureContext) {
     navigator.clipboard.writeText(source.value || source.textContent).then(done);
-  } else {
-    source.select();
+  } else {  // plain http on the table's Wi-Fi: select it and copy the old way
+    if (source.select) {
+      source.select();
+    } else {
+      var range = document.createRange();
+      range.selectNodeContents(source);
+      window.getSelection().removeAllRanges();
+      window.getSelection().addRange(range);
+    }
     document.execCommand("copy");
     done();
   }
+});
+
+// 分享: the phone's own share sheet (Web Share API). The buttons stay hidden where it is missing.
+function showShareButtons(root) {
+  if (typeof navigator.share !== "function") return;
+  (root.querySelectorAll ? root : document).querySelectorAll("[data-share]").forEach(function (button) {
+    button.hidden = false;
+  });
+}
+document.addEventListener("DOMContentLoaded", function () { showShareButtons(document); });
+document.addEventListener("htmx:load", function (event) { showShareButtons(event.detail.elt); });
+document.addEventListener("click", function (event) {
+  var button = event.target.closest("[data-share]");
+  if (!button || typeof navigator.share !== "function") return;
+  var source = document.querySelector(button.getAttribute("data-share"));
+  if (!source) return;
+  var value = source.value || source.textContent;
+  var data = button.hasAttribute("data-share-url") ? { url: value } : { text: value };
+  navigator.share(data).catch(function () { /* the person closed the sheet */ });
 });
 
 // Marks forms once htmx has wired them up, so nothing waits on a form htmx has not seen yet.
@@ -46,4 +72,11 @@ document.addEventListener("click", function (event) {
   if (String(value) === input.value) return;
   input.value = value;
   input.dispatchEvent(new Event("change", { bubbles: true }));
+});
+
+// 自定底分: typing a base picks the 自定 preset beside it.
+document.addEventListener("input", function (event) {
+  var id = event.target.getAttribute && event.target.getAttribute("data-picks");
+  var radio = id && document.getElementById(id);
+  if (radio) radio.checked = true;
 });

@@ -1,4 +1,9 @@
+import re
+
+import pytest
+
 from scoring.engine import Rules
+from scoring.forms import NAME_LIMIT
 from scoring.models import Game
 from tests.web.helpers import NEW_GAME, game_url
 
@@ -67,8 +72,56 @@ def test_bad_rule_values_are_refused_and_nothing_is_created(client, db):
     assert response.context["form"].errors.keys() >= {"fanpei_factor", "xiazi_cap"}
 
 
-def test_missing_names_are_refused(client, db):
-    response = client.post("/new", {**NEW_GAME, "name3": ""})
+def test_an_empty_name_is_the_seats_default(client, db):
+    client.post("/new", {**NEW_GAME, "name3": "", "name1": "  "})
+    assert Game.objects.get().players == ["老王", "南家", "阿华", "北家"]
+
+
+def test_the_names_start_empty_with_the_default_names_as_placeholders(client, db):
+    html = client.get("/new").content.decode()
+    for s, name in enumerate(("东家", "南家", "西家", "北家")):
+        tag = re.search(rf'<input[^>]*name="name{s}"[^>]*>', html).group(0)
+        assert f'placeholder="{name}"' in tag
+        assert "value=" not in tag
+        assert f'maxlength="{NAME_LIMIT}"' in tag  # from the form's one limit
+
+
+def test_a_custom_yiwu_base_beside_the_presets(client, db):
+    html = client.get("/new").content.decode()
+    assert 'id="preset-custom" value="custom"' in html
+    assert 'name="base_dealer"' in html
+    assert 'name="base_other"' in html
+    client.post("/new", {**NEW_GAME, "preset": "custom", "base_dealer": "11", "base_other": "6"})
+    rules = Game.objects.get().engine_rules()
+    assert (rules.base_dealer, rules.base_other) == (11, 6)
+
+
+def test_a_custom_base_needs_its_numbers(client, db):
+    response = client.post("/new", {**NEW_GAME, "preset": "custom", "base_dealer": "", "base_other": "6"})
     assert response.status_code == 200
-    assert "name3" in response.context["form"].errors
+    assert "base_dealer" in response.context["form"].errors
     assert not Game.objects.exists()
+
+
+def test_a_preset_ignores_the_custom_fields(client, db):
+    client.post("/new", {**NEW_GAME, "preset": "5/3", "base_dealer": "99", "base_other": "98"})
+    rules = Game.objects.get().engine_rules()
+    assert (rules.base_dealer, rules.base_other) == (5, 3)
+
+
+@pytest.mark.parametrize("code", ["zhuji", "wuyi2"])
+def test_zhuji_and_wuyi2_take_a_custom_base(client, db, code):
+    html = client.get(f"/new?ruleset={code}").content.decode()
+    assert 'name="base"' in html
+    seats = 2 if code == "wuyi2" else 4
+    data = {"ruleset": code, "preset": "custom", "base": "3", "first_dealer": "0"}
+    form = client.get(f"/new?ruleset={code}").context["form"]
+    for name in form.rule_names:
+        value = form[name].value()
+        if value not in (None, False):
+            data[name] = form[name].field.prepare_value(value) if hasattr(form[name].field, "prepare_value") else value
+    response = client.post("/new", data)
+    assert response.status_code == 302, response.context["form"].errors
+    game = Game.objects.get()
+    assert game.engine_rules().base == 3
+    assert len(game.players) == seats

@@ -81,3 +81,15 @@ def current_window() -> int:
     from scoring.access import _window
 
     return _window()
+
+
+def test_sign_up_attempts_are_limited_per_username_from_any_client(db):
+    from django.test import Client
+
+    for i in range(LIMITS["signupname"]):
+        other = Client(REMOTE_ADDR=f"10.0.0.{i + 1}")  # a new client each time: the per-client count never trips
+        response = other.post("/accounts/signup", {"username": "LaoWang", "password1": "x", "password2": "y"})
+        assert response.status_code == 200
+    late = Client(REMOTE_ADDR="10.0.1.1")
+    assert late.post("/accounts/signup", {"username": "laowang", "password1": "x", "password2": "y"}).status_code == 429
+    assert late.post("/accounts/signup", {"username": "xiaoli", "password1": "x", "password2": "y"}).status_code == 200

@@ -1,0 +1,103 @@
+"""Settling up in 元: the form, the fee advance, the share text with every transfer, in both languages."""
+
+import csv
+import io
+
+from django.conf import settings
+
+from scoring.models import Settlement
+from tests.web.helpers import game_url, record
+from tests.web.test_it_settle import FINISH, played
+
+FEE = {**FINISH, "rate": "50", "fee_yuan": "40", "fee_payee": "0"}
+
+
+def english(client):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    return client
+
+
+def test_the_settle_form_speaks_of_yuan_per_point_and_who_advances_the_fee(client, game):
+    html = client.get(game_url(game) + "settle").content.decode()
+    assert "每点 0.5 元" in html
+    assert "1 点 = " not in html
+    assert "台费怎么分" in html
+    assert "谁先垫付台费" in html
+    assert "整数分" not in html
+    assert "一分按" not in html
+
+
+def test_the_preview_and_the_finished_page_explain_the_fee_advance(client, game):
+    played(client, game)
+    preview = client.get(game_url(game) + "settle", FEE).content.decode()
+    assert "老王</bdi> 垫付台费 ¥40.00（已算入）" in preview
+    client.post(game_url(game) + "finish", FEE)
+    html = client.get(game_url(game) + "settle").content.decode()
+    assert "垫付台费 ¥40.00（已算入）" in html
+    assert "每点 0.5 元 · 台费 40 元" in html
+
+
+def test_no_fee_no_advance_line(client, game):
+    played(client, game)
+    assert "（已算入）" not in client.get(game_url(game) + "settle", FINISH).content.decode()
+
+
+def test_balances_use_one_minus_sign(client, game):
+    played(client, game)
+    html = client.get(game_url(game) + "settle", FINISH).content.decode()
+    assert "\u221219.00" in html
+    assert ">-19.00" not in html
+
+
+def test_the_share_text_carries_each_persons_money_and_every_transfer(client, game):
+    played(client, game)
+    client.post(game_url(game) + "finish", FEE)
+    settlement = Settlement.objects.get()
+    names = game.players
+    for url in ("settle", "summary"):
+        response = client.get(game_url(game) + url)
+        share = response.context["share"]
+        assert "每点 0.5 元 · 台费 40 元" in share
+        assert "老王 垫付台费 ¥40.00（已算入）" in share
+        for t in settlement.transfers.all():
+            whole, cents = divmod(t.amount_fen, 100)
+            assert f"{names[t.payer]} → {names[t.payee]} ¥{whole}.{cents:02d}" in share
+        assert "老王（东）+34 · ¥+47.00" in share  # 34 points × 0.5 元 = 17, fee 10 each, +40 advanced
+        html = response.content.decode()
+        assert 'data-copy="#share-text"' in html
+        assert 'data-share="#share-text" hidden' in html  # shown by app.js only where navigator.share exists
+
+
+def test_the_share_text_and_csv_follow_the_page_language(client, game):
+    played(client, game)
+    client.post(game_url(game) + "finish", FEE)
+    english(client)
+    share = client.get(game_url(game) + "summary").context["share"]
+    assert "hands" in share
+    assert "共" not in share
+    assert "¥0.5 a point · table fee ¥40" in share
+    assert "advanced the table fee ¥40.00 (counted in)" in share
+    assert "老王 (E) +34" in share
+    rows = list(csv.reader(io.StringIO(client.get(game_url(game) + "export.csv").content.decode("utf-8-sig"))))
+    assert rows[0][:10] == [
+        "Hand",
+        "Status",
+        "Dealer",
+        "Streak",
+        "Result",
+        "Multiplier",
+        "Payer",
+        "Payee",
+        "Points",
+        "Explanation",
+    ]
+    assert rows[0][10] == "老王 net"
+    assert rows[1][1] == "Counted"
+    assert "自摸" not in rows[1][9]
+
+
+def test_before_settling_the_share_text_has_no_money(client, game):
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    share = client.get(game_url(game) + "summary").context["share"]
+    assert "¥" not in share
+    assert "共1局" in share
