@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test lint format serve-prod bench bench-analyse bench-web bench-load bench-page clean messages
+.PHONY: run test lint format serve-prod bench bench-analyse bench-web bench-load bench-page bench-taps clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,10 @@ bench-load: $(VENV)/.dev
 # Needs Debian's Chromium (apt-get install chromium fonts-noto-cjk).
 bench-page: $(VENV)/.dev
 	$(BIN)/python bench/page.py
+
+# Tap-to-paint of each step of recording a hand on weak 4G (Chromium's throttling), preload on and off.
+bench-taps: $(VENV)/.dev
+	$(BIN)/python bench/taps.py --runs $${RUNS:-10} --dwell $${DWELL:-0}
 
 clean:
 	rm -rf $(VENV) staticfiles .hypothesis

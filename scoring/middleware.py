@@ -72,7 +72,9 @@ class ContentSecurityPolicyMiddleware:
 
 class PrivateTokenPagesMiddleware:
     """A page whose URL holds a game token (the link is the key) is kept by no cache: not a
-    shared proxy's, not the browser's back-forward store on a borrowed phone."""
+    shared proxy's, not the browser's back-forward store on a borrowed phone. The one exception
+    a view may make is its own ``private`` policy: the record flow's htmx steps, kept for seconds
+    in the phone's cache so that a preloaded step is used (scoring/views/hands.py)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -81,5 +83,6 @@ class PrivateTokenPagesMiddleware:
         response = self.get_response(request)
         match = request.resolver_match
         if match is not None and "token" in match.kwargs:
-            response.headers["Cache-Control"] = "private, no-store"
+            if not response.headers.get("Cache-Control", "").startswith("private, max-age="):
+                response.headers["Cache-Control"] = "private, no-store"
         return response

@@ -4,14 +4,15 @@ and the new preview shown."""
 
 import re
 import secrets
-from copy import deepcopy
+from copy import copy, deepcopy
 from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.urls import resolve, reverse
+from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 
 from scoring import device, services
@@ -29,6 +30,8 @@ FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "fee
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
 ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
+# How long the phone's own cache keeps a step of the record flow fetched by htmx (see render).
+PRELOAD_SECONDS = 30
 
 
 def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:
@@ -37,6 +40,24 @@ def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | Non
         messages.info(request, _("牌局已结束；要修改请先在结算页重新打开。"))
         return redirect("settle", token=token)
     return None
+
+
+def to_game(request: HttpRequest, token: str) -> HttpResponse:
+    """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
+    boosted POST gets the game page itself, with ``HX-Push-Url`` for the address bar: one round
+    trip instead of two (the redirect, then the page). The page is the game view's own answer
+    to a GET of its URL (through the URLconf: no view module imports another)."""
+    url = reverse("game", args=[token])
+    if not request.htmx:
+        return redirect(url)
+    get = copy(request)
+    get.method, get.path, get.path_info = "GET", url, url
+    get.META = {**request.META, "REQUEST_METHOD": "GET", "PATH_INFO": url, "QUERY_STRING": ""}
+    get.GET, get.POST = QueryDict(), QueryDict()
+    get.resolver_match = match = resolve(url)
+    response = match.func(get, *match.args, **match.kwargs)
+    response["HX-Push-Url"] = url
+    return response
 
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
@@ -115,7 +136,23 @@ class EntryPage:
         template = "scoring/hand_form.html"
         if self.request.htmx and self.request.method == "POST" and step == "preview":
             template = self.kind.PARTIAL
-        return render(self.request, template, self.context)
+        response = render(self.request, template, self.context)
+        if self.preloadable():
+            # The preload extension fetches a step on touchstart and htmx's click then finds it
+            # in the phone's cache. Only htmx's GETs of the record flow at the game's current
+            # version (``v`` in every step link): a write changes every link.
+            response["Cache-Control"] = f"private, max-age={PRELOAD_SECONDS}"
+            patch_vary_headers(response, ["HX-Request", "Cookie"])
+        return response
+
+    def preloadable(self) -> bool:
+        request = self.request
+        return (
+            request.method == "GET"
+            and bool(request.htmx)
+            and self.context.get("mode") == "record"
+            and request.GET.get("v") == str(self.game.version)
+        )
 
 
 def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage | None = None) -> HttpResponse:
@@ -127,7 +164,7 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
     except LedgerError as error:
         if page is None:
             messages.warning(request, error.message())
-            return redirect("game", token=token)
+            return to_game(request, token)
         page.refuse(error)
         return page.render()
     except services.StalePreview as stale:
@@ -138,7 +175,7 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
         messages.warning(request, pick(conflict.zh, conflict.en))
     else:
         messages.success(request, done % {"seq": hand.seq})
-    return redirect("game", token=token)
+    return to_game(request, token)
 
 
 def record(request: HttpRequest, token: str) -> HttpResponse:
