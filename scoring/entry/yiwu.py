@@ -44,7 +44,7 @@ class Form(EntryForm):
     xz3 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
     piao_player = seat_field(_("谁飘了"))
     piao_level = forms.TypedChoiceField(
-        label=_("飘"), choices=[(1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=1
+        label=_("飘"), choices=[("", "—"), (1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=None
     )
     feeder1 = seat_field(_("喂家一"))
     feeder2 = seat_field(_("喂家二"))
@@ -188,11 +188,33 @@ def _bet_options(game: Game, form, state, rules) -> dict:
     }
 
 
+def _piao_options(form, names: list[str], winner: int | None) -> dict:
+    """The 「有人飘了？」 row: who floats (a name, then 单/双) and, on a win, the feeders as chips."""
+    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+    player, level = data.get("piao_player"), data.get("piao_level")
+    feeders = [f for f in (data.get(f"feeder{i}") for i in (1, 2, 3)) if f is not None]
+    chips = []
+    for s in range(4):
+        if s == player:
+            continue
+        after = [f for f in feeders if f != s] if s in feeders else [*feeders, s][:3]
+        after += [""] * (3 - len(after))
+        chips.append({"seat": s, "name": names[s], "on": s in feeders, "f1": after[0], "f2": after[1], "f3": after[2]})
+    return {
+        "piao": {"player": player, "name": names[player], "level": level} if player is not None else None,
+        "piao_levels": [(1, pick("单飘", "single float")), (2, pick("双飘", "double float"))],
+        "piao_seats": [(s, names[s]) for s in range(4) if s != winner],
+        "feeder_chips": chips if winner is not None else [],
+        "is_draw": data.get("outcome") == "draw",
+    }
+
+
 def context(game: Game, form, state, rules) -> dict:
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
     names = game.players
     winner, type_code = data.get("winner"), data.get("win_type")
     return {
+        **_piao_options(form, names, winner),
         "others": [(s, names[s]) for s in range(4) if s != winner],
         "type_name": pick(WIN_TYPES[type_code].zh, WIN_TYPES[type_code].en) if type_code else "",
         "zimo": WIN_TYPES["zimo"],
@@ -218,7 +240,11 @@ def title(names: list[str], entry: dict, result=None) -> str:
     text = f"{names[entry['winner']]} {pick(win_type.zh, win_type.en)} ×{win_type.multiplier}"
     if "discarder" in entry:
         text += pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
-    if entry.get("feeders"):
+    feeders, piao = entry.get("feeders"), entry.get("piao")
+    if feeders and piao and entry["winner"] in feeders:  # §5.3 反赔: a feeder won
+        floater, winner = names[piao["player"]], names[entry["winner"]]
+        text += pick(f" · 反赔（{floater}飘，喂家{winner}胡）", f" · 反赔 ({floater} floated, feeder {winner} won)")
+    elif feeders:
         text += pick(" · 承包", " · feeder liable")
     return text
 
