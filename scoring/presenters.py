@@ -6,7 +6,7 @@ from django.http import HttpRequest
 
 from scoring import device
 from scoring.engine import SEATS_ZH, HandResult
-from scoring.entry import entry_for
+from scoring.entry import entry_for, kind_for
 from scoring.lang import chinese
 from scoring.models import Game, Hand
 from scoring.render import hand_rows_html
@@ -44,7 +44,7 @@ class HandRow:
 
 def hand_title(game: Game, entry: dict, result=None) -> str:
     """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words)."""
-    return entry_for(game).title(game.players, entry, result)
+    return kind_for(game, entry).title(game.players, entry, result)
 
 
 def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:

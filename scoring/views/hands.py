@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from scoring import device, services
 from scoring.access import writable_game
 from scoring.cache import result_from_json, table
-from scoring.entry import entry_for
+from scoring.entry import kind_for
 from scoring.forms import VoidForm, ascii_int
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
@@ -25,7 +25,7 @@ from scoring.models import Game, Hand
 from scoring.presenters import hand_row
 
 # Engine field names → the form field that shows the message.
-FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
 ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
@@ -66,7 +66,7 @@ class EntryPage:
     table the hand is played at, and the preview once the hand is whole."""
 
     def __init__(self, request: HttpRequest, game: Game, before, data, **context):
-        self.request, self.game, self.kind = request, game, entry_for(game)
+        self.request, self.game, self.kind = request, game, kind_for(game, data)
         self.form = self.kind.Form(data, players=game.players)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
@@ -201,7 +201,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
-    kind = entry_for(game)
+    kind = kind_for(game, hand.entry)
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
     revision = ascii_int(data.get("revision", hand.revision), -1)
     page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
