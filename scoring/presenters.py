@@ -71,7 +71,7 @@ def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
-            marks=marks(state, s) if state else [],
+            marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )
         for s in range(len(game.players))
@@ -83,7 +83,10 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
+    playing = can_edit and game.status == Game.PLAYING and ledger is not None
+    bets = entry_for(game).bets(game, ledger.state, game.engine_rules()) if playing else None
     return {
+        "bets": bets,
         "rows_html": hand_rows_html(rows, token, can_edit),
         "game": game,
         "token": token,

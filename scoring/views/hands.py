@@ -13,11 +13,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from scoring import device, services
 from scoring.access import writable_game
 from scoring.cache import result_from_json, table
-from scoring.entry import kind_for
+from scoring.entry import entry_for, kind_for
+from scoring.entry.base import BetRefused
 from scoring.forms import VoidForm, ascii_int
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
@@ -147,6 +149,8 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
     data = request.POST if request.method == "POST" else request.GET
+    if request.method == "GET":  # the bets placed on the game page start filled in
+        data = kind_for(game, data).prefill(data, game.pending, before, game.engine_rules())
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
     page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
     page.context["form_url"] = reverse("record", args=[token])
@@ -171,6 +175,28 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         except LedgerError as error:
             page.refuse(error)
     return page.render()
+
+
+@require_POST
+def bet(request: HttpRequest, token: str) -> HttpResponse:
+    """下注 for the next hand from the game page: place or withdraw one 买子/下子 (one tap)."""
+    game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
+    data = request.POST
+    seat = ascii_int(data.get("seat", ""), -1)
+    kind = data.get("bet")
+    if kind not in ("maizi", "xiazi") or not 0 <= seat < len(game.players):
+        raise Http404(_("没有这个座位"))
+    amount = ascii_int(data.get("amount", ""), 0) or None
+    change = partial(entry_for(game).change_bet, bet=kind, seat=seat, amount=amount, on=data.get("on") == "1")
+    try:
+        services.change_pending(game=game, change=change)
+    except BetRefused as refused:
+        messages.warning(request, pick(refused.zh, refused.en))
+    except services.Conflict as conflict:
+        messages.warning(request, pick(conflict.zh, conflict.en))
+    return redirect("game", token=token)
 
 
 def new_hand(game: Game, seq: int, entry: dict) -> Hand:
