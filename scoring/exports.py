@@ -103,7 +103,7 @@ def game_csv(ledger: Ledger) -> str:
             continue
         result = row.result
         totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.hand.seq, counted, names[result.dealer], result.streak, title, getattr(result, field)]
+        head = [row.hand.seq, counted, names[result.dealer], result.streak, title, getattr(result, field, "")]
         tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
         for p in result.payments or [None]:
             pay = [names[p.payer], names[p.payee], fmt(p.amount), p.formula(zh, names)] if p else ["", "", "", nobody]

@@ -32,6 +32,9 @@ class Game(models.Model):
     version = models.PositiveIntegerField(default=0)  # bumped on every change to the hands
     # Cache of the replay (scoring/cache.py): the next hand's table state and the totals.
     state = models.JSONField(null=True, blank=True)
+    # Bets placed for the next hand (义乌 {"maizi": [seats], "xiazi": {"seat": amount}}), shown on
+    # every phone and filled into the next record form; recording a hand clears them.
+    pending = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 

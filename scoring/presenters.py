@@ -6,7 +6,7 @@ from django.http import HttpRequest
 
 from scoring import device
 from scoring.engine import SEATS_ZH, HandResult
-from scoring.entry import entry_for
+from scoring.entry import entry_for, kind_for
 from scoring.lang import chinese
 from scoring.models import Game, Hand
 from scoring.render import hand_rows_html
@@ -44,7 +44,7 @@ class HandRow:
 
 def hand_title(game: Game, entry: dict, result=None) -> str:
     """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words)."""
-    return entry_for(game).title(game.players, entry, result)
+    return kind_for(game, entry).title(game.players, entry, result)
 
 
 def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
@@ -71,7 +71,7 @@ def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
-            marks=marks(state, s) if state else [],
+            marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )
         for s in range(len(game.players))
@@ -83,7 +83,10 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
+    playing = can_edit and game.status == Game.PLAYING and ledger is not None
+    bets = entry_for(game).bets(game, ledger.state, game.engine_rules()) if playing else None
     return {
+        "bets": bets,
         "rows_html": hand_rows_html(rows, token, can_edit),
         "game": game,
         "token": token,

@@ -134,11 +134,27 @@ def record_hand(
             hand.result = result_json(result, game.players)
             hand.save()
             game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
-            Game.objects.filter(pk=game.pk).update(state=game.state)
+            # The bets placed for this hand were entered with it (a manual hand takes none).
+            game.pending = game.pending if entry.get("outcome") == "manual" else {}
+            Game.objects.filter(pk=game.pk).update(state=game.state, pending=game.pending)
             game.bump_version()
             return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
+
+
+def change_pending(*, game: Game, change) -> dict:
+    """Place or withdraw a bet for the next hand: ``change(pending, state, rules)`` returns the
+    new pending bets (the entry kind's rules; it raises to refuse). Under the game's row lock,
+    so two phones placing bets at once keep both; the version is bumped for every phone."""
+    with transaction.atomic():
+        game = _locked(game)
+        ensure(game)
+        pending = change(deepcopy(game.pending or {}), cached_state(game), game.engine_rules())
+        Game.objects.filter(pk=game.pk).update(pending=pending)
+        game.pending = pending
+        game.bump_version()
+        return pending
 
 
 def _change(*, game: Game, seq: int, revision: int, apply, version: int | None) -> Hand:

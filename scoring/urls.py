@@ -22,6 +22,7 @@ urlpatterns = [
     path("g/<str:token>/hand/<int:seq>/edit", hands.edit, name="edit-hand"),
     path("g/<str:token>/hand/<int:seq>/void", hands.void, name="void-hand"),
     path("g/<str:token>/undo", hands.undo, name="undo"),
+    path("g/<str:token>/bet", hands.bet, name="bet"),
     path("g/<str:token>/settle", settle.settle, name="settle"),
     path("g/<str:token>/summary", records.summary, name="summary"),
     path("g/<str:token>/export.csv", records.export_csv, name="export-csv"),

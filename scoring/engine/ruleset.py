@@ -17,6 +17,7 @@ The parts of a ruleset, all plain Python:
   ``payments`` (``Payment``s sorted by (payer, payee)) and ``to_dict()`` (the contract's hand
   output, payments with ``explain``/``explain_en``).
 - ``advance(rules, state, hand, result)``: moves ``state`` to the next hand (totals included).
+Every ruleset also takes the manual hand (手动记分, ``manual.py``): ``register`` wraps the three.
 """
 
 from collections.abc import Callable
@@ -42,6 +43,7 @@ class Ruleset:
     state_from_dict: Callable[[dict], Any]
     score_hand: Callable[[Any, Any, Any], Any]
     advance: Callable[[Any, Any, Any, Any], None]
+    halves: bool = False  # amounts may be halves (诸暨): a manual hand may be typed in halves
 
     def rules_from_dict(self, data: dict):
         """A game's stored rules (every value, as ``Rules.to_dict`` wrote them)."""
@@ -56,6 +58,10 @@ DEFAULT_RULESET = "yiwu"
 
 
 def register(ruleset: Ruleset) -> Ruleset:
+    """Add ``ruleset``; its parse/score/advance also take a manual hand (manual.py), for all."""
+    from .manual import with_manual
+
+    ruleset = with_manual(ruleset)
     _REGISTRY[ruleset.code] = ruleset
     return ruleset
 

@@ -13,15 +13,22 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
 - ``marks(state, seat)``: the badges beside a player's total (买, 下4);
 - ``RULES_TEMPLATE`` and ``rules_context()``: the ruleset's part of the rules page;
 - ``COUNT``: (result field, CSV column) of what a hand is paid on (multiplier 倍数, tai 台, fan 番).
-The views ask ``entry_for(game)`` and never branch on the ruleset's code.
+The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``
+gives ``manual`` (手动记分, every ruleset) for a manual hand instead.
 """
 
 from types import ModuleType
 
-from scoring.entry import wuyi2, yiwu, zhuji
+from scoring.entry import manual, wuyi2, yiwu, zhuji
 
 KINDS: dict[str, ModuleType] = {"yiwu": yiwu, "zhuji": zhuji, "wuyi2": wuyi2}
 
 
 def entry_for(game) -> ModuleType:
     return KINDS[game.ruleset]
+
+
+def kind_for(game, data) -> ModuleType:
+    """The module that enters and titles ``data`` (a form's answers or a stored entry): the
+    manual hand's (手动记分, the same in every ruleset) or the game's ruleset's."""
+    return manual if manual.is_manual(data) else entry_for(game)

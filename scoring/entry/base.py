@@ -52,3 +52,24 @@ class EntryForm(forms.Form):
 
 def fix_initial(fix: tuple[int, int] | None) -> dict:
     return {} if fix is None else {"dealer_fix": fix[0], "streak_fix": fix[1]}
+
+
+class BetRefused(Exception):
+    """A bet the rules do not allow now; the message in Chinese and English."""
+
+    def __init__(self, zh: str, en: str):
+        super().__init__(en)
+        self.zh, self.en = zh, en
+
+
+# A ruleset without bets placed before the hand (诸暨, 武义二人, the manual hand) offers these.
+def no_bets(game, state, rules) -> None:
+    return None
+
+
+def no_prefill(data, pending, state, rules):
+    return data
+
+
+def refuse_bet(pending, state, rules, *, bet: str, seat: int, amount: int | None, on: bool):
+    raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")

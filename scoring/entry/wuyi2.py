@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
 from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
-from scoring.entry.base import EntryForm, fix_initial, seat_field
+from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field
 from scoring.lang import pick, table_words
 
 TEMPLATE = "scoring/entry/wuyi2.html"
@@ -131,9 +131,12 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[seat]
 
 
-def marks(state, seat: int) -> list[tuple[str, str]]:
+def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
     return []
 
 
 def rules_context() -> dict:
     return {"patterns": [p for p in PATTERNS if p.code in LISTABLE or p.code == "zimo"], "groups": GROUPS}
+
+
+bets, prefill, change_bet = no_bets, no_prefill, refuse_bet  # no bets placed before a hand

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import COMMON_ORDER, SEATS_ZH, WIN_TYPES, Rules, TableState
-from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field
+from scoring.entry.base import BetRefused, EntryForm, fix_initial, seat_choices, seat_field
 from scoring.lang import pick
 from scoring.models import Game
 
@@ -44,7 +44,7 @@ class Form(EntryForm):
     xz3 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
     piao_player = seat_field(_("谁飘了"))
     piao_level = forms.TypedChoiceField(
-        label=_("飘"), choices=[(1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=1
+        label=_("飘"), choices=[("", "—"), (1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=None
     )
     feeder1 = seat_field(_("喂家一"))
     feeder2 = seat_field(_("喂家二"))
@@ -188,11 +188,33 @@ def _bet_options(game: Game, form, state, rules) -> dict:
     }
 
 
+def _piao_options(form, names: list[str], winner: int | None) -> dict:
+    """The 「有人飘了？」 row: who floats (a name, then 单/双) and, on a win, the feeders as chips."""
+    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+    player, level = data.get("piao_player"), data.get("piao_level")
+    feeders = [f for f in (data.get(f"feeder{i}") for i in (1, 2, 3)) if f is not None]
+    chips = []
+    for s in range(4):
+        if s == player:
+            continue
+        after = [f for f in feeders if f != s] if s in feeders else [*feeders, s][:3]
+        after += [""] * (3 - len(after))
+        chips.append({"seat": s, "name": names[s], "on": s in feeders, "f1": after[0], "f2": after[1], "f3": after[2]})
+    return {
+        "piao": {"player": player, "name": names[player], "level": level} if player is not None else None,
+        "piao_levels": [(1, pick("单飘", "single float")), (2, pick("双飘", "double float"))],
+        "piao_seats": [(s, names[s]) for s in range(4) if s != winner],
+        "feeder_chips": chips if winner is not None else [],
+        "is_draw": data.get("outcome") == "draw",
+    }
+
+
 def context(game: Game, form, state, rules) -> dict:
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
     names = game.players
     winner, type_code = data.get("winner"), data.get("win_type")
     return {
+        **_piao_options(form, names, winner),
         "others": [(s, names[s]) for s in range(4) if s != winner],
         "type_name": pick(WIN_TYPES[type_code].zh, WIN_TYPES[type_code].en) if type_code else "",
         "zimo": WIN_TYPES["zimo"],
@@ -218,7 +240,11 @@ def title(names: list[str], entry: dict, result=None) -> str:
     text = f"{names[entry['winner']]} {pick(win_type.zh, win_type.en)} ×{win_type.multiplier}"
     if "discarder" in entry:
         text += pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
-    if entry.get("feeders"):
+    feeders, piao = entry.get("feeders"), entry.get("piao")
+    if feeders and piao and entry["winner"] in feeders:  # §5.3 反赔: a feeder won
+        floater, winner = names[piao["player"]], names[entry["winner"]]
+        text += pick(f" · 反赔（{floater}飘，喂家{winner}胡）", f" · 反赔 ({floater} floated, feeder {winner} won)")
+    elif feeders:
         text += pick(" · 承包", " · feeder liable")
     return text
 
@@ -228,14 +254,116 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[seat]
 
 
-def marks(state, seat: int) -> list[tuple[str, str]]:
-    """(css class, text) badges: 买 for 买子, 下N for a 下子 of N."""
+def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
+    """(css class, text) badges: 买 for 买子, 下N for a 下子 of N; a bet placed for the next hand
+    (``pending``) shows the same badge, outlined."""
     out = []
     if state.maizi[seat]:
         out.append(("text-bg-warning", "买"))
     if state.xiazi[seat]:
         out.append(("text-bg-info", f"下{state.xiazi[seat]}"))
+    maizi, xiazi = _valid_pending(pending or {}, state)
+    if seat in maizi:
+        out.append(("text-bg-light border border-warning pending", "买"))
+    if seat in xiazi:
+        out.append(("text-bg-light border border-info pending", f"下{xiazi[seat]}"))
     return out
+
+
+# --- bets placed before the hand (§7 买子, §8 下子), kept on the game until it is recorded ----
+
+
+def _valid_pending(pending: dict, state) -> tuple[list[int], dict[int, int]]:
+    """The pending bets that still make sense at ``state`` (an undo may have changed it)."""
+    maizi = sorted({s for s in pending.get("maizi", []) if s in range(4) and not state.maizi[s]})
+    xiazi = {
+        int(s): a
+        for s, a in (pending.get("xiazi") or {}).items()
+        if state.join_mult and int(s) != state.dealer and not state.xiazi[int(s)]
+    }
+    return maizi, xiazi
+
+
+def change_bet(pending: dict, state, rules, *, bet: str, seat: int, amount: int | None, on: bool) -> dict:
+    """Place (``on``) or withdraw one bet; ``BetRefused`` names the rule that forbids it."""
+    maizi, xiazi = _valid_pending(pending, state)
+    if bet == "maizi":
+        if on:
+            if state.maizi[seat]:
+                raise BetRefused("已买子，换庄前不退。", "Already bought: kept until the dealer changes.")
+            if not state.may_buy_maizi(rules):
+                raise BetRefused("§7 连庄后不可买子。", "§7 No new 买子 after the first hand of a tenure.")
+            maizi = sorted({*maizi, seat})
+        else:
+            maizi = [s for s in maizi if s != seat]
+    else:
+        if on:
+            full = state.join_amount(rules)
+            if not full:
+                raise BetRefused("§8 只有庄家胡牌后的下一局才能下子。", "§8 下子 only right after a dealer win.")
+            if seat == state.dealer:
+                raise BetRefused("§8 庄家不能下子。", "§8 The dealer never places 下子.")
+            if state.xiazi[seat]:
+                raise BetRefused("§8 已经下子了。", "§8 Already placed.")
+            if rules.xiazi_amount == "fixed" or amount is None:
+                amount = full
+            elif not 1 <= amount <= state.join_mult:
+                raise BetRefused(f"§8 下子为 1 到 {state.join_mult}。", f"§8 下子 is 1 to {state.join_mult}.")
+            xiazi[seat] = min(amount, full)
+        else:
+            xiazi.pop(seat, None)
+    return {"maizi": maizi, "xiazi": {str(s): a for s, a in sorted(xiazi.items())}}
+
+
+def prefill(data, pending: dict, state, rules):
+    """The record form's first answers with the pending bets filled in (still editable there)."""
+    maizi, xiazi = _valid_pending(pending or {}, state)
+    if not maizi and not xiazi:
+        return data
+    data = data.copy()
+    if maizi and "maizi" not in data:
+        data.setlist("maizi", [str(s) for s in maizi])
+    for seat, amount in xiazi.items():
+        data.setdefault(f"xz{seat}", str(amount))
+    return data
+
+
+@dataclass
+class BetOffer:
+    seat: int
+    name: str
+    placed: bool = False
+    amount: int = 0
+    note: str = ""  # why it cannot be placed
+
+
+def bets(game: Game, state, rules) -> dict:
+    """The game page's 「下一局下注」: 下子 for each 闲 right after a dealer win, 买子 for each player."""
+    maizi, xiazi = _valid_pending(game.pending or {}, state)
+    can_buy = state.may_buy_maizi(rules)
+    buy = []
+    for s in range(4):
+        note = ""
+        if state.maizi[s]:
+            note = pick("已买，换庄前不退", "bought: kept until the dealer changes")
+        elif not can_buy:
+            note = pick("连庄后不可买子", "no new 买子 after a tenure's first hand")
+        buy.append(BetOffer(s, game.players[s], placed=s in maizi, note=note))
+    full, bet = state.join_amount(rules), []
+    if full:
+        for s in range(4):
+            if s == state.dealer:
+                continue
+            note = pick(f"已下{state.xiazi[s]}", f"placed {state.xiazi[s]}") if state.xiazi[s] else ""
+            bet.append(BetOffer(s, game.players[s], placed=s in xiazi, amount=xiazi.get(s, full), note=note))
+    return {
+        "maizi": buy,
+        "maizi_points": rules.maizi_points,
+        "xiazi": bet,
+        "join_amount": full,
+        "up_to": rules.xiazi_amount == "up_to",
+        "up_to_range": range(1, min(state.join_mult, full) + 1),
+    }
 
 
 def rules_context() -> dict:

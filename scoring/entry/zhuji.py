@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import EntryForm, fix_initial, seat_field
+from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/zhuji.html"
@@ -148,9 +148,12 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[(seat - state.dealer) % 4]
 
 
-def marks(state, seat: int) -> list[tuple[str, str]]:
+def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
     return []
 
 
 def rules_context() -> dict:
     return {}
+
+
+bets, prefill, change_bet = no_bets, no_prefill, refuse_bet  # no bets placed before a hand

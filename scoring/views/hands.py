@@ -14,11 +14,13 @@ from django.shortcuts import redirect, render
 from django.urls import resolve, reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from scoring import device, services
 from scoring.access import writable_game
 from scoring.cache import result_from_json, table
-from scoring.entry import entry_for
+from scoring.entry import entry_for, kind_for
+from scoring.entry.base import BetRefused
 from scoring.forms import VoidForm, ascii_int
 from scoring.lang import pick
 from scoring.ledger import LedgerError, build
@@ -26,7 +28,7 @@ from scoring.models import Game, Hand
 from scoring.presenters import hand_row
 
 # Engine field names → the form field that shows the message.
-FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
 ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
@@ -87,7 +89,7 @@ class EntryPage:
     table the hand is played at, and the preview once the hand is whole."""
 
     def __init__(self, request: HttpRequest, game: Game, before, data, **context):
-        self.request, self.game, self.kind = request, game, entry_for(game)
+        self.request, self.game, self.kind = request, game, kind_for(game, data)
         self.form = self.kind.Form(data, players=game.players)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
@@ -184,6 +186,8 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
     data = request.POST if request.method == "POST" else request.GET
+    if request.method == "GET":  # the bets placed on the game page start filled in
+        data = kind_for(game, data).prefill(data, game.pending, before, game.engine_rules())
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
     page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
     page.context["form_url"] = reverse("record", args=[token])
@@ -208,6 +212,28 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         except LedgerError as error:
             page.refuse(error)
     return page.render()
+
+
+@require_POST
+def bet(request: HttpRequest, token: str) -> HttpResponse:
+    """下注 for the next hand from the game page: place or withdraw one 买子/下子 (one tap)."""
+    game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
+    data = request.POST
+    seat = ascii_int(data.get("seat", ""), -1)
+    kind = data.get("bet")
+    if kind not in ("maizi", "xiazi") or not 0 <= seat < len(game.players):
+        raise Http404(_("没有这个座位"))
+    amount = ascii_int(data.get("amount", ""), 0) or None
+    change = partial(entry_for(game).change_bet, bet=kind, seat=seat, amount=amount, on=data.get("on") == "1")
+    try:
+        services.change_pending(game=game, change=change)
+    except BetRefused as refused:
+        messages.warning(request, pick(refused.zh, refused.en))
+    except services.Conflict as conflict:
+        messages.warning(request, pick(conflict.zh, conflict.en))
+    return redirect("game", token=token)
 
 
 def new_hand(game: Game, seq: int, entry: dict) -> Hand:
@@ -238,7 +264,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
-    kind = entry_for(game)
+    kind = kind_for(game, hand.entry)
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
     revision = ascii_int(data.get("revision", hand.revision), -1)
     page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)

@@ -56,7 +56,7 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
 
     # 2. 老王 again, 平胡 off 阿华, and 小李 places 下子 (2, after a 自摸)
     tap(page, "老王")
-    page.get_by_role("link", name=re.compile("阿华")).click()
+    page.get_by_role("link", name=re.compile("阿华 放铳")).click()
     open_more(page)
     page.locator("label[for=xz1]").click()
     expect(page.locator(".preview .why")).to_contain_text("下子2")

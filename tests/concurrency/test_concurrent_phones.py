@@ -88,3 +88,15 @@ def test_no_hand_is_lost_when_every_phone_records_its_own(make_game):
     seqs = at_once(record_until_done)
     assert sorted(seqs) == list(range(1, PHONES + 1)), seqs
     assert list(Hand.objects.filter(game=game).values_list("seq", flat=True)) == list(range(1, PHONES + 1))
+
+
+def test_phones_placing_bets_at_once_keep_every_bet(make_game):
+    game = make_game()
+
+    def buy(i: int) -> int:
+        return Client().post(game_url(game) + "bet", {"bet": "maizi", "seat": str(i % 4), "on": "1"}).status_code
+
+    assert at_once(buy) == [302] * PHONES
+    game.refresh_from_db()
+    assert game.pending["maizi"] == [0, 1, 2, 3]
+    assert game.version == PHONES  # each placement bumped it once

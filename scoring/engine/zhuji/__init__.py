@@ -28,6 +28,7 @@ ZHUJI = register(
         state_from_dict=TableState.from_dict,
         score_hand=score_hand,
         advance=advance,
+        halves=True,
     )
 )
 

@@ -1,0 +1,151 @@
+"""At the table on a phone: bets placed before the hand, who floated said in a few taps, and a
+hand scored by hand (手动记分)."""
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from scoring.engine import Rules
+from scoring.models import Game, Hand
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+POLL_SECONDS = 3
+NAMES = ["老王", "小李", "阿华", "大刘"]
+
+
+class Taps:
+    """Every tap a person makes, counted."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def link(self, name, exact=True):
+        self.count += 1
+        self.page.get_by_role("link", name=name, exact=exact).first.click()
+
+    def button(self, name):
+        self.count += 1
+        self.page.get_by_role("button", name=name).first.click()
+
+    def confirm(self):
+        self.button(re.compile("确认记录"))
+        expect(self.page.locator(".alert-success")).to_be_visible()
+
+
+def new_game(**rules) -> Game:
+    return Game.objects.create(players=NAMES, rules=Rules(**rules).to_dict())
+
+
+def test_a_bet_placed_on_one_phone_shows_on_the_other_after_a_poll(live_server, browser, shot):
+    game = new_game()
+    phones = [browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN") for _ in range(2)]
+    first, second = (context.new_page() for context in phones)
+    second.clock.install()
+    first.goto(f"{live_server.url}/g/{game.edit_token}/")
+    second.goto(f"{live_server.url}/g/{game.edit_token}/")
+    expect(second.locator(".tile .total").first).to_have_text("0")
+    second.clock.pause_at(second.evaluate("Date.now()") + 100)
+
+    first.get_by_role("link", name="老王", exact=True).click()  # the dealer wins 自摸
+    first.get_by_role("link", name=re.compile("^自摸")).click()
+    first.get_by_role("button", name="确认记录").click()
+    expect(first.locator(".alert-success")).to_be_visible()
+    first.locator(".xiazi-offers").get_by_role("button", name=re.compile("小李 下子 2")).click()  # one tap
+    expect(first.locator(".tile").nth(1)).to_contain_text("下2")
+    shot(first, "bets-first-phone")
+
+    second.clock.run_for(POLL_SECONDS * 1000)
+    expect(second.locator(".tile").nth(1)).to_contain_text("下2", timeout=5_000)
+    expect(second.locator("#bets")).to_contain_text("撤回")
+    shot(second, "bets-second-phone")
+
+    # the next hand's form starts with the bet; confirming records it and clears the badge
+    first.get_by_role("link", name="老王", exact=True).click()
+    first.get_by_role("link", name=re.compile("^自摸")).click()
+    expect(first.locator(".preview .why")).to_contain_text("下子2")
+    first.get_by_role("button", name="确认记录").click()
+    expect(first.locator(".alert-success")).to_be_visible()
+    assert Hand.objects.get(seq=2).entry["xiazi_join"] == [1]
+    expect(first.locator(".tile").nth(1).locator(".pending")).to_have_count(0)
+    for context in phones:
+        context.close()
+
+
+def test_tap_counts_for_the_common_hands_and_the_floats(live_server, phone, shot):
+    game = new_game()
+    page = phone
+    url = f"{live_server.url}/g/{game.edit_token}/"
+    counts = {}
+
+    page.goto(url)  # 自摸: the dealer 老王
+    taps = Taps(page)
+    taps.link("老王")
+    taps.link(re.compile("^自摸"), exact=False)
+    taps.confirm()
+    counts["自摸"] = taps.count
+
+    taps = Taps(page)  # 平胡: 小李 off 阿华's discard
+    taps.link("小李")
+    taps.link(re.compile("阿华\\s*放铳"), exact=False)
+    taps.confirm()
+    counts["平胡"] = taps.count
+
+    taps = Taps(page)  # 反赔: 大刘 单飘, his feeder 阿华 wins 自摸
+    taps.link("阿华")
+    page.get_by_role("link", name="大刘 飘了").click()
+    taps.count += 1
+    taps.link("单飘")
+    page.get_by_role("link", name="喂家 阿华").click()
+    taps.count += 1
+    taps.link(re.compile("^自摸"), exact=False)
+    expect(page.locator(".preview")).to_contain_text("反赔（大刘飘，喂家阿华胡）")
+    shot(page, "fanpei-preview")
+    taps.confirm()
+    counts["反赔"] = taps.count
+
+    taps = Taps(page)  # 双飘流局: 小李's 双飘 fails
+    taps.link("流局")
+    page.get_by_role("link", name="小李 飘了").click()
+    taps.count += 1
+    taps.link("双飘")
+    expect(page.locator(".preview")).to_contain_text("小李双飘不成")
+    shot(page, "shuangpiao-draw-preview")
+    taps.confirm()
+    counts["双飘流局"] = taps.count
+
+    entries = [h.entry for h in Hand.objects.order_by("seq")]
+    assert entries[2] == {
+        "outcome": "win",
+        "winner": 2,
+        "win_type": "zimo",
+        "piao": {"player": 3, "level": 1},
+        "feeders": [2],
+    }
+    assert entries[3] == {"outcome": "draw", "piao": {"player": 1, "level": 2}}
+    print("TAP COUNTS", counts)
+    assert counts == {"自摸": 3, "平胡": 3, "反赔": 6, "双飘流局": 4}
+    expect(page.locator("#hands")).to_contain_text("反赔（大刘飘，喂家阿华胡）")
+
+
+def test_a_manual_hand_on_a_phone(live_server, phone, shot):
+    game = new_game()
+    page = phone
+    page.goto(f"{live_server.url}/g/{game.edit_token}/")
+    page.get_by_role("link", name="老王", exact=True).click()
+    page.get_by_role("link", name=re.compile("改胡牌者")).click()
+    page.get_by_role("link", name=re.compile("手动记分")).click()
+    page.wait_for_selector("#hand-form[data-ready]")
+    page.fill("#id_n0", "-10")
+    page.fill("#id_n1", "6")
+    page.fill("#id_n2", "4")
+    page.fill("#id_note", "诈胡罚分")
+    page.locator("#id_note").dispatch_event("change")
+    expect(page.locator(".preview")).to_contain_text("手动 · 诈胡罚分")
+    shot(page, "manual-preview")
+    page.get_by_role("button", name="确认记录").click()
+    expect(page.locator(".alert-success")).to_be_visible()
+    expect(page.locator("#hands")).to_contain_text("手动 · 诈胡罚分")
+    assert page.locator(".tile .total").all_inner_texts() == ["−10", "+6", "+4", "0"]
+    shot(page, "manual-in-ledger")
+    assert Hand.objects.get().entry == {"outcome": "manual", "net": [-10, 6, 4, 0], "note": "诈胡罚分"}
