@@ -4,10 +4,10 @@ import csv
 import io
 
 from django.db import transaction
-from django.utils.translation import gettext as _
 
 from scoring.cache import store
 from scoring.engine import DEFAULT_RULESET, SEATS_ZH, ScoringError, get_ruleset, score_game
+from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
@@ -98,8 +98,8 @@ def game_csv(ledger: Ledger) -> str:
     return BOM + out.getvalue()
 
 
-class ImportError_(ValueError):
-    """A file that is not a game this app can import; the message says why, in Chinese."""
+class ImportError_(BilingualError):
+    """A file that is not a game this app can import; the message says why."""
 
 
 def import_game(data) -> Game:
@@ -107,13 +107,17 @@ def import_game(data) -> Game:
     try:
         score_game(data)
     except ScoringError as error:
-        where = f"第{error.hand + 1}局：" if error.hand is not None else ""
-        raise ImportError_(f"{where}{error.zh}") from None
+        if error.hand is None:
+            raise ImportError_(error.zh, error.en) from None
+        raise ImportError_(f"第{error.hand + 1}局：{error.zh}", f"Hand {error.hand + 1}: {error.en}") from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
     for name in players:
         if code := control_character(name):
-            raise ImportError_(_("名字不能包含控制字符或文字方向字符（%(code)s）。") % {"code": code})
+            raise ImportError_(
+                f"名字不能包含控制字符或文字方向字符（{code}）。",
+                f"Names may not contain control or text-direction characters ({code}).",
+            )
     rules = ruleset.parse_rules(data.get("rules", {}))
     with transaction.atomic():
         game = Game.objects.create(

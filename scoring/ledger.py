@@ -8,24 +8,22 @@ from copy import deepcopy
 from dataclasses import dataclass
 
 from scoring.engine import HandResult, ScoringError, TableState, replay
-from scoring.lang import pick, table_words
+from scoring.engine.errors import BilingualError
+from scoring.lang import say, table_words
 from scoring.models import Game, Hand
 
 
-class LedgerError(Exception):
+class LedgerError(BilingualError):
     """A hand that the rules reject, named by its number (第N局) for the table."""
 
     def __init__(self, seq: int, error: ScoringError):
-        super().__init__(error.en)
+        super().__init__(f"第{seq}局：{error.zh}", f"Hand {seq}: {error.en}", error.field)
         self.seq = seq
         self.error = error
 
-    @property
-    def field(self) -> str | None:
-        return self.error.field
-
     def message(self) -> str:
-        return table_words(pick(f"第{self.seq}局：{self.error.zh}", f"Hand {self.seq}: {self.error.en}"))
+        """In the request's language, without the rules document's § references."""
+        return table_words(say(self))
 
 
 @dataclass

@@ -65,7 +65,7 @@ def get_ruleset(code) -> Ruleset:
     ruleset = _REGISTRY.get(code) if isinstance(code, str) else None
     if ruleset is None:
         known = " / ".join(_REGISTRY)
-        raise ScoringError(None, f"未知的规则体系：应为 {known}", f"Unknown ruleset: must be one of {known}", "ruleset")
+        raise ScoringError(f"未知的规则体系：应为 {known}", f"Unknown ruleset: must be one of {known}", "ruleset")
     return ruleset
 
 

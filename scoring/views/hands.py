@@ -19,7 +19,7 @@ from scoring.access import writable_game
 from scoring.cache import result_from_json, table
 from scoring.entry import entry_for
 from scoring.forms import VoidForm, ascii_int
-from scoring.lang import pick
+from scoring.lang import say
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.presenters import hand_row
@@ -131,11 +131,11 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
         page.refuse(error)
         return page.render()
     except services.StalePreview as stale:
-        messages.warning(request, pick(stale.zh, stale.en))
+        messages.warning(request, say(stale))
         query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME]
         return redirect(f"{request.path}?{urlencode(query)}")
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     else:
         messages.success(request, done % {"seq": hand.seq})
     return redirect("game", token=token)

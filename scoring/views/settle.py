@@ -13,7 +13,7 @@ from scoring.charts import ledger_chart
 from scoring.engine.money import needs_rounding
 from scoring.engine.points import from_json
 from scoring.forms import SettleForm
-from scoring.lang import pick
+from scoring.lang import say
 from scoring.models import Settlement
 from scoring.settlement import settlement_plan
 
@@ -93,7 +93,7 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
             fee_payee=form.cleaned_data["fee_payee"],
         )
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     return redirect("settle", token=token)
 
 
@@ -111,5 +111,5 @@ def toggle_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpRespo
     try:
         services.mark_paid(game=game, transfer_id=transfer_id, paid=request.POST.get("paid") == "1")
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     return redirect("settle", token=token)

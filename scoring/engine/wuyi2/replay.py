@@ -100,10 +100,6 @@ def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
     return tuple(items)
 
 
-def _err(zh: str, en: str, field_name: str) -> ScoringError:
-    return ScoringError(None, zh, en, field=field_name)
-
-
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """Judge and settle one hand played in ``state`` (which it does not change).
 
@@ -114,7 +110,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
         return HandResult(dealer, state.streak, 0, [0, 0], [])
     winner, discarder = hand.winner, hand.discarder
     if discarder == winner:
-        raise _err(
+        raise ScoringError(
             "§4 放铳者应是另一位玩家，不能是胡牌者自己", "§4 The discarder must be the other player", "discarder"
         )
     self_drawn = discarder is None

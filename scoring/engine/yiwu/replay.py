@@ -118,10 +118,6 @@ class TableState:
         return min(self.join_mult, rules.xiazi_cap)
 
 
-def _err(zh: str, en: str, field_name: str | None = None) -> ScoringError:
-    return ScoringError(None, zh, en, field=field_name)
-
-
 def _terms(rules: Rules, dealer: int, maizi, xiazi, a: int, b: int) -> list[tuple[str, str, int]]:
     """§3 the pair unit of a and b as labelled terms (zh, en, points)."""
     if a == dealer or b == dealer:
@@ -235,15 +231,17 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     elif hand.outcome == "draw":
         check_no_win_fields(hand, "流局", "A draw")
         if hand.leaver is not None:
-            raise _err("只有逃跑才填写逃跑者", "Only an abandon has a leaver", "leaver")
+            raise ScoringError("只有逃跑才填写逃跑者", "Only an abandon has a leaver", "leaver")
         payments = _settle_draw(rules, dealer, maizi, xiazi, hand)
         multiplier = 0
     else:
         if not rules.abandon_enabled:
-            raise _err("§10 本局规则没有开启逃跑", "§10 Abandons are not enabled in this game's rules", "outcome")
+            raise ScoringError(
+                "§10 本局规则没有开启逃跑", "§10 Abandons are not enabled in this game's rules", "outcome"
+            )
         check_no_win_fields(hand, "逃跑", "An abandon")
         if hand.leaver is None:
-            raise _err("§10 逃跑需要填写谁逃跑了", "§10 An abandon needs the leaver", "leaver")
+            raise ScoringError("§10 逃跑需要填写谁逃跑了", "§10 An abandon needs the leaver", "leaver")
         payments = _settle_abandon(rules, dealer, maizi, xiazi, hand)
         multiplier = 0
     # Payments come out sorted by (from, to): one payee, or one payer, or feeders sorted.
