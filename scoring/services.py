@@ -13,10 +13,10 @@ from scoring.cache import cached_state, ensure, result_json, state_json, store, 
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
 from scoring.engine.errors import BilingualError
+from scoring.engine.money import settlement_plan
 from scoring.engine.points import to_json
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
-from scoring.settlement import settlement_plan
 
 
 class Conflict(BilingualError):

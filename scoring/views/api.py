@@ -125,7 +125,7 @@ def _parse_settle(body) -> tuple[dict[str, int], int]:
 
 
 @csrf_exempt
-def settle(request: HttpRequest) -> JsonResponse:
+def settle_api(request: HttpRequest) -> JsonResponse:
     """Who pays whom at the end, in the fewest transfers, in fen.
 
     Transfers are found on the points and only then multiplied by the rate, so each

@@ -10,12 +10,11 @@ from scoring import services
 from scoring.access import load_game, writable_game
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
-from scoring.engine.money import needs_rounding
+from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.forms import SettleForm
 from scoring.lang import say
 from scoring.models import Settlement
-from scoring.settlement import settlement_plan
 
 
 def yuan(fen: int) -> str:
