@@ -24,7 +24,6 @@ WINDOW_SECONDS = 600
 # Per client and 10-minute window: wrong game tokens, anonymous POSTs to /api/score,
 # /api/settle and /import (one budget), and sign-up attempts.
 LIMITS = {"miss": 30, "anon": 60, "signup": 10}
-MAX_MISSES = LIMITS["miss"]
 
 
 class TooManyAttempts(Exception):

@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from scoring.engine import DEFAULT_PRESET, DEFAULT_RULESET, Ruleset, get_ruleset
+from scoring.engine import DEFAULT_RULESET, Ruleset, get_ruleset
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 
@@ -24,7 +24,6 @@ class Game(models.Model):
     ruleset = models.CharField(max_length=10, default=DEFAULT_RULESET)  # frozen with the game, like its rules
     players = models.JSONField(default=list)  # the names in seat order (东南西北; 2 for wuyi2)
     first_dealer = models.PositiveSmallIntegerField(default=0)
-    preset = models.CharField(max_length=10, default=DEFAULT_PRESET)
     rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PLAYING)
     edit_token = models.CharField(max_length=32, unique=True, default=new_token)

@@ -19,10 +19,6 @@ class PlayerStats:
     net: int = 0
     game_totals: list[int] = field(default_factory=list)
 
-    @property
-    def zimo_rate(self) -> float:
-        return self.zimo_wins / self.wins if self.wins else 0.0
-
 
 def player_stats(ledgers: list[Ledger]) -> list[PlayerStats]:
     """Stats for every name in ``ledgers``, biggest net winner first."""

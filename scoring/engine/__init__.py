@@ -12,7 +12,6 @@ from .transfers import min_transfers
 from .wuyi2 import WUYI2
 from .yiwu import (
     COMMON_ORDER,
-    DEFAULT_PRESET,
     PRESETS,
     RULE_INFO,
     SEATS_EN,
@@ -31,7 +30,6 @@ from .zhuji import ZHUJI
 
 __all__ = [
     "COMMON_ORDER",
-    "DEFAULT_PRESET",
     "DEFAULT_RULESET",
     "PRESETS",
     "RULE_INFO",
