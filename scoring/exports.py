@@ -11,14 +11,15 @@ from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
-from scoring.ledger import Ledger, build
+from scoring.ledger import build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
+from scoring.readmodel import GameView
 
 BOM = "\ufeff"  # Excel and WPS read UTF-8 with Chinese intact only with it
 
 
-def game_json(ledger: Ledger) -> dict:
+def game_json(ledger: GameView) -> dict:
     """The game as the scoring contract's input: ``score_game`` reproduces its totals.
 
     Voided hands are left out. A dealer correction before the first hand becomes
@@ -39,7 +40,7 @@ def game_json(ledger: Ledger) -> dict:
     }
 
 
-def mid_game_fixes(ledger: Ledger) -> list[int]:
+def mid_game_fixes(ledger: GameView) -> list[int]:
     active = [row.hand for row in ledger.rows if row.result is not None]
     return [hand.seq for hand in active[1:] if hand.fix() is not None]
 
@@ -67,12 +68,12 @@ class SafeWriter:
 CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款人", "收款人", "分数", "说明"]
 
 
-def game_csv(ledger: Ledger) -> str:
+def game_csv(ledger: GameView) -> str:
     """One row per payment (a hand without payments gets one row), nets per player at the end."""
     names = ledger.game.players
     out = io.StringIO()
     writer = SafeWriter(out)
-    field, label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
+    label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
     header = [label if h == "{count}" else h for h in CSV_HEADER]
     writer.writerow(header + [f"{n}输赢" for n in names] + [f"{n}累计" for n in names])
     totals = [0] * len(names)
@@ -86,7 +87,7 @@ def game_csv(ledger: Ledger) -> str:
             continue
         result = row.result
         totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.hand.seq, "有效", names[result.dealer], result.streak, title, getattr(result, field)]
+        head = [row.hand.seq, "有效", names[result.dealer], result.streak, title, result.count]
         tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
         for p in result.payments or [None]:
             pay = (
@@ -133,7 +134,7 @@ def import_game(data) -> Game:
     return game
 
 
-def share_text(ledger: Ledger) -> str:
+def share_text(ledger: GameView) -> str:
     """A few lines for WeChat: the players' totals and the hand count."""
     game = ledger.game
     lines = [f"{game.engine.zh} {game.created_at:%m-%d} · 共{ledger.active_count()}局"]

@@ -1,16 +1,21 @@
-"""The ledger: a game's hands replayed through the engine, the truth the replay cache
-(scoring/cache.py) is kept equal to. Every write builds it inside the game's lock; an edit or a
-void preview replays once (the hands before it, then the rest from there), and a write is
-refused if any hand would stop being valid.
+"""The ledger: a game's hands replayed through the engine, the truth. Every write builds it (or,
+for a new hand, scores just that hand) inside the game's lock and stores the results in the rows
+(scoring/cache.py), which pages read instead of replaying; both satisfy the read model
+(scoring/readmodel.py). An edit or a void preview replays once (the hands before it, then the
+rest from there), and a write is refused if any hand would stop being valid.
 """
 
 from copy import deepcopy
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.engine import HandResult, ScoringError, TableState, replay
 from scoring.engine.errors import BilingualError
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
+
+if TYPE_CHECKING:
+    from scoring.cache import CachedResult
 
 
 class LedgerError(BilingualError):
@@ -28,12 +33,17 @@ class LedgerError(BilingualError):
 
 @dataclass
 class Row:
+    """A hand and its result: the engine's ``HandResult`` in a ``Ledger``, a ``CachedResult`` in
+    a cache ``Snapshot`` (both ``HandView``s)."""
+
     hand: Hand
-    result: HandResult | None  # None for a voided hand
+    result: "HandResult | CachedResult | None"  # None for a voided hand
 
 
 @dataclass
 class Ledger:
+    """A game replayed (a ``GameView``): every hand and the table the next one is played at."""
+
     game: Game
     rows: list[Row]  # every hand in order, voided ones included
     state: TableState  # the state the next hand is played in

@@ -1,4 +1,5 @@
-"""A game (牌局) and its hands. The ledger is always the replay of the hands (scoring/ledger.py)."""
+"""A game (牌局) and its hands. The truth is the replay of the hands (scoring/ledger.py); the
+rows also keep that replay (``Hand.result``, ``Game.state``: scoring/cache.py), which pages read."""
 
 import secrets
 
@@ -29,7 +30,7 @@ class Game(models.Model):
     edit_token = models.CharField(max_length=32, unique=True, default=new_token)
     view_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)  # bumped on every change to the hands
-    # Cache of the replay (scoring/cache.py): the next hand's table state and the totals.
+    # The replay, stored (scoring/cache.py): the next hand's table state and the totals.
     state = models.JSONField(null=True, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
@@ -58,7 +59,7 @@ class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     seq = models.PositiveIntegerField()  # 第N局, 1-based; never reused, even when voided
     entry = models.JSONField()  # exactly the scoring contract's HAND object
-    result = models.JSONField(null=True, blank=True)  # cache of this hand's replayed result
+    result = models.JSONField(null=True, blank=True)  # this hand's replayed result, stored (cache.py)
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand
     streak_fix = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_by = models.CharField(max_length=40, blank=True)

@@ -132,7 +132,7 @@ def record_hand(
                 result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error) from None  # nothing is saved
-            hand.result = result_json(result, game.players)
+            hand.result = result_json(result, game.engine)
             hand.save()
             game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
             Game.objects.filter(pk=game.pk).update(state=game.state)

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from scoring.ledger import Ledger
+from scoring.readmodel import GameView
 
 
 @dataclass
@@ -20,7 +20,7 @@ class PlayerStats:
     game_totals: list[int] = field(default_factory=list)
 
 
-def player_stats(ledgers: list[Ledger]) -> list[PlayerStats]:
+def player_stats(ledgers: list[GameView]) -> list[PlayerStats]:
     """Stats for every name in ``ledgers``, biggest net winner first."""
     by_name: dict[str, PlayerStats] = {}
     for ledger in ledgers:

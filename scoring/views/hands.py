@@ -235,7 +235,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         return gone(request, game, token, seq)
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
     context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version}
-    context["row"] = hand_row(game, hand, result_from_json(hand.result) if hand.result else None)
+    context["row"] = hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None)
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
     before = build(game, [h for h in hands if h.seq < seq]).state

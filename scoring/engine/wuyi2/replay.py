@@ -50,6 +50,11 @@ class HandResult:
     net: list[int]
     payments: list[Payment]
 
+    @property
+    def count(self) -> int:
+        """What the hand is paid on: the 番."""
+        return self.fan
+
     def to_dict(self) -> dict:
         return {
             "dealer": self.dealer,

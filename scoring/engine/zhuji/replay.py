@@ -57,6 +57,11 @@ class HandResult:
     net: list  # ints, or Fraction halves
     payments: list[Payment]
 
+    @property
+    def count(self) -> int:
+        """What the hand is paid on: the 台."""
+        return self.tai
+
     def to_dict(self) -> dict:
         return {
             "dealer": self.dealer,
