@@ -84,6 +84,7 @@ def formula(why, zh: bool = True, names=None) -> str:
     return f"feeder left: pays the float's success ({_shares(shares, False, names)}), ×{m}"
 
 
-def explain(payer: int, payee: int, amount: int, why, zh: bool = True) -> str:
-    seats = SEATS_ZH if zh else SEATS_EN
-    return f"{seats[payer]}→{seats[payee]} {amount} = {formula(why, zh)}"
+def explain(payer: int, payee: int, amount: int, why, zh: bool = True, names=None) -> str:
+    """The whole line; ``names`` (seat order) replaces the winds."""
+    seats = names if names is not None else (SEATS_ZH if zh else SEATS_EN)
+    return f"{seats[payer]}→{seats[payee]} {amount} = {formula(why, zh, names)}"

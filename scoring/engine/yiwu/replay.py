@@ -8,6 +8,7 @@ hand that is rejected: a hand is judged and scored first, then applied.
 from dataclasses import dataclass, field
 
 from ..errors import ScoringError
+from ..payment import BasePayment
 from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .explain import explain, formula
 from .hands import HandEntry
@@ -18,27 +19,9 @@ ABANDON_MULT = {0: 1, 1: 2, 2: 4}  # §10: the leaver's c by 飘 level
 
 
 @dataclass(slots=True)
-class Payment:
-    payer: int
-    payee: int
-    amount: int
-    why: tuple  # how the amount was computed; see explain.formula
-
-    @property
-    def zh(self) -> str:
-        """e.g. 西→南 6 = (闲5 + 放铳1) × 1 平胡"""
-        return explain(self.payer, self.payee, self.amount, self.why, zh=True)
-
-    @property
-    def en(self) -> str:
-        return explain(self.payer, self.payee, self.amount, self.why, zh=False)
-
-    def formula(self, zh: bool = True, names=None) -> str:
-        """Only the right-hand side, e.g. (闲5 + 放铳1) × 1 平胡."""
-        return formula(self.why, zh, names)
-
-    def to_dict(self) -> dict:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount, "explain": self.zh, "explain_en": self.en}
+class Payment(BasePayment):
+    _explain = staticmethod(explain)
+    _formula = staticmethod(formula)
 
 
 @dataclass(slots=True)
