@@ -44,7 +44,7 @@ serve-prod: $(VENV)/.runtime
 
 bench: $(VENV)/.dev
 	$(DEV) $(BIN)/python bench/engine.py
-	$(BIN)/python bench/settle.py
+	$(BIN)/python bench/transfers.py
 	$(BIN)/python bench/long.py
 
 # 算牌 speed; compares with the mahjong package's is_agari when it happens to be installed (never required).

@@ -25,7 +25,6 @@ WINDOW_SECONDS = 600
 # /api/settle and /import (one budget), and sign-up attempts; and sign-up attempts per
 # username from every client together (a botnet trying one name from many addresses).
 LIMITS = {"miss": 30, "anon": 60, "signup": 10, "signupname": 5}
-MAX_MISSES = LIMITS["miss"]
 
 
 class TooManyAttempts(Exception):

@@ -1,10 +1,16 @@
-"""A cache of the replay, kept in the rows it describes, so that pages need no replay at all.
+"""The replay, kept in the rows it describes (``Hand.result``, ``Game.state``), so that pages
+need no replay at all.
 
-The truth is always the replay of the hands (scoring/ledger.py). Each write recomputes what it
-changes inside the same transaction that holds the game's row lock: a new hand is scored from
-the cached table state (one hand, not the whole game); an edit or a void replays the game and
-rewrites the results that changed. ``Game.state`` carries a version: a cache written by an
-older engine, or missing, is rebuilt from the replay before it is used.
+The truth is always the replay of the hands (scoring/ledger.py); what is stored here is that
+replay's results, field for field, and a ``Snapshot`` read from it satisfies the same read model
+(scoring/readmodel.py). Each write recomputes what it changes inside the same transaction that
+holds the game's row lock: a new hand is scored from the stored table state (one hand, not the
+whole game); an edit or a void replays the game and rewrites the results that changed.
+``Game.state`` carries a version: a cache written by an older version, or missing, is rebuilt
+from the replay before it is used (``manage.py check_ledgers --repair`` does it for every game).
+
+A payment is stored with its ruleset's ``why`` (the data of its explanation), never the text:
+the text is made when it is read, so rewording an explanation needs no rebuild.
 """
 
 import json
@@ -13,39 +19,44 @@ from fractions import Fraction
 
 from django.db import connection, transaction
 
-from scoring.engine import TableState
+from scoring.engine import Ruleset, TableState
 from scoring.engine.points import from_json, to_json
 from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
 
-CACHE_VERSION = 3  # 2: player names in the formulas; 3: any ruleset (extras, half points)
+# 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
+# instead of its text, and the count
+CACHE_VERSION = 4
 # What a ruleset's result may carry beside dealer/streak/net/payments (the contract's output).
 EXTRAS = ("multiplier", "maizi", "xiazi", "tai", "fan")
 RECENT_HANDS = 15  # the game page's list
 PAGE_HANDS = 100  # a page of the whole list (?page=N, newest first)
 
 
-@dataclass
+@dataclass(slots=True)
 class CachedPayment:
+    """An engine ``Payment`` back from JSON (a ``PaymentView``)."""
+
     payer: int
     payee: int
     amount: int | Fraction
-    zh: str
-    en: str
+    why: list  # the ruleset's why, as JSON gives it back
+    ruleset: Ruleset
 
     def formula(self, zh: bool = True, names=None) -> str:
-        """As the engine's Payment.formula; the names were written in when it was cached."""
-        return self.zh if zh else self.en
+        """As the engine's ``Payment.formula``: made now, from the stored why."""
+        return self.ruleset.formula(self.why, zh, names)
 
 
 @dataclass
 class CachedResult:
-    """The fields of an engine ``HandResult`` that pages read, back from JSON."""
+    """An engine ``HandResult`` back from JSON (a ``HandView``)."""
 
     dealer: int
     streak: int
     net: list
     payments: list[CachedPayment]
+    count: int  # what the hand is paid on (multiplier, 台 or 番)
     extras: dict  # the ruleset's own fields (EXTRAS), e.g. multiplier or tai
 
     def __getattr__(self, name):
@@ -55,15 +66,17 @@ class CachedResult:
             raise AttributeError(name) from None
 
 
-def result_json(result, names: list[str]) -> dict:
-    payments = [
-        [p.payer, p.payee, to_json(p.amount), p.formula(True, names), p.formula(False, names)] for p in result.payments
-    ]
+def result_json(result, ruleset: Ruleset) -> dict:
+    """A ``HandResult`` as stored: what JSON gives back equals it (lists, never tuples), so an
+    unchanged result is never rewritten."""
+    why_json = ruleset.why_to_json
+    payments = [[p.payer, p.payee, to_json(p.amount), why_json(p.why)] for p in result.payments]
     data = {
         "dealer": result.dealer,
         "streak": result.streak,
         "net": [to_json(n) for n in result.net],
         "payments": payments,
+        "count": result.count,
     }
     for name in EXTRAS:
         value = getattr(result, name, None)
@@ -72,10 +85,11 @@ def result_json(result, names: list[str]) -> dict:
     return data
 
 
-def result_from_json(data: dict) -> CachedResult:
-    payments = [CachedPayment(p[0], p[1], from_json(p[2]), p[3], p[4]) for p in data["payments"]]
+def result_from_json(data: dict, ruleset: Ruleset) -> CachedResult:
+    payments = [CachedPayment(p[0], p[1], from_json(p[2]), p[3], ruleset) for p in data["payments"]]
     extras = {name: data[name] for name in EXTRAS if name in data}
-    return CachedResult(data["dealer"], data["streak"], [from_json(n) for n in data["net"]], payments, extras)
+    net = [from_json(n) for n in data["net"]]
+    return CachedResult(data["dealer"], data["streak"], net, payments, data["count"], extras)
 
 
 def state_json(state: TableState, *, active: int, last_seq: int) -> dict:
@@ -93,7 +107,7 @@ def store(game: Game, ledger: Ledger) -> None:
     """Write a full replay into the cache: the results that changed, and the game's state."""
     changed = []
     for row in ledger.rows:
-        new = result_json(row.result, game.players) if row.result is not None else None
+        new = result_json(row.result, game.engine) if row.result is not None else None
         if row.hand.pk is not None and row.hand.result != new:
             row.hand.result = new
             changed.append(row.hand)
@@ -143,7 +157,8 @@ def table(game: Game) -> tuple[TableState, int]:
 
 @dataclass
 class Snapshot:
-    """What the game page shows, read from the cache: the table now and the latest hands."""
+    """A game read from the cache (a ``GameView``): the table now and its hands, all of them or
+    the latest ones a page shows."""
 
     game: Game
     rows: list[Row]  # the latest hands, oldest first (the page lists them newest first)
@@ -182,8 +197,10 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> S
     if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
         rebuild(game)
         return snapshot(game, limit, offset)
+    ruleset = game.engine
     rows = [
-        Row(h, result_from_json(h.result) if h.result is not None and not h.voided else None) for h in reversed(hands)
+        Row(h, result_from_json(h.result, ruleset) if h.result is not None and not h.voided else None)
+        for h in reversed(hands)
     ]
     state = game.state
     return Snapshot(game, rows, game.engine.state_from_dict(state["table"]), state["active"], state["last_seq"])

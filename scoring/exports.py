@@ -6,23 +6,24 @@ import re
 
 from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from scoring.cache import store
 from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
+from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
 from scoring.lang import chinese, table_words
-from scoring.ledger import Ledger, build
+from scoring.ledger import build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
+from scoring.readmodel import GameView
 from scoring.yuan import yuan, yuan_text
 
 BOM = "\ufeff"  # Excel and WPS read UTF-8 with Chinese intact only with it
 
 
-def game_json(ledger: Ledger) -> dict:
+def game_json(ledger: GameView) -> dict:
     """The game as the scoring contract's input: ``score_game`` reproduces its totals.
 
     Voided hands are left out. A dealer correction before the first hand becomes
@@ -43,7 +44,7 @@ def game_json(ledger: Ledger) -> dict:
     }
 
 
-def mid_game_fixes(ledger: Ledger) -> list[int]:
+def mid_game_fixes(ledger: GameView) -> list[int]:
     active = [row.hand for row in ledger.rows if row.result is not None]
     return [hand.seq for hand in active[1:] if hand.fix() is not None]
 
@@ -70,17 +71,17 @@ class SafeWriter:
 
 CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款人", "收款人", "分数", "说明"]
 CSV_HEADER_EN = ["Hand", "Status", "Dealer", "Streak", "Result", "{count}", "Payer", "Payee", "Points", "Explanation"]
-COUNT_EN = {"multiplier": "Multiplier", "tai": "Tai", "fan": "Fan"}  # the entry modules' COUNT, in English
+COUNT_EN = {"倍数": "Multiplier", "台": "Tai", "番": "Fan"}  # the entry modules' COUNT, in English
 
 
-def game_csv(ledger: Ledger) -> str:
+def game_csv(ledger: GameView) -> str:
     """One row per payment (a hand without payments gets one row), nets per player at the end."""
     names = ledger.game.players
     out = io.StringIO()
     writer = SafeWriter(out)
     zh = chinese()  # the header and the words in the cells follow the page's language
-    field, label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
-    label = label if zh else COUNT_EN.get(field, field)
+    label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
+    label = label if zh else COUNT_EN.get(label, label)
     header = [label if h == "{count}" else h for h in (CSV_HEADER if zh else CSV_HEADER_EN)]
     nets, runs = (
         ([f"{n}输赢" for n in names], [f"{n}累计" for n in names])
@@ -103,7 +104,7 @@ def game_csv(ledger: Ledger) -> str:
             continue
         result = row.result
         totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.hand.seq, counted, names[result.dealer], result.streak, title, getattr(result, field, "")]
+        head = [row.hand.seq, counted, names[result.dealer], result.streak, title, result.count]
         tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
         for p in result.payments or [None]:
             pay = [names[p.payer], names[p.payee], fmt(p.amount), p.formula(zh, names)] if p else ["", "", "", nobody]
@@ -111,8 +112,8 @@ def game_csv(ledger: Ledger) -> str:
     return BOM + out.getvalue()
 
 
-class ImportError_(ValueError):
-    """A file that is not a game this app can import; the message says why, in Chinese."""
+class ImportError_(BilingualError):
+    """A file that is not a game this app can import; the message says why."""
 
 
 # The contract's field names as the table says them, for import errors ("winner 应为…" → "谁胡了 应为…").
@@ -156,13 +157,19 @@ def import_game(data) -> Game:
     try:
         score_game(data)
     except ScoringError as error:
-        where = f"第{error.hand + 1}局：" if error.hand is not None else ""
-        raise ImportError_(f"{where}{in_table_terms(error.zh)}") from None
+        if error.hand is None:
+            raise ImportError_(in_table_terms(error.zh), error.en) from None
+        raise ImportError_(
+            f"第{error.hand + 1}局：{in_table_terms(error.zh)}", f"Hand {error.hand + 1}: {error.en}"
+        ) from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
     for name in players:
         if code := control_character(name):
-            raise ImportError_(_("名字不能包含控制字符或文字方向字符（%(code)s）。") % {"code": code})
+            raise ImportError_(
+                f"名字不能包含控制字符或文字方向字符（{code}）。",
+                f"Names may not contain control or text-direction characters ({code}).",
+            )
     rules = ruleset.parse_rules(data.get("rules", {}))
     with transaction.atomic():
         game = Game.objects.create(
@@ -178,7 +185,7 @@ def import_game(data) -> Game:
     return game
 
 
-def share_text(ledger: Ledger, settlement=None) -> str:
+def share_text(ledger: GameView, settlement=None) -> str:
     """A few lines for WeChat in the page's language: the totals and the hand count and, once
     settled, each person's 元, the rate and fee, who advanced the fee and every transfer."""
     game, zh = ledger.game, chinese()

@@ -13,6 +13,11 @@ def pick(zh: str, en: str) -> str:
     return zh if chinese() else en
 
 
+def say(error) -> str:
+    """A ``BilingualError`` (scoring/engine/errors.py) in the request's language."""
+    return error.text(chinese())
+
+
 _SECTION = re.compile(r"§\d+(?:\.\d+)?\s*")
 
 

@@ -1,41 +1,49 @@
-"""The ledger: a game's hands replayed through the engine, the truth the replay cache
-(scoring/cache.py) is kept equal to. Every write builds it inside the game's lock; an edit or a
-void preview replays once (the hands before it, then the rest from there), and a write is
-refused if any hand would stop being valid.
+"""The ledger: a game's hands replayed through the engine, the truth. Every write builds it (or,
+for a new hand, scores just that hand) inside the game's lock and stores the results in the rows
+(scoring/cache.py), which pages read instead of replaying; both satisfy the read model
+(scoring/readmodel.py). An edit or a void preview replays once (the hands before it, then the
+rest from there), and a write is refused if any hand would stop being valid.
 """
 
 from copy import deepcopy
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from scoring.engine import HandResult, ScoringError, TableState, replay
-from scoring.lang import pick, table_words
+from scoring.engine.errors import BilingualError
+from scoring.lang import say, table_words
 from scoring.models import Game, Hand
 
+if TYPE_CHECKING:
+    from scoring.cache import CachedResult
 
-class LedgerError(Exception):
+
+class LedgerError(BilingualError):
     """A hand that the rules reject, named by its number (第N局) for the table."""
 
     def __init__(self, seq: int, error: ScoringError):
-        super().__init__(error.en)
+        super().__init__(f"第{seq}局：{error.zh}", f"Hand {seq}: {error.en}", error.field)
         self.seq = seq
         self.error = error
 
-    @property
-    def field(self) -> str | None:
-        return self.error.field
-
     def message(self) -> str:
-        return table_words(pick(f"第{self.seq}局：{self.error.zh}", f"Hand {self.seq}: {self.error.en}"))
+        """In the request's language, without the rules document's § references."""
+        return table_words(say(self))
 
 
 @dataclass
 class Row:
+    """A hand and its result: the engine's ``HandResult`` in a ``Ledger``, a ``CachedResult`` in
+    a cache ``Snapshot`` (both ``HandView``s)."""
+
     hand: Hand
-    result: HandResult | None  # None for a voided hand
+    result: "HandResult | CachedResult | None"  # None for a voided hand
 
 
 @dataclass
 class Ledger:
+    """A game replayed (a ``GameView``): every hand and the table the next one is played at."""
+
     game: Game
     rows: list[Row]  # every hand in order, voided ones included
     state: TableState  # the state the next hand is played in

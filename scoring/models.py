@@ -1,4 +1,5 @@
-"""A game (牌局) and its hands. The ledger is always the replay of the hands (scoring/ledger.py)."""
+"""A game (牌局) and its hands. The truth is the replay of the hands (scoring/ledger.py); the
+rows also keep that replay (``Hand.result``, ``Game.state``: scoring/cache.py), which pages read."""
 
 import secrets
 
@@ -7,7 +8,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
-from scoring.engine import DEFAULT_PRESET, DEFAULT_RULESET, Ruleset, get_ruleset
+from scoring.engine import DEFAULT_RULESET, Ruleset, get_ruleset
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 
@@ -24,13 +25,12 @@ class Game(models.Model):
     ruleset = models.CharField(max_length=10, default=DEFAULT_RULESET)  # frozen with the game, like its rules
     players = models.JSONField(default=list)  # the names in seat order (东南西北; 2 for wuyi2)
     first_dealer = models.PositiveSmallIntegerField(default=0)
-    preset = models.CharField(max_length=10, default=DEFAULT_PRESET)
     rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PLAYING)
     edit_token = models.CharField(max_length=32, unique=True, default=new_token)
     view_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)  # bumped on every change to the hands
-    # Cache of the replay (scoring/cache.py): the next hand's table state and the totals.
+    # The replay, stored (scoring/cache.py): the next hand's table state and the totals.
     state = models.JSONField(null=True, blank=True)
     # Bets placed for the next hand (义乌 {"maizi": [seats], "xiazi": {"seat": amount}}), shown on
     # every phone and filled into the next record form; recording a hand clears them.
@@ -62,7 +62,7 @@ class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
     seq = models.PositiveIntegerField()  # 第N局, 1-based; never reused, even when voided
     entry = models.JSONField()  # exactly the scoring contract's HAND object
-    result = models.JSONField(null=True, blank=True)  # cache of this hand's replayed result
+    result = models.JSONField(null=True, blank=True)  # this hand's replayed result, stored (cache.py)
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand
     streak_fix = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_by = models.CharField(max_length=40, blank=True)

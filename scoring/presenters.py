@@ -5,10 +5,11 @@ from dataclasses import dataclass
 from django.http import HttpRequest
 
 from scoring import device
-from scoring.engine import SEATS_ZH, HandResult
+from scoring.engine import SEATS_ZH
 from scoring.entry import entry_for, kind_for
 from scoring.lang import chinese
 from scoring.models import Game, Hand
+from scoring.readmodel import GameView, HandView
 from scoring.render import hand_rows_html
 
 
@@ -36,7 +37,7 @@ class PaymentLine:
 class HandRow:
     hand: Hand
     title: str
-    result: HandResult | None
+    result: HandView | None
     nets: list[tuple[str, int]]
     payments: list[PaymentLine]
     dealer: str = ""
@@ -47,7 +48,7 @@ def hand_title(game: Game, entry: dict, result=None) -> str:
     return kind_for(game, entry).title(game.players, entry, result)
 
 
-def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
+def hand_row(game: Game, hand: Hand, result: HandView | None) -> HandRow:
     names = game.players
     nets = list(zip(names, result.net, strict=True)) if result else []
     payments = (
@@ -59,7 +60,7 @@ def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
     return HandRow(hand, hand_title(game, hand.entry, result), result, nets, payments, dealer)
 
 
-def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
+def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> list[Tile]:
     state = ledger.state if ledger else None
     kind = entry_for(game)
     marks = kind.marks
@@ -78,7 +79,7 @@ def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
     ]
 
 
-def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger) -> dict:
+def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
     me = device.my_seat(request, game.id)
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []

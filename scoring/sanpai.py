@@ -23,7 +23,6 @@ FLAGS = {"yiwu": ("self_drawn", "after_kong", "robbing_kong"), "zhuji": ("self_d
 FLAGS["wuyi2"] = (*FLAGS["yiwu"], "last_tile")
 FIRST_ROUND_ZH = {"tianhu": "天胡", "dihu": "地胡", "renhu": "人胡"}
 FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dihu", "renhu")}
-PARAMS = ("flip", "tiles", "winner", "discarder", *FLAG_ZH, "first_round", "melded")
 
 
 def face(code: str) -> dict:

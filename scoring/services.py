@@ -12,18 +12,19 @@ from django.utils import timezone
 from scoring.cache import cached_state, ensure, result_json, state_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
+from scoring.engine.errors import BilingualError
+from scoring.engine.money import settlement_plan
 from scoring.engine.points import to_json
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
-from scoring.settlement import settlement_plan
 
 
-class Conflict(Exception):
+class Conflict(BilingualError):
     """Another phone got there first; the message says what happened, in Chinese and English."""
 
     def __init__(self, zh: str, en: str, hand: Hand | None = None):
-        super().__init__(en)
-        self.zh, self.en, self.hand = zh, en, hand
+        super().__init__(zh, en)
+        self.hand = hand
 
 
 class StalePreview(Conflict):
@@ -131,7 +132,7 @@ def record_hand(
                 result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error) from None  # nothing is saved
-            hand.result = result_json(result, game.players)
+            hand.result = result_json(result, game.engine)
             hand.save()
             game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass, field
 
-from scoring.ledger import Ledger
+from scoring.readmodel import GameView
 
 
 @dataclass
@@ -19,12 +19,8 @@ class PlayerStats:
     net: int = 0
     game_totals: list[int] = field(default_factory=list)
 
-    @property
-    def zimo_rate(self) -> float:
-        return self.zimo_wins / self.wins if self.wins else 0.0
 
-
-def player_stats(ledgers: list[Ledger]) -> list[PlayerStats]:
+def player_stats(ledgers: list[GameView]) -> list[PlayerStats]:
     """Stats for every name in ``ledgers``, biggest net winner first."""
     by_name: dict[str, PlayerStats] = {}
     for ledger in ledgers:

@@ -34,6 +34,6 @@ urlpatterns = [
     path("accounts/login", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout", auth_views.LogoutView.as_view(), name="logout"),
     path("api/score", api.score, name="api-score"),
-    path("api/settle", api.settle, name="api-settle"),
+    path("api/settle", api.settle_api, name="api-settle"),
     path("api/analyse", api.analyse, name="api-analyse"),
 ]

@@ -8,11 +8,10 @@ from .contract import score_game, score_game_or_error
 from .errors import ScoringError
 from .game import replay, score
 from .ruleset import DEFAULT_RULESET, Ruleset, all_rulesets, get_ruleset
-from .settle import min_transfers
+from .transfers import min_transfers
 from .wuyi2 import WUYI2
 from .yiwu import (
     COMMON_ORDER,
-    DEFAULT_PRESET,
     PRESETS,
     RULE_INFO,
     SEATS_EN,
@@ -31,7 +30,6 @@ from .zhuji import ZHUJI
 
 __all__ = [
     "COMMON_ORDER",
-    "DEFAULT_PRESET",
     "DEFAULT_RULESET",
     "PRESETS",
     "RULE_INFO",

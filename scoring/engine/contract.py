@@ -10,22 +10,18 @@ MAX_HANDS = 2_000  # a long evening is under 100 hands
 MAX_NAME = 20  # the one limit on a player's name: what a tile shows (forms, imports, /api)
 
 
-def _game_error(zh: str, en: str, field: str) -> ScoringError:
-    return ScoringError(None, zh, en, field=field)
-
-
 def _check_game(game) -> Ruleset:
     if not isinstance(game, dict):
-        raise _game_error("牌局应为 JSON 对象", "The game must be a JSON object", "game")
+        raise ScoringError("牌局应为 JSON 对象", "The game must be a JSON object", "game")
     unknown = game.keys() - GAME_FIELDS
     if unknown:
         name = sorted(unknown)[0]
-        raise _game_error(f"未知字段：{name}", f"Unknown field: {name}", name)
+        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
     ruleset = get_ruleset(game.get("ruleset", DEFAULT_RULESET))
     seats = ruleset.seats
     first = game.get("first_dealer", 0)
     if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < seats:
-        raise _game_error(
+        raise ScoringError(
             f"first_dealer 应为座位号 0-{seats - 1}", f"first_dealer must be a seat 0-{seats - 1}", "first_dealer"
         )
     players = game.get("players")
@@ -34,16 +30,16 @@ def _check_game(game) -> Ruleset:
         or len(players) != seats
         or any(not isinstance(p, str) or not 0 < len(p) <= MAX_NAME for p in players)
     ):
-        raise _game_error(
+        raise ScoringError(
             f"players 应为 {seats} 个名字（每个 1-{MAX_NAME} 字）",
             f"players must be {seats} names of 1-{MAX_NAME} characters",
             "players",
         )
     hands = game.get("hands")
     if not isinstance(hands, list):
-        raise _game_error("hands 应为一局一局的列表", "hands must be a list of hands", "hands")
+        raise ScoringError("hands 应为一局一局的列表", "hands must be a list of hands", "hands")
     if len(hands) > MAX_HANDS:
-        raise _game_error(f"一场最多 {MAX_HANDS} 局", f"At most {MAX_HANDS} hands in a game", "hands")
+        raise ScoringError(f"一场最多 {MAX_HANDS} 局", f"At most {MAX_HANDS} hands in a game", "hands")
     return ruleset
 
 

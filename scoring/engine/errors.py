@@ -1,24 +1,41 @@
-"""The one error the engine raises: a bad entry, named by hand index and rule."""
+"""The errors the app raises, all with one message in Chinese and one in English.
+
+``BilingualError`` is the base of every refusal a person reads (the engine's ``ScoringError``
+here; a hand's number, a phone that got there first, a bad settle or import request on the
+Django side). The engine stays Django-free: ``text(zh)`` takes the language, and the app's
+``scoring.lang.say(error)`` passes the request's.
+"""
 
 
-class ScoringError(Exception):
-    """An entry that breaks a rule of yiwu-rules.md.
+class BilingualError(Exception):
+    """A refusal with its Chinese and English text, and the entry ``field`` it points at."""
 
-    ``hand`` is the 0-based index of the first bad hand, or None for a game-level problem
-    (rules, players, first dealer). ``field`` names the offending entry field when there is
-    one, so a form can show the message beside it.
-    """
-
-    def __init__(self, hand: int | None, zh: str, en: str, field: str | None = None):
+    def __init__(self, zh: str, en: str, field: str | None = None):
         super().__init__(en)
-        self.hand = hand
         self.zh = zh
         self.en = en
         self.field = field
 
+    def text(self, zh: bool = True) -> str:
+        return self.zh if zh else self.en
+
+
+class ScoringError(BilingualError):
+    """An entry that breaks a rule of the ruleset's rules document.
+
+    ``hand`` is the 0-based index of the first bad hand, or None for a game-level problem
+    (rules, players, first dealer) and while a single hand is judged (``at`` places it).
+    ``field`` names the offending entry field when there is one, so a form can show the
+    message beside it.
+    """
+
+    def __init__(self, zh: str, en: str, field: str | None = None, hand: int | None = None):
+        super().__init__(zh, en, field)
+        self.hand = hand
+
     def at(self, hand: int) -> "ScoringError":
         """The same error, placed at a hand index."""
-        return ScoringError(hand, self.zh, self.en, self.field)
+        return ScoringError(self.zh, self.en, self.field, hand)
 
     def to_dict(self) -> dict:
         """The contract's error object, with the English text and the field beside it."""

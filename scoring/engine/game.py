@@ -25,7 +25,7 @@ def score(ruleset: Ruleset, rules, state, hand):
     result = ruleset.score_hand(rules, state, hand)
     if _too_big(state.totals, result):
         raise ScoringError(
-            None, "金额超出上限（10^12），请检查输入", "An amount or total would reach 10^12: check the entry", "hand"
+            "金额超出上限（10^12），请检查输入", "An amount or total would reach 10^12: check the entry", "hand"
         )
     ruleset.advance(rules, state, hand, result)
     return result

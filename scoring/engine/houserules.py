@@ -33,7 +33,7 @@ class RuleInfo:
 
 
 def _bad(name: str, zh: str, en: str) -> ScoringError:
-    return ScoringError(None, f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
+    return ScoringError(f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
 
 
 def _check_int(info: RuleInfo, value, name: str) -> int:
@@ -73,11 +73,11 @@ def check_value(info: RuleInfo, value):
 def parse_rules(raw, defaults, rule_info: dict[str, RuleInfo]):
     """``defaults`` (a frozen ``Rules``) with the overrides of the contract's ``rules`` object."""
     if not isinstance(raw, dict):
-        raise ScoringError(None, "rules 应为对象", "rules must be an object", field="rules")
+        raise ScoringError("rules 应为对象", "rules must be an object", field="rules")
     overrides = {}
     for name, value in raw.items():
         info = rule_info.get(name)
         if info is None:
-            raise ScoringError(None, f"未知的规则：{name}", f"Unknown rule: {name}", field=name)
+            raise ScoringError(f"未知的规则：{name}", f"Unknown rule: {name}", field=name)
         overrides[name] = check_value(info, value)
     return replace(defaults, **overrides)

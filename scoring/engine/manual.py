@@ -34,8 +34,12 @@ class ManualPayment:
     amount: int | Fraction
     note: str
 
+    @property
+    def why(self) -> tuple:
+        return ("manual", self.note)
+
     def formula(self, zh: bool = True, names=None) -> str:
-        return f"手动 · {self.note}" if zh else f"manual · {self.note}"
+        return formula(self.why, zh, names)
 
     @property
     def zh(self) -> str:
@@ -63,6 +67,7 @@ class ManualResult:
     net: list
     payments: list[ManualPayment]
     note: str
+    count = None  # paid on no 倍/台/番
 
     def to_dict(self) -> dict:
 
@@ -76,8 +81,13 @@ class ManualResult:
         }
 
 
+def formula(why, zh: bool = True, names=None) -> str:
+    """A manual payment's explanation: 手动 · the table's note."""
+    return f"手动 · {why[1]}" if zh else f"manual · {why[1]}"
+
+
 def _err(zh: str, en: str, field: str) -> ScoringError:
-    return ScoringError(None, zh, en, field=field)
+    return ScoringError(zh, en, field)
 
 
 def is_manual(raw) -> bool:
@@ -161,6 +171,7 @@ def with_manual(ruleset):
     from dataclasses import replace
 
     parse_hand, score_hand_, advance_ = ruleset.parse_hand, ruleset.score_hand, ruleset.advance
+    formula_, why_to_json_ = ruleset.formula, ruleset.why_to_json
     seats, halves = ruleset.seats, ruleset.halves
 
     def parse_any(raw):
@@ -175,4 +186,17 @@ def with_manual(ruleset):
         else:
             advance_(rules, state, hand, result)
 
-    return replace(ruleset, parse_hand=parse_any, score_hand=score_any, advance=advance_any)
+    def formula_any(why, zh: bool = True, names=None) -> str:
+        return formula(why, zh, names) if why and why[0] == "manual" else formula_(why, zh, names)
+
+    def why_to_json_any(why) -> list:
+        return list(why) if why and why[0] == "manual" else why_to_json_(why)
+
+    return replace(
+        ruleset,
+        parse_hand=parse_any,
+        score_hand=score_any,
+        advance=advance_any,
+        formula=formula_any,
+        why_to_json=why_to_json_any,
+    )

@@ -1,4 +1,5 @@
-"""Money at the end of the evening: points → 分 (fen), and the table fee (台费) split.
+"""Money at the end of the evening: points → 分 (fen), the table fee (台费) split, and the plan
+that settles a game (the balances in 分 and the fewest transfers that clear them, transfers.py).
 
 Every amount is an integer number of 分. Points × the rate (whole 分 per point) is exact for
 whole points; 诸暨's half points at an odd rate are rounded by ``points_to_fen``. The table fee can
@@ -8,7 +9,10 @@ up to the fee exactly.
 """
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
+
+from .transfers import min_transfers
 
 FEE_MODES = ("equal", "winners")
 
@@ -60,3 +64,24 @@ def final_balances(points: list, rate_fen: int, fee_fen: int, mode: str, fee_pay
     balances = [m - s for m, s in zip(money, shares, strict=True)]
     balances[fee_payee] += fee_fen
     return balances
+
+
+@dataclass(frozen=True)
+class PlannedTransfer:
+    payer: int  # seat
+    payee: int
+    amount_fen: int
+
+
+@dataclass(frozen=True)
+class Plan:
+    balances_fen: list[int]
+    transfers: list[PlannedTransfer]
+
+
+def settlement_plan(points: list, *, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> Plan:
+    """A game's totals settled: each seat's balance in 分 after the fee, and the fewest transfers.
+    Seats, not names, key the transfers: two players may share a name in an imported game."""
+    balances = final_balances(points, rate_fen, fee_fen, fee_mode, fee_payee)
+    transfers = min_transfers({str(seat): balance for seat, balance in enumerate(balances)})
+    return Plan(balances, [PlannedTransfer(int(a), int(b), amount) for a, b, amount in transfers])

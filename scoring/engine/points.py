@@ -6,8 +6,6 @@ stays fast and JSON stays integers.
 
 from fractions import Fraction
 
-HALF = Fraction(1, 2)
-
 
 def norm(value):
     """An int when whole, else the Fraction itself."""

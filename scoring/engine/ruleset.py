@@ -15,8 +15,13 @@ The parts of a ruleset, all plain Python:
 - ``score_hand(rules, state, hand)``: judges and settles one hand played in ``state`` without
   changing it; returns a result with ``dealer``, ``streak``, ``net`` (per seat, sums to 0),
   ``payments`` (``Payment``s sorted by (payer, payee)) and ``to_dict()`` (the contract's hand
-  output, payments with ``explain``/``explain_en``).
+  output, payments with ``explain``/``explain_en``), and ``count``: what the hand is paid on
+  (yiwu's multiplier 倍, zhuji's 台, wuyi2's 番). Each ``Payment`` has ``payer``, ``payee``,
+  ``amount`` and ``why``: the data its explanation is made from, plain enough for JSON.
 - ``advance(rules, state, hand, result)``: moves ``state`` to the next hand (totals included).
+- ``formula(why, zh, names)``: the right-hand side of a payment's explanation, from its ``why``
+  as the replay made it or as JSON gave it back (lists for tuples); ``why_to_json(why)``: that
+  JSON form (tuples become lists; the default, ``plain``, suits a why of codes and numbers).
 Every ruleset also takes the manual hand (手动记分, ``manual.py``): ``register`` wraps the three.
 """
 
@@ -25,6 +30,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import ScoringError
+
+
+def plain(value):
+    """A why as JSON gives it back: tuples (at any depth) become lists."""
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    return value
 
 
 @dataclass(frozen=True)
@@ -43,6 +55,8 @@ class Ruleset:
     state_from_dict: Callable[[dict], Any]
     score_hand: Callable[[Any, Any, Any], Any]
     advance: Callable[[Any, Any, Any, Any], None]
+    formula: Callable[..., str]
+    why_to_json: Callable[[Any], list] = plain
     halves: bool = False  # amounts may be halves (诸暨): a manual hand may be typed in halves
 
     def rules_from_dict(self, data: dict):
@@ -71,7 +85,7 @@ def get_ruleset(code) -> Ruleset:
     ruleset = _REGISTRY.get(code) if isinstance(code, str) else None
     if ruleset is None:
         known = " / ".join(_REGISTRY)
-        raise ScoringError(None, f"未知的规则体系：应为 {known}", f"Unknown ruleset: must be one of {known}", "ruleset")
+        raise ScoringError(f"未知的规则体系：应为 {known}", f"Unknown ruleset: must be one of {known}", "ruleset")
     return ruleset
 
 

@@ -5,6 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_EN, SEATS_ZH
+from scoring.engine.errors import BilingualError
 from scoring.lang import pick
 
 
@@ -54,12 +55,8 @@ def fix_initial(fix: tuple[int, int] | None) -> dict:
     return {} if fix is None else {"dealer_fix": fix[0], "streak_fix": fix[1]}
 
 
-class BetRefused(Exception):
+class BetRefused(BilingualError):
     """A bet the rules do not allow now; the message in Chinese and English."""
-
-    def __init__(self, zh: str, en: str):
-        super().__init__(en)
-        self.zh, self.en = zh, en
 
 
 # A ruleset without bets placed before the hand (诸暨, 武义二人, the manual hand) offers these.

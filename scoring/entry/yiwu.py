@@ -12,7 +12,7 @@ from scoring.lang import pick
 from scoring.models import Game
 
 TEMPLATE = "scoring/entry/yiwu.html"
-COUNT = ("multiplier", "倍数")  # the result field a hand is paid on, and its CSV column
+COUNT = "倍数"  # the CSV column of what a hand is paid on (a result's count)
 RULES_TEMPLATE = "scoring/entry/yiwu_rules.html"
 PARTIAL = "scoring/entry/_preview.html"  # what a preview refresh swaps
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]

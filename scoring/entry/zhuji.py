@@ -11,7 +11,7 @@ from scoring.lang import pick
 TEMPLATE = "scoring/entry/zhuji.html"
 RULES_TEMPLATE = "scoring/entry/zhuji_rules.html"
 PARTIAL = "scoring/entry/zhuji.html#head"  # what a preview refresh swaps: the preview and who won how
-COUNT = ("tai", "台")
+COUNT = "台"
 MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
 
 DRAGONS = (("zhong", "中", "Red"), ("fa", "发", "Green"), ("bai", "白", "White"))

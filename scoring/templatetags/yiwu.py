@@ -9,8 +9,6 @@ from scoring.lang import chinese
 
 register = template.Library()
 
-MINUS = "\u2212"
-
 
 @register.filter
 def signed(value) -> str:

@@ -12,6 +12,7 @@ from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
 from scoring.engine.analyse import analyse as analyse_hand
 from scoring.engine.contract import MAX_NAME  # one limit for names (forms, imports, contract)
+from scoring.engine.errors import BilingualError
 
 JSON_DUMPS = {"ensure_ascii": False}
 
@@ -24,8 +25,7 @@ MAX_POINTS = 10**12  # |balance| below this: transfers × rate stay far inside 6
 
 
 def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonResponse:
-    body = {"error": {"hand": None, "message": zh, "message_en": en, "field": field}}
-    return JsonResponse(body, status=status, json_dumps_params=JSON_DUMPS)
+    return JsonResponse(ScoringError(zh, en, field).to_dict(), status=status, json_dumps_params=JSON_DUMPS)
 
 
 def read_json(request: HttpRequest):
@@ -60,12 +60,8 @@ def score(request: HttpRequest) -> JsonResponse:
     return JsonResponse(body, status=200 if ok else 400, json_dumps_params=JSON_DUMPS)
 
 
-class SettleInputError(Exception):
+class SettleInputError(BilingualError):
     """A bad settle request: Chinese and English messages and the field they point at."""
-
-    def __init__(self, zh: str, en: str, field: str | None):
-        super().__init__(en)
-        self.zh, self.en, self.field = zh, en, field
 
 
 def _is_int(value) -> bool:
@@ -129,7 +125,7 @@ def _parse_settle(body) -> tuple[dict[str, int], int]:
 
 
 @csrf_exempt
-def settle(request: HttpRequest) -> JsonResponse:
+def settle_api(request: HttpRequest) -> JsonResponse:
     """Who pays whom at the end, in the fewest transfers, in fen.
 
     Transfers are found on the points and only then multiplied by the rate, so each

@@ -75,7 +75,6 @@ def new_game(request: HttpRequest) -> HttpResponse:
             ruleset=ruleset.code,
             players=form.names(),
             first_dealer=first_dealer,
-            preset=form.cleaned_data["preset"],
             rules=form.rules().to_dict(),
             state=state_json(ruleset.new_state(first_dealer), active=0, last_seq=0),  # no hands yet
         )

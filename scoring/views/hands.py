@@ -22,7 +22,7 @@ from scoring.cache import result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
 from scoring.forms import VoidForm, ascii_int
-from scoring.lang import pick
+from scoring.lang import say
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.presenters import hand_row
@@ -170,11 +170,11 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
         page.refuse(error)
         return page.render()
     except services.StalePreview as stale:
-        messages.warning(request, pick(stale.zh, stale.en))
+        messages.warning(request, say(stale))
         query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME]
         return redirect(f"{request.path}?{urlencode(query)}")
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     else:
         messages.success(request, done % {"seq": hand.seq})
     return to_game(request, token)
@@ -230,9 +230,9 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
     try:
         services.change_pending(game=game, change=change)
     except BetRefused as refused:
-        messages.warning(request, pick(refused.zh, refused.en))
+        messages.warning(request, say(refused))
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     return redirect("game", token=token)
 
 
@@ -298,7 +298,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         return gone(request, game, token, seq)
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
     context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version}
-    context["row"] = hand_row(game, hand, result_from_json(hand.result) if hand.result else None)
+    context["row"] = hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None)
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
     before = build(game, [h for h in hands if h.seq < seq]).state

@@ -15,6 +15,7 @@ from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
 from scoring.forms import ImportForm
+from scoring.lang import say
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame, Settlement
 from scoring.presenters import hand_title
@@ -96,9 +97,9 @@ def read_backup(raw: bytes):
     try:
         return json.loads(raw.decode("utf-8"))
     except RecursionError:
-        raise ImportError_(_("不是有效的 JSON 文件（嵌套太深）。")) from None
+        raise ImportError_("不是有效的 JSON 文件（嵌套太深）。", "Not a valid JSON file (nested too deeply).") from None
     except (UnicodeDecodeError, ValueError):
-        raise ImportError_(_("不是有效的 JSON 文件。")) from None
+        raise ImportError_("不是有效的 JSON 文件。", "Not a valid JSON file.") from None
 
 
 def import_view(request: HttpRequest) -> HttpResponse:
@@ -110,10 +111,10 @@ def import_view(request: HttpRequest) -> HttpResponse:
         raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
         try:
             if len(raw) > MAX_IMPORT_BYTES:
-                raise ImportError_(_("文件太大。"))
+                raise ImportError_("文件太大。", "The file is too large.")
             game = import_game(read_backup(raw))
         except ImportError_ as problem:
-            error = str(problem)
+            error = say(problem)
         else:
             messages.success(request, _("已导入牌局。"))
             response = redirect("game", token=game.edit_token)

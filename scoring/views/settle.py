@@ -10,13 +10,12 @@ from scoring import services
 from scoring.access import load_game, writable_game
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
-from scoring.engine.money import needs_rounding
+from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.exports import share_text
 from scoring.forms import SettleForm
-from scoring.lang import pick
+from scoring.lang import say
 from scoring.models import Settlement
-from scoring.settlement import settlement_plan
 from scoring.yuan import yuan, yuan_text
 
 
@@ -94,7 +93,7 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
             fee_payee=form.cleaned_data["fee_payee"],
         )
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     return redirect("settle", token=token)
 
 
@@ -112,5 +111,5 @@ def toggle_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpRespo
     try:
         services.mark_paid(game=game, transfer_id=transfer_id, paid=request.POST.get("paid") == "1")
     except services.Conflict as conflict:
-        messages.warning(request, pick(conflict.zh, conflict.en))
+        messages.warning(request, say(conflict))
     return redirect("settle", token=token)

@@ -647,7 +647,7 @@ def test_explanation_of_quanqiuren_on_zimo_says_it_counts_as_pinghu():
 def test_explanation_can_use_the_tables_names():
     results, _ = replay(WUYI2, Rules(), [win(1, discarder=0)])
     payment = results[0].payments[0]
-    assert payment.text(True, ["阿明", "小芳"]) == "阿明→小芳 4 = 2^0 番（平胡）× 2 放铳 × 2 庄"
+    assert payment.explain(True, ["阿明", "小芳"]) == "阿明→小芳 4 = 2^0 番（平胡）× 2 放铳 × 2 庄"
     assert payment.formula(False) == "2^0 fan (Plain win) × 2 discard × 2 dealer"
 
 

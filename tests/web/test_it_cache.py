@@ -27,7 +27,7 @@ def assert_cache_is_the_replay(game: Game) -> None:
     assert game.state["active"] == ledger.active_count()
     stored = {h.seq: h.result for h in Hand.objects.filter(game=game)}
     assert stored == {
-        row.hand.seq: (result_json(row.result, game.players) if row.result else None) for row in ledger.rows
+        row.hand.seq: (result_json(row.result, game.engine) if row.result else None) for row in ledger.rows
     }
 
 

@@ -32,28 +32,24 @@ class Context:
     first_round: str | None
 
 
-def _fail(zh: str, en: str, field: str | None) -> ScoringError:
-    return ScoringError(None, zh, en, field)
-
-
 def _code(value, field: str) -> int:
     if not isinstance(value, str) or value not in INDEX:
         shown = repr(value)[:20]
-        raise _fail(f"{field}：不是牌的代码：{shown}", f"{field}: not a tile code: {shown}", field)
+        raise ScoringError(f"{field}：不是牌的代码：{shown}", f"{field}: not a tile code: {shown}", field)
     return INDEX[value]
 
 
 def _tiles(value) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise _fail("tiles 应为牌代码的列表", "tiles must be a list of tile codes", "tiles")
+        raise ScoringError("tiles 应为牌代码的列表", "tiles must be a list of tile codes", "tiles")
     if len(value) > MAX_TILES:
-        raise _fail(
+        raise ScoringError(
             f"tiles 最多 {MAX_TILES} 张，现有 {len(value)} 张",
             f"tiles holds at most {MAX_TILES} tiles, not {len(value)}",
             "tiles",
         )
     if len(value) not in (13, 14):
-        raise _fail(
+        raise ScoringError(
             f"手牌应为 13 或 14 张，现有 {len(value)} 张",
             f"A hand has 13 or 14 tiles, not {len(value)}",
             "tiles",
@@ -62,58 +58,60 @@ def _tiles(value) -> tuple[int, ...]:
     for kind in set(kinds):
         if kinds.count(kind) > 4:
             code = CODES[kind]
-            raise _fail(f"{code} 超过 4 张", f"More than 4 tiles of {code}", "tiles")
+            raise ScoringError(f"{code} 超过 4 张", f"More than 4 tiles of {code}", "tiles")
     return kinds
 
 
 def _flag(request: dict, name: str) -> bool:
     value = request.get(name, False)
     if not isinstance(value, bool):
-        raise _fail(f"{name} 应为 true 或 false", f"{name} must be true or false", name)
+        raise ScoringError(f"{name} 应为 true 或 false", f"{name} must be true or false", name)
     return value
 
 
 def parse(request) -> Context:
     """The checked Context of a request dict, or ScoringError."""
     if not isinstance(request, dict):
-        raise _fail("请求应为 JSON 对象", "The request must be a JSON object", None)
+        raise ScoringError("请求应为 JSON 对象", "The request must be a JSON object", None)
     unknown = sorted(k for k in request if k not in FIELDS)
     if unknown:
-        raise _fail(f"未知字段：{unknown[0]}", f"Unknown field: {unknown[0]}", unknown[0])
+        raise ScoringError(f"未知字段：{unknown[0]}", f"Unknown field: {unknown[0]}", unknown[0])
     ruleset = request.get("ruleset", "yiwu")
     if ruleset not in RULESETS:
         shown = repr(ruleset)[:20]
-        raise _fail(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset")
+        raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset")
     if "tiles" not in request:
-        raise _fail("缺少 tiles", "tiles is missing", "tiles")
+        raise ScoringError("缺少 tiles", "tiles is missing", "tiles")
     kinds = _tiles(request["tiles"])
     if "flip" not in request:
-        raise _fail("缺少 flip（翻出的财神牌）", "flip (the flipped indicator) is missing", "flip")
+        raise ScoringError("缺少 flip（翻出的财神牌）", "flip (the flipped indicator) is missing", "flip")
     flip = _code(request["flip"], "flip")
     flags = {name: _flag(request, name) for name in FLAGS}
     last = None
     if "last" in request:
         if len(kinds) == 13:
-            raise _fail("13 张牌不能有 last", "A 13-tile hand takes no last", "last")
+            raise ScoringError("13 张牌不能有 last", "A 13-tile hand takes no last", "last")
         last = _code(request["last"], "last")
         if last not in kinds:
             code = CODES[last]
-            raise _fail(f"last {code} 不在手牌中", f"last {code} is not in the hand", "last")
+            raise ScoringError(f"last {code} 不在手牌中", f"last {code} is not in the hand", "last")
     elif len(kinds) == 14:
         last = kinds[-1]
     melded = request.get("melded", 0)
     if not isinstance(melded, int) or isinstance(melded, bool) or not 0 <= melded <= 4:
-        raise _fail("melded 应为 0-4 的整数", "melded must be an integer 0-4", "melded")
+        raise ScoringError("melded 应为 0-4 的整数", "melded must be an integer 0-4", "melded")
     if flags["robbing_kong"] and (flags["self_drawn"] or flags["after_kong"]):
-        raise _fail("抢杠不是自摸，也不是杠开", "robbing_kong is neither self-drawn nor after_kong", "robbing_kong")
+        raise ScoringError(
+            "抢杠不是自摸，也不是杠开", "robbing_kong is neither self-drawn nor after_kong", "robbing_kong"
+        )
     dealer = flags["dealer"]
     seat = request.get("seat_wind", "E" if dealer else None)
     if seat is not None and seat not in SEAT_WINDS:
-        raise _fail("seat_wind 应为 E S W N 之一", "seat_wind must be one of E S W N", "seat_wind")
+        raise ScoringError("seat_wind 应为 E S W N 之一", "seat_wind must be one of E S W N", "seat_wind")
     if dealer and seat != "E":
-        raise _fail("庄家的门风是东", "The dealer's seat wind is E", "seat_wind")
+        raise ScoringError("庄家的门风是东", "The dealer's seat wind is E", "seat_wind")
     if not dealer and seat == "E":
-        raise _fail("只有庄家的门风是东", "Only the dealer's seat wind is E", "seat_wind")
+        raise ScoringError("只有庄家的门风是东", "Only the dealer's seat wind is E", "seat_wind")
     self_drawn = flags["self_drawn"] or flags["after_kong"]
     first_round = _first_round(request.get("first_round"), ruleset, dealer, self_drawn)
     return Context(
@@ -140,7 +138,7 @@ def _first_round(value, ruleset: str, dealer: bool, self_drawn: bool) -> str | N
     if value not in allowed:
         shown = repr(value)[:20]
         names = "、".join(allowed) or "无"
-        raise _fail(
+        raise ScoringError(
             f"first_round {shown} 不适用于 {ruleset}（可用：{names}）",
             f"first_round {shown} is not allowed under {ruleset} (allowed: {', '.join(allowed) or 'none'})",
             "first_round",
@@ -149,5 +147,5 @@ def _first_round(value, ruleset: str, dealer: bool, self_drawn: bool) -> str | N
     if not ok[value]:
         rule = {"tianhu": "庄家自摸", "dihu": "闲家放冲", "renhu": "闲家自摸"}[value]
         rule_en = {"tianhu": "dealer, self-drawn", "dihu": "non-dealer, discard", "renhu": "non-dealer, self-drawn"}
-        raise _fail(f"{value} 须为{rule}", f"{value} needs: {rule_en[value]}", "first_round")
+        raise ScoringError(f"{value} 须为{rule}", f"{value} needs: {rule_en[value]}", "first_round")
     return value

@@ -1,6 +1,7 @@
 """武义二人麻将 (wuyi2-rules.md): 2 players, 番 that add up (倍 = 2^番), 放铳 and 庄 doublings."""
 
 from ..ruleset import Ruleset, register
+from .explain import formula
 from .hands import HandEntry, parse_hand
 from .patterns import BY_CODE, CODES, GROUPS, LISTABLE, PATTERNS, Pattern, conflicts
 from .replay import HandResult, Payment, TableState, advance, fan_items, new_state, score_hand
@@ -22,6 +23,7 @@ WUYI2 = register(
         state_from_dict=TableState.from_dict,
         score_hand=score_hand,
         advance=advance,
+        formula=formula,
     )
 )
 

@@ -25,42 +25,39 @@ class HandEntry:
 DRAW = HandEntry("draw")
 
 
-def _err(zh: str, en: str, field: str) -> ScoringError:
-    # The hand index is filled in by the caller (ScoringError.at).
-    return ScoringError(None, zh, en, field=field)
-
-
 def _seat(value, field: str) -> int:
     if value.__class__ is not int or not 0 <= value < SEATS:
-        raise _err(f"{field} 应为座位号 0 或 1（两人麻将）", f"{field} must be a seat 0 or 1 (two players)", field)
+        raise ScoringError(
+            f"{field} 应为座位号 0 或 1（两人麻将）", f"{field} must be a seat 0 or 1 (two players)", field
+        )
     return value
 
 
 def _patterns(value) -> tuple[str, ...]:
     if value.__class__ is not list or any(c.__class__ is not str for c in value):
-        raise _err("patterns 应为番型代码的列表", "patterns must be a list of pattern codes", "patterns")
+        raise ScoringError("patterns 应为番型代码的列表", "patterns must be a list of pattern codes", "patterns")
     if len(value) > MAX_PATTERNS:
-        raise _err(f"番型最多 {MAX_PATTERNS} 个", f"At most {MAX_PATTERNS} patterns", "patterns")
+        raise ScoringError(f"番型最多 {MAX_PATTERNS} 个", f"At most {MAX_PATTERNS} patterns", "patterns")
     return tuple(value)
 
 
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     if raw.__class__ is not dict:
-        raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
+        raise ScoringError("每一局应为一个对象", "Each hand must be an object", "hand")
     if not raw.keys() <= HAND_FIELDS:
         name = sorted(raw.keys() - HAND_FIELDS)[0]
-        raise _err(f"未知字段：{name}", f"Unknown field: {name}", name)
+        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
     outcome = raw.get("outcome")
     if outcome == "draw":
         for name in ("winner", "discarder", "patterns"):
             if name in raw:
-                raise _err(f"流局不应填写 {name}", f"A draw has no {name}", name)
+                raise ScoringError(f"流局不应填写 {name}", f"A draw has no {name}", name)
         return DRAW
     if outcome != "win":
-        raise _err("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
+        raise ScoringError("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
     if "winner" not in raw:
-        raise _err("胡牌需要填写谁胡了", "A win needs a winner", "winner")
+        raise ScoringError("胡牌需要填写谁胡了", "A win needs a winner", "winner")
     winner = _seat(raw["winner"], "winner")
     # JSON null is not a 自摸: a 自摸 leaves the discarder out (scoring-contract.md, Input hygiene).
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None

@@ -159,7 +159,7 @@ def check_patterns(codes: tuple, winner: int, dealer: int, self_drawn: bool) -> 
     for i, code in enumerate(codes):
         found = problem(code, codes[:i], winner, dealer, self_drawn)
         if found:
-            raise ScoringError(None, found[0], found[1], field="patterns")
+            raise ScoringError(found[0], found[1], field="patterns")
     if len(_VALID) < _VALID_MAX:
         _VALID.add(key)
 

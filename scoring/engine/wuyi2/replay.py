@@ -6,6 +6,7 @@ applied, so a rejected hand changes nothing.
 from dataclasses import dataclass, field
 
 from ..errors import ScoringError
+from ..payment import BasePayment
 from .explain import QQR_ZIMO, explain, formula
 from .hands import HandEntry
 from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
@@ -15,31 +16,9 @@ SHAPES = frozenset(c for c, p in BY_CODE.items() if p.group == "shape")
 
 
 @dataclass(slots=True)
-class Payment:
-    payer: int
-    payee: int
-    amount: int
-    why: tuple  # how the amount was computed; see explain.py
-
-    @property
-    def zh(self) -> str:
-        """e.g. 闲→庄 32 = 2^3 番（七对子爆头）× 2 放铳 × 2 庄"""
-        return explain(self.payer, self.payee, self.amount, self.why, zh=True)
-
-    @property
-    def en(self) -> str:
-        return explain(self.payer, self.payee, self.amount, self.why, zh=False)
-
-    def text(self, zh: bool = True, names=None) -> str:
-        """The whole explanation, with the table's names (seat order) instead of 庄/闲."""
-        return explain(self.payer, self.payee, self.amount, self.why, zh, names)
-
-    def formula(self, zh: bool = True, names=None) -> str:
-        """Only the right-hand side, e.g. 2^3 番（七对子爆头）× 2 放铳 × 2 庄."""
-        return formula(self.why, zh, names)
-
-    def to_dict(self) -> dict:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount, "explain": self.zh, "explain_en": self.en}
+class Payment(BasePayment):
+    _explain = staticmethod(explain)
+    _formula = staticmethod(formula)
 
 
 @dataclass(slots=True)
@@ -49,6 +28,11 @@ class HandResult:
     fan: int  # the 番 paid on, after the cap; 0 for a draw
     net: list[int]
     payments: list[Payment]
+
+    @property
+    def count(self) -> int:
+        """What the hand is paid on: the 番."""
+        return self.fan
 
     def to_dict(self) -> dict:
         return {
@@ -100,10 +84,6 @@ def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
     return tuple(items)
 
 
-def _err(zh: str, en: str, field_name: str) -> ScoringError:
-    return ScoringError(None, zh, en, field=field_name)
-
-
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """Judge and settle one hand played in ``state`` (which it does not change).
 
@@ -114,7 +94,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
         return HandResult(dealer, state.streak, 0, [0, 0], [])
     winner, discarder = hand.winner, hand.discarder
     if discarder == winner:
-        raise _err(
+        raise ScoringError(
             "§4 放铳者应是另一位玩家，不能是胡牌者自己", "§4 The discarder must be the other player", "discarder"
         )
     self_drawn = discarder is None

@@ -1,6 +1,7 @@
 """义乌麻将 (yiwu-rules.md): 4 players, 庄/闲 pair units, win-type multipliers, 买子/下子, 飘/承包."""
 
 from ..ruleset import Ruleset, register
+from .explain import formula
 from .hands import HandEntry, parse_hand
 from .replay import HandResult, Payment, TableState, advance, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
@@ -27,6 +28,7 @@ YIWU = register(
         state_from_dict=TableState.from_dict,
         score_hand=score_hand,
         advance=advance,
+        formula=formula,
     )
 )
 

@@ -31,18 +31,13 @@ class HandEntry:
     leaver: int | None = None
 
 
-def _err(zh: str, en: str, field: str) -> ScoringError:
-    # The hand index is filled in by the caller (ScoringError.at).
-    return ScoringError(None, zh, en, field=field)
-
-
 def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _seat(value, field: str) -> int:
     if not _is_int(value) or not 0 <= value <= 3:
-        raise _err(f"{field} 应为座位号 0-3（东南西北）", f"{field} must be a seat 0-3", field)
+        raise ScoringError(f"{field} 应为座位号 0-3（东南西北）", f"{field} must be a seat 0-3", field)
     return value
 
 
@@ -52,7 +47,7 @@ def _maizi(value) -> tuple[int, int, int, int]:
         or len(value) != 4
         or any(type(v) not in (int, bool) or v not in (0, 1) for v in value)
     ):
-        raise _err("买子 maizi 应为 4 个 0/1 标记", "maizi must be 4 flags (0/1 or true/false)", "maizi")
+        raise ScoringError("买子 maizi 应为 4 个 0/1 标记", "maizi must be 4 flags (0/1 or true/false)", "maizi")
     return tuple(int(v) for v in value)
 
 
@@ -60,20 +55,20 @@ def _xiazi_join(value) -> dict[int, int | None]:
     if isinstance(value, list):
         seats = [_seat(v, "xiazi_join") for v in value]
         if len(set(seats)) != len(seats):
-            raise _err("下子 xiazi_join 有重复的座位", "xiazi_join names a seat twice", "xiazi_join")
+            raise ScoringError("下子 xiazi_join 有重复的座位", "xiazi_join names a seat twice", "xiazi_join")
         return dict.fromkeys(seats)
     if isinstance(value, dict):
         joins = {}
         for key, amount in value.items():
             if not isinstance(key, str) or key not in ("0", "1", "2", "3"):
-                raise _err(
+                raise ScoringError(
                     '下子 xiazi_join 的键应为座位 "0"-"3"', 'xiazi_join keys must be seats "0"-"3"', "xiazi_join"
                 )
             if not _is_int(amount) or amount < 1:
-                raise _err("下子数额应为正整数", "A 下子 amount must be a positive whole number", "xiazi_join")
+                raise ScoringError("下子数额应为正整数", "A 下子 amount must be a positive whole number", "xiazi_join")
             joins[int(key)] = amount
         return joins
-    raise _err(
+    raise ScoringError(
         "下子 xiazi_join 应为座位列表或 {座位: 数额}",
         "xiazi_join must be a list of seats or {seat: amount}",
         "xiazi_join",
@@ -82,45 +77,45 @@ def _xiazi_join(value) -> dict[int, int | None]:
 
 def _piao(value) -> tuple[int, int]:
     if not isinstance(value, dict) or set(value) != {"player", "level"}:
-        raise _err(
+        raise ScoringError(
             '飘 piao 应为 {"player": 座位, "level": 1 或 2}', 'piao must be {"player": seat, "level": 1 or 2}', "piao"
         )
     level = value["level"]
     if not _is_int(level) or level not in (1, 2):
-        raise _err("飘的级别应为 1（单飘）或 2（双飘）", "piao level must be 1 (单飘) or 2 (双飘)", "piao")
+        raise ScoringError("飘的级别应为 1（单飘）或 2（双飘）", "piao level must be 1 (单飘) or 2 (双飘)", "piao")
     return _seat(value["player"], "piao.player"), level
 
 
 def _feeders(value) -> tuple[int, ...]:
     if not isinstance(value, list):
-        raise _err("喂家 feeders 应为座位列表", "feeders must be a list of seats", "feeders")
+        raise ScoringError("喂家 feeders 应为座位列表", "feeders must be a list of seats", "feeders")
     return tuple(_seat(v, "feeders") for v in value)
 
 
 def _caishen(value) -> int:
     if not _is_int(value) or not 0 <= value <= MAX_CAISHEN:
-        raise _err(f"财神数应为 0-{MAX_CAISHEN}", f"caishen must be a count 0-{MAX_CAISHEN}", "caishen")
+        raise ScoringError(f"财神数应为 0-{MAX_CAISHEN}", f"caishen must be a count 0-{MAX_CAISHEN}", "caishen")
     return value
 
 
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     if not isinstance(raw, dict):
-        raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
+        raise ScoringError("每一局应为一个对象", "Each hand must be an object", "hand")
     unknown = raw.keys() - HAND_FIELDS
     if unknown:
         name = sorted(unknown)[0]
-        raise _err(f"未知字段：{name}", f"Unknown field: {name}", name)
+        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:
-        raise _err(
+        raise ScoringError(
             "outcome 应为 win（胡）、draw（流局）或 abandon（逃跑）", "outcome must be win, draw or abandon", "outcome"
         )
     win_type = None
     if "win_type" in raw:
         win_type = WIN_TYPES.get(raw["win_type"]) if isinstance(raw["win_type"], str) else None
         if win_type is None:
-            raise _err("未知的胡牌型", "Unknown win type", "win_type")
+            raise ScoringError("未知的胡牌型", "Unknown win type", "win_type")
     piao_player, piao_level = _piao(raw["piao"]) if "piao" in raw else (None, 0)
     return HandEntry(
         outcome=outcome,

@@ -8,6 +8,7 @@ hand that is rejected: a hand is judged and scored first, then applied.
 from dataclasses import dataclass, field
 
 from ..errors import ScoringError
+from ..payment import BasePayment
 from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .explain import explain, formula
 from .hands import HandEntry
@@ -18,27 +19,9 @@ ABANDON_MULT = {0: 1, 1: 2, 2: 4}  # §10: the leaver's c by 飘 level
 
 
 @dataclass(slots=True)
-class Payment:
-    payer: int
-    payee: int
-    amount: int
-    why: tuple  # how the amount was computed; see explain.formula
-
-    @property
-    def zh(self) -> str:
-        """e.g. 西→南 6 = (闲5 + 放铳1) × 1 平胡"""
-        return explain(self.payer, self.payee, self.amount, self.why, zh=True)
-
-    @property
-    def en(self) -> str:
-        return explain(self.payer, self.payee, self.amount, self.why, zh=False)
-
-    def formula(self, zh: bool = True, names=None) -> str:
-        """Only the right-hand side, e.g. (闲5 + 放铳1) × 1 平胡."""
-        return formula(self.why, zh, names)
-
-    def to_dict(self) -> dict:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount, "explain": self.zh, "explain_en": self.en}
+class Payment(BasePayment):
+    _explain = staticmethod(explain)
+    _formula = staticmethod(formula)
 
 
 @dataclass(slots=True)
@@ -50,6 +33,11 @@ class HandResult:
     xiazi: tuple[int, ...]
     net: list[int]
     payments: list[Payment]
+
+    @property
+    def count(self) -> int:
+        """What the hand is paid on: the multiplier (倍)."""
+        return self.multiplier
 
     def to_dict(self) -> dict:
         return {
@@ -118,23 +106,19 @@ class TableState:
         return min(self.join_mult, rules.xiazi_cap)
 
 
-def _err(zh: str, en: str, field_name: str | None = None) -> ScoringError:
-    return ScoringError(None, zh, en, field=field_name)
-
-
-def _terms(rules: Rules, dealer: int, maizi, xiazi, a: int, b: int) -> list[tuple[str, str, int]]:
-    """§3 the pair unit of a and b as labelled terms (zh, en, points)."""
+def _terms(rules: Rules, dealer: int, maizi, xiazi, a: int, b: int) -> list[tuple[str, int]]:
+    """§3 the pair unit of a and b as (term code, points), labelled by explain.TERMS."""
     if a == dealer or b == dealer:
-        terms = [("庄", "dealer", rules.base_dealer)]
+        terms = [("dealer", rules.base_dealer)]
         bet = rules.xiazi_points * xiazi[b if a == dealer else a]
     else:
-        terms = [("闲", "base", rules.base_other)]
+        terms = [("base", rules.base_other)]
         bet = 0
     bought = rules.maizi_points * (maizi[a] + maizi[b])
     if bought:
-        terms.append(("买子", "maizi", bought))
+        terms.append(("maizi", bought))
     if bet:
-        terms.append(("下子", "xiazi", bet))
+        terms.append(("xiazi", bet))
     return terms
 
 
@@ -142,12 +126,12 @@ def _terms(rules: Rules, dealer: int, maizi, xiazi, a: int, b: int) -> list[tupl
 
 
 def _unit(terms) -> int:
-    return sum(t[2] for t in terms)
+    return sum(t[1] for t in terms)
 
 
 def _settle_win(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> list[Payment]:
     """§5: every loser's share, then who actually pays it (承包, 反赔)."""
-    wt, winner, m = hand.win_type, hand.winner, hand.win_type.multiplier
+    wt, winner, m = hand.win_type.code, hand.winner, hand.win_type.multiplier
     shares: dict[int, int] = {}
     whys: dict[int, tuple] = {}
     for q in range(4):
@@ -169,22 +153,23 @@ def _settle_win(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> lis
         return _feeders_pay(rules, hand, shares)
     if feeders and winner in feeders:  # §5.3 反赔: the 飘 player pays the feeder who won
         k = rules.fanpei_factor
-        return [Payment(piao, winner, k * sum(shares.values()), ("fanpei", k, shares, wt))]
+        return [Payment(piao, winner, k * sum(shares.values()), ("fanpei", k, tuple(shares.items()), wt))]
     return [Payment(q, winner, shares[q], whys[q]) for q in shares]
 
 
 def _feeders_pay(rules: Rules, hand: HandEntry, shares: dict[int, int]) -> list[Payment]:
     """§5.3 承包: the 飘 player won; the feeders pay everything."""
-    wt, winner, feeders = hand.win_type, hand.winner, hand.feeders
+    wt, winner, feeders = hand.win_type.code, hand.winner, hand.feeders
     if len(feeders) == 1 or rules.multi_feeder == "first":
-        return [Payment(feeders[0], winner, sum(shares.values()), ("feeder_all", shares, wt))]
+        return [Payment(feeders[0], winner, sum(shares.values()), ("feeder_all", tuple(shares.items()), wt))]
     others = {q: s for q, s in shares.items() if q not in feeders}
     part, rest = divmod(sum(others.values()), len(feeders))
     payments = []
     for i, f in enumerate(feeders):
         # The split is exact for every 飘 multiplier; a remainder would go to the first listed.
         amount = shares[f] + part + (1 if i < rest else 0)
-        payments.append(Payment(f, winner, amount, ("feeder_shared", shares[f], others, len(feeders), wt)))
+        why = ("feeder_shared", shares[f], tuple(others.items()), len(feeders), wt)
+        payments.append(Payment(f, winner, amount, why))
     payments.sort(key=lambda p: p.payer)
     return payments
 
@@ -209,7 +194,7 @@ def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) ->
     if leaver in hand.feeders:
         m = PIAO_MULT[level]
         shares = {q: _unit(_terms(rules, dealer, maizi, xiazi, q, piao)) * m for q in range(4) if q != piao}
-        return [Payment(leaver, piao, sum(shares.values()), ("feeder_left", shares, m))]
+        return [Payment(leaver, piao, sum(shares.values()), ("feeder_left", tuple(shares.items()), m))]
     c = ABANDON_MULT[level]
     payments = []
     for q in range(4):
@@ -235,15 +220,17 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     elif hand.outcome == "draw":
         check_no_win_fields(hand, "流局", "A draw")
         if hand.leaver is not None:
-            raise _err("只有逃跑才填写逃跑者", "Only an abandon has a leaver", "leaver")
+            raise ScoringError("只有逃跑才填写逃跑者", "Only an abandon has a leaver", "leaver")
         payments = _settle_draw(rules, dealer, maizi, xiazi, hand)
         multiplier = 0
     else:
         if not rules.abandon_enabled:
-            raise _err("§10 本局规则没有开启逃跑", "§10 Abandons are not enabled in this game's rules", "outcome")
+            raise ScoringError(
+                "§10 本局规则没有开启逃跑", "§10 Abandons are not enabled in this game's rules", "outcome"
+            )
         check_no_win_fields(hand, "逃跑", "An abandon")
         if hand.leaver is None:
-            raise _err("§10 逃跑需要填写谁逃跑了", "§10 An abandon needs the leaver", "leaver")
+            raise ScoringError("§10 逃跑需要填写谁逃跑了", "§10 An abandon needs the leaver", "leaver")
         payments = _settle_abandon(rules, dealer, maizi, xiazi, hand)
         multiplier = 0
     # Payments come out sorted by (from, to): one payee, or one payer, or feeders sorted.

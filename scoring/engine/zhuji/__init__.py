@@ -2,7 +2,7 @@
 
 from ..ruleset import Ruleset, register
 from .checks import check_win
-from .explain import SEATS_EN, SEATS_ZH
+from .explain import SEATS_EN, SEATS_ZH, formula, why_to_json
 from .hands import HandEntry, Tai, parse_hand, parse_tai, seat_wind, tai_count, tai_items
 from .replay import HandResult, Payment, TableState, advance, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
@@ -28,6 +28,8 @@ ZHUJI = register(
         state_from_dict=TableState.from_dict,
         score_hand=score_hand,
         advance=advance,
+        formula=formula,
+        why_to_json=why_to_json,
         halves=True,
     )
 )

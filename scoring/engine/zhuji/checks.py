@@ -6,10 +6,6 @@ from ..errors import ScoringError
 from .hands import DRAGONS, WIND_INDEX, WIND_LABELS, HandEntry, Tai, tai_count
 
 
-def _err(zh: str, en: str, field: str) -> ScoringError:
-    return ScoringError(None, zh, en, field=field)
-
-
 def _check_repeats(tai: Tai) -> None:
     """§4 a tile can be listed once."""
     for name, listed in (("dragon_pungs", tai.dragon_pungs), ("wind_pungs", tai.wind_pungs)):
@@ -17,7 +13,7 @@ def _check_repeats(tai: Tai) -> None:
             seen = set()
             tile = next(t for t in listed if t in seen or seen.add(t))
             zh, en = DRAGONS[tile] if tile in DRAGONS else WIND_LABELS[WIND_INDEX[tile]]
-            raise _err(
+            raise ScoringError(
                 f"同一种牌的碰/杠只能报一次：{zh}报了两次",
                 f"Each pung or kong is listed once: {en} is listed twice",
                 f"tai.{name}",
@@ -28,49 +24,51 @@ def check_win(hand: HandEntry, dealer: int) -> int:
     """§4 and §6 for a win played with ``dealer`` dealing; returns the 台 before any cap."""
     winner, discarder, tai = hand.winner, hand.discarder, hand.tai
     if discarder == winner:
-        raise _err("放冲者不能是胡牌的人自己", "The discarder cannot be the winner", "discarder")
+        raise ScoringError("放冲者不能是胡牌的人自己", "The discarder cannot be the winner", "discarder")
     if tai.dragon_pungs or tai.wind_pungs:
         _check_repeats(tai)
         if tai.shape == "pinghu":
-            raise _err(
+            raise ScoringError(
                 "平胡四副都是顺子，不能有中发白或风的碰/杠",
                 "平胡 (all chows) has no pungs: no dragon or wind pung with it",
                 "tai.shape",
             )
     if tai.qianggang and discarder is None:
-        raise _err(
+        raise ScoringError(
             "抢杠要填写被抢杠的人（作放冲者）",
             "抢杠 (robbing a kong) needs the discarder: the player whose 补杠 was robbed",
             "discarder",
         )
     if tai.gangkai and discarder is not None:
-        raise _err(
+        raise ScoringError(
             "杠开（杠上开花）是自摸，不能有放冲者",
             "杠开 (kong replacement win) is self-drawn: no discarder",
             "discarder",
         )
     special = tai.special
     if special == "quanzi" and tai.shape == "pinghu":
-        raise _err("全字（全是字牌）没有顺子，不能是平胡", "全字 (all honours) cannot be 平胡 (all chows)", "tai.shape")
+        raise ScoringError(
+            "全字（全是字牌）没有顺子，不能是平胡", "全字 (all honours) cannot be 平胡 (all chows)", "tai.shape"
+        )
     if special == "tianhu":
         if winner != dealer:
-            raise _err("天胡只有庄家才能胡", "天胡 (heavenly hand) is the dealer's only", "tai.special")
+            raise ScoringError("天胡只有庄家才能胡", "天胡 (heavenly hand) is the dealer's only", "tai.special")
         if discarder is not None:
-            raise _err(
+            raise ScoringError(
                 "天胡是庄家自摸起手14张，不能有放冲者", "天胡 (heavenly hand) is self-drawn: no discarder", "discarder"
             )
     elif special == "dihu":
         if winner == dealer:
-            raise _err("地胡只有闲家才能胡", "地胡 (earthly hand) is for a non-dealer only", "tai.special")
+            raise ScoringError("地胡只有闲家才能胡", "地胡 (earthly hand) is for a non-dealer only", "tai.special")
         if discarder != dealer:
-            raise _err(
+            raise ScoringError(
                 "地胡是闲家胡庄家打出的第一张牌：放冲者应为庄家",
                 "地胡 (earthly hand) is won on the dealer's first discard: the discarder must be the dealer",
                 "discarder",
             )
     count = tai_count(tai, winner, dealer)
     if count < 1 and not (tai.no_caishen or tai.gangkai):
-        raise _err(
+        raise ScoringError(
             "至少要1台才能胡（无财、杠开除外）",
             "A win needs at least 1 tai (except 无财, holding no wild tile, and 杠开, a kong replacement win)",
             "tai",

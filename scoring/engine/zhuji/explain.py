@@ -3,11 +3,12 @@
 Settlement records *why* a payment is owed as a small tuple; the text is only made when someone
 asks for it. ``why`` = (role, T paid on, T before the cap, base, Tai, winner, dealer), role one of
 ``zimo`` (自摸: each pays base·2^T), ``discarder`` (放冲: pays base·2^T), ``half`` (放冲, one of the
-other two: base·2^(T−1)).
+other two: base·2^(T−1)). ``why_to_json`` writes the Tai as the contract's tai object, which
+``tai_items`` reads back.
 """
 
 from ..points import fmt
-from .hands import tai_items
+from .hands import NO_TAI, Tai, tai_items
 
 SEATS_ZH = ("东", "南", "西", "北")  # seat numbers as the app shows them (seat 0 = 东)
 SEATS_EN = ("E", "S", "W", "N")
@@ -45,3 +46,18 @@ def explain(payer: int, payee: int, amount, why: tuple, zh: bool = True, names=N
     """The whole line; ``names`` (seat order) replaces the seat winds in "A→B"."""
     seats = names if names is not None else (SEATS_ZH if zh else SEATS_EN)
     return f"{seats[payer]}→{seats[payee]} {fmt(amount)} = {formula(why, zh)}"
+
+
+def why_to_json(why: tuple) -> list:
+    """The why as JSON: the ``Tai`` becomes the contract's tai object (only what was declared)."""
+    role, t, raw, base, tai, winner, dealer = why
+    return [role, t, raw, base, tai_json(tai) if isinstance(tai, Tai) else tai, winner, dealer]
+
+
+def tai_json(tai: Tai) -> dict:
+    data = {}
+    for name in Tai.__slots__:
+        value = getattr(tai, name)
+        if value != getattr(NO_TAI, name):
+            data[name] = list(value) if isinstance(value, tuple) else value
+    return data

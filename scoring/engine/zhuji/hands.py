@@ -49,14 +49,9 @@ class HandEntry:
 NO_TAI = Tai()
 
 
-def _err(zh: str, en: str, field: str) -> ScoringError:
-    # The hand index is filled in by the caller (ScoringError.at).
-    return ScoringError(None, zh, en, field=field)
-
-
 def _seat(value, field: str) -> int:
     if type(value) is not int or not 0 <= value <= 3:
-        raise _err(f"{field} 应为座位号 0-3", f"{field} must be a seat 0-3", field)
+        raise ScoringError(f"{field} 应为座位号 0-3", f"{field} must be a seat 0-3", field)
     return value
 
 
@@ -65,7 +60,7 @@ PUNG_LISTS = {"dragon_pungs": (tuple(DRAGONS), "中发白", "dragons"), "wind_pu
 
 
 def _bad_tai(name: str, zh: str, en: str) -> ScoringError:
-    return _err(f"台 {name} {zh}", f"tai.{name} {en}", f"tai.{name}")
+    return ScoringError(f"台 {name} {zh}", f"tai.{name} {en}", f"tai.{name}")
 
 
 def _tai_value(name: str, value):
@@ -100,35 +95,35 @@ def _tai_value(name: str, value):
 def parse_tai(raw) -> Tai:
     """A ``Tai`` from the contract's tai object; raises ``ScoringError`` naming the field."""
     if type(raw) is not dict:
-        raise _err("台 tai 应为对象", "tai must be an object", "tai")
+        raise ScoringError("台 tai 应为对象", "tai must be an object", "tai")
     if not raw:
         return NO_TAI
     if not raw.keys() <= TAI_FIELDS:
         name = sorted(raw.keys() - TAI_FIELDS)[0]
-        raise _err(f"台 tai 里有未知字段：{name}", f"Unknown field in tai: {name}", f"tai.{name}")
+        raise ScoringError(f"台 tai 里有未知字段：{name}", f"Unknown field in tai: {name}", f"tai.{name}")
     return Tai(**{name: _tai_value(name, value) for name, value in raw.items()})
 
 
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     if not isinstance(raw, dict):
-        raise _err("每一局应为一个对象", "Each hand must be an object", "hand")
+        raise ScoringError("每一局应为一个对象", "Each hand must be an object", "hand")
     unknown = raw.keys() - HAND_FIELDS
     if unknown:
         name = sorted(unknown)[0]
-        raise _err(f"未知字段：{name}", f"Unknown field: {name}", name)
+        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
     outcome = raw.get("outcome")
     if outcome == "draw":
         for name in ("winner", "discarder", "tai"):
             if name in raw:
-                raise _err(f"流局不应填写 {name}", f"A draw has no {name}", name)
+                raise ScoringError(f"流局不应填写 {name}", f"A draw has no {name}", name)
         return DRAW
     if outcome != "win":
-        raise _err("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
+        raise ScoringError("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
     if "winner" not in raw:
-        raise _err("胡牌需要填写谁胡了（winner）", "A win needs the winner", "winner")
+        raise ScoringError("胡牌需要填写谁胡了（winner）", "A win needs the winner", "winner")
     if "tai" not in raw:
-        raise _err("胡牌需要填写台（tai）", "A win needs its tai", "tai")
+        raise ScoringError("胡牌需要填写台（tai）", "A win needs its tai", "tai")
     # JSON null is not a 自摸: the field is absent on a self-drawn win (Input hygiene).
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
     return HandEntry("win", _seat(raw["winner"], "winner"), discarder, parse_tai(raw["tai"]))

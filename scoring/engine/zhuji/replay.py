@@ -7,6 +7,7 @@ then applied. Amounts are plain ints; a ``Fraction`` appears only for a half poi
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..payment import BasePayment
 from ..points import from_json, norm, to_json
 from .checks import check_win
 from .explain import explain, formula
@@ -15,38 +16,9 @@ from .rules import Rules
 
 
 @dataclass(slots=True)
-class Payment:
-    payer: int
-    payee: int
-    amount: int | Fraction
-    why: tuple  # how the amount was computed; see explain.py
-
-    @property
-    def zh(self) -> str:
-        """e.g. 西→东 16 = 2^4 台（东风2 + 中1 + 混一色1）"""
-        return explain(self.payer, self.payee, self.amount, self.why, zh=True)
-
-    @property
-    def en(self) -> str:
-        """e.g. W→E 16 = 2^4 tai (East wind 2 + Red 1 + Half flush 1)"""
-        return explain(self.payer, self.payee, self.amount, self.why, zh=False)
-
-    def formula(self, zh: bool = True, names=None) -> str:
-        """Only the right-hand side, e.g. 2^4 台（东风2 + 中1 + 混一色1）."""
-        return formula(self.why, zh, names)
-
-    def explain(self, zh: bool = True, names=None) -> str:
-        """The whole line, with the table's names (seat order) in place of the seat winds."""
-        return explain(self.payer, self.payee, self.amount, self.why, zh, names)
-
-    def to_dict(self) -> dict:
-        return {
-            "from": self.payer,
-            "to": self.payee,
-            "amount": to_json(self.amount),
-            "explain": self.zh,
-            "explain_en": self.en,
-        }
+class Payment(BasePayment):
+    _explain = staticmethod(explain)
+    _formula = staticmethod(formula)
 
 
 @dataclass(slots=True)
@@ -56,6 +28,11 @@ class HandResult:
     tai: int  # the 台 paid on, after the cap; 0 for a draw
     net: list  # ints, or Fraction halves
     payments: list[Payment]
+
+    @property
+    def count(self) -> int:
+        """What the hand is paid on: the 台."""
+        return self.tai
 
     def to_dict(self) -> dict:
         return {

@@ -35,21 +35,21 @@ class Command(BaseCommand):
                 with open(file, "rb") as handle:
                     raw = handle.read(MAX_BYTES + 1)
         except OSError as error:
-            return False, _error(f"无法读取文件：{error.strerror}", f"Cannot read the file: {error.strerror}")
+            return False, ScoringError(
+                f"无法读取文件：{error.strerror}", f"Cannot read the file: {error.strerror}"
+            ).to_dict()
         if len(raw) > MAX_BYTES:
             limit = MAX_BYTES // 1024
-            return False, _error(f"请求太大（上限 {limit} KB）", f"Request too large (limit {limit} KB)")
+            return False, ScoringError(
+                f"请求太大（上限 {limit} KB）", f"Request too large (limit {limit} KB)"
+            ).to_dict()
         try:
             request = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            return False, _error(f"JSON 格式错误：{error}", f"Malformed JSON: {error}")
+            return False, ScoringError(f"JSON 格式错误：{error}", f"Malformed JSON: {error}").to_dict()
         except RecursionError:
-            return False, _error("JSON 嵌套太深", "Malformed JSON: nested too deeply")
+            return False, ScoringError("JSON 嵌套太深", "Malformed JSON: nested too deeply").to_dict()
         try:
             return True, analyse(request)
         except ScoringError as error:
             return False, error.to_dict()
-
-
-def _error(zh: str, en: str) -> dict:
-    return {"error": {"hand": None, "message": zh, "message_en": en, "field": None}}

@@ -25,7 +25,7 @@ class Command(BaseCommand):
                 wrong += 1
                 continue
             expected = {
-                row.hand.seq: (result_json(row.result, game.players) if row.result else None) for row in ledger.rows
+                row.hand.seq: (result_json(row.result, game.engine) if row.result else None) for row in ledger.rows
             }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
             state_ok = (

@@ -5,7 +5,7 @@ import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.engine import score_game_or_error
+from scoring.engine import ScoringError, score_game_or_error
 
 
 class Command(BaseCommand):
@@ -30,11 +30,9 @@ class Command(BaseCommand):
                     text = handle.read()
             game = json.loads(text)
         except OSError as error:
-            return False, _error(f"无法读取文件：{error.strerror}", f"Cannot read the file: {error.strerror}")
+            return False, ScoringError(
+                f"无法读取文件：{error.strerror}", f"Cannot read the file: {error.strerror}"
+            ).to_dict()
         except (UnicodeDecodeError, json.JSONDecodeError) as error:
-            return False, _error(f"JSON 格式错误：{error}", f"Malformed JSON: {error}")
+            return False, ScoringError(f"JSON 格式错误：{error}", f"Malformed JSON: {error}").to_dict()
         return score_game_or_error(game)
-
-
-def _error(zh: str, en: str) -> dict:
-    return {"error": {"hand": None, "message": zh, "message_en": en, "field": None}}

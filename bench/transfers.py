@@ -1,6 +1,6 @@
 """Settlement speed: the exact fewest-transfers DP is O(2^n · n), so watch it grow to 12 players.
 
-Run: .venv/bin/python bench/settle.py
+Run: .venv/bin/python bench/transfers.py
 """
 
 import random
