@@ -11,6 +11,7 @@ from scoring.engine import DEFAULT_RULESET, SEATS_ZH, ScoringError, get_ruleset,
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
+from scoring.lang import table_words
 from scoring.ledger import Ledger, build
 from scoring.models import DEFAULT_NAMES, Game, Hand
 from scoring.presenters import hand_title
@@ -108,7 +109,7 @@ def import_game(data) -> Game:
         score_game(data)
     except ScoringError as error:
         where = f"第{error.hand + 1}局：" if error.hand is not None else ""
-        raise ImportError_(f"{where}{error.zh}") from None
+        raise ImportError_(f"{where}{table_words(error.zh)}") from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
     for name in players:

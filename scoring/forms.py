@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
-from scoring.lang import pick
+from scoring.lang import pick, table_words
 from scoring.models import DEFAULT_NAMES
 
 ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
@@ -94,7 +94,9 @@ class NewGameForm(forms.Form):
             try:
                 data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
             except ScoringError as error:
-                self.add_error(error.field if error.field in self.fields else None, pick(error.zh, error.en))
+                self.add_error(
+                    error.field if error.field in self.fields else None, table_words(pick(error.zh, error.en))
+                )
         return data
 
     def _raw_rules(self, data) -> dict:

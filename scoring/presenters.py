@@ -1,15 +1,21 @@
 """What the game page shows, in plain values for the templates (no rules decided here)."""
 
+import hashlib
+import json
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.http import HttpRequest
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring import device
 from scoring.engine import SEATS_ZH, HandResult
 from scoring.entry import entry_for
 from scoring.lang import chinese
 from scoring.models import Game, Hand
-from scoring.render import hand_rows_html
 
 
 @dataclass
@@ -59,6 +65,44 @@ def hand_row(game: Game, hand: Hand, result: HandResult | None) -> HandRow:
     return HandRow(hand, hand_title(game, hand.entry, result), result, nets, payments, dealer)
 
 
+ROW_TEMPLATE = "scoring/_hand_row.html"
+ROW_KEY = "hand-row:1"  # bump when _hand_row.html changes and the cache outlives a deploy
+ROW_SECONDS = 60 * 60 * 24
+
+
+def _digest(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def row_key(hand: Hand, names: str, lang: str, edit_url: str) -> str:
+    """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
+    its creation time, should a restored database reuse ids), its cached result (an edit of an
+    earlier hand rescores it without touching its revision), the names, the language and the
+    link its 修改/作废 buttons use ("" when it has none)."""
+    result = "void" if hand.voided else _digest(hand.result)
+    made = hand.created_at.timestamp() if hand.created_at else 0
+    return f"{ROW_KEY}:{hand.pk}:{made}:{hand.revision}:{result}:{names}:{lang}:{edit_url}"
+
+
+def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
+    """The hand list, newest first: each row rendered from _hand_row.html once, then served from
+    the cache until the hand, its result, the names or the language change."""
+    names, lang = _digest(game.players), translation.get_language() or ""
+    base_url = reverse("game", args=[token])
+    keys = [row_key(row.hand, names, lang, base_url if can_edit else "") for row in rows]
+    found = cache.get_many(keys)
+    missing = {}
+    if len(found) < len(keys):
+        template = get_template(ROW_TEMPLATE)
+        for key, row in zip(keys, rows, strict=True):
+            if key not in found:
+                context = {"row": hand_row(game, row.hand, row.result), "can_edit": can_edit, "base_url": base_url}
+                missing[key] = str(template.render(context))
+        cache.set_many(missing, ROW_SECONDS)
+    return mark_safe("".join(found.get(key) or missing[key] for key in keys))  # rows are autoescaped template output
+
+
 def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
     state = ledger.state if ledger else None
     kind = entry_for(game)
@@ -81,10 +125,11 @@ def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger) -> dict:
     me = device.my_seat(request, game.id)
     totals = ledger.totals if ledger else [0] * len(game.players)
-    rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
+    rows = list(reversed(ledger.rows)) if ledger else []  # newest first
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
     return {
-        "rows_html": hand_rows_html(rows, token, can_edit),
+        # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
+        "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),
         "game": game,
         "token": token,
         "can_edit": can_edit,
@@ -92,6 +137,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "tiles": tiles(game, totals, ledger, me),
         "rows": rows,
         "last_hand": last,
+        "voided_count": ledger.last_seq - ledger.active_count() if ledger else 0,
         "me": me,
         "seats": [(s, SEATS_ZH[s], game.players[s]) for s in range(len(game.players))],
     }
