@@ -59,4 +59,3 @@ def _fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
-    yield

@@ -62,7 +62,7 @@ def test_an_open_explanation_stays_open_when_another_phones_hand_arrives(live_se
 def test_other_phones_learn_the_game_ended(live_server, browser, shot):
     game = new_game()
     record(Client(), game, DEALER_ZIMO)
-    contexts, first, second = two_phones(browser, live_server, game)
+    contexts, _first, second = two_phones(browser, live_server, game)
     expect(second.get_by_role("link", name="老王", exact=True)).to_be_visible()
     expect(second.locator("#hand-1 a", has_text="修改")).to_be_attached()
 
