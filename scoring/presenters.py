@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from scoring import device
 from scoring.engine import SEATS_ZH, HandResult
 from scoring.entry import entry_for
-from scoring.lang import chinese
+from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 
 
@@ -122,6 +122,11 @@ def tiles(game: Game, totals: list, ledger, me: int | None) -> list[Tile]:
     ]
 
 
+def earlier_text(n: int) -> str:
+    """「更早的 N 局」: in both languages here, as the catalogue's entry for it is fuzzy (unused)."""
+    return pick(f"更早的 {n} 局", f"{n} earlier hand" if n == 1 else f"{n} earlier hands")
+
+
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger) -> dict:
     me = device.my_seat(request, game.id)
     totals = ledger.totals if ledger else [0] * len(game.players)
@@ -138,6 +143,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "rows": rows,
         "last_hand": last,
         "voided_count": ledger.last_seq - ledger.active_count() if ledger else 0,
+        "earlier_text": earlier_text(ledger.earlier if ledger else 0),
         "me": me,
         "seats": [(s, SEATS_ZH[s], game.players[s]) for s in range(len(game.players))],
     }
