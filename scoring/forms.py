@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
 from scoring.engine.contract import MAX_NAME
-from scoring.lang import pick, say
+from scoring.lang import pick, say, table_words
 from scoring.models import DEFAULT_NAMES
 
 ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
@@ -112,7 +112,7 @@ class NewGameForm(forms.Form):
             try:
                 data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
             except ScoringError as error:
-                self.add_error(error.field if error.field in self.fields else None, say(error))
+                self.add_error(error.field if error.field in self.fields else None, table_words(say(error)))
         return data
 
     def _raw_rules(self, data) -> dict:

@@ -1,16 +1,22 @@
 """What the game page shows, in plain values for the templates (no rules decided here)."""
 
+import hashlib
+import json
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.http import HttpRequest
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
 
 from scoring import device
 from scoring.engine import SEATS_ZH
 from scoring.entry import entry_for, kind_for
-from scoring.lang import chinese
+from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.readmodel import GameView, HandView
-from scoring.render import hand_rows_html
 
 
 @dataclass
@@ -60,6 +66,44 @@ def hand_row(game: Game, hand: Hand, result: HandView | None) -> HandRow:
     return HandRow(hand, hand_title(game, hand.entry, result), result, nets, payments, dealer)
 
 
+ROW_TEMPLATE = "scoring/_hand_row.html"
+ROW_KEY = "hand-row:1"  # bump when _hand_row.html changes and the cache outlives a deploy
+ROW_SECONDS = 60 * 60 * 24
+
+
+def _digest(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def row_key(hand: Hand, names: str, lang: str, edit_url: str) -> str:
+    """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
+    its creation time, should a restored database reuse ids), its cached result (an edit of an
+    earlier hand rescores it without touching its revision), the names, the language and the
+    link its 修改/作废 buttons use ("" when it has none)."""
+    result = "void" if hand.voided else _digest(hand.result)
+    made = hand.created_at.timestamp() if hand.created_at else 0
+    return f"{ROW_KEY}:{hand.pk}:{made}:{hand.revision}:{result}:{names}:{lang}:{edit_url}"
+
+
+def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
+    """The hand list, newest first: each row rendered from _hand_row.html once, then served from
+    the cache until the hand, its result, the names or the language change."""
+    names, lang = _digest(game.players), translation.get_language() or ""
+    base_url = reverse("game", args=[token])
+    keys = [row_key(row.hand, names, lang, base_url if can_edit else "") for row in rows]
+    found = cache.get_many(keys)
+    missing = {}
+    if len(found) < len(keys):
+        template = get_template(ROW_TEMPLATE)
+        for key, row in zip(keys, rows, strict=True):
+            if key not in found:
+                context = {"row": hand_row(game, row.hand, row.result), "can_edit": can_edit, "base_url": base_url}
+                missing[key] = str(template.render(context))
+        cache.set_many(missing, ROW_SECONDS)
+    return mark_safe("".join(found.get(key) or missing[key] for key in keys))  # rows are autoescaped template output
+
+
 def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> list[Tile]:
     state = ledger.state if ledger else None
     kind = entry_for(game)
@@ -79,16 +123,22 @@ def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> 
     ]
 
 
+def earlier_text(n: int) -> str:
+    """「更早的 N 局」: in both languages here, as the catalogue's entry for it is fuzzy (unused)."""
+    return pick(f"更早的 {n} 局", f"{n} earlier hand" if n == 1 else f"{n} earlier hands")
+
+
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
     me = device.my_seat(request, game.id)
     totals = ledger.totals if ledger else [0] * len(game.players)
-    rows = [hand_row(game, row.hand, row.result) for row in reversed(ledger.rows)] if ledger else []
+    rows = list(reversed(ledger.rows)) if ledger else []  # newest first
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
     playing = can_edit and game.status == Game.PLAYING and ledger is not None
     bets = entry_for(game).bets(game, ledger.state, game.engine_rules()) if playing else None
     return {
         "bets": bets,
-        "rows_html": hand_rows_html(rows, token, can_edit),
+        # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
+        "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),
         "game": game,
         "token": token,
         "can_edit": can_edit,
@@ -96,6 +146,8 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "tiles": tiles(game, totals, ledger, me),
         "rows": rows,
         "last_hand": last,
+        "voided_count": ledger.last_seq - ledger.active_count() if ledger else 0,
+        "earlier_text": earlier_text(ledger.earlier if ledger else 0),
         "me": me,
         "seats": [(s, SEATS_ZH[s], game.players[s]) for s in range(len(game.players))],
     }

@@ -11,6 +11,7 @@ from scoring.engine import ScoringError
 from scoring.engine.analyse import CODES, analyse, breakdown
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
+from scoring.lang import table_words
 from scoring.templatetags.yiwu import signed
 
 MAX_TILES = 14
@@ -208,7 +209,7 @@ def reason_zh(answer: dict) -> str:
         return f"手里有 {n} 个财神：只能胡财神头或杠开"
     if n == 2:
         return "手里有 2 个财神：不能胡别人放的铳，只能自摸"
-    return answer.get("reason", "不能胡")
+    return table_words(answer.get("reason", "不能胡"))
 
 
 def answer_text(ruleset: str, answer: dict) -> str:
@@ -291,7 +292,7 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
     try:
         answer = analyse(engine_request(game, q, state.dealer))
     except ScoringError as error:
-        message = error.zh
+        message = table_words(error.zh)
         for code, zh in FIRST_ROUND_ZH.items():
             message = message.replace(code, zh)
         return {"kind": "error", "text": message}

@@ -50,3 +50,12 @@ def wuyi2_game(db) -> Game:
         rules=WUYI2.rules_class().to_dict(),
         state=state_json(WUYI2.new_state(0), active=0, last_seq=0),
     )
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache: the hand rows cached by another test's game (whose
+    database ids this test's database reuses) never show here."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import device, services
 from scoring.access import writable_game
-from scoring.cache import result_from_json, table
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
 from scoring.forms import VoidForm, ascii_int
@@ -305,7 +305,12 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     try:
         preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)
     except LedgerError as error:
-        return render(request, "scoring/void.html", {**context, "blocked": error.message(), "blocked_seq": error.seq})
+        blocked = {
+            "blocked": error.message(),
+            "blocked_seq": error.seq,
+            "blocked_url": hand_link(token, hands, error.seq),
+        }
+        return render(request, "scoring/void.html", {**context, **blocked})
     context["change"] = totals_change(game.players, preview)
     if request.method == "POST" and form.is_valid():
         revision = ascii_int(request.POST.get("revision", ""), -1)
@@ -313,6 +318,16 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason)
         return confirm(request, token, partial(write, **signed(request, game, "voided_by")), voided_message(hands, seq))
     return render(request, "scoring/void.html", context)
+
+
+def hand_link(token: str, hands: list[Hand], seq: int) -> str:
+    """The game page's row of hand ``seq`` (#hand-N unfolds it), on the page of the whole list
+    that holds it when it is older than the game page's latest hands."""
+    last = max((h.seq for h in hands), default=0)
+    url = reverse("game", args=[token])
+    if last - seq >= RECENT_HANDS:
+        url += f"?page={(last - seq) // PAGE_HANDS + 1}"
+    return f"{url}#hand-{seq}"
 
 
 def voided_message(hands: list[Hand], seq: int) -> str:

@@ -80,3 +80,49 @@ document.addEventListener("input", function (event) {
   var radio = id && document.getElementById(id);
   if (radio) radio.checked = true;
 });
+
+// A poll swaps the hand list: the rows this phone had unfolded stay unfolded.
+var openRows = [];
+document.addEventListener("htmx:oobBeforeSwap", function (event) {
+  if (event.detail.target && event.detail.target.id === "hands") {
+    openRows = Array.from(event.detail.target.querySelectorAll("details.hand-row[open]")).map(function (row) { return row.id; });
+  }
+});
+document.addEventListener("htmx:oobAfterSwap", function (event) {
+  var hands = document.getElementById("hands");
+  if (!hands || !openRows.length) return;
+  openRows.forEach(function (id) {
+    var row = document.getElementById(id);
+    if (row && hands.contains(row)) row.open = true;
+  });
+});
+
+// The page's address names a hand (#hand-7, e.g. from a refused void): open that row.
+function openNamedRow() {
+  var match = /^#hand-\d+$/.exec(window.location.hash);
+  var row = match && document.getElementById(match[0].slice(1));
+  if (row && row.matches("details.hand-row")) {
+    row.open = true;
+    row.scrollIntoView({ block: "center" });
+  }
+}
+document.addEventListener("DOMContentLoaded", openNamedRow);
+window.addEventListener("hashchange", openNamedRow);
+document.addEventListener("htmx:load", function (event) {
+  if (event.detail.elt === document.body || (event.detail.elt.querySelector && event.detail.elt.querySelector("#hands"))) openNamedRow();
+});
+
+// A message floats over the page: a tap puts it away, a success fades by itself.
+document.addEventListener("click", function (event) {
+  var alert = event.target.closest(".flash .alert");
+  if (alert) alert.remove();
+});
+function fadeFlash() {
+  document.querySelectorAll(".flash .alert-success").forEach(function (alert) {
+    if (alert.dataset.fading) return;
+    alert.dataset.fading = "1";
+    window.setTimeout(function () { alert.remove(); }, 6000);
+  });
+}
+document.addEventListener("DOMContentLoaded", fadeFlash);
+document.addEventListener("htmx:load", fadeFlash);
