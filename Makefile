@@ -69,7 +69,8 @@ bench-taps: $(VENV)/.dev
 clean:
 	rm -rf $(VENV) staticfiles .hypothesis
 
-# Regenerate the English catalogue after changing Chinese text (needs GNU gettext).
+# The English catalogue: django.po is the source (edit it by hand or in a .po editor), then this
+# collects new Chinese msgids into it and compiles the .mo that is committed (needs GNU gettext).
 messages: $(VENV)/.dev
 	$(DEV) $(BIN)/python manage.py makemessages -l en --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
-	$(BIN)/python locale/translate_en.py
+	$(DEV) $(BIN)/python manage.py compilemessages -l en
