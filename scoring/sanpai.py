@@ -1,28 +1,45 @@
 """算牌 at the table (hand-analysis.md): the page's state lives in its query string, so every tap
 is a plain link. ``read_query`` checks the query, ``build_page`` asks the engine and prices each
 answer at the table's current state, ``use_links`` turns a complete hand into the record form's
-pre-filled URL (nothing is recorded without the usual 「确认记录」)."""
+pre-filled URL (nothing is recorded without the usual 「确认记录」).
+
+Every text the page says goes through gettext with a Chinese msgid (English in
+locale/en/LC_MESSAGES/django.po); only the tile faces and tile names (一万, 5筒, 东) stay Chinese."""
 
 from collections import Counter
 from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
 from scoring.engine import ScoringError
 from scoring.engine.analyse import CODES, analyse, breakdown
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
-from scoring.lang import table_words
+from scoring.lang import chinese, say, table_words
 from scoring.templatetags.yiwu import signed
 
 MAX_TILES = 14
 CN_DIGITS = "一二三四五六七八九"
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
-ROWS = (("万", CODES[0:9]), ("筒", CODES[9:18]), ("条", CODES[18:27]), ("字", CODES[27:34]))
-FLAG_ZH = {"self_drawn": "自摸", "after_kong": "杠开", "robbing_kong": "抢杠", "last_tile": "海底"}
+# The keyboard rows' names (aria labels), the toggles and the first-round wins: msgids, translated when shown.
+ROWS = (
+    (gettext_noop("万"), CODES[0:9]),
+    (gettext_noop("筒"), CODES[9:18]),
+    (gettext_noop("条"), CODES[18:27]),
+    (gettext_noop("字"), CODES[27:34]),
+)
+FLAG_ZH = {
+    "self_drawn": gettext_noop("自摸"),
+    "after_kong": gettext_noop("杠开"),
+    "robbing_kong": gettext_noop("抢杠"),
+    "last_tile": gettext_noop("海底"),
+}
 FLAGS = {"yiwu": ("self_drawn", "after_kong", "robbing_kong"), "zhuji": ("self_drawn", "after_kong", "robbing_kong")}
 FLAGS["wuyi2"] = (*FLAGS["yiwu"], "last_tile")
-FIRST_ROUND_ZH = {"tianhu": "天胡", "dihu": "地胡", "renhu": "人胡"}
+FIRST_ROUND_ZH = {"tianhu": gettext_noop("天胡"), "dihu": gettext_noop("地胡"), "renhu": gettext_noop("人胡")}
 FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dihu", "renhu")}
 
 
@@ -51,7 +68,7 @@ def wild_codes(ruleset: str, flip: str) -> list[str]:
 
 @dataclass
 class Query:
-    """The checked query: what was tapped so far. ``error`` holds the first problem, in Chinese."""
+    """The checked query: what was tapped so far. ``error`` holds the first problem, in the request's language."""
 
     flip: str | None = None
     tiles: list[str] = field(default_factory=list)
@@ -84,7 +101,7 @@ class Query:
 
 def _seat(value: str, seats: int, what: str) -> int:
     if not value.isdigit() or int(value) >= seats:
-        raise ValueError(f"{what}：没有这个座位（{value[:8]}）")
+        raise ValueError(_("%(what)s：没有这个座位（%(value)s）") % {"what": what, "value": value[:8]})
     return int(value)
 
 
@@ -94,29 +111,30 @@ def read_query(get, ruleset: str, seats: int) -> Query:
     try:
         flip = get.get("flip", "")
         if flip and flip not in CODES:
-            raise ValueError(f"不认识翻的牌：{flip[:8]}")
+            raise ValueError(_("不认识翻的牌：%(flip)s") % {"flip": flip[:8]})
         q.flip = flip or None
         raw = [t.strip() for t in get.get("tiles", "").split(",") if t.strip()]
         for code in raw:
             if code not in CODES:
-                raise ValueError(f"不认识的牌：{code[:8]}（应为 1m…9m、1p…、1s…、E S W N C F P）")
+                raise ValueError(_("不认识的牌：%(code)s（应为 1m…9m、1p…、1s…、E S W N C F P）") % {"code": code[:8]})
         if len(raw) > MAX_TILES:
-            raise ValueError(f"手牌最多 {MAX_TILES} 张，现在有 {len(raw)} 张")
+            raise ValueError(_("手牌最多 %(max)s 张，现在有 %(n)s 张") % {"max": MAX_TILES, "n": len(raw)})
         for code, n in Counter(raw).items():
             if n > 4:
-                raise ValueError(f"{face(code)['name']} 有 {n} 张：同一种牌最多 4 张")
+                raise ValueError(_("%(tile)s 有 %(n)s 张：同一种牌最多 4 张") % {"tile": face(code)["name"], "n": n})
         q.tiles = raw
-        for name, what in (("winner", "谁胡了"), ("discarder", "谁放铳")):
+        for name, what in (("winner", _("谁胡了")), ("discarder", _("谁放铳"))):
             if get.get(name, "") != "":
                 setattr(q, name, _seat(get[name], seats, what))
         q.flags = {name: get.get(name) in ("1", "on", "true") for name in FLAGS[ruleset]}
         first = get.get("first_round") or None
         if first is not None and first not in FIRST_ROUND[ruleset]:
-            raise ValueError(f"这套规则没有「{FIRST_ROUND_ZH.get(first, first[:8])}」")
+            shown = _(FIRST_ROUND_ZH[first]) if first in FIRST_ROUND_ZH else first[:8]
+            raise ValueError(_("这套规则没有「%(name)s」") % {"name": shown})
         q.first_round = first
         melded = get.get("melded", "0") or "0"
         if not melded.isdigit() or int(melded) > 4:
-            raise ValueError("碰/杠出的副数应为 0-4")
+            raise ValueError(_("碰/杠出的副数应为 0-4"))
         q.melded = int(melded)
     except ValueError as problem:
         q.error = str(problem)
@@ -134,11 +152,6 @@ def engine_request(game, q: Query, dealer: int) -> dict:
         if game.ruleset == "zhuji":
             request["seat_wind"] = "ESWN"[(q.winner - dealer) % 4]
     return request
-
-
-def discard_word(ruleset: str) -> str:
-    """诸暨 writes 放冲, the others 放铳 (as each entry form does)."""
-    return "放冲" if ruleset == "zhuji" else "放铳"
 
 
 def can_win(ruleset: str, answer: dict) -> bool:
@@ -183,7 +196,8 @@ def net_for(game, state, entry: dict) -> int | None:
 
 
 def prices(game, state, q: Query, answer: dict) -> list[str]:
-    """「老王 +42」 for a self-drawn win; 「小李放 老王 +14」 for each possible discarder."""
+    """「老王+42」 for a self-drawn win; 「小李放：老王+14」 for each possible discarder, or
+    「谁放铳都是 老王+14」 when every discarder gives the same."""
     if q.winner is None or not can_win(game.ruleset, answer):
         return []
     names = game.players
@@ -198,46 +212,61 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
             if net is not None:
                 nets[names[seat]] = net
     if len(nets) > 1 and len(set(nets.values())) == 1:  # whoever discards, the same: say it once
-        return [f"谁{discard_word(game.ruleset)}都是 {winner}{signed(next(iter(nets.values())))}"]
-    return [f"{name}放：{winner}{signed(net)}" for name, net in nets.items()]
+        values = {"winner": winner, "net": signed(next(iter(nets.values())))}
+        if game.ruleset == "zhuji":
+            return [_("谁放冲都是 %(winner)s%(net)s") % values]
+        return [_("谁放铳都是 %(winner)s%(net)s") % values]
+    return [
+        _("%(discarder)s放：%(winner)s%(net)s") % {"discarder": name, "winner": winner, "net": signed(net)}
+        for name, net in nets.items()
+    ]
 
 
-def reason_zh(answer: dict) -> str:
-    """The §9 refusal as the table reads it."""
+def reason(answer: dict) -> str:
+    """The §9 refusal as the table reads it, in the request's language."""
     n = answer.get("caishen", 0)
     if n >= 3:
-        return f"手里有 {n} 个财神：只能胡财神头或杠开"
+        return _("手里有 %(n)s 个财神：只能胡财神头或杠开") % {"n": n}
     if n == 2:
-        return "手里有 2 个财神：不能胡别人放的铳，只能自摸"
-    return table_words(answer.get("reason", "不能胡"))
+        return _("手里有 2 个财神：不能胡别人放的铳，只能自摸")
+    return _("不能胡")  # the engine sets a reason only for the two cases above
 
 
 def answer_text(ruleset: str, answer: dict) -> str:
     if ruleset == "yiwu" and answer.get("win_type") is None:
-        return reason_zh(answer)
-    text = breakdown(answer, ruleset, zh=True)
+        return reason(answer)
+    text = breakdown(answer, ruleset, zh=chinese())
     if ruleset == "zhuji" and not answer.get("can_win"):
-        text += " — 0 台且手里有财神，不能胡"
+        text = _("%(breakdown)s — 0 台且手里有财神，不能胡") % {"breakdown": text}
     return text
 
 
 def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:
-    """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player."""
+    """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player.
+    诸暨 writes 放冲, the others 放铳 (as each entry form does)."""
     kind = KINDS[game.ruleset]
-    fang = discard_word(game.ruleset)
+    zhuji = game.ruleset == "zhuji"
 
     def url(discarder):
         data = kind.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
         return f"{record_url}?{urlencode(data, doseq=True)}"
 
+    def use_with(seat):  # 「用这个记分（小李放铳）」
+        values = {"name": game.players[seat]}
+        text = _("用这个记分（%(name)s放冲）") if zhuji else _("用这个记分（%(name)s放铳）")
+        return {"label": text % values, "url": url(seat)}
+
     if not is_discard(game.ruleset, answer, q):
-        return [{"label": "用这个记分", "url": url(None)}]
+        return [{"label": _("用这个记分"), "url": url(None)}]
     if q.discarder is not None and q.discarder != q.winner:
-        return [{"label": f"用这个记分（{game.players[q.discarder]}{fang}）", "url": url(q.discarder)}]
+        return [use_with(q.discarder)]
     others = [s for s in range(len(game.players)) if s != q.winner]
     if len(others) == 1:
-        return [{"label": f"用这个记分（{game.players[others[0]]}{fang}）", "url": url(others[0])}]
-    return [{"label": f"{game.players[s]}{fang}", "url": url(s)} for s in others]
+        return [use_with(others[0])]
+    return [
+        {"label": (_("%(name)s放冲") if zhuji else _("%(name)s放铳")) % {"name": game.players[s]}, "url": url(s)}
+        for s in others
+    ]
 
 
 def _keyboard(q: Query, base: str, choosing_flip: bool) -> list[dict]:
@@ -255,7 +284,7 @@ def _keyboard(q: Query, base: str, choosing_flip: bool) -> list[dict]:
                 n = counts[code]
                 url = None if n >= 4 or full else q.link(base, tiles=",".join([*q.tiles, code]))
                 keys.append({**face(code), "count": n, "url": url, "on": False})
-        rows.append({"label": label, "keys": keys})
+        rows.append({"label": _(label), "keys": keys})
     return rows
 
 
@@ -274,14 +303,14 @@ def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
         if name == "self_drawn" and not on:
             flags["robbing_kong"] = False
         changes = {k: v or None for k, v in flags.items()}
-        out.append({"label": FLAG_ZH[name], "on": on, "url": q.link(base, **changes)})
+        out.append({"label": _(FLAG_ZH[name]), "on": on, "url": q.link(base, **changes)})
     for code in FIRST_ROUND[game.ruleset]:
         if q.winner is None or (code == "tianhu") != (q.winner == dealer):
             continue  # 天胡 is the dealer's, 地胡/人胡 the others'
         on = q.first_round == code
         drawn = None if code == "dihu" else 1
         changes = {"first_round": None} if on else {"first_round": code, "self_drawn": drawn, "robbing_kong": None}
-        out.append({"label": FIRST_ROUND_ZH[code], "on": on, "url": q.link(base, **changes)})
+        out.append({"label": _(FIRST_ROUND_ZH[code]), "on": on, "url": q.link(base, **changes)})
     return out
 
 
@@ -292,9 +321,9 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
     try:
         answer = analyse(engine_request(game, q, state.dealer))
     except ScoringError as error:
-        message = table_words(error.zh)
-        for code, zh in FIRST_ROUND_ZH.items():
-            message = message.replace(code, zh)
+        message = table_words(say(error))
+        for code, name in FIRST_ROUND_ZH.items():
+            message = message.replace(code, _(name))
         return {"kind": "error", "text": message}
     if "waits" in answer:
         waits = [
@@ -303,7 +332,7 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
         ]
         return {"kind": "waits", "waits": waits}
     if not answer["complete"]:
-        return {"kind": "incomplete", "text": "没胡：这 14 张凑不成胡牌"}
+        return {"kind": "incomplete", "text": _("没胡：这 14 张凑不成胡牌")}
     ok = can_win(game.ruleset, answer)
     out = {"kind": "complete", "ok": ok, "text": answer_text(game.ruleset, answer)}
     out["prices"] = prices(game, state, q, answer) if ok else []
@@ -314,7 +343,7 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
 
 def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, record_url: str) -> dict:
     """Everything the 算牌 template shows, at the table's current ``state``."""
-    page = {"q": q, "ruleset": game.ruleset, "fang": discard_word(game.ruleset)}
+    page = {"q": q, "ruleset": game.ruleset}
     if q.error:
         page["restart"] = q.link(base, tiles=None) if q.flip else base
         return page
