@@ -1,6 +1,6 @@
 """The JSON contract (scoring-contract.md): a game object in, the result object out."""
 
-from .errors import ScoringError
+from .errors import ScoringError, check_object
 from .game import replay
 from .points import to_json
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
@@ -11,12 +11,7 @@ MAX_NAME = 20  # the one limit on a player's name: what a tile shows (forms, imp
 
 
 def _check_game(game) -> Ruleset:
-    if not isinstance(game, dict):
-        raise ScoringError("牌局应为 JSON 对象", "The game must be a JSON object", "game")
-    unknown = game.keys() - GAME_FIELDS
-    if unknown:
-        name = sorted(unknown)[0]
-        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
+    check_object(game, GAME_FIELDS, "牌局应为 JSON 对象", "The game must be a JSON object", "game")
     ruleset = get_ruleset(game.get("ruleset", DEFAULT_RULESET))
     seats = ruleset.seats
     first = game.get("first_dealer", 0)

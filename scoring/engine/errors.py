@@ -47,3 +47,16 @@ class ScoringError(BilingualError):
                 "field": self.field,
             }
         }
+
+
+def check_object(raw, allowed: frozenset, zh: str, en: str, field: str, error=None) -> dict:
+    """``raw`` if it is a JSON object holding only ``allowed`` keys; otherwise the error (the
+    first unknown key, in sorted order, is named). ``zh``/``en`` say what the object should be."""
+    error = error or ScoringError
+    if not isinstance(raw, dict):
+        raise error(zh, en, field)
+    unknown = raw.keys() - allowed
+    if unknown:
+        name = sorted(unknown)[0]
+        raise error(f"未知字段：{name}", f"Unknown field: {name}", name)
+    return raw

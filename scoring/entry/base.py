@@ -70,3 +70,15 @@ def no_prefill(data, pending, state, rules):
 
 def refuse_bet(pending, state, rules, *, bet: str, seat: int, amount: int | None, on: bool):
     raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")
+
+
+def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str:
+    """A win's title where the hand counts one number (台, 番): 「老王 自摸 4台」, 「小李 1台 ·
+    老王放冲」, or 「流局」. ``count`` is that number's text (empty for a voided hand)."""
+    if entry["outcome"] != "win":
+        return pick("流局", "Draw")
+    winner = names[entry["winner"]]
+    if "discarder" not in entry:
+        return f"{winner} {pick('自摸', 'self-drawn')}{count}"
+    discarder = names[entry["discarder"]]
+    return f"{winner}{count}" + pick(f" · {discarder}{discard_zh}", f" · {discarder} discarded")

@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
 from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
-from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field
+from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field, win_title
 from scoring.lang import pick, table_words
 
 TEMPLATE = "scoring/entry/wuyi2.html"
@@ -117,13 +117,8 @@ def context(game, form, state, rules) -> dict:
 
 def title(names: list[str], entry: dict, result=None) -> str:
     """e.g. 老王 自摸 3番, 小李 2番 · 老王放铳, 流局."""
-    if entry["outcome"] != "win":
-        return pick("流局", "Draw")
     count = "" if result is None else pick(f" {result.fan}番", f" {result.fan} fan")
-    winner = names[entry["winner"]]
-    if "discarder" not in entry:
-        return f"{winner} {pick('自摸', 'self-drawn')}{count}"
-    return f"{winner}{count}" + pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
+    return win_title(names, entry, count, "放铳")
 
 
 def wind(state, seat: int) -> str:

@@ -5,7 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field
+from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field, win_title
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/zhuji.html"
@@ -134,13 +134,8 @@ def context(game, form, state, rules) -> dict:
 
 def title(names: list[str], entry: dict, result=None) -> str:
     """e.g. 老王 自摸 4台, 小李 1台 · 老王放冲, 流局."""
-    if entry["outcome"] != "win":
-        return pick("流局", "Draw")
     count = "" if result is None else pick(f" {result.tai}台", f" {result.tai} tai")
-    winner = names[entry["winner"]]
-    if "discarder" not in entry:
-        return f"{winner} {pick('自摸', 'self-drawn')}{count}"
-    return f"{winner}{count}" + pick(f" · {names[entry['discarder']]}放冲", f" · {names[entry['discarder']]} discarded")
+    return win_title(names, entry, count, "放冲")
 
 
 def wind(state, seat: int) -> str:

@@ -12,7 +12,7 @@ from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
 from scoring.engine.analyse import analyse as analyse_hand
 from scoring.engine.contract import MAX_NAME  # one limit for names (forms, imports, contract)
-from scoring.engine.errors import BilingualError
+from scoring.engine.errors import BilingualError, check_object
 
 JSON_DUMPS = {"ensure_ascii": False}
 
@@ -105,12 +105,9 @@ def _parse_balances(balances) -> dict[str, int]:
 
 def _parse_settle(body) -> tuple[dict[str, int], int]:
     """(balances, rate_fen) from the request body, or SettleInputError naming the bad field."""
-    if not isinstance(body, dict):
-        raise SettleInputError("请求应为 JSON 对象", "The request must be a JSON object", "body")
-    unknown = body.keys() - SETTLE_FIELDS
-    if unknown:
-        name = sorted(unknown)[0]
-        raise SettleInputError(f"未知字段：{name}", f"Unknown field: {name}", name)
+    check_object(
+        body, SETTLE_FIELDS, "请求应为 JSON 对象", "The request must be a JSON object", "body", SettleInputError
+    )
     if "balances" not in body:
         raise SettleInputError("缺少 balances", "balances is missing", "balances")
     balances = _parse_balances(body["balances"])

@@ -7,7 +7,7 @@ of §4 (which patterns go together, who may discard) need the table state and ar
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError
+from ..errors import ScoringError, check_object
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "patterns"))
 SEATS = 2
@@ -43,11 +43,7 @@ def _patterns(value) -> tuple[str, ...]:
 
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
-    if raw.__class__ is not dict:
-        raise ScoringError("每一局应为一个对象", "Each hand must be an object", "hand")
-    if not raw.keys() <= HAND_FIELDS:
-        name = sorted(raw.keys() - HAND_FIELDS)[0]
-        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
+    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     outcome = raw.get("outcome")
     if outcome == "draw":
         for name in ("winner", "discarder", "patterns"):

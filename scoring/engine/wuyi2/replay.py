@@ -6,7 +6,7 @@ applied, so a rejected hand changes nothing.
 from dataclasses import dataclass, field
 
 from ..errors import ScoringError
-from ..payment import BasePayment
+from ..payment import BasePayment, BaseResult
 from .explain import QQR_ZIMO, explain, formula
 from .hands import HandEntry
 from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
@@ -22,26 +22,14 @@ class Payment(BasePayment):
 
 
 @dataclass(slots=True)
-class HandResult:
+class HandResult(BaseResult):
+    COUNT = "fan"  # paid on the 番
+
     dealer: int
     streak: int
     fan: int  # the 番 paid on, after the cap; 0 for a draw
     net: list[int]
     payments: list[Payment]
-
-    @property
-    def count(self) -> int:
-        """What the hand is paid on: the 番."""
-        return self.fan
-
-    def to_dict(self) -> dict:
-        return {
-            "dealer": self.dealer,
-            "streak": self.streak,
-            "fan": self.fan,
-            "net": list(self.net),
-            "payments": [p.to_dict() for p in self.payments],
-        }
 
 
 @dataclass(slots=True)

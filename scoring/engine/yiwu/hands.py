@@ -6,7 +6,7 @@ known fields, seats 0-3, the right kinds of value.
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError
+from ..errors import ScoringError, check_object
 from .wintypes import WIN_TYPES, WinType
 
 HAND_FIELDS = frozenset(
@@ -100,12 +100,7 @@ def _caishen(value) -> int:
 
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
-    if not isinstance(raw, dict):
-        raise ScoringError("每一局应为一个对象", "Each hand must be an object", "hand")
-    unknown = raw.keys() - HAND_FIELDS
-    if unknown:
-        name = sorted(unknown)[0]
-        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
+    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:
         raise ScoringError(

@@ -8,7 +8,7 @@ hand that is rejected: a hand is judged and scored first, then applied.
 from dataclasses import dataclass, field
 
 from ..errors import ScoringError
-from ..payment import BasePayment
+from ..payment import BasePayment, BaseResult
 from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .explain import explain, formula
 from .hands import HandEntry
@@ -25,7 +25,9 @@ class Payment(BasePayment):
 
 
 @dataclass(slots=True)
-class HandResult:
+class HandResult(BaseResult):
+    COUNT = "multiplier"  # paid on the 倍
+
     dealer: int
     streak: int
     multiplier: int
@@ -33,22 +35,6 @@ class HandResult:
     xiazi: tuple[int, ...]
     net: list[int]
     payments: list[Payment]
-
-    @property
-    def count(self) -> int:
-        """What the hand is paid on: the multiplier (倍)."""
-        return self.multiplier
-
-    def to_dict(self) -> dict:
-        return {
-            "dealer": self.dealer,
-            "streak": self.streak,
-            "multiplier": self.multiplier,
-            "maizi": list(self.maizi),
-            "xiazi": list(self.xiazi),
-            "net": self.net,
-            "payments": [p.to_dict() for p in self.payments],
-        }
 
 
 @dataclass(slots=True)

@@ -7,7 +7,7 @@ Only the shape is checked here: known fields, seats 0-3, the right kinds of valu
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError
+from ..errors import ScoringError, check_object
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
@@ -106,12 +106,7 @@ def parse_tai(raw) -> Tai:
 
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
-    if not isinstance(raw, dict):
-        raise ScoringError("每一局应为一个对象", "Each hand must be an object", "hand")
-    unknown = raw.keys() - HAND_FIELDS
-    if unknown:
-        name = sorted(unknown)[0]
-        raise ScoringError(f"未知字段：{name}", f"Unknown field: {name}", name)
+    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     outcome = raw.get("outcome")
     if outcome == "draw":
         for name in ("winner", "discarder", "tai"):

@@ -7,7 +7,7 @@ then applied. Amounts are plain ints; a ``Fraction`` appears only for a half poi
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..payment import BasePayment
+from ..payment import BasePayment, BaseResult
 from ..points import from_json, norm, to_json
 from .checks import check_win
 from .explain import explain, formula
@@ -22,26 +22,14 @@ class Payment(BasePayment):
 
 
 @dataclass(slots=True)
-class HandResult:
+class HandResult(BaseResult):
+    COUNT = "tai"  # paid on the 台
+
     dealer: int
     streak: int
     tai: int  # the 台 paid on, after the cap; 0 for a draw
     net: list  # ints, or Fraction halves
     payments: list[Payment]
-
-    @property
-    def count(self) -> int:
-        """What the hand is paid on: the 台."""
-        return self.tai
-
-    def to_dict(self) -> dict:
-        return {
-            "dealer": self.dealer,
-            "streak": self.streak,
-            "tai": self.tai,
-            "net": [to_json(n) for n in self.net],
-            "payments": [p.to_dict() for p in self.payments],
-        }
 
 
 @dataclass(slots=True)
