@@ -185,9 +185,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     if stop := finished(request, game, token):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
-    data = request.POST if request.method == "POST" else request.GET
-    if request.method == "GET":  # the bets placed on the game page start filled in
-        data = kind_for(game, data).prefill(data, game.pending, before, game.engine_rules())
+    data = answers(request, game, before)
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
     page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
     page.context["form_url"] = reverse("record", args=[token])
@@ -199,19 +197,21 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     elif confirming(request):
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
         write = partial(services.record_hand, game=game, entry=entry, fix=page.fix, next_seq=next_seq)
-        return confirm(
-            request,
-            token,
-            partial(write, form_token=form_token, **signed(request, game, "entered_by")),
-            _("已记录第%(seq)s局。"),
-            page,
-        )
+        write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
+        return confirm(request, token, write, _("已记录第%(seq)s局。"), page)
     else:
         try:
             page.show(services.preview_record(game=game, state=page.state, entry=entry), new_hand(game, seq, entry))
         except LedgerError as error:
             page.refuse(error)
     return page.render()
+
+
+def answers(request: HttpRequest, game: Game, before):
+    """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
+    if request.method == "POST":
+        return request.POST
+    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.engine_rules())
 
 
 @require_POST
