@@ -57,11 +57,27 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> s
     for seat, name in enumerate(names):
         x = PAD_LEFT + seat * (WIDTH - PAD_LEFT) / len(names)
         total = series[seat][-1]
-        label = f'{escape(name)} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{fmt(total, signed=True)}</tspan>'
+        label = f'{escape(legend_name(name, len(names)))} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{fmt(total, signed=True)}</tspan>'
         parts.append(f'<rect x="{x}" y="{HEIGHT - 16}" width="10" height="10" fill="{COLOURS[seat]}"/>')
         parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{label}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def legend_name(name: str, players: int) -> str:
+    """A name short enough for its slot of the legend (about 8 narrow characters between four
+    players, with the total beside it): longer names end with …"""
+    room = 16 // players * 2 if players > 2 else 16
+    width = sum(2 if ord(c) > 0x2E80 else 1 for c in name)  # CJK characters are twice as wide
+    if width <= room:
+        return name
+    out, used = "", 0
+    for char in name:
+        used += 2 if ord(char) > 0x2E80 else 1
+        if used > room - 1:
+            break
+        out += char
+    return out + "…"
 
 
 def ledger_chart(ledger) -> str:

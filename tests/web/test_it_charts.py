@@ -31,3 +31,12 @@ def test_the_game_page_loads_the_chart_when_it_is_unfolded(client, game):
     svg = client.get(game_url(game) + "chart").content.decode()
     assert svg.startswith('<svg class="chart"')
     assert "老王 +42" in re.sub(r"</?tspan[^>]*>", "", svg)
+
+
+def test_long_names_are_cut_to_their_slot_of_the_legend():
+    from scoring.charts import legend_name
+
+    assert legend_name("老王", 4) == "老王"
+    assert legend_name("欧阳娜娜娜娜", 4) == "欧阳娜…"
+    assert legend_name("Christopher", 4) == "Christo…"
+    assert legend_name("欧阳娜娜娜娜", 2) == "欧阳娜娜娜娜"
