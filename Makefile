@@ -73,4 +73,4 @@ clean:
 # collects new Chinese msgids into it and compiles the .mo that is committed (needs GNU gettext).
 messages: $(VENV)/.dev
 	$(DEV) $(BIN)/python manage.py makemessages -l en --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
-	$(DEV) $(BIN)/python manage.py compilemessages -l en
+	$(DEV) $(BIN)/python manage.py compilemessages -l en --ignore=.venv
