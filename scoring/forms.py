@@ -10,7 +10,6 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
-from scoring.engine.contract import MAX_NAME
 from scoring.lang import pick, say, table_words
 from scoring.models import DEFAULT_NAMES
 
@@ -51,7 +50,7 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
-NAME_LIMIT = MAX_NAME  # a player's name: 20 characters, what a tile shows; the contract's own limit
+NAME_LIMIT = 20  # a name typed at the table: what a tile shows (imports may bring up to MAX_NAME)
 
 
 class NewGameForm(forms.Form):

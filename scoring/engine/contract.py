@@ -7,7 +7,7 @@ from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 
 GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "hands"))
 MAX_HANDS = 2_000  # a long evening is under 100 hands
-MAX_NAME = 20  # the one limit on a player's name: what a tile shows (forms, imports, /api)
+MAX_NAME = 40  # the contract's bound on a player's name (Input hygiene); the new-game form keeps to 20
 
 
 def _check_game(game) -> Ruleset:

@@ -11,7 +11,7 @@ from django.views.decorators.csrf import csrf_exempt
 from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
 from scoring.engine.analyse import analyse as analyse_hand
-from scoring.engine.contract import MAX_NAME  # one limit for names (forms, imports, contract)
+from scoring.engine.contract import MAX_NAME  # the contract's bound on names
 from scoring.engine.errors import BilingualError, check_object
 
 JSON_DUMPS = {"ensure_ascii": False}

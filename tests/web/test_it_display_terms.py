@@ -62,14 +62,12 @@ def test_import_errors_speak_chinese_terms_not_field_paths(client, db):
     assert "§" not in client.post("/import", {"text": json.dumps(discard)}).content.decode()
 
 
-def test_one_name_limit_for_the_form_the_import_and_the_contract(client, db):
-    assert NAME_LIMIT == MAX_NAME == 20
-    long = "长" * (MAX_NAME + 1)
-    response = client.post("/new", {**NEW_GAME, "name0": long})
+def test_names_typed_at_the_table_keep_to_20_and_imports_to_the_contracts_40(client, db):
+    assert (NAME_LIMIT, MAX_NAME) == (20, 40)  # what a tile shows; the contract's bound (Input hygiene)
+    response = client.post("/new", {**NEW_GAME, "name0": "长" * (NAME_LIMIT + 1)})
     assert "name0" in response.context["form"].errors
-    html = client.post(
-        "/import", {"text": json.dumps({"players": [long, "b", "c", "d"], "hands": []})}
-    ).content.decode()
-    assert "玩家名字 应为 4 个名字（每个 1-20 字）" in html
+    too_long = {"players": ["长" * (MAX_NAME + 1), "b", "c", "d"], "hands": []}
+    html = client.post("/import", {"text": json.dumps(too_long)}).content.decode()
+    assert "玩家名字 应为 4 个名字（每个 1-40 字）" in html
     client.post("/import", {"text": json.dumps({"players": ["长" * MAX_NAME, "b", "c", "d"], "hands": []})})
     assert Game.objects.get().players[0] == "长" * MAX_NAME
