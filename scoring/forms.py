@@ -53,6 +53,11 @@ SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
 NAME_LIMIT = 20  # a name typed at the table: what a tile shows (imports may bring up to MAX_NAME)
 
 
+def preset_label(name: str) -> str:
+    """A preset as the page's language says it: 7/5 stays, 「2分」 is "2 pt" in English."""
+    return pick(name, f"{name[:-1]} pt") if name.endswith("分") else name
+
+
 class NewGameForm(forms.Form):
     """开新牌局 for one ruleset: its seats' names, the first dealer, a preset and every house rule
     the preset does not set. The engine checks the rules again when the game is created."""
@@ -79,7 +84,7 @@ class NewGameForm(forms.Form):
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
         self.fields["preset"] = forms.ChoiceField(
             label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
-            choices=[(p, p) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
+            choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,
         )

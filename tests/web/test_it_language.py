@@ -45,3 +45,12 @@ def test_every_message_has_an_english_translation():
     untranslated = [b for b in blocks if 'msgstr ""' in b.splitlines()[-1] or 'msgstr[1] ""' in b]
     assert blocks
     assert untranslated == []
+
+
+def test_the_new_game_presets_read_in_english_too(client, db):
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    html = client.get("/new?ruleset=zhuji").content.decode()
+    assert "2 pt" in html
+    assert "2分" not in html
