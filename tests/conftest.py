@@ -59,3 +59,13 @@ def _fresh_cache():
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _one_rate_limit_window(monkeypatch):
+    """Every test runs inside one 10-minute rate-limit window, so a test that straddles a
+    window's edge (its counts starting afresh) cannot fail by the clock."""
+    import scoring.access
+
+    window = scoring.access._window()
+    monkeypatch.setattr(scoring.access, "_window", lambda: window)
