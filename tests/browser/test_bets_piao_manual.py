@@ -45,7 +45,7 @@ def test_a_bet_placed_on_one_phone_shows_on_the_other_after_a_poll(live_server, 
     first.goto(f"{live_server.url}/g/{game.edit_token}/")
     second.goto(f"{live_server.url}/g/{game.edit_token}/")
     expect(second.locator(".tile .total").first).to_have_text("0")
-    second.clock.pause_at(second.evaluate("Date.now()") / 1000 + 0.1)  # seconds
+    second.clock.pause_at(second.evaluate("Date.now()") / 1000 + 1)  # seconds
 
     first.get_by_role("link", name="老王", exact=True).click()  # the dealer wins 自摸
     first.get_by_role("link", name=re.compile("^自摸")).click()

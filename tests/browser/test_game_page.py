@@ -25,7 +25,7 @@ def two_phones(browser, live_server, game):
     second.clock.install()
     first.goto(f"{live_server.url}{game_url(game)}")
     second.goto(f"{live_server.url}{game_url(game)}")
-    second.clock.pause_at(second.evaluate("Date.now()") / 1000 + 0.1)  # in seconds
+    second.clock.pause_at(second.evaluate("Date.now()") / 1000 + 1)  # in seconds
     return contexts, first, second
 
 
@@ -106,7 +106,9 @@ def test_a_message_floats_over_the_page_and_goes_when_newer_hands_arrive(live_se
     page.get_by_role("button", name="确认记录").click()
     flash = page.locator("#flash .alert-success")
     expect(flash).to_have_text("已记录第2局。")
-    page.clock.pause_at(page.evaluate("Date.now()") / 1000 + 0.1)  # seconds: a number in ms would jump years
+    page.clock.pause_at(
+        page.evaluate("Date.now()") / 1000 + 1
+    )  # seconds (a number in ms would jump years); 1 s ahead, never in the past
     assert page.locator("#tiles").bounding_box()["y"] == tiles_top  # it does not push the page down
     assert flash.evaluate("(a) => getComputedStyle(a.parentElement).position") == "fixed"
     shot(page, "game-flash-toast")

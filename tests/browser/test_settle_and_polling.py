@@ -42,7 +42,7 @@ def test_polling_rests_while_the_tab_is_hidden_and_catches_up_when_shown(live_se
     phone.clock.install()
     phone.goto(f"{live_server.url}/g/{game.view_token}/")
     phone.clock.pause_at(
-        phone.evaluate("Date.now()") / 1000 + 0.1
+        phone.evaluate("Date.now()") / 1000 + 1
     )  # seconds; from here the page's time moves only when told
     with phone.expect_request(is_poll):
         phone.clock.run_for(3_500)
