@@ -24,8 +24,8 @@ def ascii_int(value, default: int) -> int:
 
 def control_character(text: str) -> str | None:
     """The first control or invisible formatting character (Unicode Cc/Cf: NUL, U+202E and the
-    other direction marks) in ``text``, as U+XXXX, or None. Such a character in a name can
-    reorder the numbers shown beside it."""
+    other direction marks) in ``text``, as its code point ("U+202E"), or None. Such a character
+    in a name can reorder the numbers shown beside it."""
     for char in text:
         if unicodedata.category(char) in ("Cc", "Cf"):
             return f"U+{ord(char):04X}"
