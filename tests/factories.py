@@ -4,6 +4,8 @@ query-count, paging and browser tests, and for the benchmarks (bench/ imports th
 import random
 
 from scoring.engine import WIN_TYPES, YIWU, Rules, TableState, parse_hand, score
+from scoring.engine.analyse import CODES, INDEX
+from scoring.engine.analyse.tiles import next_kind
 
 PLAIN = [t.code for t in WIN_TYPES.values() if not t.piao_level]
 
@@ -58,3 +60,35 @@ def seeded_game(n_hands: int, seed: int = 7):
     store(game, build(game))
     game.bump_version()
     return game
+
+
+def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[str, list[str]]:
+    """(flip, tiles) of a complete 14-tile hand for 算牌: 4 random sets (pung or chow) and a
+    pair, then 0..max_wilds tiles swapped for wilds (the 算牌 properties and bench/analyse.py)."""
+    flip = rng.choice(CODES)
+    counts = [0] * 34
+    kinds: list[int] = []
+
+    def take(group: list[int]) -> None:
+        if all(counts[k] + group.count(k) <= 4 for k in group):
+            for k in group:
+                counts[k] += 1
+            kinds.extend(group)
+
+    while len(kinds) < 12:
+        if rng.random() < 0.5:
+            take([rng.randrange(34)] * 3)
+        else:
+            k = rng.randrange(3) * 9 + rng.randrange(7)
+            take([k, k + 1, k + 2])
+    while len(kinds) < 14:
+        take([rng.randrange(34)] * 2)
+    tiles = [CODES[k] for k in kinds]
+    wild_codes = [flip] if ruleset != "zhuji" else [flip, CODES[next_kind(INDEX[flip])]]
+    for _ in range(rng.randint(0, max_wilds)):
+        i = rng.randrange(14)
+        code = rng.choice(wild_codes)
+        if tiles[i] not in wild_codes and tiles.count(code) < 4:
+            tiles[i] = code
+    rng.shuffle(tiles)
+    return flip, tiles

@@ -8,45 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.analyse import CODES, INDEX, analyse, breakdown, is_standard
-from scoring.engine.analyse.tiles import next_kind
 from scoring.engine.errors import ScoringError
+from tests.factories import random_complete
 
 SETTINGS = settings(max_examples=100, deadline=None)
 RULESETS = ("yiwu", "zhuji", "wuyi2")
 
 
 # ---------------------------------------------------------------- generators and a plain checker
-
-
-def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[str, list[str]]:
-    """(flip, tiles): 4 random sets and a pair, then random tiles swapped for wilds."""
-    flip = rng.choice(CODES)
-    counts = [0] * 34
-    kinds: list[int] = []
-
-    def take(group: list[int]) -> None:
-        if all(counts[k] + group.count(k) <= 4 for k in group):
-            for k in group:
-                counts[k] += 1
-            kinds.extend(group)
-
-    while len(kinds) < 12:
-        if rng.random() < 0.5:
-            take([rng.randrange(34)] * 3)
-        else:
-            k = rng.randrange(3) * 9 + rng.randrange(7)
-            take([k, k + 1, k + 2])
-    while len(kinds) < 14:
-        take([rng.randrange(34)] * 2)
-    tiles = [CODES[k] for k in kinds]
-    wild_codes = [flip] if ruleset != "zhuji" else [flip, CODES[next_kind(INDEX[flip])]]
-    for _ in range(rng.randint(0, max_wilds)):
-        i = rng.randrange(14)
-        code = rng.choice(wild_codes)
-        if tiles[i] not in wild_codes and tiles.count(code) < 4:
-            tiles[i] = code
-    rng.shuffle(tiles)
-    return flip, tiles
 
 
 @st.composite
