@@ -60,3 +60,16 @@ def check_object(raw, allowed: frozenset, zh: str, en: str, field: str, error=No
         name = sorted(unknown)[0]
         raise error(f"未知字段：{name}", f"Unknown field: {name}", name)
     return raw
+
+
+def win_or_draw(raw: dict, win_fields: tuple[str, ...]) -> str:
+    """A win-or-draw hand's outcome: "win", or "draw" holding none of ``win_fields``."""
+    outcome = raw.get("outcome")
+    if outcome == "draw":
+        for name in win_fields:
+            if name in raw:
+                raise ScoringError(f"流局不应填写 {name}", f"A draw has no {name}", name)
+        return outcome
+    if outcome != "win":
+        raise ScoringError("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
+    return outcome

@@ -82,3 +82,49 @@ def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str
         return f"{winner} {pick('自摸', 'self-drawn')}{count}"
     discarder = names[entry["discarder"]]
     return f"{winner}{count}" + pick(f" · {discarder}{discard_zh}", f" · {discarder} discarded")
+
+
+class WinOrDrawForm(EntryForm):
+    """A hand that is a win or a draw, the win 自摸 or on a discard (诸暨, 武义二人): winner →
+    「how」 → the ruleset's sheet. ``win_fields()`` gives what the sheet adds to a win's entry."""
+
+    outcome = forms.ChoiceField(choices=[("win", _("胡牌")), ("draw", _("流局"))], required=False)
+    winner = seat_field(_("谁胡了"))
+    zimo = forms.BooleanField(label=_("自摸"), required=False)
+
+    def outcome_value(self) -> str | None:
+        data = self.cleaned_data
+        return data.get("outcome") or ("win" if data.get("winner") is not None else None)
+
+    def step(self) -> str:
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome is None:
+            return "winner"
+        if outcome == "win" and not data.get("zimo") and data.get("discarder") is None:
+            return "how"
+        return "preview"
+
+    def win_fields(self) -> dict:
+        """What the ruleset's sheet adds to a win's entry (the 台 object, the patterns)."""
+        return {}
+
+    def entry(self, state, rules) -> dict:
+        data, outcome = self.cleaned_data, self.outcome_value()
+        if outcome != "win":
+            return {"outcome": "draw"}
+        entry = {"outcome": "win", "winner": data.get("winner"), **self.win_fields()}
+        if not data.get("zimo") and data.get("discarder") is not None:
+            entry["discarder"] = data["discarder"]
+        return entry
+
+
+def win_initial(entry: dict, fix) -> dict:
+    """Form data for a stored win or draw: outcome, winner, 自摸 or the discarder, correction."""
+    data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
+    if entry["outcome"] == "win":
+        data["winner"] = entry["winner"]
+        if "discarder" in entry:
+            data["discarder"] = entry["discarder"]
+        else:
+            data["zimo"] = "on"
+    return data

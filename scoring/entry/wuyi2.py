@@ -7,7 +7,15 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
 from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
-from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field, win_title
+from scoring.entry.base import (
+    WinOrDrawForm,
+    no_bets,
+    no_prefill,
+    refuse_bet,
+    seat_field,
+    win_initial,
+    win_title,
+)
 from scoring.lang import pick, table_words
 
 TEMPLATE = "scoring/entry/wuyi2.html"
@@ -19,25 +27,10 @@ SHAPES = [p.code for p in PATTERNS if p.group == "shape"]
 EXTRAS = [code for code in LISTABLE if BY_CODE[code].group != "shape"]
 
 
-class Form(EntryForm):
-    outcome = forms.ChoiceField(choices=[("win", _("胡牌")), ("draw", _("流局"))], required=False)
-    winner = seat_field(_("谁胡了"))
-    zimo = forms.BooleanField(label=_("自摸"), required=False)
+class Form(WinOrDrawForm):
     discarder = seat_field(_("谁放铳"))
     shape = forms.ChoiceField(choices=[(c, BY_CODE[c].zh) for c in SHAPES], required=False)
     patterns = forms.MultipleChoiceField(choices=[(c, BY_CODE[c].zh) for c in EXTRAS], required=False)
-
-    def outcome_value(self) -> str | None:
-        data = self.cleaned_data
-        return data.get("outcome") or ("win" if data.get("winner") is not None else None)
-
-    def step(self) -> str:
-        data, outcome = self.cleaned_data, self.outcome_value()
-        if outcome is None:
-            return "winner"
-        if outcome == "win" and not data.get("zimo") and data.get("discarder") is None:
-            return "how"
-        return "preview"
 
     def codes(self) -> list[str]:
         """The shape, then the other chips in the table's order (§2)."""
@@ -45,26 +38,16 @@ class Form(EntryForm):
         chosen = set(data.get("patterns") or [])
         return [data.get("shape") or "pinghu", *(c for c in EXTRAS if c in chosen)]
 
-    def entry(self, state, rules) -> dict:
-        data, outcome = self.cleaned_data, self.outcome_value()
-        if outcome != "win":
-            return {"outcome": "draw"}
-        entry = {"outcome": "win", "winner": data.get("winner"), "patterns": self.codes()}
-        if not data.get("zimo") and data.get("discarder") is not None:
-            entry["discarder"] = data["discarder"]
-        return entry
+    def win_fields(self) -> dict:
+        return {"patterns": self.codes()}
 
 
 def initial(entry: dict, fix) -> dict:
-    data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
+    """Form data for a stored hand."""
+    data = win_initial(entry, fix)
     if entry["outcome"] != "win":
         return data
     codes = entry.get("patterns", [])
-    data["winner"] = entry["winner"]
-    if "discarder" in entry:
-        data["discarder"] = entry["discarder"]
-    else:
-        data["zimo"] = "on"
     data["shape"] = next((c for c in codes if c in SHAPES), "pinghu")
     data["patterns"] = [c for c in codes if c not in SHAPES]
     return data

@@ -5,7 +5,15 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field, win_title
+from scoring.entry.base import (
+    WinOrDrawForm,
+    no_bets,
+    no_prefill,
+    refuse_bet,
+    seat_field,
+    win_initial,
+    win_title,
+)
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/zhuji.html"
@@ -31,10 +39,7 @@ def _choices(table) -> list[tuple[str, str]]:
     return [(code, pick(zh, en)) for code, zh, en in table]
 
 
-class Form(EntryForm):
-    outcome = forms.ChoiceField(choices=[("win", _("胡牌")), ("draw", _("流局"))], required=False)
-    winner = seat_field(_("谁胡了"))
-    zimo = forms.BooleanField(label=_("自摸"), required=False)
+class Form(WinOrDrawForm):
     discarder = seat_field(_("谁放冲"))
     dragons = forms.MultipleChoiceField(label=_("箭刻"), choices=_choices(DRAGONS), required=False)
     winds = forms.MultipleChoiceField(label=_("风刻"), choices=_choices(WINDS), required=False)
@@ -45,18 +50,6 @@ class Form(EntryForm):
     no_caishen = forms.BooleanField(required=False)
     special = forms.ChoiceField(choices=[("", "—"), *_choices(SPECIALS)], required=False)
     extra = forms.IntegerField(label=_("其他台"), min_value=0, max_value=MAX_EXTRA, required=False)
-
-    def outcome_value(self) -> str | None:
-        data = self.cleaned_data
-        return data.get("outcome") or ("win" if data.get("winner") is not None else None)
-
-    def step(self) -> str:
-        data, outcome = self.cleaned_data, self.outcome_value()
-        if outcome is None:
-            return "winner"
-        if outcome == "win" and not data.get("zimo") and data.get("discarder") is None:
-            return "how"
-        return "preview"
 
     def tai(self) -> dict:
         """The contract's TAI object, with only what was tapped."""
@@ -75,27 +68,16 @@ class Form(EntryForm):
             tai["extra"] = data["extra"]
         return tai
 
-    def entry(self, state, rules) -> dict:
-        data, outcome = self.cleaned_data, self.outcome_value()
-        if outcome != "win":
-            return {"outcome": "draw"}
-        entry = {"outcome": "win", "winner": data.get("winner"), "tai": self.tai()}
-        if not data.get("zimo") and data.get("discarder") is not None:
-            entry["discarder"] = data["discarder"]
-        return entry
+    def win_fields(self) -> dict:
+        return {"tai": self.tai()}
 
 
 def initial(entry: dict, fix) -> dict:
     """Form data for a stored hand."""
-    data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
+    data = win_initial(entry, fix)
     if entry["outcome"] != "win":
         return data
     tai = entry.get("tai", {})
-    data["winner"] = entry["winner"]
-    if "discarder" in entry:
-        data["discarder"] = entry["discarder"]
-    else:
-        data["zimo"] = "on"
     data["dragons"] = list(tai.get("dragon_pungs", []))
     data["winds"] = list(tai.get("wind_pungs", []))
     data["shape"] = tai.get("shape", "mixed")

@@ -7,7 +7,7 @@ of §4 (which patterns go together, who may discard) need the table state and ar
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError, check_object
+from ..errors import ScoringError, check_object, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "patterns"))
 SEATS = 2
@@ -44,14 +44,8 @@ def _patterns(value) -> tuple[str, ...]:
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
-    outcome = raw.get("outcome")
-    if outcome == "draw":
-        for name in ("winner", "discarder", "patterns"):
-            if name in raw:
-                raise ScoringError(f"流局不应填写 {name}", f"A draw has no {name}", name)
+    if win_or_draw(raw, ("winner", "discarder", "patterns")) == "draw":
         return DRAW
-    if outcome != "win":
-        raise ScoringError("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
     if "winner" not in raw:
         raise ScoringError("胡牌需要填写谁胡了", "A win needs a winner", "winner")
     winner = _seat(raw["winner"], "winner")

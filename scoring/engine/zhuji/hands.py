@@ -7,7 +7,7 @@ Only the shape is checked here: known fields, seats 0-3, the right kinds of valu
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError, check_object
+from ..errors import ScoringError, check_object, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
@@ -107,14 +107,8 @@ def parse_tai(raw) -> Tai:
 def parse_hand(raw) -> HandEntry:
     """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
-    outcome = raw.get("outcome")
-    if outcome == "draw":
-        for name in ("winner", "discarder", "tai"):
-            if name in raw:
-                raise ScoringError(f"流局不应填写 {name}", f"A draw has no {name}", name)
+    if win_or_draw(raw, ("winner", "discarder", "tai")) == "draw":
         return DRAW
-    if outcome != "win":
-        raise ScoringError("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
     if "winner" not in raw:
         raise ScoringError("胡牌需要填写谁胡了（winner）", "A win needs the winner", "winner")
     if "tai" not in raw:
