@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import ScoringError
+from .payment import BasePayment
 from .points import fmt, norm, to_json
 
 FIELDS = frozenset(("outcome", "net", "note", "dealer"))
@@ -27,37 +28,21 @@ class ManualHand:
     outcome: str = "manual"
 
 
+def explain(payer: int, payee: int, amount, why, zh: bool = True, names=None) -> str:
+    """e.g. 东→南 6 = 手动 · 诈胡罚分 (``names`` in seat order in place of the winds)."""
+    seats = names or (SEATS_ZH if zh else SEATS_EN)
+    return f"{seats[payer]}→{seats[payee]} {fmt(amount)} = {formula(why, zh)}"
+
+
 @dataclass(slots=True)
-class ManualPayment:
-    payer: int
-    payee: int
-    amount: int | Fraction
-    note: str
+class ManualPayment(BasePayment):
+    """why = ("manual", the table's note)."""
 
-    @property
-    def why(self) -> tuple:
-        return ("manual", self.note)
+    _explain = staticmethod(explain)
 
-    def formula(self, zh: bool = True, names=None) -> str:
-        return formula(self.why, zh, names)
-
-    @property
-    def zh(self) -> str:
-        return f"{SEATS_ZH[self.payer]}→{SEATS_ZH[self.payee]} {fmt(self.amount)} = {self.formula(True)}"
-
-    @property
-    def en(self) -> str:
-        return f"{SEATS_EN[self.payer]}→{SEATS_EN[self.payee]} {fmt(self.amount)} = {self.formula(False)}"
-
-    def to_dict(self) -> dict:
-
-        return {
-            "from": self.payer,
-            "to": self.payee,
-            "amount": to_json(self.amount),
-            "explain": self.zh,
-            "explain_en": self.en,
-        }
+    @staticmethod
+    def _formula(why, zh: bool = True, names=None) -> str:
+        return formula(why, zh, names)
 
 
 @dataclass(slots=True)
@@ -153,7 +138,7 @@ def settle(net: tuple, note: str) -> list[ManualPayment]:
         get[j][0] -= amount
         i += owe[i][0] == 0
         j += get[j][0] == 0
-    return [ManualPayment(a, b, amount, note) for (a, b), amount in sorted(paid.items())]
+    return [ManualPayment(a, b, amount, ("manual", note)) for (a, b), amount in sorted(paid.items())]
 
 
 def score_hand(state, hand: ManualHand) -> ManualResult:
