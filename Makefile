@@ -23,9 +23,10 @@ run: $(VENV)/.runtime
 	@$(BIN)/python -m yiwu_site.lan 8000
 	$(DEV) $(BIN)/python manage.py runserver 0.0.0.0:8000
 
-# Two workers (xdist); the browser tests share one worker and its Chromium (xdist_group "browser").
+# One xdist worker per core, each with its own Chromium; a worker that runs dry takes tests from
+# the other (worksteal), so the long browser evenings do not leave one core idle at the end.
 test: $(VENV)/.dev
-	$(BIN)/pytest -n auto --dist loadgroup
+	$(BIN)/pytest -n auto --dist worksteal
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -12,26 +12,34 @@ document.addEventListener("visibilitychange", function () {
   }
 });
 
-// 复制: copy a share text to the clipboard (WeChat), falling back to selecting it.
+// 复制: copy a share text to the clipboard (WeChat), falling back to selecting it. 「已复制」 is said
+// only when a copy happened; otherwise the text stays selected for the phone's own long-press copy.
+function copyBySelecting(source) {
+  if (source.select) {
+    source.select();
+  } else {
+    var range = document.createRange();
+    range.selectNodeContents(source);
+    window.getSelection().removeAllRanges();
+    window.getSelection().addRange(range);
+  }
+  try {
+    return document.execCommand("copy");
+  } catch (error) {
+    return false;
+  }
+}
 document.addEventListener("click", function (event) {
   var button = event.target.closest("[data-copy]");
   if (!button) return;
   var source = document.querySelector(button.getAttribute("data-copy"));
   if (!source) return;
   var done = function () { button.textContent = button.getAttribute("data-copied") || "OK"; };
-  if (navigator.clipboard && window.isSecureContext) {
-    navigator.clipboard.writeText(source.value || source.textContent).then(done);
-  } else {  // plain http on the table's Wi-Fi: select it and copy the old way
-    if (source.select) {
-      source.select();
-    } else {
-      var range = document.createRange();
-      range.selectNodeContents(source);
-      window.getSelection().removeAllRanges();
-      window.getSelection().addRange(range);
-    }
-    document.execCommand("copy");
-    done();
+  var fallback = function () { if (copyBySelecting(source)) done(); };
+  if (navigator.clipboard && window.isSecureContext) {  // refused (no permission): the old way
+    navigator.clipboard.writeText(source.value || source.textContent).then(done, fallback);
+  } else {  // plain http on the table's Wi-Fi
+    fallback();
   }
 });
 

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.chromium import CHROMIUM as DEFAULT_CHROMIUM
-from tests.chromium import CHROMIUM_ARGS
+from tests.chromium import APT_LINE, CHROMIUM_ARGS, TEST_CHROMIUM
 
-CHROMIUM = os.environ.get("YIWU_CHROMIUM", DEFAULT_CHROMIUM)
+CHROMIUM = os.environ.get("YIWU_CHROMIUM", TEST_CHROMIUM)
 PHONE = {"width": 390, "height": 844}
 SCREENSHOTS = Path(__file__).parent / "screenshots"
 
@@ -18,18 +17,10 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
-def pytest_collection_modifyitems(items):
-    """Under xdist (make test) every browser test runs on one worker: one Chromium, not one per worker."""
-    here = Path(__file__).parent
-    for item in items:
-        if here in item.path.parents:
-            item.add_marker(pytest.mark.xdist_group("browser"))
-
-
 def _chromium_or_stop() -> str:
     if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
         return CHROMIUM
-    message = f"Chromium not found at {CHROMIUM}: apt-get install -y chromium fonts-noto-cjk"
+    message = f"Chromium not found at {CHROMIUM}: {APT_LINE}"
     if os.environ.get("CI"):
         pytest.fail(message)  # in CI a browser test never skips silently
     pytest.skip(message)
@@ -37,6 +28,7 @@ def _chromium_or_stop() -> str:
 
 @pytest.fixture(scope="session")
 def browser():
+    """One Chromium per xdist worker (make test runs two): the browser tests share both cores."""
     executable = _chromium_or_stop()
     from playwright.sync_api import sync_playwright
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from scoring.engine import score_game
 from scoring.models import Hand
-from tests.browser.test_table_flow import confirm, screen_totals
+from tests.browser.helpers import confirm, screen_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

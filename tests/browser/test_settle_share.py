@@ -16,7 +16,9 @@ FAKE_SHARE = (
 
 def test_settled_share_text_copies_and_shares_in_one_tap(live_server, browser, shot):
     game = seeded_game(12)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, locale="zh-CN", permissions=["clipboard-read", "clipboard-write"]
+    )
     context.add_init_script(FAKE_SHARE)
     page = context.new_page()
     page.goto(f"{live_server.url}/g/{game.edit_token}/settle")
@@ -38,6 +40,7 @@ def test_settled_share_text_copies_and_shares_in_one_tap(live_server, browser, s
     assert page.evaluate("window.__shared")[0]["text"] == text
     page.get_by_role("button", name="复制").click()
     expect(page.get_by_role("button", name="已复制")).to_be_visible()
+    assert page.evaluate("navigator.clipboard.readText()") == text  # what was said to be copied was
     shot(page, "settle-share")
     context.close()
 

@@ -7,31 +7,17 @@ from playwright.sync_api import expect
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
+from tests.browser.helpers import confirm, form_ready, screen_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-def screen_totals(page) -> list[int]:
-    texts = page.locator(".tile .total").all_inner_texts()
-    return [int(t.replace("−", "-").replace("+", "")) for t in texts]
 
 
 def tap(page, text: str) -> None:
     page.get_by_role("link", name=text, exact=True).first.click()
 
 
-def confirm(page) -> None:
-    page.get_by_role("button", name=re.compile("确认")).click()
-    expect(page.locator(".alert-success")).to_be_visible()
-
-
-def ready(page) -> None:
-    """Wait until htmx has wired up the entry form (a change before that would go unseen)."""
-    page.wait_for_selector("#hand-form[data-ready]")
-
-
 def open_more(page) -> None:
-    ready(page)
+    form_ready(page)
     details = page.locator("details.more")
     if details.get_attribute("open") is None:
         details.locator("summary").click()
@@ -96,7 +82,7 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-6 summary").click()
     page.locator("#hand-6").get_by_role("link", name="修改").click()
     expect(page.locator(".preview")).to_contain_text("大刘 自摸")
-    ready(page)
+    form_ready(page)
     page.select_option("#id_win_type", "pinghu")
     expect(page.locator("#preview-panel")).to_contain_text("请选择谁放铳")
     page.select_option("#id_discarder", "1")

@@ -35,7 +35,7 @@ AUDIT = """() => {
 
 
 def audit(page, label: str, shot=None) -> list[str]:
-    page.wait_for_load_state("networkidle")
+    """The page as loaded (``goto`` waits for its stylesheets), every fold opened."""
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")  # 更多, rows, 走势图
     page.wait_for_timeout(100)
     if shot:
@@ -52,6 +52,7 @@ def test_every_tap_target_on_the_way_to_recording_a_hand_is_44_px(live_server, p
     url = base + game_url(game)
     phone.goto(url)
     phone.locator("form[action$='/me/0'] button").click()  # 我是 老王: the buttons stay
+    expect(phone.locator("form[action$='/me/0'] button.btn-dark")).to_be_visible()
     problems = audit(phone, "game", shot)
     steps = {
         "yiwu-winner": "record",

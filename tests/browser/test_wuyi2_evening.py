@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
+from tests.browser.helpers import confirm, form_ready, screen_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -16,11 +17,6 @@ NAMES = ["老王", "小李"]  # seats 0 and 1; 老王 deals first; 庄家翻倍 
 
 def link(page, name) -> None:
     page.get_by_role("link", name=name, exact=isinstance(name, str)).first.click()
-
-
-def sheet_ready(page) -> None:
-    """The sheet is on screen and htmx listens to it (a tap before that would go unseen)."""
-    page.wait_for_selector("#hand-form[data-ready]")
 
 
 def chip(page, code: str) -> None:
@@ -58,16 +54,6 @@ def expect_preview(page, title: str, winner: str, net: str) -> None:
     expect(cell.locator(".fs-4")).to_have_text(net)
 
 
-def confirm(page) -> None:
-    page.locator("#preview-panel").get_by_role("button", name=re.compile("^确认")).click()
-    expect(page.locator(".alert-success")).to_be_visible()
-
-
-def screen_totals(page) -> list[int]:
-    texts = [page.locator(f".total[data-seat='{s}']").inner_text() for s in range(2)]
-    return [int(t.replace("\u2212", "-").replace("+", "")) for t in texts]
-
-
 def win(winner: int, patterns: list[str], discarder: int | None = None) -> dict:
     entry = {"outcome": "win", "winner": winner, "patterns": patterns}
     if discarder is not None:
@@ -97,7 +83,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     link(page, "老王")
     expect(page.get_by_text("老王 胡了 — 自摸还是放铳？")).to_be_visible()
     link(page, "自摸")
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#pt-pinghu")).to_be_checked()
     expect_preview(page, "老王 自摸 1番", "老王", "+4")
     expect_refused_chip(page, "dihu", "需要庄家放铳")
@@ -109,7 +95,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     #    are self-drawn only
     link(page, "小李")
     link(page, re.compile(r"^老王\s*放铳"))
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#sheet")).to_contain_text("小李 · 放铳 ×2")
     expect_refused_chip(page, "gangkai", "杠上开花只能自摸")
     expect_refused_chip(page, "haidi", "海底捞月只能自摸")
@@ -129,11 +115,11 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     expect(page.get_by_text("谁胡了？", exact=True)).to_be_visible()
     link(page, "小李")
     link(page, re.compile(r"^老王\s*放铳"))
-    sheet_ready(page)
+    form_ready(page)
     chip(page, "caishentou")
     link(page, "改")  # it was 自摸: the chip tapped so far comes along
     link(page, "自摸")
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#sheet")).to_contain_text("小李 · 自摸 +1番")
     expect(page.locator("#pt-caishentou")).to_be_checked()
     chip(page, "gangkai")
@@ -151,7 +137,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator(".tile-dealer")).to_contain_text("连1")
     link(page, "老王")
     link(page, re.compile(r"^小李\s*放铳"))
-    sheet_ready(page)
+    form_ready(page)
     chip(page, "qidui_baotou")
     expect_refused_chip(page, "qingyise", "七对子爆头有财神")
     chip(page, "qingyise_cai")
@@ -170,7 +156,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     # 6. 老王 deals: 自摸 七风 + 海底 + 天胡 = 1 + 1 + 1 + 1 = 4番 → 32; no 清一色 with 七风
     link(page, "老王")
     link(page, "自摸")
-    sheet_ready(page)
+    form_ready(page)
     chip(page, "qifeng")
     expect_refused_chip(page, "qingyise_cai", "清一色不能与七风同时算")
     chip(page, "haidi")
@@ -182,7 +168,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     # 7. 小李 自摸 全求人 (counts as 平胡 when self-drawn) + 人胡 = 0 + 1 + 1 = 2番 → 8
     link(page, "小李")
     link(page, "自摸")
-    sheet_ready(page)
+    form_ready(page)
     chip(page, "quanqiuren")
     expect_refused_chip(page, "sancai", "三财一刻只能与平胡或碰碰胡同时算")
     chip(page, "renhu")
@@ -193,7 +179,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     # 8. 老王 on the dealer 小李's discard: 碰碰胡 + 爆头 = 2番 → 4 ×2 ×2 = 16
     link(page, "老王")
     link(page, re.compile(r"^小李\s*放铳"))
-    sheet_ready(page)
+    form_ready(page)
     chip(page, "pengpenghu")
     chip(page, "baotou")
     expect_preview(page, "老王 2番 · 小李放铳", "老王", "+16")
@@ -203,7 +189,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     # 9. 老王 deals: 自摸 十三不靠 = 0 + 1 = 1番 → 4
     link(page, "老王")
     link(page, "自摸")
-    sheet_ready(page)
+    form_ready(page)
     chip(page, "shisanbukao")
     expect_preview(page, "老王 自摸 1番", "老王", "+4")
     confirm(page)
@@ -214,7 +200,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-2 summary").click()
     page.locator("#hand-2").get_by_role("link", name="修改").click()
     expect(page.get_by_text("修改第2局")).to_be_visible()
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#pt-qingyise")).to_be_checked()
     expect_refused_chip(page, "qingyise_cai", "清一色只能算一种")
     chip(page, "qingyise")
@@ -241,6 +227,8 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-4 summary").click()
     shot(page, "wuyi2-game-page")
 
+    page.locator("#flash .alert").click()  # the void's toast covers the top bar: a tap puts it away
+    expect(page.locator("#flash .alert")).to_have_count(0)
     page.get_by_role("link", name="规则").click()
     expect(page.locator("main")).to_contain_text("武义二人麻将")
     fan_rule = page.locator("dt").filter(has_text="番数表")

@@ -8,6 +8,7 @@ from playwright.sync_api import expect
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
+from tests.browser.helpers import confirm, form_ready, screen_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -41,16 +42,6 @@ class Taps:
         self.link(re.compile(f"^{name}\\s*放冲"))
 
 
-def sheet_ready(page) -> None:
-    """The 台 sheet is on screen and htmx listens to it (a tap before that would go unseen)."""
-    page.wait_for_selector("#hand-form[data-ready]")
-
-
-def confirm(page) -> None:
-    page.locator("#preview-panel").get_by_role("button", name=re.compile("^确认")).click()
-    expect(page.locator(".alert-success")).to_be_visible()
-
-
 def expect_preview(page, title: str, winner: str, net: str) -> None:
     """Waits for the htmx preview to show ``title`` (e.g. 「阿华 6台 · 老王放冲」) and ``net`` for the winner."""
     panel = page.locator("#preview-panel")
@@ -63,14 +54,6 @@ def expect_refused(page, words: str) -> None:
     panel = page.locator("#preview-panel")
     expect(panel.locator(".alert-danger")).to_contain_text(words)
     expect(panel.get_by_role("button", name=re.compile("^确认"))).to_have_count(0)
-
-
-def number(text: str) -> Fraction:
-    return Fraction(text.strip().replace("\u2212", "-").replace("+", ""))
-
-
-def screen_totals(page) -> list[Fraction]:
-    return [number(page.locator(f".total[data-seat='{s}']").inner_text()) for s in range(4)]
 
 
 def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
@@ -94,7 +77,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     tap.count = 0
     tap.winner("小李")
     tap.link("自摸")
-    sheet_ready(page)
+    form_ready(page)
     expect_refused(page, "至少要1台")  # nothing on the sheet yet
     tap.chip("sh-pinghu")
     expect_preview(page, "小李 自摸 1台", "小李", "+6")
@@ -113,7 +96,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     expect(page.get_by_text("谁胡了？", exact=True)).to_be_visible()
     tap.winner("阿华")
     tap.link("自摸")
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#hand-form")).to_contain_text("阿华 · 自摸")
     tap.chip("dr-zhong")
     tap.chip("dr-fa")
@@ -121,7 +104,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     tap.link("改")  # it was 老王's discard: the chips tapped so far come along
     expect(page.get_by_text("阿华 胡了 — 自摸，还是谁放冲？")).to_be_visible()
     tap.discarder("老王")
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#hand-form")).to_contain_text("阿华 · 老王放冲")
     expect(page.locator("#dr-zhong")).to_be_checked()
     expect(page.locator("#dr-fa")).to_be_checked()
@@ -162,7 +145,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     # 3. 阿华 deals. 大刘 on 小李's discard, 无财 at 0台 (北 is 小李's wind: 0台 for 大刘): halves
     tap.winner("大刘")
     tap.discarder("小李")
-    sheet_ready(page)
+    form_ready(page)
     tap.chip("wd-bei")
     expect_refused(page, "至少要1台")
     tap.chip("fl-no_caishen")
@@ -176,7 +159,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     #    平胡 with pungs is refused, then 其他
     tap.winner("大刘")
     tap.link("自摸")
-    sheet_ready(page)
+    form_ready(page)
     for chip in ("wd-dong", "dr-bai", "wd-xi", "fl-gangkai", "sh-pinghu"):
         tap.chip(chip)
     expect_refused(page, "平胡四副都是顺子")
@@ -195,7 +178,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator(".tile-dealer")).to_contain_text("连1")
     tap.winner("老王")
     tap.discarder("大刘")
-    sheet_ready(page)
+    form_ready(page)
     tap.chip("sh-pinghu")
     tap.chip("fl-qianggang")
     expect_preview(page, "老王 2台 · 大刘放冲", "老王", "+8")
@@ -205,7 +188,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     # 6. 老王 deals: 天胡 (全字 first, then 天胡): a flat 8台
     tap.winner("老王")
     tap.link("自摸")
-    sheet_ready(page)
+    form_ready(page)
     tap.chip("sp-quanzi")
     expect_preview(page, "老王 自摸 8台", "老王", "+768")
     tap.chip("sp-tianhu")
@@ -218,7 +201,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     # 7. 小李 地胡 on the dealer 老王's first discard; 全字 then — clears the special first
     tap.winner("小李")
     tap.discarder("老王")
-    sheet_ready(page)
+    form_ready(page)
     tap.chip("sp-quanzi")
     expect_preview(page, "小李 8台 · 老王放冲", "小李", "+512")
     tap.chip("sp-none")
@@ -237,7 +220,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     # 9. 阿华 自摸 全字
     tap.winner("阿华")
     tap.link("自摸")
-    sheet_ready(page)
+    form_ready(page)
     tap.chip("sp-quanzi")
     expect_preview(page, "阿华 自摸 8台", "阿华", "+768")
     confirm(page)
@@ -247,7 +230,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-2 summary").click()
     page.locator("#hand-2").get_by_role("link", name="修改").click()
     expect(page.get_by_text("修改第2局")).to_be_visible()
-    sheet_ready(page)
+    form_ready(page)
     expect(page.locator("#fl-hunyise")).to_be_checked()
     expect(page.locator("#id_extra")).to_have_value("1")
     tap.step(-1)
@@ -280,6 +263,8 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-3 summary").click()
     shot(page, "zhuji-game-page")
 
+    page.locator("#flash .alert").click()  # the void's toast covers the top bar: a tap puts it away
+    expect(page.locator("#flash .alert")).to_have_count(0)
     page.get_by_role("link", name="规则").click()
     expect(page.locator("main")).to_contain_text("诸暨麻将")
     shot(page, "zhuji-rules")

@@ -1,6 +1,10 @@
 """Small helpers for the Django client tests: post a hand the way the entry form does."""
 
+import os
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 from scoring.entry import entry_for, yiwu
 from scoring.models import Game
@@ -50,3 +54,40 @@ def totals_on_page(html: str) -> list[str]:
 
 def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+# 老王 (dealer) 自摸: +42, others −14; then 小李 平胡 off 老王: 老王 −8, 小李 +18, the others −5
+SETTLE_HANDS = [
+    {"outcome": "win", "winner": 0, "win_type": "zimo"},
+    {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0},
+]
+FINISH = {"rate": "100", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0"}
+
+
+def played(client, game):
+    """The two settle-up hands recorded in ``game``."""
+    for entry in SETTLE_HANDS:
+        record(client, game, entry)
+    return game  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
+
+
+ROOT = Path(__file__).resolve().parents[2]
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
+    "DJANGO_ALLOWED_HOSTS": "mj.example.com",
+    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://mj.example.com",
+}
+
+
+def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
+    """``manage.py ARGS`` in a fresh process whose environment is this one's less Django's and pytest's, plus ``env``."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=False,
+    )

@@ -10,8 +10,7 @@ from scoring.charts import running_totals_svg
 from scoring.engine.contract import MAX_NAME
 from scoring.forms import NAME_LIMIT
 from scoring.models import Game
-from tests.web.helpers import NEW_GAME, game_url, record
-from tests.web.test_it_settle import played
+from tests.web.helpers import NEW_GAME, game_url, played, record
 
 RED, GREEN = "#c62828", "#2e7d32"
 

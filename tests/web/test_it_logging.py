@@ -1,6 +1,6 @@
 """A 500 in production leaves its traceback in the logs (stderr, which gunicorn keeps)."""
 
-from tests.web.test_it_security import PRODUCTION, manage
+from tests.web.helpers import PRODUCTION, manage
 
 BOOM = """
 import scoring.views.games as games

@@ -1,29 +1,4 @@
-import os
-import subprocess
-import sys
-from pathlib import Path
-
-from tests.web.helpers import game_url
-
-ROOT = Path(__file__).resolve().parents[2]
-PRODUCTION = {
-    "DJANGO_DEBUG": "0",
-    "DJANGO_SECRET_KEY": "a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
-    "DJANGO_ALLOWED_HOSTS": "mj.example.com",
-    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://mj.example.com",
-}
-
-
-def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
-    return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env={**clean, **env},
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+from tests.web.helpers import PRODUCTION, game_url, manage
 
 
 def test_check_deploy_is_clean_with_production_settings():

@@ -1,6 +1,9 @@
 """Settings read from the environment fail clearly, or fall back to a stated default."""
 
-from tests.web.test_it_security import manage
+import pytest
+
+from tests.web.helpers import manage
+from yiwu_site import settings as settings_module
 
 DEV = {"DJANGO_DEBUG": "1"}
 
@@ -32,20 +35,28 @@ def test_an_unknown_yes_no_value_names_the_variable_and_the_accepted_values():
     assert "'0'" in result.stderr
 
 
-def test_yes_and_no_in_their_usual_spellings_are_read():
-    for value, expected in (
-        ("1", "True"),
-        ("yes", "True"),
-        ("On", "True"),
-        ("0", "False"),
-        ("no", "False"),
-        ("off", "False"),
-    ):
-        result = manage(
-            "shell",
-            "-c",
-            "from django.conf import settings; print(settings.DEBUG)",
-            env={"DJANGO_DEBUG": value, "DJANGO_SECRET_KEY": "k" * 60},
-        )
-        assert result.returncode == 0, result.stderr
-        assert result.stdout.split()[-1] == expected
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("1", True), ("yes", True), ("On", True), (" TRUE ", True), ("0", False), ("no", False), ("off", False)],
+)
+def test_yes_and_no_in_their_usual_spellings_are_read(monkeypatch, value, expected):
+    monkeypatch.setenv("DJANGO_TEST_FLAG", value)
+    assert settings_module.env_bool("DJANGO_TEST_FLAG", not expected) is expected
+
+
+def test_an_unset_or_empty_yes_no_value_is_the_default(monkeypatch):
+    monkeypatch.delenv("DJANGO_TEST_FLAG", raising=False)
+    assert settings_module.env_bool("DJANGO_TEST_FLAG", True) is True
+    monkeypatch.setenv("DJANGO_TEST_FLAG", "")
+    assert settings_module.env_bool("DJANGO_TEST_FLAG", False) is False
+
+
+def test_django_debug_is_read_with_those_spellings_when_the_settings_load():
+    result = manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.DEBUG)",
+        env={"DJANGO_DEBUG": "On", "DJANGO_SECRET_KEY": "k" * 60},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split()[-1] == "True"

@@ -1,18 +1,5 @@
 from scoring.models import Game, Hand, Settlement, Transfer
-from tests.web.helpers import game_url, messages_of, record
-
-# 老王 (dealer) 自摸: +42, others −14; then 小李 平胡 off 老王: 老王 −8, 小李 +18, the others −5
-HANDS = [
-    {"outcome": "win", "winner": 0, "win_type": "zimo"},
-    {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0},
-]
-FINISH = {"rate": "100", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0"}
-
-
-def played(client, game):
-    for entry in HANDS:
-        record(client, game, entry)
-    return game  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
+from tests.web.helpers import FINISH, SETTLE_HANDS, game_url, messages_of, played, record
 
 
 def net_by_seat(transfers, seats=4):
@@ -122,7 +109,7 @@ def test_the_settle_screen_shows_the_running_totals_chart(client, game):
 
 def test_a_transfer_over_21_million_yuan_is_stored_on_every_database(client, make_game):
     game = make_game(base_dealer=100_000, base_other=100_000)
-    record(client, game, HANDS[0])  # 老王 (dealer) 自摸: each of the three pays 200,000 points
+    record(client, game, SETTLE_HANDS[0])  # 老王 (dealer) 自摸: each of the three pays 200,000 points
     response = client.post(game_url(game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "10000"})
     assert response.status_code == 302
     amounts = sorted(Transfer.objects.values_list("amount_fen", flat=True))

@@ -6,8 +6,7 @@ import io
 from django.conf import settings
 
 from scoring.models import Settlement
-from tests.web.helpers import game_url, record
-from tests.web.test_it_settle import FINISH, played
+from tests.web.helpers import FINISH, game_url, played, record
 
 FEE = {**FINISH, "rate": "50", "fee_yuan": "40", "fee_payee": "0"}
 
