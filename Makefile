@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test lint format serve-prod bench bench-analyse bench-web bench-load bench-page bench-taps clean messages
+.PHONY: run test screenshots lint format serve-prod bench bench-analyse bench-web bench-load bench-page bench-taps clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +25,14 @@ run: $(VENV)/.runtime
 
 # One xdist worker per core, each with its own Chromium; a worker that runs dry takes tests from
 # the other (worksteal), so the long browser evenings do not leave one core idle at the end.
+# Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (this sandbox sets it): otherwise
+# each worker re-compiles and re-rewrites every test module's asserts on every run.
 test: $(VENV)/.dev
-	$(BIN)/pytest -n auto --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist worksteal
+
+# The browser tests again, saving each page they pass through at 390×844 in tests/browser/screenshots/.
+screenshots: $(VENV)/.dev
+	env -u PYTHONDONTWRITEBYTECODE YIWU_SCREENSHOTS=1 $(BIN)/pytest -n auto --dist worksteal -m browser
 
 lint: $(VENV)/.dev
 	$(BIN)/ruff check .

@@ -50,11 +50,16 @@ def phone(browser):
 
 @pytest.fixture
 def shot():
-    SCREENSHOTS.mkdir(exist_ok=True)
+    """``shot(page, name)`` saves the whole page as ``screenshots/NAME.png`` under ``make screenshots``
+    (YIWU_SCREENSHOTS=1), for a person to look at; ``make test`` skips the encoding (~5 CPU-s)."""
+    wanted = os.environ.get("YIWU_SCREENSHOTS") == "1"
+    if wanted:
+        SCREENSHOTS.mkdir(exist_ok=True)
 
     def take(page, name: str) -> Path:
         path = SCREENSHOTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        if wanted:
+            page.screenshot(path=str(path), full_page=True, animations="disabled")  # transitions at their end
         return path
 
     return take

@@ -93,7 +93,6 @@ def test_new_game_names_are_placeholders_and_a_custom_base(live_server, phone, s
     phone.fill("#id_base_dealer", "11")  # typing a base picks 自定
     phone.fill("#id_base_other", "6")
     expect(phone.locator("#preset-custom")).to_be_checked()
-    phone.wait_for_timeout(400)  # Bootstrap's colour transition, for the screenshot
     shot(phone, "new-game-custom-base")
     phone.get_by_role("button", name="开始").click()
     phone.wait_for_url("**/g/**")
