@@ -4,7 +4,7 @@ templates/scoring/_hand_row.html, each row cached (scoring/presenters.py ``hand_
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring.templatetags.yiwu import signed
+from scoring.engine.points import fmt
 
 
 def summary_rows_html(hands) -> SafeString:
@@ -14,7 +14,7 @@ def summary_rows_html(hands) -> SafeString:
         "",
         "<tr><td>{}</td><td><bdi>{}</bdi></td>{}</tr>",
         (
-            (seq, title, mark_safe("".join(f'<td class="text-end">{signed(n)}</td>' for n in net)))
+            (seq, title, mark_safe("".join(f'<td class="text-end">{fmt(n, signed=True)}</td>' for n in net)))
             for seq, title, net in hands
         ),
     )

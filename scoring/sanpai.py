@@ -15,10 +15,10 @@ from django.utils.translation import gettext_noop
 
 from scoring.engine import ScoringError
 from scoring.engine.analyse import CODES, analyse, breakdown
+from scoring.engine.points import fmt
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
 from scoring.lang import chinese, say, table_words
-from scoring.templatetags.yiwu import signed
 
 MAX_TILES = 14
 CN_DIGITS = "一二三四五六七八九"
@@ -204,7 +204,7 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
     winner = names[q.winner]
     if not is_discard(game.ruleset, answer, q):
         net = net_for(game, state, hand_entry(game.ruleset, answer, q.winner, None))
-        return [] if net is None else [f"{winner}{signed(net)}"]
+        return [] if net is None else [f"{winner}{fmt(net, signed=True)}"]
     nets = {}
     for seat in range(len(names)):
         if seat != q.winner:
@@ -212,12 +212,12 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
             if net is not None:
                 nets[names[seat]] = net
     if len(nets) > 1 and len(set(nets.values())) == 1:  # whoever discards, the same: say it once
-        values = {"winner": winner, "net": signed(next(iter(nets.values())))}
+        values = {"winner": winner, "net": fmt(next(iter(nets.values())), signed=True)}
         if game.ruleset == "zhuji":
             return [_("谁放冲都是 %(winner)s%(net)s") % values]
         return [_("谁放铳都是 %(winner)s%(net)s") % values]
     return [
-        _("%(discarder)s放：%(winner)s%(net)s") % {"discarder": name, "winner": winner, "net": signed(net)}
+        _("%(discarder)s放：%(winner)s%(net)s") % {"discarder": name, "winner": winner, "net": fmt(net, signed=True)}
         for name, net in nets.items()
     ]
 
