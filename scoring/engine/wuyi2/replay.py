@@ -53,10 +53,6 @@ class TableState:
         self.streak = streak
 
 
-def new_state(first_dealer: int) -> TableState:
-    return TableState(dealer=first_dealer)
-
-
 def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
     """§2: the (code, 番) pairs that add up: the listed patterns (平胡 first when no shape is
     listed), then 自摸 when nobody discarded. 全求人 on a 自摸 takes 平胡's 番 (§5)."""
