@@ -15,21 +15,15 @@ from .rules import Rules
 SHAPES = frozenset(c for c, p in BY_CODE.items() if p.group == "shape")
 
 
-@dataclass(slots=True)
-class Payment(BasePayment):
-    _explain = staticmethod(explain)
-    _formula = staticmethod(formula)
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
 class HandResult(BaseResult):
     COUNT = "fan"  # paid on the 番
 
-    dealer: int
-    streak: int
     fan: int  # the 番 paid on, after the cap; 0 for a draw
-    net: list[int]
-    payments: list[Payment]
 
 
 @dataclass(slots=True)
@@ -75,7 +69,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """
     dealer = state.dealer
     if hand.outcome != "win":
-        return HandResult(dealer, state.streak, 0, [0, 0], [])
+        return HandResult(dealer, state.streak, 0, net=[0, 0], payments=[])
     winner, discarder = hand.winner, hand.discarder
     if discarder == winner:
         raise ScoringError(
@@ -97,7 +91,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
         amount *= 2
     why = ("win", dealer, items, raw_fan, fan, rules.base, not self_drawn, dealer_double)
     net = [amount, -amount] if winner == 0 else [-amount, amount]
-    return HandResult(dealer, state.streak, fan, net, [Payment(loser, winner, amount, why)])
+    return HandResult(dealer, state.streak, fan, net=net, payments=[Payment(loser, winner, amount, why)])
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:

@@ -18,23 +18,17 @@ PIAO_MULT = {1: 8, 2: 16}  # §10: a feeder who leaves pays the 飘-success tota
 ABANDON_MULT = {0: 1, 1: 2, 2: 4}  # §10: the leaver's c by 飘 level
 
 
-@dataclass(slots=True)
-class Payment(BasePayment):
-    _explain = staticmethod(explain)
-    _formula = staticmethod(formula)
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
 class HandResult(BaseResult):
     COUNT = "multiplier"  # paid on the 倍
 
-    dealer: int
-    streak: int
     multiplier: int
     maizi: tuple[int, ...]
     xiazi: tuple[int, ...]
-    net: list[int]
-    payments: list[Payment]
 
 
 @dataclass(slots=True)
@@ -225,7 +219,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     for p in payments:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
-    return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net, payments)
+    return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net=net, payments=payments)
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:

@@ -15,21 +15,15 @@ from .hands import HandEntry
 from .rules import Rules
 
 
-@dataclass(slots=True)
-class Payment(BasePayment):
-    _explain = staticmethod(explain)
-    _formula = staticmethod(formula)
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
 class HandResult(BaseResult):
     COUNT = "tai"  # paid on the 台
 
-    dealer: int
-    streak: int
     tai: int  # the 台 paid on, after the cap; 0 for a draw
-    net: list  # ints, or Fraction halves
-    payments: list[Payment]
 
 
 @dataclass(slots=True)
@@ -60,7 +54,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """
     dealer = state.dealer
     if hand.outcome != "win":
-        return HandResult(dealer, state.streak, 0, [0, 0, 0, 0], [])
+        return HandResult(dealer, state.streak, 0, net=[0, 0, 0, 0], payments=[])
     raw = check_win(hand, dealer)
     cap = rules.tai_cap
     t = raw if cap is None or raw <= cap else cap
@@ -87,7 +81,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
                 payments.append(Payment(q, winner, half, ("half", t, raw, base, hand.tai, winner, dealer)))
                 net[q] = -half
         net[winner] = norm(full + 2 * half)
-    return HandResult(dealer, state.streak, t, net, payments)
+    return HandResult(dealer, state.streak, t, net=net, payments=payments)
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
