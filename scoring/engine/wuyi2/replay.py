@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ScoringError
 from ..payment import BasePayment, BaseResult
+from ..state import PlainState
 from .explain import QQR_ZIMO, explain, formula
 from .hands import HandEntry
 from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
@@ -27,24 +28,10 @@ class HandResult(BaseResult):
 
 
 @dataclass(slots=True)
-class TableState:
-    """The state the next hand is played in."""
+class TableState(PlainState):
+    """§1: the deal, the 连庄 and the totals of the two seats; nothing else carries over."""
 
-    dealer: int = 0
-    streak: int = 0  # §1 dealer wins so far in this tenure
     totals: list[int] = field(default_factory=lambda: [0, 0])
-
-    def to_dict(self) -> dict:
-        return {"dealer": self.dealer, "streak": self.streak, "totals": list(self.totals)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TableState":
-        return cls(dealer=data["dealer"], streak=data["streak"], totals=list(data["totals"]))
-
-    def correct(self, dealer: int, streak: int) -> None:
-        """A correction from the table (a game joined mid-way, a forgotten hand)."""
-        self.dealer = dealer
-        self.streak = streak
 
 
 def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:

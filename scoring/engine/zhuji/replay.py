@@ -4,11 +4,12 @@ Nothing here mutates the state of a hand that is rejected: a hand is judged and 
 then applied. Amounts are plain ints; a ``Fraction`` appears only for a half point (§5).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..payment import BasePayment, BaseResult
-from ..points import from_json, norm, to_json
+from ..points import norm
+from ..state import PlainState
 from .checks import check_win
 from .explain import explain, formula
 from .hands import HandEntry
@@ -26,25 +27,10 @@ class HandResult(BaseResult):
     tai: int  # the 台 paid on, after the cap; 0 for a draw
 
 
-@dataclass(slots=True)
-class TableState:
-    """The state the next hand is played in."""
+class TableState(PlainState):
+    """§2: the deal, the 连庄 and the totals; nothing else carries over."""
 
-    dealer: int = 0
-    streak: int = 0  # §2 dealer wins so far in this tenure (shown, never paid on)
-    totals: list = field(default_factory=lambda: [0, 0, 0, 0])
-
-    def to_dict(self) -> dict:
-        return {"dealer": self.dealer, "streak": self.streak, "totals": [to_json(t) for t in self.totals]}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TableState":
-        return cls(dealer=data["dealer"], streak=data["streak"], totals=[from_json(t) for t in data["totals"]])
-
-    def correct(self, dealer: int, streak: int) -> None:
-        """A correction from the table (a game joined mid-way, a forgotten hand)."""
-        self.dealer = dealer
-        self.streak = streak
+    __slots__ = ()
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
