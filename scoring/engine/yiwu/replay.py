@@ -160,12 +160,7 @@ def _settle_draw(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> li
         return []
     piao, mult = hand.piao_player, rules.shuangpiao_draw_mult
     bets = xiazi if rules.shuangpiao_draw_includes_xiazi else (0, 0, 0, 0)
-    payments = []
-    for q in range(4):
-        if q != piao:
-            terms = _terms(rules, dealer, maizi, bets, piao, q)
-            payments.append(Payment(piao, q, _unit(terms) * mult, ("shuangpiao_draw", terms, mult)))
-    return payments
+    return _pays_everyone(rules, dealer, maizi, bets, piao, "shuangpiao_draw", mult)
 
 
 def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> list[Payment]:
@@ -175,12 +170,16 @@ def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) ->
         m = PIAO_MULT[level]
         shares = {q: _unit(_terms(rules, dealer, maizi, xiazi, q, piao)) * m for q in range(4) if q != piao}
         return [Payment(leaver, piao, sum(shares.values()), ("feeder_left", tuple(shares.items()), m))]
-    c = ABANDON_MULT[level]
+    return _pays_everyone(rules, dealer, maizi, xiazi, leaver, "abandon", ABANDON_MULT[level])
+
+
+def _pays_everyone(rules: Rules, dealer: int, maizi, xiazi, payer: int, kind: str, mult: int) -> list[Payment]:
+    """``payer`` pays each other seat their pair unit × ``mult`` (§6 双飘不成, §10 逃跑)."""
     payments = []
     for q in range(4):
-        if q != leaver:
-            terms = _terms(rules, dealer, maizi, xiazi, leaver, q)
-            payments.append(Payment(leaver, q, _unit(terms) * c, ("abandon", terms, c)))
+        if q != payer:
+            terms = _terms(rules, dealer, maizi, xiazi, payer, q)
+            payments.append(Payment(payer, q, _unit(terms) * mult, (kind, terms, mult)))
     return payments
 
 
