@@ -73,3 +73,10 @@ def win_or_draw(raw: dict, win_fields: tuple[str, ...]) -> str:
     if outcome != "win":
         raise ScoringError("outcome 应为 win（胡）或 draw（流局）", "outcome must be win or draw", "outcome")
     return outcome
+
+
+def required(raw: dict, name: str, zh: str, en: str):
+    """``raw[name]``, or the error ``zh``/``en`` pointing at the missing field (a win's winner)."""
+    if name not in raw:
+        raise ScoringError(zh, en, name)
+    return raw[name]

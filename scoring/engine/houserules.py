@@ -32,6 +32,14 @@ class RuleInfo:
     keys: tuple[str, ...] = ()  # for kind "map"
 
 
+def rule_table(*infos: RuleInfo, en_help: dict[str, str] | None = None) -> dict[str, RuleInfo]:
+    """A ruleset's ``RULE_INFO``: its rules by name, in the order the form shows them. ``en_help``
+    (name -> English help), where a ruleset keeps the help apart to keep each rule's line short."""
+    if en_help is None:
+        return {r.name: r for r in infos}
+    return {r.name: replace(r, en_help=en_help[r.name]) for r in infos}
+
+
 def _bad(name: str, zh: str, en: str) -> ScoringError:
     return ScoringError(f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
 

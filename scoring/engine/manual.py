@@ -34,15 +34,15 @@ def explain(payer: int, payee: int, amount, why, zh: bool = True, names=None) ->
     return f"{seats[payer]}→{seats[payee]} {fmt(amount)} = {formula(why, zh)}"
 
 
-@dataclass(slots=True)
-class ManualPayment(BasePayment):
+def formula(why, zh: bool = True, names=None) -> str:
+    """A manual payment's explanation: 手动 · the table's note."""
+    return f"手动 · {why[1]}" if zh else f"manual · {why[1]}"
+
+
+class ManualPayment(BasePayment, explain=explain, formula=formula):
     """why = ("manual", the table's note)."""
 
-    _explain = staticmethod(explain)
-
-    @staticmethod
-    def _formula(why, zh: bool = True, names=None) -> str:
-        return formula(why, zh, names)
+    __slots__ = ()
 
 
 @dataclass(slots=True)
@@ -64,11 +64,6 @@ class ManualResult:
             "net": [to_json(n) for n in self.net],
             "payments": [p.to_dict() for p in self.payments],
         }
-
-
-def formula(why, zh: bool = True, names=None) -> str:
-    """A manual payment's explanation: 手动 · the table's note."""
-    return f"手动 · {why[1]}" if zh else f"manual · {why[1]}"
 
 
 def _err(zh: str, en: str, field: str) -> ScoringError:

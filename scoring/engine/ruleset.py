@@ -23,6 +23,8 @@ The parts of a ruleset, all plain Python:
   as the replay made it or as JSON gave it back (lists for tuples); ``why_to_json(why)``: that
   JSON form (tuples become lists; the default, ``plain``, suits a why of codes and numbers).
 Every ruleset also takes the manual hand (手动记分, ``manual.py``): ``register`` wraps the three.
+A package laid out by these names (``rules.py``, ``hands.py``, ``replay.py``, ``explain.py``)
+registers itself with ``register_package``, stating only its names, seats and what differs.
 """
 
 from collections.abc import Callable
@@ -78,6 +80,42 @@ def register(ruleset: Ruleset) -> Ruleset:
     ruleset = with_manual(ruleset)
     _REGISTRY[ruleset.code] = ruleset
     return ruleset
+
+
+def register_package(code: str, zh: str, en: str, seats: int, *, rules, hands, replay, explain, halves=False):
+    """Build and ``register`` the ``Ruleset`` of a package from its modules' conventional names:
+    ``rules`` (Rules, RULE_INFO, PRESETS, DEFAULT_PRESET, parse_rules), ``hands`` (parse_hand),
+    ``replay`` (TableState, score_hand, advance), ``explain`` (formula, and why_to_json where a
+    why holds more than codes and numbers)."""
+    ruleset = Ruleset(
+        code=code,
+        zh=zh,
+        en=en,
+        seats=seats,
+        rules_class=rules.Rules,
+        rule_info=rules.RULE_INFO,
+        presets=rules.PRESETS,
+        default_preset=rules.DEFAULT_PRESET,
+        parse_rules=rules.parse_rules,
+        parse_hand=hands.parse_hand,
+        new_state=_new_state(replay.TableState),
+        state_from_dict=replay.TableState.from_dict,
+        score_hand=replay.score_hand,
+        advance=replay.advance,
+        formula=explain.formula,
+        why_to_json=getattr(explain, "why_to_json", plain),
+        halves=halves,
+    )
+    return register(ruleset)
+
+
+def _new_state(state_class: type) -> Callable[[int], Any]:
+    """A new game's state: the first dealer deals, everything else at its default."""
+
+    def new_state(first_dealer: int):
+        return state_class(dealer=first_dealer)
+
+    return new_state
 
 
 def get_ruleset(code) -> Ruleset:

@@ -14,6 +14,7 @@ from .patterns import BY_CODE
 QQR_ZIMO = "quanqiuren@zimo"  # 全求人 on a 自摸: scores as 平胡 (§2, §5)
 ROLE_ZH = ("闲", "庄")  # indexed by "is the dealer"
 ROLE_EN = ("Non-dealer", "Dealer")
+DOUBLINGS = (("放铳", "discard"), ("庄", "dealer"))  # (zh, en), in the order they apply
 
 
 def _label(code: str, zh: bool) -> str:
@@ -40,23 +41,12 @@ def formula(why: tuple, zh: bool = True, names=None) -> str:
     inner = _items(items, zh)
     if raw_fan != fan:
         inner += f" = {raw_fan}，封顶{fan}" if zh else f" = {raw_fan}, capped at {fan}"
-    if zh:
-        text = f"2^{fan} 番（{inner}）"
-        if base != 1:
-            text = f"{base} × {text}"
-        if discard:
-            text += "× 2 放铳"
-        if dealer_double:
-            text += " × 2 庄" if discard else "× 2 庄"
-        return text
-    text = f"2^{fan} fan ({inner})"
+    text = f"2^{fan} 番（{inner}）" if zh else f"2^{fan} fan ({inner})"
     if base != 1:
         text = f"{base} × {text}"
-    if discard:
-        text += " × 2 discard"
-    if dealer_double:
-        text += " × 2 dealer"
-    return text
+    doubled = [f"× 2 {label[not zh]}" for label, on in zip(DOUBLINGS, (discard, dealer_double), strict=True) if on]
+    # Right after the full-width bracket the Chinese needs no space: ）× 2 放铳 × 2 庄.
+    return text + (" ".join(doubled) if zh else "".join(" " + d for d in doubled))
 
 
 def head(payer: int, payee: int, dealer: int, zh: bool = True, names=None) -> str:

@@ -7,7 +7,7 @@ of §4 (which patterns go together, who may discard) need the table state and ar
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError, check_object, win_or_draw
+from ..errors import ScoringError, check_object, required, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "patterns"))
 SEATS = 2
@@ -46,9 +46,7 @@ def parse_hand(raw) -> HandEntry:
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder", "patterns")) == "draw":
         return DRAW
-    if "winner" not in raw:
-        raise ScoringError("胡牌需要填写谁胡了", "A win needs a winner", "winner")
-    winner = _seat(raw["winner"], "winner")
+    winner = _seat(required(raw, "winner", "胡牌需要填写谁胡了", "A win needs a winner"), "winner")
     # JSON null is not a 自摸: a 自摸 leaves the discarder out (scoring-contract.md, Input hygiene).
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
     patterns = _patterns(raw["patterns"]) if "patterns" in raw else ()

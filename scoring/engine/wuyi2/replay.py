@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from ..errors import ScoringError
 from ..payment import BasePayment, BaseResult
+from ..state import PlainState
 from .explain import QQR_ZIMO, explain, formula
 from .hands import HandEntry
 from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
@@ -15,46 +16,22 @@ from .rules import Rules
 SHAPES = frozenset(c for c, p in BY_CODE.items() if p.group == "shape")
 
 
-@dataclass(slots=True)
-class Payment(BasePayment):
-    _explain = staticmethod(explain)
-    _formula = staticmethod(formula)
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
 class HandResult(BaseResult):
     COUNT = "fan"  # paid on the 番
 
-    dealer: int
-    streak: int
     fan: int  # the 番 paid on, after the cap; 0 for a draw
-    net: list[int]
-    payments: list[Payment]
 
 
 @dataclass(slots=True)
-class TableState:
-    """The state the next hand is played in."""
+class TableState(PlainState):
+    """§1: the deal, the 连庄 and the totals of the two seats; nothing else carries over."""
 
-    dealer: int = 0
-    streak: int = 0  # §1 dealer wins so far in this tenure
     totals: list[int] = field(default_factory=lambda: [0, 0])
-
-    def to_dict(self) -> dict:
-        return {"dealer": self.dealer, "streak": self.streak, "totals": list(self.totals)}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TableState":
-        return cls(dealer=data["dealer"], streak=data["streak"], totals=list(data["totals"]))
-
-    def correct(self, dealer: int, streak: int) -> None:
-        """A correction from the table (a game joined mid-way, a forgotten hand)."""
-        self.dealer = dealer
-        self.streak = streak
-
-
-def new_state(first_dealer: int) -> TableState:
-    return TableState(dealer=first_dealer)
 
 
 def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
@@ -79,7 +56,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """
     dealer = state.dealer
     if hand.outcome != "win":
-        return HandResult(dealer, state.streak, 0, [0, 0], [])
+        return HandResult(dealer, state.streak, 0, net=[0, 0], payments=[])
     winner, discarder = hand.winner, hand.discarder
     if discarder == winner:
         raise ScoringError(
@@ -101,7 +78,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
         amount *= 2
     why = ("win", dealer, items, raw_fan, fan, rules.base, not self_drawn, dealer_double)
     net = [amount, -amount] if winner == 0 else [-amount, amount]
-    return HandResult(dealer, state.streak, fan, net, [Payment(loser, winner, amount, why)])
+    return HandResult(dealer, state.streak, fan, net=net, payments=[Payment(loser, winner, amount, why)])
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:

@@ -4,7 +4,7 @@
 not know, or a value of the wrong kind, is a game-level ``ScoringError``.
 """
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from .. import houserules
 from ..houserules import RuleInfo
@@ -42,36 +42,32 @@ EN_HELP = {
     "fan": "Your table's fan for any pattern (0-20), e.g. One suit 3; zimo is the self-draw fan.",
 }
 
-RULE_INFO: dict[str, RuleInfo] = {
-    r.name: replace(r, en_help=EN_HELP[r.name])
-    for r in (
-        RuleInfo("base", "int", "底分", "每笔输赢 = 底分 × 2^番，再按放铳、庄家加倍。", "Base", minimum=1),
-        RuleInfo(
-            "dealer_double",
-            "choice",
-            "庄家加倍",
-            "哪些输赢因为有庄家而乘 2。",
-            "Dealer doubles",
-            (
-                ("both", "庄家输赢都乘2（两人麻将每笔都乘2）", "Every payment (the dealer is always in it)"),
-                ("payer", "只在庄家付钱时乘2", "Only when the dealer pays"),
-                ("none", "不加倍", "Never"),
-            ),
+RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
+    RuleInfo("base", "int", "底分", "每笔输赢 = 底分 × 2^番，再按放铳、庄家加倍。", "Base", minimum=1),
+    RuleInfo(
+        "dealer_double",
+        "choice",
+        "庄家加倍",
+        "哪些输赢因为有庄家而乘 2。",
+        "Dealer doubles",
+        (
+            ("both", "庄家输赢都乘2（两人麻将每笔都乘2）", "Every payment (the dealer is always in it)"),
+            ("payer", "只在庄家付钱时乘2", "Only when the dealer pays"),
+            ("none", "不加倍", "Never"),
         ),
-        RuleInfo(
-            "fan_cap", "cap", "番数封顶", "一把最多按几番算；空＝不封顶。", "Fan cap (empty = none)", maximum=MAX_CAP
-        ),
-        RuleInfo(
-            "fan",
-            "map",
-            "番数表",
-            "按本桌习惯改任一番型的番数（0-20），如清一色3番；zimo 是自摸的番。",
-            "Fan table",
-            maximum=MAX_FAN,
-            keys=CODES,
-        ),
-    )
-}
+    ),
+    RuleInfo("fan_cap", "cap", "番数封顶", "一把最多按几番算；空＝不封顶。", "Fan cap (empty = none)", maximum=MAX_CAP),
+    RuleInfo(
+        "fan",
+        "map",
+        "番数表",
+        "按本桌习惯改任一番型的番数（0-20），如清一色3番；zimo 是自摸的番。",
+        "Fan table",
+        maximum=MAX_FAN,
+        keys=CODES,
+    ),
+    en_help=EN_HELP,
+)
 
 PRESETS: dict[str, dict] = {"1分": {"base": 1}, "2分": {"base": 2}, "5分": {"base": 5}}
 DEFAULT_PRESET = "1分"

@@ -1,36 +1,13 @@
 """义乌麻将 (yiwu-rules.md): 4 players, 庄/闲 pair units, win-type multipliers, 买子/下子, 飘/承包."""
 
-from ..ruleset import Ruleset, register
-from .explain import formula
+from ..ruleset import register_package
+from . import explain, hands, replay, rules
 from .hands import HandEntry, parse_hand
-from .replay import HandResult, Payment, TableState, advance, score_hand
+from .replay import HandResult, Payment, TableState
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
 from .wintypes import COMMON_ORDER, SEATS_EN, SEATS_ZH, WIN_TYPES, WinType
 
-
-def new_state(first_dealer: int) -> TableState:
-    return TableState(dealer=first_dealer)
-
-
-YIWU = register(
-    Ruleset(
-        code="yiwu",
-        zh="义乌麻将",
-        en="Yiwu",
-        seats=4,
-        rules_class=Rules,
-        rule_info=RULE_INFO,
-        presets=PRESETS,
-        default_preset=DEFAULT_PRESET,
-        parse_rules=parse_rules,
-        parse_hand=parse_hand,
-        new_state=new_state,
-        state_from_dict=TableState.from_dict,
-        score_hand=score_hand,
-        advance=advance,
-        formula=formula,
-    )
-)
+YIWU = register_package("yiwu", "义乌麻将", "Yiwu", 4, rules=rules, hands=hands, replay=replay, explain=explain)
 
 __all__ = [
     "COMMON_ORDER",

@@ -18,23 +18,17 @@ PIAO_MULT = {1: 8, 2: 16}  # §10: a feeder who leaves pays the 飘-success tota
 ABANDON_MULT = {0: 1, 1: 2, 2: 4}  # §10: the leaver's c by 飘 level
 
 
-@dataclass(slots=True)
-class Payment(BasePayment):
-    _explain = staticmethod(explain)
-    _formula = staticmethod(formula)
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
 class HandResult(BaseResult):
     COUNT = "multiplier"  # paid on the 倍
 
-    dealer: int
-    streak: int
     multiplier: int
     maizi: tuple[int, ...]
     xiazi: tuple[int, ...]
-    net: list[int]
-    payments: list[Payment]
 
 
 @dataclass(slots=True)
@@ -166,12 +160,7 @@ def _settle_draw(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> li
         return []
     piao, mult = hand.piao_player, rules.shuangpiao_draw_mult
     bets = xiazi if rules.shuangpiao_draw_includes_xiazi else (0, 0, 0, 0)
-    payments = []
-    for q in range(4):
-        if q != piao:
-            terms = _terms(rules, dealer, maizi, bets, piao, q)
-            payments.append(Payment(piao, q, _unit(terms) * mult, ("shuangpiao_draw", terms, mult)))
-    return payments
+    return _pays_everyone(rules, dealer, maizi, bets, piao, "shuangpiao_draw", mult)
 
 
 def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) -> list[Payment]:
@@ -181,12 +170,16 @@ def _settle_abandon(rules: Rules, dealer: int, maizi, xiazi, hand: HandEntry) ->
         m = PIAO_MULT[level]
         shares = {q: _unit(_terms(rules, dealer, maizi, xiazi, q, piao)) * m for q in range(4) if q != piao}
         return [Payment(leaver, piao, sum(shares.values()), ("feeder_left", tuple(shares.items()), m))]
-    c = ABANDON_MULT[level]
+    return _pays_everyone(rules, dealer, maizi, xiazi, leaver, "abandon", ABANDON_MULT[level])
+
+
+def _pays_everyone(rules: Rules, dealer: int, maizi, xiazi, payer: int, kind: str, mult: int) -> list[Payment]:
+    """``payer`` pays each other seat their pair unit × ``mult`` (§6 双飘不成, §10 逃跑)."""
     payments = []
     for q in range(4):
-        if q != leaver:
-            terms = _terms(rules, dealer, maizi, xiazi, leaver, q)
-            payments.append(Payment(leaver, q, _unit(terms) * c, ("abandon", terms, c)))
+        if q != payer:
+            terms = _terms(rules, dealer, maizi, xiazi, payer, q)
+            payments.append(Payment(payer, q, _unit(terms) * mult, (kind, terms, mult)))
     return payments
 
 
@@ -225,7 +218,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     for p in payments:
         net[p.payer] -= p.amount
         net[p.payee] += p.amount
-    return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net, payments)
+    return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net=net, payments=payments)
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:

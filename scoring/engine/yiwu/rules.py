@@ -4,7 +4,7 @@
 does not know, or a value of the wrong kind, is a game-level ``ScoringError``.
 """
 
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, dataclass
 
 from .. import houserules
 from ..houserules import RuleInfo
@@ -48,95 +48,93 @@ EN_HELP = {
     "abandon_enabled": "Record a player leaving mid-hand; the leaver pays everyone.",
 }
 
-RULE_INFO: dict[str, RuleInfo] = {
-    r.name: replace(r, en_help=EN_HELP[r.name])
-    for r in (
-        RuleInfo("base_dealer", "int", "庄家底分", "庄家参与的每笔输赢的基数。", "Dealer base", minimum=1),
-        RuleInfo("base_other", "int", "闲家底分", "两个闲家之间每笔输赢的基数。", "Non-dealer base", minimum=1),
-        RuleInfo("maizi_points", "int", "买子分", "每个买子的玩家给他参与的每笔输赢加的分。", "Points per 买子"),
-        RuleInfo(
-            "maizi_buy",
-            "choice",
-            "何时可买子",
-            "买了就到换庄为止（连庄不退）。",
-            "When 买子 may be bought",
-            (
-                ("any_hand", "任何一局前", "Before any hand"),
-                ("tenure_start", "只在坐庄第一局（连庄后不可买）", "Only on a dealer's first hand"),
-            ),
+RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
+    RuleInfo("base_dealer", "int", "庄家底分", "庄家参与的每笔输赢的基数。", "Dealer base", minimum=1),
+    RuleInfo("base_other", "int", "闲家底分", "两个闲家之间每笔输赢的基数。", "Non-dealer base", minimum=1),
+    RuleInfo("maizi_points", "int", "买子分", "每个买子的玩家给他参与的每笔输赢加的分。", "Points per 买子"),
+    RuleInfo(
+        "maizi_buy",
+        "choice",
+        "何时可买子",
+        "买了就到换庄为止（连庄不退）。",
+        "When 买子 may be bought",
+        (
+            ("any_hand", "任何一局前", "Before any hand"),
+            ("tenure_start", "只在坐庄第一局（连庄后不可买）", "Only on a dealer's first hand"),
         ),
-        RuleInfo("xiazi_points", "int", "下子分", "每个下子在庄闲之间加的分。", "Points per 下子 unit"),
-        RuleInfo(
-            "xiazi_amount",
-            "choice",
-            "下子数额",
-            "庄家胡牌后，闲家可下子，数额按庄家这把的倍数。",
-            "下子 amount",
-            (
-                ("fixed", "等于庄家胡牌倍数", "Exactly the dealer's multiplier"),
-                ("up_to", "最多到庄家胡牌倍数", "Up to the dealer's multiplier"),
-            ),
+    ),
+    RuleInfo("xiazi_points", "int", "下子分", "每个下子在庄闲之间加的分。", "Points per 下子 unit"),
+    RuleInfo(
+        "xiazi_amount",
+        "choice",
+        "下子数额",
+        "庄家胡牌后，闲家可下子，数额按庄家这把的倍数。",
+        "下子 amount",
+        (
+            ("fixed", "等于庄家胡牌倍数", "Exactly the dealer's multiplier"),
+            ("up_to", "最多到庄家胡牌倍数", "Up to the dealer's multiplier"),
         ),
-        RuleInfo(
-            "xiazi_cap",
-            "cap",
-            "下子封顶",
-            "再次连庄下子翻番，到此为止；空＝不封顶。",
-            "下子 cap (empty = none)",
-            minimum=1,
+    ),
+    RuleInfo(
+        "xiazi_cap",
+        "cap",
+        "下子封顶",
+        "再次连庄下子翻番，到此为止；空＝不封顶。",
+        "下子 cap (empty = none)",
+        minimum=1,
+    ),
+    RuleInfo(
+        "discarder_extra",
+        "choice",
+        "放铳多付",
+        "放铳者比其他输家多付多少。",
+        "Discarder's extra",
+        (("plus1", "多付1个分（底分+1再乘倍数）", "+1 on the unit"), ("double", "多付一倍", "Pays double")),
+    ),
+    RuleInfo(
+        "fanpei_factor",
+        "int",
+        "反赔倍数",
+        "飘的人被喂家胡了，飘的人按总数的几倍赔给喂家。",
+        "Reverse-pay factor",
+        minimum=1,
+    ),
+    RuleInfo(
+        "shuangpiao_draw_mult",
+        "int",
+        "双飘流局赔付倍数",
+        "双飘不成流局，飘的人赔每家 底分×此倍数（4＝财神头，2＝自摸）。",
+        "Failed double-float multiplier",
+        minimum=1,
+    ),
+    RuleInfo(
+        "shuangpiao_draw_includes_xiazi",
+        "bool",
+        "双飘流局算下子",
+        "双飘流局赔付时是否算上下子。",
+        "Failed double float counts 下子",
+    ),
+    RuleInfo(
+        "multi_feeder",
+        "choice",
+        "多个喂家",
+        "飘成时有几个喂家，怎样承包。",
+        "Several feeders",
+        (
+            ("shared", "分摊：各付自己的份再平分其他人的份", "Shared"),
+            ("first", "只由第一个喂家全包", "First feeder pays all"),
         ),
-        RuleInfo(
-            "discarder_extra",
-            "choice",
-            "放铳多付",
-            "放铳者比其他输家多付多少。",
-            "Discarder's extra",
-            (("plus1", "多付1个分（底分+1再乘倍数）", "+1 on the unit"), ("double", "多付一倍", "Pays double")),
-        ),
-        RuleInfo(
-            "fanpei_factor",
-            "int",
-            "反赔倍数",
-            "飘的人被喂家胡了，飘的人按总数的几倍赔给喂家。",
-            "Reverse-pay factor",
-            minimum=1,
-        ),
-        RuleInfo(
-            "shuangpiao_draw_mult",
-            "int",
-            "双飘流局赔付倍数",
-            "双飘不成流局，飘的人赔每家 底分×此倍数（4＝财神头，2＝自摸）。",
-            "Failed double-float multiplier",
-            minimum=1,
-        ),
-        RuleInfo(
-            "shuangpiao_draw_includes_xiazi",
-            "bool",
-            "双飘流局算下子",
-            "双飘流局赔付时是否算上下子。",
-            "Failed double float counts 下子",
-        ),
-        RuleInfo(
-            "multi_feeder",
-            "choice",
-            "多个喂家",
-            "飘成时有几个喂家，怎样承包。",
-            "Several feeders",
-            (
-                ("shared", "分摊：各付自己的份再平分其他人的份", "Shared"),
-                ("first", "只由第一个喂家全包", "First feeder pays all"),
-            ),
-        ),
-        RuleInfo(
-            "others_may_caishentou_after_shuangpiao",
-            "bool",
-            "双飘后他人可财神头",
-            "双飘后其他人除了杠开，也可以财神头胡。",
-            "Others may win 财神头 after 双飘",
-        ),
-        RuleInfo("abandon_enabled", "bool", "允许逃跑", "记录有人中途逃跑（逃跑者赔各家）。", "Record abandons"),
-    )
-}
+    ),
+    RuleInfo(
+        "others_may_caishentou_after_shuangpiao",
+        "bool",
+        "双飘后他人可财神头",
+        "双飘后其他人除了杠开，也可以财神头胡。",
+        "Others may win 财神头 after 双飘",
+    ),
+    RuleInfo("abandon_enabled", "bool", "允许逃跑", "记录有人中途逃跑（逃跑者赔各家）。", "Record abandons"),
+    en_help=EN_HELP,
+)
 
 # §3 presets: the bases; every other option at its default.
 PRESETS: dict[str, dict] = {

@@ -1,38 +1,18 @@
 """诸暨麻将 (zhuji-rules.md): 4 players, 台 counted by the winner, payments of base · 2^台."""
 
-from ..ruleset import Ruleset, register
+from ..ruleset import register_package
+from . import explain, hands, replay, rules
 from .checks import check_win
-from .explain import SEATS_EN, SEATS_ZH, formula, why_to_json
+from .explain import SEATS_EN, SEATS_ZH
 from .hands import HandEntry, Tai, parse_hand, parse_tai, seat_wind, tai_count, tai_items
 from .replay import HandResult, Payment, TableState, advance, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
 
-
-def new_state(first_dealer: int) -> TableState:
-    return TableState(dealer=first_dealer)
-
-
-ZHUJI = register(
-    Ruleset(
-        code="zhuji",
-        zh="诸暨麻将",
-        en="Zhuji",
-        seats=4,
-        rules_class=Rules,
-        rule_info=RULE_INFO,
-        presets=PRESETS,
-        default_preset=DEFAULT_PRESET,
-        parse_rules=parse_rules,
-        parse_hand=parse_hand,
-        new_state=new_state,
-        state_from_dict=TableState.from_dict,
-        score_hand=score_hand,
-        advance=advance,
-        formula=formula,
-        why_to_json=why_to_json,
-        halves=True,
-    )
+# Amounts may be halves (§5): a manual hand may be typed in halves too.
+ZHUJI = register_package(
+    "zhuji", "诸暨麻将", "Zhuji", 4, rules=rules, hands=hands, replay=replay, explain=explain, halves=True
 )
+new_state = ZHUJI.new_state
 
 __all__ = [
     "DEFAULT_PRESET",

@@ -14,6 +14,13 @@ SEATS_ZH = ("东", "南", "西", "北")  # seat numbers as the app shows them (s
 SEATS_EN = ("E", "S", "W", "N")
 
 
+# What a role adds after the 台 (zh, en); a 自摸 adds nothing.
+ROLE_NOTES = {
+    "discarder": ("，放冲全付", ", discarder pays in full"),
+    "half": ("，没放冲付一半", ", half: not the discarder"),
+}
+
+
 def formula(why: tuple, zh: bool = True, names=None) -> str:
     """The right-hand side: how the amount was computed."""
     role, t, raw, base, tai, winner, dealer = why
@@ -21,25 +28,14 @@ def formula(why: tuple, zh: bool = True, names=None) -> str:
     if base != 1:
         power = f"{base} × {power}"
     items = tai_items(tai, winner, dealer)
+    note = ROLE_NOTES[role][not zh] if role in ROLE_NOTES else ""
     if zh:
         listed = " + ".join(f"{i[0]}{i[2]}" for i in items)
-        if raw != t:
-            listed += f" = {raw}，封顶{t}台"
-        text = f"{power} 台（{listed}）"
-        if role == "discarder":
-            return text + "，放冲全付"
-        if role == "half":
-            return text + "，没放冲付一半"
-        return text
+        capped = f" = {raw}，封顶{t}台" if raw != t else ""
+        return f"{power} 台（{listed}{capped}）{note}"
     listed = " + ".join(f"{i[1]} {i[2]}" for i in items)
-    if raw != t:
-        listed += f" = {raw}, capped at {t}"
-    text = f"{power} tai ({listed})"
-    if role == "discarder":
-        return text + ", discarder pays in full"
-    if role == "half":
-        return text + ", half: not the discarder"
-    return text
+    capped = f" = {raw}, capped at {t}" if raw != t else ""
+    return f"{power} tai ({listed}{capped}){note}"
 
 
 def explain(payer: int, payee: int, amount, why: tuple, zh: bool = True, names=None) -> str:

@@ -7,7 +7,7 @@ Only the shape is checked here: known fields, seats 0-3, the right kinds of valu
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError, check_object, win_or_draw
+from ..errors import ScoringError, check_object, required, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
@@ -109,13 +109,11 @@ def parse_hand(raw) -> HandEntry:
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder", "tai")) == "draw":
         return DRAW
-    if "winner" not in raw:
-        raise ScoringError("胡牌需要填写谁胡了（winner）", "A win needs the winner", "winner")
-    if "tai" not in raw:
-        raise ScoringError("胡牌需要填写台（tai）", "A win needs its tai", "tai")
+    winner = required(raw, "winner", "胡牌需要填写谁胡了（winner）", "A win needs the winner")
+    tai = required(raw, "tai", "胡牌需要填写台（tai）", "A win needs its tai")
     # JSON null is not a 自摸: the field is absent on a self-drawn win (Input hygiene).
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
-    return HandEntry("win", _seat(raw["winner"], "winner"), discarder, parse_tai(raw["tai"]))
+    return HandEntry("win", _seat(winner, "winner"), discarder, parse_tai(tai))
 
 
 DRAW = HandEntry("draw")

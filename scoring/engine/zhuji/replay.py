@@ -4,53 +4,33 @@ Nothing here mutates the state of a hand that is rejected: a hand is judged and 
 then applied. Amounts are plain ints; a ``Fraction`` appears only for a half point (§5).
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..payment import BasePayment, BaseResult
-from ..points import from_json, norm, to_json
+from ..points import norm
+from ..state import PlainState
 from .checks import check_win
 from .explain import explain, formula
 from .hands import HandEntry
 from .rules import Rules
 
 
-@dataclass(slots=True)
-class Payment(BasePayment):
-    _explain = staticmethod(explain)
-    _formula = staticmethod(formula)
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
 
 
 @dataclass(slots=True)
 class HandResult(BaseResult):
     COUNT = "tai"  # paid on the 台
 
-    dealer: int
-    streak: int
     tai: int  # the 台 paid on, after the cap; 0 for a draw
-    net: list  # ints, or Fraction halves
-    payments: list[Payment]
 
 
-@dataclass(slots=True)
-class TableState:
-    """The state the next hand is played in."""
+class TableState(PlainState):
+    """§2: the deal, the 连庄 and the totals; nothing else carries over."""
 
-    dealer: int = 0
-    streak: int = 0  # §2 dealer wins so far in this tenure (shown, never paid on)
-    totals: list = field(default_factory=lambda: [0, 0, 0, 0])
-
-    def to_dict(self) -> dict:
-        return {"dealer": self.dealer, "streak": self.streak, "totals": [to_json(t) for t in self.totals]}
-
-    @classmethod
-    def from_dict(cls, data: dict) -> "TableState":
-        return cls(dealer=data["dealer"], streak=data["streak"], totals=[from_json(t) for t in data["totals"]])
-
-    def correct(self, dealer: int, streak: int) -> None:
-        """A correction from the table (a game joined mid-way, a forgotten hand)."""
-        self.dealer = dealer
-        self.streak = streak
+    __slots__ = ()
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
@@ -60,7 +40,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     """
     dealer = state.dealer
     if hand.outcome != "win":
-        return HandResult(dealer, state.streak, 0, [0, 0, 0, 0], [])
+        return HandResult(dealer, state.streak, 0, net=[0, 0, 0, 0], payments=[])
     raw = check_win(hand, dealer)
     cap = rules.tai_cap
     t = raw if cap is None or raw <= cap else cap
@@ -87,7 +67,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
                 payments.append(Payment(q, winner, half, ("half", t, raw, base, hand.tai, winner, dealer)))
                 net[q] = -half
         net[winner] = norm(full + 2 * half)
-    return HandResult(dealer, state.streak, t, net, payments)
+    return HandResult(dealer, state.streak, t, net=net, payments=payments)
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:

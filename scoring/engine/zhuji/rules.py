@@ -22,38 +22,35 @@ class Rules:
         return asdict(self)
 
 
-RULE_INFO: dict[str, RuleInfo] = {
-    r.name: r
-    for r in (
-        RuleInfo(
-            "base",
-            "int",
-            "底分",
-            "每笔输赢 = 底分 × 2^台数（放冲时另两家付一半）。",
-            "Base points",
-            minimum=1,
-            en_help="Each payment is base × 2^tai (on a discard the other two pay half).",
-        ),
-        RuleInfo(
-            "tai_cap",
-            "cap",
-            "台数封顶",
-            "台数最多算到这里（天胡、地胡、全字的8台也封顶）；空＝不封顶。",
-            "Tai cap (empty = none)",
-            minimum=0,
-            maximum=MAX_TAI_CAP,
-            en_help="Tai are counted up to this, the flat 8 included; empty = no cap.",
-        ),
-        RuleInfo(
-            "draw_passes_deal",
-            "bool",
-            "流局过庄",
-            "流局时庄家轮到下家（默认流局庄家连庄）。",
-            "A draw passes the deal",
-            en_help="After a draw the next seat deals (by default the same dealer deals again).",
-        ),
-    )
-}
+RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
+    RuleInfo(
+        "base",
+        "int",
+        "底分",
+        "每笔输赢 = 底分 × 2^台数（放冲时另两家付一半）。",
+        "Base points",
+        minimum=1,
+        en_help="Each payment is base × 2^tai (on a discard the other two pay half).",
+    ),
+    RuleInfo(
+        "tai_cap",
+        "cap",
+        "台数封顶",
+        "台数最多算到这里（天胡、地胡、全字的8台也封顶）；空＝不封顶。",
+        "Tai cap (empty = none)",
+        minimum=0,
+        maximum=MAX_TAI_CAP,
+        en_help="Tai are counted up to this, the flat 8 included; empty = no cap.",
+    ),
+    RuleInfo(
+        "draw_passes_deal",
+        "bool",
+        "流局过庄",
+        "流局时庄家轮到下家（默认流局庄家连庄）。",
+        "A draw passes the deal",
+        en_help="After a draw the next seat deals (by default the same dealer deals again).",
+    ),
+)
 
 PRESETS: dict[str, dict] = {"1分": {"base": 1}, "2分": {"base": 2}, "5分": {"base": 5}}
 DEFAULT_PRESET = "1分"
