@@ -66,10 +66,6 @@ CAISHEN_SHAPES = frozenset(("pinghu", "pengpenghu"))  # the only shapes a 财神
 Problem = tuple[str, str]  # (zh, en) naming the broken rule
 
 
-def _name(code: str) -> str:
-    return BY_CODE[code].zh
-
-
 def _pair_problem(a: str, b: str) -> Problem | None:
     """Why two listed codes cannot stand together (symmetric), or None."""
     pa, pb = BY_CODE[a], BY_CODE[b]
