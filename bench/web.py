@@ -59,9 +59,10 @@ class HttpClient:
         self.port = port
         self.cookies: dict[str, str] = {}
 
-    def request(self, method: str, path: str, data: dict | None = None):
+    def request(self, method: str, path: str, data: dict | None = None, headers: dict | None = None):
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
-        headers = {"Host": "testserver", "Cookie": "; ".join(f"{k}={v}" for k, v in self.cookies.items())}
+        cookies = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        headers = {"Host": "testserver", "Cookie": cookies, **(headers or {})}
         body = None
         if data is not None:
             from urllib.parse import urlencode
@@ -79,11 +80,11 @@ class HttpClient:
         conn.close()
         return response
 
-    def get(self, path: str):
-        return self.request("GET", path)
+    def get(self, path: str, headers: dict | None = None):
+        return self.request("GET", path, headers=headers)
 
-    def post(self, path: str, data: dict):
-        return self.request("POST", path, data)
+    def post(self, path: str, data: dict, headers: dict | None = None):
+        return self.request("POST", path, data, headers)
 
 
 def main() -> None:
@@ -119,11 +120,19 @@ def run(label: str, game: Game, client) -> None:
         }
         return client.post(url + "record", data)
 
+    htmx = {"HX-Request": "true"}
+    pinghu = {"outcome": "win", "winner": "1", "win_type": "pinghu", "discarder": "0"}
+    settle = url + "settle?rate=100&fee_yuan=&fee_mode=equal&fee_payee=0"
     rows = [
         ("hello (floor: /healthz)", lambda: client.get("/healthz")),
         ("game page", lambda: client.get(url)),
         ("poll, nothing new", lambda: client.get(f"{url}poll?v={version}")),
         ("hand entry preview (GET)", lambda: client.get(url + "record?winner=1&win_type=pinghu&discarder=0")),
+        # A change in 更多 re-posts the form for its preview: the whole page, or htmx's partial.
+        ("entry preview POST, page", lambda: client.post(url + "record", pinghu)),
+        ("entry preview POST, htmx", lambda: client.post(url + "record", pinghu, headers=htmx)),
+        ("settle preview, page", lambda: client.get(settle)),
+        ("settle preview, htmx", lambda: client.get(settle, headers=htmx)),
         ("hand entry POST (confirm)", record),
     ]
     results = [(name, *measure(fn, REPEATS if "POST" not in name else 100)) for name, fn in rows]
