@@ -68,8 +68,16 @@ def no_prefill(data, pending, state, rules):
     return data
 
 
+def no_marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
+    return []
+
+
 def refuse_bet(pending, state, rules, *, bet: str, seat: int, amount: int | None, on: bool):
     raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")
+
+
+# What such a ruleset's module offers as its ``bets, prefill, change_bet, marks``.
+NO_BETS = (no_bets, no_prefill, refuse_bet, no_marks)
 
 
 def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str:
@@ -118,8 +126,9 @@ class WinOrDrawForm(EntryForm):
         return entry
 
 
-def win_initial(entry: dict, fix) -> dict:
-    """Form data for a stored win or draw: outcome, winner, 自摸 or the discarder, correction."""
+def win_initial(entry: dict, fix, sheet) -> dict:
+    """Form data for a stored win or draw: outcome, winner, 自摸 or the discarder, correction,
+    and for a win what ``sheet(entry)`` reads back of the ruleset's sheet."""
     data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
     if entry["outcome"] == "win":
         data["winner"] = entry["winner"]
@@ -127,4 +136,5 @@ def win_initial(entry: dict, fix) -> dict:
             data["discarder"] = entry["discarder"]
         else:
             data["zimo"] = "on"
+        data.update(sheet(entry))
     return data

@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field
+from scoring.entry.base import NO_BETS, EntryForm, fix_initial, seat_field
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/manual.html"
@@ -75,4 +75,4 @@ def is_manual(data) -> bool:
     return bool(data) and data.get("outcome") == "manual"
 
 
-bets, prefill, change_bet = no_bets, no_prefill, refuse_bet  # no bets placed before a hand
+bets, prefill, change_bet, marks = NO_BETS  # no bets placed before a hand
