@@ -43,7 +43,7 @@ class EntryForm(forms.Form):
         named = [("", "—"), *[(s, players[s]) for s in range(len(players))]]
         for name in self.SEAT_FIELDS:
             self.fields[name].choices = named
-        for field in self.fields.values():
+        for field in self.fields.values():  # the sheets' compact selects; app.css keeps them 44 px tall
             if type(field.widget) is forms.Select:
                 field.widget.attrs["class"] = "form-select-sm"
         if streak is not None:
