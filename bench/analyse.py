@@ -21,6 +21,7 @@ from tests.factories import random_complete
 N_HANDS = 10_000
 N_WAITS = 1_000
 MAX_WILDS = {"yiwu": 3, "wuyi2": 3, "zhuji": 7}
+RULESETS = ("yiwu", "zhuji", "wuyi2")
 
 
 def random_request(rng: random.Random, ruleset: str) -> dict:
@@ -53,31 +54,37 @@ def show(label: str, times: list[float]) -> None:
     print(f"{label:<44} median {median:7.3f} ms   p99 {p99:7.3f} ms   max {times[-1] * 1000:7.2f} ms")
 
 
+def requests_for(seed: str, ruleset: str, count: int, waits: bool = False) -> list[dict]:
+    """``count`` random requests; ``waits``: each with one tile taken out (13 tiles)."""
+    rng = random.Random(seed)
+    requests = []
+    for _ in range(count):
+        request = random_request(rng, ruleset)
+        if waits:
+            request["tiles"].pop(rng.randrange(14))
+        requests.append(request)
+    return requests
+
+
+def cold_timings(requests: list[dict]) -> list[float]:
+    out = []
+    for request in requests:
+        clear_caches()
+        out.extend(timings([request]))
+    return out
+
+
 def main() -> None:
     print(f"14-tile analysis, {N_HANDS:,} random complete hands per ruleset (caches filling as they go)")
     clear_caches()
-    for ruleset in ("yiwu", "zhuji", "wuyi2"):
-        rng = random.Random(ruleset)
-        requests = [random_request(rng, ruleset) for _ in range(N_HANDS)]
-        show(f"  {ruleset} (0-{MAX_WILDS[ruleset]} wilds)", timings(requests))
+    for ruleset in RULESETS:
+        show(f"  {ruleset} (0-{MAX_WILDS[ruleset]} wilds)", timings(requests_for(ruleset, ruleset, N_HANDS)))
     print(f"14-tile analysis, {N_WAITS:,} hands each with every cache cleared first (worst case)")
-    for ruleset in ("yiwu", "zhuji", "wuyi2"):
-        rng = random.Random(f"cold-{ruleset}")
-        cold = []
-        for _ in range(N_WAITS):
-            request = random_request(rng, ruleset)
-            clear_caches()
-            cold.extend(timings([request]))
-        show(f"  {ruleset} cold", cold)
+    for ruleset in RULESETS:
+        show(f"  {ruleset} cold", cold_timings(requests_for(f"cold-{ruleset}", ruleset, N_WAITS)))
     print(f"13-tile waits, {N_WAITS:,} hands per ruleset (one tile taken out)")
-    for ruleset in ("yiwu", "zhuji", "wuyi2"):
-        rng = random.Random(f"waits-{ruleset}")
-        requests = []
-        for _ in range(N_WAITS):
-            request = random_request(rng, ruleset)
-            request["tiles"].pop(rng.randrange(14))
-            requests.append(request)
-        show(f"  {ruleset} waits", timings(requests))
+    for ruleset in RULESETS:
+        show(f"  {ruleset} waits", timings(requests_for(f"waits-{ruleset}", ruleset, N_WAITS, waits=True)))
     compare_with_mahjong()
 
 
@@ -87,27 +94,23 @@ def _timed(fn) -> float:
     return time.perf_counter() - start
 
 
+def counts_of(tiles: list[str]) -> list[int]:
+    """The 34 tile counts the completeness checks take."""
+    counts = [0] * 34
+    for code in tiles:
+        counts[INDEX[code]] += 1
+    return counts
+
+
 def compare_with_mahjong() -> None:
     rng = random.Random("agari")
-    hands = []
-    for _ in range(N_HANDS):
-        _, tiles = random_complete(rng, "yiwu", 0)
-        counts = [0] * 34
-        for code in tiles:
-            counts[INDEX[code]] += 1
-        hands.append(counts)
+    hands = [counts_of(random_complete(rng, "yiwu", 0)[1]) for _ in range(N_HANDS)]
     print(f"Completeness of {N_HANDS:,} wild-free standard hands (one pass, hands not seen before)")
     clear_caches()
     start = time.perf_counter()
     ours = [is_standard(c) or is_qidui(c, 0) for c in hands]
     t_ours_cold = time.perf_counter() - start
-    _, more = zip(*(random_complete(rng, "yiwu", 0) for _ in range(N_HANDS)), strict=True)
-    fresh = []
-    for tiles in more:
-        counts = [0] * 34
-        for code in tiles:
-            counts[INDEX[code]] += 1
-        fresh.append(counts)
+    fresh = [counts_of(random_complete(rng, "yiwu", 0)[1]) for _ in range(N_HANDS)]
     t_ours = min(_timed(lambda: [is_standard(c) or is_qidui(c, 0) for c in fresh]) for _ in range(3))
     assert all(ours)
     print(f"  ours, every cache cleared first:     {t_ours_cold / N_HANDS * 1e6:8.2f} µs/hand")

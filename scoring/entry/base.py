@@ -1,6 +1,7 @@
 """What every ruleset's entry form shares: seats named after the table, the dealer/连庄
 correction, and the fast path's questions (a step is answered by a tap on a plain link)."""
 
+from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -26,14 +27,27 @@ class EntryForm(forms.Form):
     MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
 
     dealer_fix = seat_field(_("更正庄家"))
-    streak_fix = forms.IntegerField(label=_("更正连庄数"), min_value=0, max_value=999, required=False)
+    streak_fix = forms.IntegerField(
+        label=_("更正连庄数"),
+        min_value=0,
+        max_value=999,
+        required=False,
+        widget=forms.NumberInput(attrs={"class": "form-control-sm", "inputmode": "numeric"}),
+    )
 
-    def __init__(self, *args, players: list[str], **kwargs):
+    def __init__(self, *args, players: list[str], streak: int | None = None, **kwargs):
+        """``streak``: the derived 连庄 count, shown in the empty correction."""
         super().__init__(*args, **kwargs)
         self.players = players
+        self.helper = sheet_helper()
         named = [("", "—"), *[(s, players[s]) for s in range(len(players))]]
         for name in self.SEAT_FIELDS:
             self.fields[name].choices = named
+        for field in self.fields.values():  # the sheets' compact selects; app.css keeps them 44 px tall
+            if type(field.widget) is forms.Select:
+                field.widget.attrs["class"] = "form-select-sm"
+        if streak is not None:
+            self.fields["streak_fix"].widget.attrs["placeholder"] = streak
 
     def fix(self, state) -> tuple[int, int] | None:
         """The (dealer, streak) correction, when it differs from the derived state."""
@@ -49,6 +63,18 @@ class EntryForm(forms.Form):
     def more_open(self) -> bool:
         data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
         return any(data.get(k) not in (None, "", [], False) for k in self.MORE_FIELDS)
+
+
+def sheet_helper() -> FormHelper:
+    """How crispy draws an entry sheet's fields one by one (``|as_crispy_field``): a small label,
+    no message under the field (a refusal is said once, in the preview panel above, and the field
+    only marked), and no margin of its own: the sheet's grid spaces the fields (app.css)."""
+    helper = FormHelper()
+    helper.form_tag = False
+    helper.form_show_errors = False
+    helper.label_class = "small mb-0"
+    helper.wrapper_class = "sheet-field"
+    return helper
 
 
 def fix_initial(fix: tuple[int, int] | None) -> dict:
@@ -68,8 +94,16 @@ def no_prefill(data, pending, state, rules):
     return data
 
 
+def no_marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
+    return []
+
+
 def refuse_bet(pending, state, rules, *, bet: str, seat: int, amount: int | None, on: bool):
     raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")
+
+
+# What such a ruleset's module offers as its ``bets, prefill, change_bet, marks``.
+NO_BETS = (no_bets, no_prefill, refuse_bet, no_marks)
 
 
 def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str:
@@ -118,8 +152,9 @@ class WinOrDrawForm(EntryForm):
         return entry
 
 
-def win_initial(entry: dict, fix) -> dict:
-    """Form data for a stored win or draw: outcome, winner, 自摸 or the discarder, correction."""
+def win_initial(entry: dict, fix, sheet) -> dict:
+    """Form data for a stored win or draw: outcome, winner, 自摸 or the discarder, correction,
+    and for a win what ``sheet(entry)`` reads back of the ruleset's sheet."""
     data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
     if entry["outcome"] == "win":
         data["winner"] = entry["winner"]
@@ -127,4 +162,5 @@ def win_initial(entry: dict, fix) -> dict:
             data["discarder"] = entry["discarder"]
         else:
             data["zimo"] = "on"
+        data.update(sheet(entry))
     return data

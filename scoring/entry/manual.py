@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import EntryForm, fix_initial, no_bets, no_prefill, refuse_bet, seat_field
+from scoring.entry.base import NO_BETS, EntryForm, fix_initial, seat_field
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/manual.html"
@@ -25,7 +25,13 @@ def _amount_field() -> forms.DecimalField:
 class Form(EntryForm):
     outcome = forms.ChoiceField(choices=[("manual", _("手动记分"))])
     n0, n1, n2, n3 = (_amount_field() for _ in range(MAX_SEATS))
-    note = forms.CharField(label=_("说明（必填）"), max_length=MAX_NOTE, required=False, strip=True)
+    note = forms.CharField(
+        label=_("说明（必填）"),
+        max_length=MAX_NOTE,
+        required=False,
+        strip=True,
+        widget=forms.TextInput(attrs={"placeholder": _("例如：罚分、另外的赌注、手算的一局")}),
+    )
     next_dealer = seat_field(_("下一局谁坐庄（不填 = 不变）"))
     SEAT_FIELDS = ("next_dealer", "dealer_fix")
 
@@ -75,4 +81,4 @@ def is_manual(data) -> bool:
     return bool(data) and data.get("outcome") == "manual"
 
 
-bets, prefill, change_bet = no_bets, no_prefill, refuse_bet  # no bets placed before a hand
+bets, prefill, change_bet, marks = NO_BETS  # no bets placed before a hand

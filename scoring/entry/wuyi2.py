@@ -7,15 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
 from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
-from scoring.entry.base import (
-    WinOrDrawForm,
-    no_bets,
-    no_prefill,
-    refuse_bet,
-    seat_field,
-    win_initial,
-    win_title,
-)
+from scoring.entry.base import NO_BETS, WinOrDrawForm, seat_field, win_initial, win_title
 from scoring.lang import pick, table_words
 
 TEMPLATE = "scoring/entry/wuyi2.html"
@@ -42,15 +34,17 @@ class Form(WinOrDrawForm):
         return {"patterns": self.codes()}
 
 
+def _sheet_initial(entry: dict) -> dict:
+    codes = entry.get("patterns", [])
+    return {
+        "shape": next((c for c in codes if c in SHAPES), "pinghu"),
+        "patterns": [c for c in codes if c not in SHAPES],
+    }
+
+
 def initial(entry: dict, fix) -> dict:
     """Form data for a stored hand."""
-    data = win_initial(entry, fix)
-    if entry["outcome"] != "win":
-        return data
-    codes = entry.get("patterns", [])
-    data["shape"] = next((c for c in codes if c in SHAPES), "pinghu")
-    data["patterns"] = [c for c in codes if c not in SHAPES]
-    return data
+    return win_initial(entry, fix, _sheet_initial)
 
 
 def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
@@ -109,12 +103,9 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[seat]
 
 
-def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
-    return []
-
-
 def rules_context() -> dict:
     return {"patterns": [p for p in PATTERNS if p.code in LISTABLE or p.code == "zimo"], "groups": GROUPS}
 
 
-bets, prefill, change_bet = no_bets, no_prefill, refuse_bet  # no bets placed before a hand
+# no bets placed before a hand, so no badges beside the totals
+bets, prefill, change_bet, marks = NO_BETS

@@ -5,15 +5,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import (
-    WinOrDrawForm,
-    no_bets,
-    no_prefill,
-    refuse_bet,
-    seat_field,
-    win_initial,
-    win_title,
-)
+from scoring.entry.base import NO_BETS, WinOrDrawForm, seat_field, win_initial, win_title
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/zhuji.html"
@@ -72,21 +64,21 @@ class Form(WinOrDrawForm):
         return {"tai": self.tai()}
 
 
+def _sheet_initial(entry: dict) -> dict:
+    tai = entry.get("tai", {})
+    data = {
+        "dragons": list(tai.get("dragon_pungs", [])),
+        "winds": list(tai.get("wind_pungs", [])),
+        "shape": tai.get("shape", "mixed"),
+        **{code: "on" for code, _zh, _en in FLAGS if tai.get(code)},
+    }
+    data.update({key: tai[key] for key in ("special", "extra") if tai.get(key)})
+    return data
+
+
 def initial(entry: dict, fix) -> dict:
     """Form data for a stored hand."""
-    data = win_initial(entry, fix)
-    if entry["outcome"] != "win":
-        return data
-    tai = entry.get("tai", {})
-    data["dragons"] = list(tai.get("dragon_pungs", []))
-    data["winds"] = list(tai.get("wind_pungs", []))
-    data["shape"] = tai.get("shape", "mixed")
-    data.update({code: "on" for code, _zh, _en in FLAGS if tai.get(code)})
-    if tai.get("special"):
-        data["special"] = tai["special"]
-    if tai.get("extra"):
-        data["extra"] = tai["extra"]
-    return data
+    return win_initial(entry, fix, _sheet_initial)
 
 
 def context(game, form, state, rules) -> dict:
@@ -125,12 +117,9 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[(seat - state.dealer) % 4]
 
 
-def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
-    return []
-
-
 def rules_context() -> dict:
     return {}
 
 
-bets, prefill, change_bet = no_bets, no_prefill, refuse_bet  # no bets placed before a hand
+# no bets placed before a hand, so no badges beside the totals
+bets, prefill, change_bet, marks = NO_BETS

@@ -90,7 +90,7 @@ class EntryPage:
 
     def __init__(self, request: HttpRequest, game: Game, before, data, **context):
         self.request, self.game, self.kind = request, game, kind_for(game, data)
-        self.form = self.kind.Form(data, players=game.players)
+        self.form = self.kind.Form(data, players=game.players, streak=before.streak)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
 

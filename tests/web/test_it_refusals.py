@@ -22,7 +22,11 @@ def test_a_refused_hand_says_why_exactly_once(client, game):
     data = form_fields({"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 1}, game)
     html = client.post(game_url(game) + "record", data).content.decode()
     assert html.count("放铳者不能是胡牌者自己") == 1
-    assert 'name="discarder" id="id_discarder" class="form-select form-select-sm is-invalid"' in html
+    select = re.search(r'<select name="discarder"[^>]*>', html)[0]  # drawn by crispy, only marked
+    assert "is-invalid" in select
+    assert 'aria-invalid="true"' in select
+    assert 'aria-describedby="id_discarder_error"' in select
+    assert html.count('id="id_discarder_error"') == 1  # what it describes it with: the message above
     data = form_fields({"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0, "caishen": 2}, game)
     html = client.post(game_url(game) + "record", data).content.decode()
     assert html.count("手里有两个财神一定要自摸") == 1

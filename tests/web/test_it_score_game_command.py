@@ -60,3 +60,11 @@ def test_command_exits_2_for_a_missing_file(tmp_path):
     code, body = run_command(tmp_path / "nope.json")
     assert code == 2
     assert body["error"]["message"]
+
+
+def test_command_exits_2_for_json_nested_too_deeply(tmp_path):
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000, encoding="utf-8")
+    code, body = run_command(deep)
+    assert code == 2
+    assert body["error"]["message_en"] == "Malformed JSON: nested too deeply"
