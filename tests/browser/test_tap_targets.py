@@ -37,7 +37,8 @@ AUDIT = """() => {
 def audit(page, label: str, shot=None) -> list[str]:
     """The page as loaded (``goto`` waits for its stylesheets), every fold opened."""
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")  # 更多, rows, 走势图
-    page.wait_for_timeout(100)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")  # 走势图 loads on opening
     if shot:
         shot(page, f"taps-{label}")
     return [f"{label}: {problem}" for problem in page.evaluate(AUDIT)]
