@@ -2,6 +2,7 @@
 
 from django.utils.html import escape
 
+from scoring.cache import all_nets
 from scoring.engine.points import fmt
 from scoring.lang import chinese, pick
 
@@ -81,6 +82,11 @@ def legend_name(name: str, players: int) -> str:
 
 
 def ledger_chart(ledger) -> str:
-    """The running totals of a game's counted hands, for the settle and summary pages."""
+    """The running totals of a game whose every row is loaded (the summary page)."""
     nets = [row.result.net for row in ledger.rows if row.result is not None]
     return running_totals_svg(ledger.game.players, nets, pick("每人总分走势", "Running totals"))
+
+
+def game_chart(game) -> str:
+    """The same chart from the stored nets alone, one query (the 走势图 fold, the settle page)."""
+    return running_totals_svg(game.players, all_nets(game), pick("每人总分走势", "Running totals"))

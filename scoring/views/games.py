@@ -15,12 +15,11 @@ from django.views.decorators.http import require_POST
 
 from scoring import device
 from scoring.access import claim, game_version, load_game
-from scoring.cache import PAGE_HANDS, RECENT_HANDS, all_nets, snapshot, state_json
-from scoring.charts import running_totals_svg
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
+from scoring.charts import game_chart
 from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
-from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.presenters import game_context
@@ -156,8 +155,7 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
 def chart(request: HttpRequest, token: str) -> HttpResponse:
     """走势图, fetched when the player unfolds it (the game page stays small)."""
     game, _can_edit = load_game(request, token)
-    svg = running_totals_svg(game.players, all_nets(game), pick("每人总分走势", "Running totals"))
-    return HttpResponse(svg)
+    return HttpResponse(game_chart(game))
 
 
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:

@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 from scoring import services
 from scoring.access import load_game, writable_game
 from scoring.cache import snapshot
-from scoring.charts import ledger_chart
+from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.exports import share_text
@@ -61,11 +61,11 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     """The settle-up screen: a form and its live preview while playing, the transfers after;
     an htmx refresh of the preview gets only the preview."""
     game, can_edit = load_game(request, token)
-    ledger = snapshot(game, limit=None)
+    ledger = snapshot(game, limit=1)  # its totals and counts come from the game's row: no hand list here
     context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:
-        context.update(settled(settlement, game.players), chart=ledger_chart(ledger))
+        context.update(settled(settlement, game.players), chart=game_chart(game))
         context["share"] = share_text(ledger, settlement)
         return render(request, "scoring/settle.html", context)
     context["form"] = form = SettleForm(request.GET or None, players=game.players)
@@ -73,7 +73,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
         context.update(planned(form, ledger.totals, game.players))
     if request.htmx:
         return render(request, "scoring/settle.html#preview", context)
-    context["chart"] = ledger_chart(ledger)
+    context["chart"] = game_chart(game)
     return render(request, "scoring/settle.html", context)
 
 
