@@ -1,3 +1,5 @@
+import os
+
 import pytest
 
 from scoring.engine import Rules
@@ -7,6 +9,15 @@ from tests import speed
 speed.load()  # HYPOTHESIS_PROFILE: quick by default, "ci" for the full counts
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
+
+
+@pytest.hookimpl(trylast=True)  # after pytest-django has put the tests in its order
+def pytest_collection_modifyitems(items):
+    """Under xdist (``make test``), each worker starts its share of the long browser tests early
+    instead of one worker ending the run alone with them (tests/speed.py ``share_out``)."""
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    if workers > 1:
+        items[:] = speed.share_out(items, workers)
 
 
 @pytest.fixture
