@@ -4,6 +4,7 @@ FILE or ``-`` (standard input), print the answer JSON and exit 0, or print the c
 
 import json
 import sys
+from collections.abc import Callable
 
 from django.core.management.base import BaseCommand
 
@@ -11,8 +12,10 @@ from scoring.engine.errors import ScoringError
 
 
 class JsonDoor(BaseCommand):
-    """A door: ``answer(request)`` gives ``(ok, body)``; ``max_bytes`` caps what is read."""
+    """A door: its ``answer`` (a ``staticmethod``) turns the request into ``(ok, body)``;
+    ``max_bytes`` caps what is read."""
 
+    answer: Callable[[object], tuple[bool, dict]]
     noun = "a request JSON file"  # the FILE argument's help
     max_bytes: int | None = None  # None: read it all
 
@@ -32,9 +35,6 @@ class JsonDoor(BaseCommand):
         except ScoringError as error:
             return False, error.to_dict()
         return self.answer(request)
-
-    def answer(self, request) -> tuple[bool, dict]:
-        raise NotImplementedError
 
 
 def read_json(file: str, max_bytes: int | None):

@@ -8,12 +8,14 @@ from scoring.engine.errors import ScoringError
 from scoring.management.json_door import JsonDoor
 
 
+def analyse_or_error(request) -> tuple[bool, dict]:
+    try:
+        return True, analyse(request)
+    except ScoringError as error:
+        return False, error.to_dict()
+
+
 class Command(JsonDoor):
     help = "Analyse a mahjong hand (JSON request, hand-analysis.md) from FILE or - for standard input."
     max_bytes = 16 * 1024
-
-    def answer(self, request) -> tuple[bool, dict]:
-        try:
-            return True, analyse(request)
-        except ScoringError as error:
-            return False, error.to_dict()
+    answer = staticmethod(analyse_or_error)

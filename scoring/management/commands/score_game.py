@@ -7,6 +7,4 @@ from scoring.management.json_door import JsonDoor
 class Command(JsonDoor):
     help = "Score a Yiwu game (JSON, scoring-contract.md) from FILE or - for standard input."
     noun = "a game JSON file"
-
-    def answer(self, request) -> tuple[bool, dict]:
-        return score_game_or_error(request)
+    answer = staticmethod(score_game_or_error)
