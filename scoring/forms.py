@@ -177,6 +177,31 @@ def _rule_field(info, default) -> forms.Field:
     return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)
 
 
+def refusal(form: forms.Form) -> str:
+    """A form's errors as one message for the top of the page."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors)
+
+
+class BetForm(forms.Form):
+    """下注 from the game page: place (``on`` 1) or withdraw (0) one seat's 买子 or 下子. The rules
+    (who may, how much) are the engine's ``change_bet``; ``amount`` is asked only under 下子 up_to,
+    as a select of ``amounts`` (the game page draws one per seat, so without ids)."""
+
+    bet = forms.ChoiceField(choices=[("maizi", _("买子")), ("xiazi", _("下子"))])
+    seat = forms.TypedChoiceField(coerce=int, error_messages={"invalid_choice": _("没有这个座位")})
+    on = forms.TypedChoiceField(choices=[("0", "0"), ("1", "1")], coerce=lambda value: value == "1")
+    amount = forms.IntegerField(
+        min_value=1,
+        required=False,
+        widget=forms.Select(attrs={"class": "form-select form-select-sm w-auto", "aria-label": _("下子数额")}),
+    )
+
+    def __init__(self, *args, seats: int, amounts: range = range(0), **kwargs):
+        super().__init__(*args, auto_id=False, **kwargs)
+        self.fields["seat"].choices = [(str(s), str(s)) for s in range(seats)]
+        self.fields["amount"].widget.choices = [(n, n) for n in amounts]
+
+
 VOID_REASON_LIMIT = 200  # a void reason, shown in the hand list and the CSV
 
 

@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import COMMON_ORDER, SEATS_ZH, WIN_TYPES, Rules, TableState
 from scoring.entry.base import BetRefused, EntryForm, fix_initial, seat_choices, seat_field
+from scoring.forms import BetForm
 from scoring.lang import pick
 from scoring.models import Game
 
@@ -362,7 +363,7 @@ def bets(game: Game, state, rules) -> dict:
         "xiazi": bet,
         "join_amount": full,
         "up_to": rules.xiazi_amount == "up_to",
-        "up_to_range": range(1, min(state.join_mult, full) + 1),
+        "form": BetForm(seats=4, amounts=range(1, min(state.join_mult, full) + 1), initial={"amount": full}),
     }
 
 

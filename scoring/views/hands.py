@@ -21,7 +21,7 @@ from scoring.access import writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
-from scoring.forms import VoidForm, ascii_int
+from scoring.forms import BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import say
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
@@ -220,13 +220,11 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     if stop := finished(request, game, token):
         return stop
-    data = request.POST
-    seat = ascii_int(data.get("seat", ""), -1)
-    kind = data.get("bet")
-    if kind not in ("maizi", "xiazi") or not 0 <= seat < len(game.players):
-        raise Http404(_("没有这个座位"))
-    amount = ascii_int(data.get("amount", ""), 0) or None
-    change = partial(entry_for(game).change_bet, bet=kind, seat=seat, amount=amount, on=data.get("on") == "1")
+    form = BetForm(request.POST, seats=len(game.players))
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect("game", token=token)
+    change = partial(entry_for(game).change_bet, **form.cleaned_data)
     try:
         services.change_pending(game=game, change=change)
     except BetRefused as refused:

@@ -13,7 +13,7 @@ from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.exports import share_text
-from scoring.forms import SettleForm
+from scoring.forms import SettleForm, refusal
 from scoring.lang import say
 from scoring.models import Settlement
 from scoring.yuan import yuan, yuan_text
@@ -82,7 +82,7 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     form = SettleForm(request.POST, players=game.players)
     if not form.is_valid():
-        messages.warning(request, " ".join(str(e) for errors in form.errors.values() for e in errors))
+        messages.warning(request, refusal(form))
         return redirect("settle", token=token)
     try:
         services.finish_game(

@@ -128,3 +128,31 @@ def test_a_manual_hand_keeps_the_bets(client, game):
         {"outcome": "manual", "n0": "-1", "n1": "1", "note": "罚", "confirm": "1", "next_seq": "1"},
     )
     assert pending(game)["maizi"] == [1]
+
+
+def test_a_bet_the_form_cannot_read_is_refused_with_a_message_and_changes_nothing(client, make_game):
+    game = make_game(xiazi_amount="up_to")
+    record(client, game, ZIMO)
+    client.get(game_url(game))  # the hand's 「已记录」 is read
+    version = Game.objects.get().version
+    for data in (
+        {"bet": "xiazi", "seat": "9", "on": "1"},  # no such seat
+        {"bet": "xiazi", "seat": "١", "on": "1"},  # not an ASCII digit
+        {"bet": "xiazi", "seat": "1", "on": "1", "amount": "abc"},
+        {"bet": "xiazi", "seat": "1", "on": "1", "amount": "0"},
+        {"bet": "lottery", "seat": "1", "on": "1"},
+    ):
+        response = client.post(game_url(game) + "bet", data, follow=True)
+        assert response.status_code == 200
+        assert [m.level_tag for m in response.context["messages"]] == ["warning"], data
+        assert pending(game) == {}
+        assert game.version == version  # nothing written, no poll wakes up
+
+
+def test_the_up_to_select_is_drawn_from_the_bet_form_once_per_seat_without_ids(client, make_game):
+    game = make_game(xiazi_amount="up_to")
+    record(client, game, ZIMO)  # 老王 deals on ×2
+    html = client.get(game_url(game)).content.decode()
+    assert html.count('<select name="amount" class="form-select form-select-sm w-auto" aria-label="下子数额">') == 3
+    assert 'id="id_amount"' not in html
+    assert html.count('<option value="2" selected>2</option>') == 3  # the dealer's multiplier first
