@@ -10,7 +10,7 @@ from django.views.decorators.csrf import csrf_exempt
 
 from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
-from scoring.engine.analyse import analyse as analyse_hand
+from scoring.engine.analyse import analyse_or_error
 from scoring.engine.contract import MAX_NAME  # the contract's bound on names
 from scoring.engine.errors import BilingualError, check_object
 
@@ -162,8 +162,5 @@ def analyse(request: HttpRequest) -> JsonResponse:
         return body
     if len(request.body) > MAX_ANALYSE_BYTES:  # no Content-Length (chunked)
         return too_big
-    try:
-        answer = analyse_hand(body)
-    except ScoringError as error:
-        return JsonResponse(error.to_dict(), status=400, json_dumps_params=JSON_DUMPS)
-    return JsonResponse(answer, json_dumps_params=JSON_DUMPS)
+    ok, answer = analyse_or_error(body)
+    return JsonResponse(answer, status=200 if ok else 400, json_dumps_params=JSON_DUMPS)

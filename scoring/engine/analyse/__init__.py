@@ -6,6 +6,7 @@ answer JSON: for 14 tiles ``{"complete": false}`` or the ruleset's full answer, 
 turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」.
 """
 
+from ..errors import ScoringError
 from . import wuyi2, yiwu, zhuji
 from .decompose import is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
@@ -41,6 +42,15 @@ def analyse(request: dict) -> dict:
     return _answer14(ctx, ctx.kinds, ctx.last)
 
 
+def analyse_or_error(request) -> tuple[bool, dict]:
+    """(True, the answer) or (False, the contract's error object), like ``score_game_or_error``:
+    what both doors (``POST /api/analyse``, ``manage.py analyse_hand``) answer."""
+    try:
+        return True, analyse(request)
+    except ScoringError as error:
+        return False, error.to_dict()
+
+
 def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True) -> str:
     """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」.
 
@@ -59,6 +69,7 @@ __all__ = [
     "INDEX",
     "MAX_TILES",
     "analyse",
+    "analyse_or_error",
     "breakdown",
     "is_qidui",
     "is_shisanbukao",

@@ -3,16 +3,8 @@
 Prints the answer JSON and exits 0, or ``{"error": {...}}`` and exits 2.
 """
 
-from scoring.engine.analyse import analyse
-from scoring.engine.errors import ScoringError
+from scoring.engine.analyse import analyse_or_error
 from scoring.management.json_door import JsonDoor
-
-
-def analyse_or_error(request) -> tuple[bool, dict]:
-    try:
-        return True, analyse(request)
-    except ScoringError as error:
-        return False, error.to_dict()
 
 
 class Command(JsonDoor):
