@@ -30,9 +30,12 @@ def running_totals(nets: list[list[int]]) -> list[list[int]]:
     return series
 
 
-def _scale(lo: int, hi: int, top: float, bottom: float):
+def _scale(lo, hi, top: float, bottom: float):
+    """Points to a y coordinate. Totals may be exact halves (诸暨's ``Fraction``): coordinates are
+    drawn as plain decimals, since ``round()`` of a Fraction stays a Fraction (``971/10``), which
+    SVG cannot read."""
     span = (hi - lo) or 1
-    return lambda v: round(bottom - (v - lo) * (bottom - top) / span, 1)
+    return lambda v: round(float(bottom - (v - lo) * (bottom - top) / span), 1)
 
 
 def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> str:

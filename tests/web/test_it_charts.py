@@ -56,3 +56,31 @@ def test_the_settle_page_charts_every_counted_hand_not_only_the_latest(client, g
     html = client.get(game_url(game) + "settle").content.decode()
     assert expected in html
     assert client.get(game_url(game) + "chart").content.decode() == expected
+
+
+def _polyline_points(svg: str) -> list[list[tuple[float, float]]]:
+    """Every line's points as numbers: a coordinate SVG cannot read (``971/10``) fails here."""
+    lines = re.findall(r'<polyline [^>]*points="([^"]*)"', svg)
+    return [[tuple(float(c) for c in point.split(",")) for point in line.split()] for line in lines]
+
+
+def test_half_points_draw_lines_with_plain_decimal_coordinates():
+    from fractions import Fraction
+
+    half = Fraction(1, 2)
+    svg = running_totals_svg(["阿强", "阿芳", "老周", "小陈"], [[-half, -1, -half, 2], [3, -1, -1, -1]], "走势")
+    lines = _polyline_points(svg)
+    assert len(lines) == 4 and all(len(line) == 3 for line in lines)
+    assert "/" not in " ".join(re.findall(r'(?:points|y1|y2|y)="([^"]*)"', svg))
+    assert "+2.5" in svg  # the legend keeps the half
+
+
+def test_a_zhuji_game_with_halves_charts_every_line_on_each_page(client, zhuji_game):
+    from tests.web.helpers import game_url, record
+
+    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    record(client, zhuji_game, {"outcome": "win", "winner": 0, "tai": {"shape": "pinghu"}})
+    for page in ("chart", "settle"):
+        svg = re.search(r'<svg class="chart".*?</svg>', client.get(game_url(zhuji_game) + page).content.decode())
+        lines = _polyline_points(svg.group(0))
+        assert [len(line) for line in lines] == [3, 3, 3, 3], page
