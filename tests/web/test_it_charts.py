@@ -70,7 +70,7 @@ def test_half_points_draw_lines_with_plain_decimal_coordinates():
     half = Fraction(1, 2)
     svg = running_totals_svg(["阿强", "阿芳", "老周", "小陈"], [[-half, -1, -half, 2], [3, -1, -1, -1]], "走势")
     lines = _polyline_points(svg)
-    assert len(lines) == 4 and all(len(line) == 3 for line in lines)
+    assert [len(line) for line in lines] == [3, 3, 3, 3]
     assert "/" not in " ".join(re.findall(r'(?:points|y1|y2|y)="([^"]*)"', svg))
     assert "+2.5" in svg  # the legend keeps the half
 
