@@ -38,8 +38,9 @@ def _scale(lo, hi, top: float, bottom: float):
     return lambda v: round(float(bottom - (v - lo) * (bottom - top) / span), 1)
 
 
-def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> str:
-    """An accessible SVG: one line per player over the hands, a zero line, a legend below."""
+def running_totals_svg(names: list[str], nets: list[list[int]], title: str, place: tuple | None = None) -> str:
+    """An accessible SVG: one line per player over the hands, a zero line, a legend below.
+    ``place`` (x, y, width, height) draws it inside a larger picture (scoring/picture.py)."""
     series = running_totals(nets) if nets else [[0] for _ in names]
     hands = len(nets)
     values = [v for line in series for v in line]
@@ -47,8 +48,9 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> s
     lo_text, hi_text = fmt(lo), fmt(hi)
     y = _scale(lo, hi, PAD_TOP, HEIGHT - PAD_BOTTOM)
     step = (WIDTH - PAD_LEFT - PAD_RIGHT) / max(hands, 1)
+    where = 'x="{}" y="{}" width="{}" height="{}"'.format(*place) if place else 'class="chart"'
     parts = [
-        f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
+        f'<svg {where} viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{escape(title)}</title>",
         f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}" stroke="#999" stroke-dasharray="3 3"/>',
         f'<text x="{PAD_LEFT - 4}" y="{y(hi) + 4}" text-anchor="end" font-size="10" fill="#555">{hi_text}</text>',
@@ -71,7 +73,11 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str) -> s
 def legend_name(name: str, players: int) -> str:
     """A name short enough for its slot of the legend (about 8 narrow characters between four
     players, with the total beside it): longer names end with …"""
-    room = 16 // players * 2 if players > 2 else 16
+    return clip(name, 16 // players * 2 if players > 2 else 16)
+
+
+def clip(name: str, room: int) -> str:
+    """``name`` cut to ``room`` narrow characters (a CJK character counts two), ending with …"""
     width = sum(2 if ord(c) > 0x2E80 else 1 for c in name)  # CJK characters are twice as wide
     if width <= room:
         return name

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import accounts, analyse, api, games, hands, records, settle
+from scoring.views import accounts, analyse, api, games, hands, picture, records, settle
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -25,6 +25,8 @@ urlpatterns = [
     path("g/<str:token>/bet", hands.bet, name="bet"),
     path("g/<str:token>/settle", settle.settle, name="settle"),
     path("g/<str:token>/summary", records.summary, name="summary"),
+    path("g/<str:token>/picture", picture.picture, name="picture"),
+    path("g/<str:token>/picture.svg", picture.picture_file, name="picture-file"),
     path("g/<str:token>/export.csv", records.export_csv, name="export-csv"),
     path("g/<str:token>/export.json", records.export_json, name="export-json"),
     path("g/<str:token>/finish", settle.finish, name="finish"),

@@ -134,3 +134,36 @@ function fadeFlash() {
 }
 document.addEventListener("DOMContentLoaded", fadeFlash);
 document.addEventListener("htmx:load", fadeFlash);
+
+// 晒图: the picture's SVG redrawn as a PNG with the phone's own fonts, so it can be long-pressed
+// (WeChat's browser saves and forwards images, not SVG), downloaded and sent with the share sheet.
+function drawPicture() {
+  var img = document.querySelector("img[data-picture]");
+  if (!img || img.dataset.png) return;
+  var draw = function () {
+    if (img.dataset.png || !img.naturalWidth) return;
+    var canvas = document.createElement("canvas");
+    canvas.width = img.naturalWidth;
+    canvas.height = img.naturalHeight;
+    canvas.getContext("2d").drawImage(img, 0, 0);
+    var png = canvas.toDataURL("image/png");
+    img.dataset.png = "1";
+    img.src = png;
+    var link = document.querySelector("[data-picture-download]");
+    if (link) {
+      link.href = png;
+      link.download = link.download.replace(/\.svg$/, ".png");
+    }
+    var share = document.querySelector("[data-picture-share]");
+    if (!share || typeof navigator.canShare !== "function") return;
+    canvas.toBlob(function (blob) {
+      var file = new File([blob], link ? link.download : "mahjong.png", { type: "image/png" });
+      if (!navigator.canShare({ files: [file] })) return;
+      share.hidden = false;
+      share.onclick = function () { navigator.share({ files: [file] }).catch(function () {}); };
+    }, "image/png");
+  };
+  if (img.complete) draw(); else img.addEventListener("load", draw, { once: true });
+}
+document.addEventListener("DOMContentLoaded", drawPicture);
+document.addEventListener("htmx:load", drawPicture);

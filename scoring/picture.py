@@ -1,0 +1,162 @@
+"""The evening as a picture for the group chat (晒图): the facts of the settle page drawn as one
+SVG, 1080 px wide. The phone turns it into a PNG (static/js/picture.js) with its own fonts, so
+Chinese names render whatever they are and the server needs no font; without JavaScript the SVG
+itself is the picture.
+
+The numbers come from the same places as the settle page: the settlement's frozen balances and
+transfers once the game is settled, the game's stored totals before."""
+
+from dataclasses import dataclass, field
+
+from django.utils import timezone
+from django.utils.html import escape
+
+from scoring.cache import all_nets
+from scoring.charts import RED, clip, money_colour, running_totals_svg
+from scoring.engine.points import fmt, from_json
+from scoring.lang import pick
+from scoring.models import Game, Settlement
+from scoring.yuan import yuan_text
+
+WIDTH = 1080
+MARGIN = 60
+FONT = "'PingFang SC','Hiragino Sans GB','Noto Sans CJK SC','Source Han Sans SC','Microsoft YaHei',sans-serif"
+NAME_ROOM = 16  # narrow characters a name may take before it is cut with …
+
+
+@dataclass
+class Person:
+    name: str
+    points: object  # int, or an exact half (诸暨)
+    fen: int | None  # 元 in 分 once settled (the fee counted), None before
+
+    @property
+    def words(self) -> str:
+        return money_words(self)
+
+
+@dataclass
+class Facts:
+    """What the picture says, each as the settle page says it."""
+
+    date: str
+    ruleset: str
+    rate: str  # 「每点 0.5 元 · 台费 40 元」, or 「未结算」
+    people: list[Person]  # largest first
+    transfers: list[tuple[str, str, int]] = field(default_factory=list)  # payer, payee, 分
+    hands: int = 0
+    biggest: tuple[int, str, object] | None = None  # (第N局, winner, points)
+    nets: list = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # in seat order, for the chart
+
+
+def facts_of(game: Game, settlement: Settlement | None) -> Facts:
+    """The picture's facts: a settled game in 元 with its transfers, an open one in points."""
+    nets = all_nets(game)
+    names = list(game.players)
+    if settlement is not None:
+        points = [from_json(p) for p in settlement.points]
+        people = [Person(n, p, f) for n, p, f in zip(names, points, settlement.balances_fen, strict=True)]
+        transfers = [(names[t.payer], names[t.payee], t.amount_fen) for t in settlement.transfers.all()]
+        rate = pick(
+            f"每点 {yuan_text(settlement.rate_fen)} 元 · 台费 {yuan_text(settlement.fee_fen)} 元",
+            f"¥{yuan_text(settlement.rate_fen)} a point · table fee ¥{yuan_text(settlement.fee_fen)}",
+        )
+    else:
+        totals = [sum((net[seat] for net in nets), 0) for seat in range(len(names))]
+        people = [Person(n, p, None) for n, p in zip(names, totals, strict=True)]
+        transfers, rate = [], pick("未结算 · 按分计", "Not settled · in points")
+    people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: seat order on ties
+    return Facts(
+        date=f"{timezone.localtime(game.created_at):%Y-%m-%d}",
+        ruleset=pick(game.engine.zh, game.engine.en),
+        rate=rate,
+        people=people,
+        transfers=transfers,
+        hands=len(nets),
+        biggest=biggest_hand(nets, names),
+        nets=nets,
+        names=names,
+    )
+
+
+def biggest_hand(nets: list, names: list[str]) -> tuple[int, str, object] | None:
+    """The standing hand with the largest single gain: (its number among the standing hands,
+    who won it, the points); the earliest one when several tie."""
+    best = None
+    for number, net in enumerate(nets, start=1):
+        seat = max(range(len(net)), key=lambda s: net[s])
+        if net[seat] > 0 and (best is None or net[seat] > best[2]):
+            best = (number, names[seat], net[seat])
+    return best
+
+
+def money_words(person: Person) -> str:
+    """「赢 153 元」「输 47 元」「持平」; in points (分) before the game is settled."""
+    settled = person.fen is not None
+    value = person.fen if settled else person.points
+    if value == 0:
+        return pick("持平", "even")
+    won = value > 0
+    if settled:
+        amount = yuan_text(abs(value))
+        return pick(f"{'赢' if won else '输'} {amount} 元", f"{'won' if won else 'lost'} ¥{amount}")
+    amount = fmt(abs(value))
+    return pick(f"{'赢' if won else '输'} {amount} 分", f"{'+' if won else '−'}{amount} pts")
+
+
+def transfer_words(payer: str, payee: str, fen: int) -> str:
+    """「阿明 → 老王 47 元」."""
+    payer, payee = clip(payer, NAME_ROOM), clip(payee, NAME_ROOM)
+    return pick(f"{payer} → {payee} {yuan_text(fen)} 元", f"{payer} → {payee} ¥{yuan_text(fen)}")
+
+
+def _text(x, y, body: str, size: int, *, fill: str = "#222", weight: int = 400, anchor: str = "start") -> str:
+    return (
+        f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
+        f'text-anchor="{anchor}">{escape(body)}</text>'
+    )
+
+
+def picture_svg(facts: Facts) -> str:
+    """The picture: heading, each person's result, the transfers, the hands, the chart."""
+    right = WIDTH - MARGIN
+    parts = [
+        _text(MARGIN, 100, pick("麻将记分", "Mahjong scores"), 56, weight=700, fill=RED),
+        _text(right, 100, facts.date, 40, fill="#555", anchor="end"),
+        _text(MARGIN, 160, f"{facts.ruleset} · {facts.rate}", 36, fill="#444"),
+    ]
+    y = 250
+    for person in facts.people:
+        value = person.fen if person.fen is not None else person.points
+        parts.append(_text(MARGIN, y, clip(person.name, NAME_ROOM), 52, weight=700))
+        parts.append(_text(right, y, money_words(person), 52, weight=700, fill=money_colour(value), anchor="end"))
+        y += 84
+    if facts.transfers:
+        y += 20
+        parts.append(_text(MARGIN, y, pick("转账", "Transfers"), 36, fill="#555"))
+        y += 64
+        for payer, payee, fen in facts.transfers:
+            parts.append(_text(MARGIN, y, transfer_words(payer, payee, fen), 44))
+            y += 64
+    y += 30
+    parts.append(_text(MARGIN, y, pick(f"共 {facts.hands} 局", f"{facts.hands} hands"), 36, fill="#444"))
+    if facts.biggest is not None:
+        number, winner, points = facts.biggest
+        biggest = pick(
+            f"最大一局：第{number}局 {clip(winner, NAME_ROOM)} +{fmt(points)}",
+            f"Biggest hand: #{number} {clip(winner, NAME_ROOM)} +{fmt(points)}",
+        )
+        parts.append(_text(right, y, biggest, 36, fill="#444", anchor="end"))
+    y += 30
+    chart_height = WIDTH * 200 // 360  # the chart's own 360×200, scaled to the width
+    chart = running_totals_svg(
+        facts.names, facts.nets, pick("每人总分走势", "Running totals"), place=(0, y, WIDTH, chart_height)
+    )
+    parts.append(chart)
+    height = y + chart_height + 30
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{height}" '
+        f'viewBox="0 0 {WIDTH} {height}" font-family="{FONT}">'
+        f'<rect width="{WIDTH}" height="{height}" fill="#fffdf7"/>{"".join(parts)}</svg>'
+    )
