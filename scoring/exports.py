@@ -16,7 +16,7 @@ from scoring.lang import chinese, table_words
 from scoring.models import DEFAULT_NAMES, Game
 from scoring.presenters import hand_title
 from scoring.readmodel import GameView
-from scoring.yuan import yuan, yuan_text
+from scoring.yuan import money, won_or_lost, yuan_text
 
 BOM = "\ufeff"  # Excel and WPS read UTF-8 with Chinese intact only with it
 
@@ -160,27 +160,27 @@ def share_text(ledger: GameView, settlement=None) -> str:
     when = timezone.localtime(game.created_at)
     head = f"{game.engine.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.engine.en} {when:%m-%d} · {count} hands"
     lines = [head]
-    money = settlement.balances_fen if settlement is not None else None
+    balances = settlement.balances_fen if settlement is not None else None
     order = sorted(range(len(names)), key=lambda s: -ledger.totals[s])
     for s in order:
         line = f"{names[s]}（{seats[s]}）{fmt(ledger.totals[s], signed=True)}"
         if not zh:
             line = f"{names[s]} ({seats[s]}) {fmt(ledger.totals[s], signed=True)}"
-        if money is not None:
-            line += f" · ¥{yuan(money[s], signed=True)}"
+        if balances is not None:
+            line += f" · {won_or_lost(balances[s], zh)}"
         lines.append(line)
     if settlement is None:
         return "\n".join(lines)
     rate, fee = yuan_text(settlement.rate_fen), yuan_text(settlement.fee_fen)
     lines.append(f"每点 {rate} 元 · 台费 {fee} 元" if zh else f"¥{rate} a point · table fee ¥{fee}")
     if settlement.fee_fen:
-        payer, paid = names[settlement.fee_payee], yuan(settlement.fee_fen)
+        payer, paid = names[settlement.fee_payee], money(settlement.fee_fen, zh)
         lines.append(
-            f"{payer} 垫付台费 ¥{paid}（已算入）" if zh else f"{payer} advanced the table fee ¥{paid} (counted in)"
+            f"{payer} 垫付台费 {paid}（已算入）" if zh else f"{payer} advanced the table fee {paid} (counted in)"
         )
     transfers = list(settlement.transfers.all())
     lines.append("转账：" if zh else "Transfers:")
-    lines += [f"{names[t.payer]} → {names[t.payee]} ¥{yuan(t.amount_fen)}" for t in transfers]
+    lines += [f"{names[t.payer]} → {names[t.payee]} {money(t.amount_fen, zh)}" for t in transfers]
     if not transfers:
         lines.append("没有人需要转账。" if zh else "Nobody needs to pay.")
     return "\n".join(lines)
