@@ -158,7 +158,8 @@ def test_a_backup_restores_a_game_that_looks_the_same(client, make_game, zhuji_g
         original.first_dealer,
         original.created_at,
     )
-    assert copy.edit_token != original.edit_token and copy.view_token != original.view_token
+    assert copy.edit_token != original.edit_token
+    assert copy.view_token != original.view_token
     phone = Client()  # a phone that opened neither: no 「我是」 on either
     for mine, theirs in zip(pages(original), pages(copy), strict=True):
         assert seen(phone, theirs) == seen(phone, mine), theirs
