@@ -1,53 +1,24 @@
-"""A game out and back in: CSV for spreadsheets, contract JSON for backups and moving servers."""
+"""A game out and back in: CSV for spreadsheets; a backup (scoring/backup.py) restored."""
 
 import csv
 import io
 import re
 
-from django.db import transaction
 from django.utils import timezone
 
-from scoring.cache import store
+from scoring.backup import BackupError, restore_game
 from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
 from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, to_json
 from scoring.entry import entry_for
 from scoring.forms import control_character
 from scoring.lang import chinese, table_words
-from scoring.ledger import build
-from scoring.models import DEFAULT_NAMES, Game, Hand
+from scoring.models import DEFAULT_NAMES, Game
 from scoring.presenters import hand_title
 from scoring.readmodel import GameView
-from scoring.yuan import yuan, yuan_text
+from scoring.yuan import money, won_or_lost, yuan_text
 
 BOM = "\ufeff"  # Excel and WPS read UTF-8 with Chinese intact only with it
-
-
-def game_json(ledger: GameView) -> dict:
-    """The game as the scoring contract's input: ``score_game`` reproduces its totals.
-
-    Voided hands are left out. A dealer correction before the first hand becomes
-    ``first_dealer``; a correction later in the game has no place in the contract, so
-    ``mid_game_fixes`` lists them for the caller to warn about.
-    """
-    game = ledger.game
-    active = [row.hand for row in ledger.rows if row.result is not None]
-    first_dealer = game.first_dealer
-    if active and active[0].fix() is not None:
-        first_dealer = active[0].fix()[0]
-    return {
-        "ruleset": game.ruleset,
-        "rules": game.engine_rules().to_dict(),
-        "first_dealer": first_dealer,
-        "players": list(game.players),
-        "hands": [hand.entry for hand in active],
-    }
-
-
-def mid_game_fixes(ledger: GameView) -> list[int]:
-    active = [row.hand for row in ledger.rows if row.result is not None]
-    return [hand.seq for hand in active[1:] if hand.fix() is not None]
-
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
@@ -135,6 +106,8 @@ FIELD_TERMS = {
     "feeders": "喂家",
     "caishen": "财神数",
     "dealer_fix": "更正庄家",
+    "corrections": "更正庄家",
+    "backup": "备份",
     "tai": "台",
     "fan": "番",
     "patterns": "番型",
@@ -153,7 +126,8 @@ def in_table_terms(text: str) -> str:
 
 
 def import_game(data) -> Game:
-    """Create a game from contract JSON (a backup): scored first, so a bad file changes nothing."""
+    """Create a game from a backup (scoring/backup.py; contract JSON from an earlier version):
+    scored first, so a bad file changes nothing."""
     try:
         score_game(data)
     except ScoringError as error:
@@ -171,18 +145,10 @@ def import_game(data) -> Game:
                 f"Names may not contain control or text-direction characters ({code}).",
             )
     rules = ruleset.parse_rules(data.get("rules", {}))
-    with transaction.atomic():
-        game = Game.objects.create(
-            ruleset=ruleset.code,
-            players=players,
-            first_dealer=data.get("first_dealer", 0),
-            rules=rules.to_dict(),
-        )
-        Hand.objects.bulk_create(Hand(game=game, seq=i, entry=entry) for i, entry in enumerate(data["hands"], start=1))
-        store(game, build(game))
-        if data["hands"]:
-            game.bump_version()
-    return game
+    try:
+        return restore_game(data=data, ruleset=ruleset, players=players, rules=rules)
+    except BackupError as error:
+        raise ImportError_(error.zh, error.en) from None
 
 
 def share_text(ledger: GameView, settlement=None) -> str:
@@ -194,27 +160,27 @@ def share_text(ledger: GameView, settlement=None) -> str:
     when = timezone.localtime(game.created_at)
     head = f"{game.engine.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.engine.en} {when:%m-%d} · {count} hands"
     lines = [head]
-    money = settlement.balances_fen if settlement is not None else None
+    balances = settlement.balances_fen if settlement is not None else None
     order = sorted(range(len(names)), key=lambda s: -ledger.totals[s])
     for s in order:
         line = f"{names[s]}（{seats[s]}）{fmt(ledger.totals[s], signed=True)}"
         if not zh:
             line = f"{names[s]} ({seats[s]}) {fmt(ledger.totals[s], signed=True)}"
-        if money is not None:
-            line += f" · ¥{yuan(money[s], signed=True)}"
+        if balances is not None:
+            line += f" · {won_or_lost(balances[s], zh)}"
         lines.append(line)
     if settlement is None:
         return "\n".join(lines)
     rate, fee = yuan_text(settlement.rate_fen), yuan_text(settlement.fee_fen)
     lines.append(f"每点 {rate} 元 · 台费 {fee} 元" if zh else f"¥{rate} a point · table fee ¥{fee}")
     if settlement.fee_fen:
-        payer, paid = names[settlement.fee_payee], yuan(settlement.fee_fen)
+        payer, paid = names[settlement.fee_payee], money(settlement.fee_fen, zh)
         lines.append(
-            f"{payer} 垫付台费 ¥{paid}（已算入）" if zh else f"{payer} advanced the table fee ¥{paid} (counted in)"
+            f"{payer} 垫付台费 {paid}（已算入）" if zh else f"{payer} advanced the table fee {paid} (counted in)"
         )
     transfers = list(settlement.transfers.all())
     lines.append("转账：" if zh else "Transfers:")
-    lines += [f"{names[t.payer]} → {names[t.payee]} ¥{yuan(t.amount_fen)}" for t in transfers]
+    lines += [f"{names[t.payer]} → {names[t.payee]} {money(t.amount_fen, zh)}" for t in transfers]
     if not transfers:
         lines.append("没有人需要转账。" if zh else "Nobody needs to pay.")
     return "\n".join(lines)

@@ -1,4 +1,6 @@
-"""Money as the table says it: 元 with two decimals, one minus sign (U+2212), from whole 分 (fen).
+"""Money as the table says it, from whole 分 (fen): 元 with two decimals and one minus sign
+(U+2212) in the balances' column; in words (transfers, the fee, the share text) as a player writes
+it, 「阿明 → 老王 47 元」「老王 赢 153 元」, 分 only when there are some (「12.50 元」).
 
 A point (分 at the table) is never money: the pages and the share text say 元 (¥) throughout.
 """
@@ -18,3 +20,23 @@ def yuan(fen: int, signed: bool = False) -> str:
 def yuan_text(fen: int) -> str:
     """元 as a table says a rate or a fee: 0.5, 40, 1.05."""
     return yuan(fen).rstrip("0").rstrip(".")
+
+
+def yuan_amount(fen: int) -> str:
+    """An amount as a player writes it: ``153``, ``12.50`` (no needless .00; 分 kept when any)."""
+    text = yuan(abs(int(fen)))
+    return text.removesuffix(".00")
+
+
+def money(fen: int, zh: bool) -> str:
+    """「47 元」 or "¥47": a transfer or a fee."""
+    return f"{yuan_amount(fen)} 元" if zh else f"¥{yuan_amount(fen)}"
+
+
+def won_or_lost(fen: int, zh: bool) -> str:
+    """「赢 153 元」「输 47 元」「不输不赢」, or "won ¥153", "lost ¥47", "even"."""
+    if fen == 0:
+        return "不输不赢" if zh else "even"
+    if zh:
+        return f"{'赢' if fen > 0 else '输'} {money(fen, zh)}"
+    return f"{'won' if fen > 0 else 'lost'} {money(fen, zh)}"

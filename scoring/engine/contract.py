@@ -5,7 +5,10 @@ from .game import replay
 from .points import to_json
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 
-GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "hands"))
+# ``backup`` is the app's own record of a game (docs/contract.md "A backup"): scoring ignores it.
+GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "corrections", "hands", "backup"))
+CORRECTION_FIELDS = frozenset(("hand", "dealer", "streak"))
+MAX_STREAK = 999  # what the entry form's 更正连庄数 takes
 MAX_HANDS = 2_000  # a long evening is under 100 hands
 MAX_NAME = 40  # the contract's bound on a player's name (Input hygiene); the new-game form keeps to 20
 
@@ -38,11 +41,42 @@ def _check_game(game) -> Ruleset:
     return ruleset
 
 
+def _whole(value, low: int, high: int) -> bool:
+    return not isinstance(value, bool) and isinstance(value, int) and low <= value <= high
+
+
+def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
+    """``corrections``: the table's 更正庄家 before a hand, ``{"hand": index, "dealer": seat,
+    "streak": 连庄}`` in the order of the hands, as a replay's ``fixes``."""
+    raw, hands = game.get("corrections", []), len(game["hands"])
+    if not isinstance(raw, list):
+        raise ScoringError("corrections 应为列表", "corrections must be a list", "corrections")
+    fixes: dict[int, tuple[int, int]] = {}
+    for item in raw:
+        check_object(item, CORRECTION_FIELDS, "更正应为 JSON 对象", "A correction must be an object", "corrections")
+        hand, dealer, streak = item.get("hand"), item.get("dealer"), item.get("streak")
+        if not (
+            _whole(hand, max(fixes, default=-1) + 1, hands - 1)
+            and _whole(dealer, 0, seats - 1)
+            and _whole(streak, 0, MAX_STREAK)
+        ):
+            raise ScoringError(
+                f"corrections 的每项应为 hand（0-{hands - 1}，依次递增）、dealer（座位 0-{seats - 1}）"
+                f"和 streak（0-{MAX_STREAK}）",
+                f"Each correction needs hand (0-{hands - 1}, increasing), dealer (a seat 0-{seats - 1}) "
+                f"and streak (0-{MAX_STREAK})",
+                "corrections",
+            )
+        fixes[hand] = (dealer, streak)
+    return fixes
+
+
 def score_game(game) -> dict:
     """The contract's output for ``game``; raises ``ScoringError`` on invalid input."""
     ruleset = _check_game(game)
     rules = ruleset.parse_rules(game.get("rules", {}))
-    results, state = replay(ruleset, rules, game["hands"], first_dealer=game.get("first_dealer", 0))
+    fixes = corrections(game, ruleset.seats)
+    results, state = replay(ruleset, rules, game["hands"], first_dealer=game.get("first_dealer", 0), fixes=fixes)
     return {"hands": [r.to_dict() for r in results], "totals": [to_json(t) for t in state.totals]}
 
 

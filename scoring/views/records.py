@@ -11,9 +11,10 @@ from django.utils.translation import gettext as _
 
 from scoring import device
 from scoring.access import load_game, throttle
+from scoring.backup import backup_json, notes
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
-from scoring.exports import ImportError_, game_csv, game_json, import_game, mid_game_fixes, share_text
+from scoring.exports import ImportError_, game_csv, import_game, share_text
 from scoring.forms import ImportForm
 from scoring.lang import say
 from scoring.ledger import LedgerError
@@ -72,7 +73,8 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def _download_name(game: Game, ext: str) -> str:
-    return f"{game.ruleset}-{timezone.localtime(game.created_at):%Y%m%d-%H%M}-{game.pk}.{ext}"  # the table's time
+    """The ruleset and the table's date and time: nothing that counts the server's games."""
+    return f"mahjong-{game.ruleset}-{timezone.localtime(game.created_at):%Y%m%d-%H%M}.{ext}"
 
 
 def export_csv(request: HttpRequest, token: str) -> HttpResponse:
@@ -84,11 +86,9 @@ def export_csv(request: HttpRequest, token: str) -> HttpResponse:
 
 def export_json(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    ledger = snapshot(game, limit=None)
-    response = JsonResponse(game_json(ledger), json_dumps_params={"ensure_ascii": False, "indent": 1})
+    backup = backup_json(snapshot(game, limit=None))
+    response = JsonResponse(backup, json_dumps_params={"ensure_ascii": False, "indent": 1})
     response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "json")}"'
-    if fixes := mid_game_fixes(ledger):
-        response["X-Yiwu-Warning"] = f"dealer corrections at hands {fixes} are not in the contract"
     return response
 
 
@@ -112,11 +112,14 @@ def import_view(request: HttpRequest) -> HttpResponse:
         try:
             if len(raw) > MAX_IMPORT_BYTES:
                 raise ImportError_("文件太大。", "The file is too large.")
-            game = import_game(read_backup(raw))
+            data = read_backup(raw)
+            game = import_game(data)
         except ImportError_ as problem:
             error = say(problem)
         else:
             messages.success(request, _("已导入牌局。"))
+            for note in notes(data, game):  # what the file could not restore: said, never silent
+                messages.warning(request, note)
             response = redirect("game", token=game.edit_token)
             device.remember_game(request, response, game.edit_token)
             return response

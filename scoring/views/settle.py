@@ -14,9 +14,9 @@ from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.exports import share_text
 from scoring.forms import SettleForm, refusal
-from scoring.lang import say
+from scoring.lang import chinese, say
 from scoring.models import Settlement
-from scoring.yuan import yuan, yuan_text
+from scoring.yuan import money, yuan, yuan_text
 
 
 def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tuple]:
@@ -25,8 +25,8 @@ def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tu
 
 
 def fee_advance(names: list[str], fee_fen: int, fee_payee: int) -> dict:
-    """Who pays the venue first (「老王 垫付台费 ¥40（已算入）」): their balance already counts it."""
-    return {"fee_payer": names[fee_payee], "fee_paid": yuan(fee_fen)} if fee_fen else {}
+    """Who pays the venue first (「老王 垫付台费 40 元（已算入）」): their balance already counts it."""
+    return {"fee_payer": names[fee_payee], "fee_paid": money(fee_fen, chinese())} if fee_fen else {}
 
 
 def settled(settlement: Settlement, names: list[str]) -> dict:
@@ -35,7 +35,9 @@ def settled(settlement: Settlement, names: list[str]) -> dict:
     return {
         **fee_advance(names, settlement.fee_fen, settlement.fee_payee),
         "settlement": settlement,
-        "transfers": [(t, names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in settlement.transfers.all()],
+        "transfers": [
+            (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in settlement.transfers.all()
+        ],
         "balances": balances(names, points, settlement.balances_fen),
         "rounded": needs_rounding(points, settlement.rate_fen),
         "rate_yuan": yuan_text(settlement.rate_fen),
@@ -51,7 +53,7 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
     )
     return {
         **fee_advance(names, form.fee_fen(), data["fee_payee"]),
-        "preview": [(names[t.payer], names[t.payee], yuan(t.amount_fen)) for t in plan.transfers],
+        "preview": [(names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in plan.transfers],
         "balances": balances(names, totals, plan.balances_fen),
         "rounded": needs_rounding(totals, form.rate_fen()),
     }

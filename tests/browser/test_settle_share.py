@@ -25,7 +25,7 @@ def test_settled_share_text_copies_and_shares_in_one_tap(live_server, browser, s
     page.locator("label[for=rate1]").click()  # 每点 0.5 元
     page.fill("#id_fee_yuan", "40")
     page.get_by_role("button", name="预览").click()
-    expect(page.locator(".fee-advance")).to_contain_text("垫付台费 ¥40.00（已算入）")
+    expect(page.locator(".fee-advance")).to_contain_text("垫付台费 40 元（已算入）")
     page.get_by_role("button", name="结束并结算").click()
     share = page.locator("#share-text")
     expect(page.locator(".transfers")).to_be_visible()

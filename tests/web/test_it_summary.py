@@ -14,7 +14,7 @@ def test_the_summary_names_each_hand_not_win_or_draw(client, game):
 def test_export_file_names_carry_the_ruleset_and_the_tables_local_time(client, zhuji_game):
     response = client.get(game_url(zhuji_game) + "export.csv")
     name = response["Content-Disposition"]
-    assert name.startswith('attachment; filename="zhuji-')
+    assert name.startswith('attachment; filename="mahjong-zhuji-')
     from django.utils import timezone
 
     assert f"{timezone.localtime(zhuji_game.created_at):%Y%m%d-%H%M}" in name

@@ -1,0 +1,180 @@
+"""Reading a backup's ``backup`` object (docs/contract.md "A backup"): every part checked before
+anything is written, a ``BackupError`` saying which part and why."""
+
+import math
+from datetime import datetime
+from itertools import pairwise
+
+from django.utils import timezone
+
+from scoring.engine.contract import MAX_HANDS, MAX_STREAK
+from scoring.engine.errors import BilingualError, check_object
+from scoring.engine.game import LIMIT
+from scoring.engine.money import FEE_MODES
+from scoring.engine.points import from_json
+from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
+from scoring.models import Game
+
+FORMAT = 2  # 1 was the contract's game alone
+BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
+HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
+VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
+SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "created_at", "transfers"))
+TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
+MAX_RECORDS = 2 * MAX_HANDS  # the standing hands and as many voided ones
+MAX_SEQ = MAX_REVISION = 10**6
+
+
+class BackupError(BilingualError):
+    """A ``backup`` object this app cannot restore; the message says which part and why."""
+
+
+def _refuse(zh: str, en: str):
+    raise BackupError(f"备份：{zh}", f"Backup: {en}", "backup")
+
+
+def _int(value, low: int, high: int, what: tuple[str, str]) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        _refuse(f"{what[0]}应为 {low}-{high} 的整数。", f"{what[1]} must be a whole number {low}-{high}.")
+    return value
+
+
+def _time(value, what: tuple[str, str], optional: bool = False) -> datetime | None:
+    if value is None and optional:
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except (TypeError, ValueError):
+        _refuse(f"{what[0]}应为时间（ISO 8601）。", f"{what[1]} must be a time (ISO 8601).")
+    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+
+
+def _text(value, limit: int, what: tuple[str, str]) -> str:
+    if not isinstance(value, str) or len(value) > limit:
+        _refuse(f"{what[0]}应为最多 {limit} 字的文字。", f"{what[1]} must be text of at most {limit} characters.")
+    if code := control_character(value):
+        _refuse(f"{what[0]}包含控制字符或文字方向字符（{code}）。", f"{what[1]} holds a control character ({code}).")
+    return value
+
+
+def _object(raw, fields: frozenset, what: tuple[str, str], optional: frozenset = frozenset()) -> dict:
+    check_object(raw, fields | optional, f"备份：{what[0]}应为 JSON 对象", f"Backup: {what[1]} must be an object",
+                 "backup", error=BackupError)  # fmt: skip
+    if missing := sorted(fields - raw.keys()):
+        _refuse(f"{what[0]}缺少 {missing[0]}。", f"{what[1]} has no {missing[0]}.")
+    return raw
+
+
+def _hand(raw, ruleset, seats: int) -> dict:
+    record = _object(raw, HAND_FIELDS, ("每局", "each hand"), optional=VOID_FIELDS)
+    seq = _int(record["seq"], 1, MAX_SEQ, ("局号 seq", "seq"))
+    where = (f"第{seq}局的", f"Hand {seq}'s ")
+    hand = {
+        "seq": seq,
+        "entered_by": _text(record["entered_by"], 40, (where[0] + "记录人", where[1] + "entered_by")),
+        "created_at": _time(record["created_at"], (where[0] + "记录时间", where[1] + "created_at")),
+        "revision": _int(record["revision"], 0, MAX_REVISION, (where[0] + "修改次数", where[1] + "revision")),
+        "edited_at": _time(record["edited_at"], (where[0] + "修改时间", where[1] + "edited_at"), optional=True),
+        "edited_by": _text(record["edited_by"], 40, (where[0] + "修改人", where[1] + "edited_by")),
+    }
+    if "voided_at" not in record:
+        if record.keys() & VOID_FIELDS:
+            _refuse(f"第{seq}局没有作废时间 voided_at。", f"Hand {seq} has no voided_at.")
+        return hand
+    record = _object(record, HAND_FIELDS | VOID_FIELDS, (f"第{seq}局", f"Hand {seq}"))
+    fix = record["dealer_fix"], record["streak_fix"]
+    if fix != (None, None):
+        _int(fix[0], 0, seats - 1, (where[0] + "更正庄家", where[1] + "dealer_fix"))
+        _int(fix[1], 0, MAX_STREAK, (where[0] + "更正连庄数", where[1] + "streak_fix"))
+    return {
+        **hand,
+        "voided_at": _time(record["voided_at"], (where[0] + "作废时间", where[1] + "voided_at")),
+        "voided_by": _text(record["voided_by"], 40, (where[0] + "作废人", where[1] + "voided_by")),
+        "void_reason": _text(record["void_reason"], 200, (where[0] + "作废原因", where[1] + "void_reason")),
+        "entry": record["entry"],
+        "dealer_fix": fix[0],
+        "streak_fix": fix[1],
+    }
+
+
+def _hands(raw, ruleset, standing: int) -> list[dict]:
+    if not isinstance(raw, list) or len(raw) > MAX_RECORDS:
+        _refuse(f"hands 应为最多 {MAX_RECORDS} 局的列表。", f"hands must be a list of at most {MAX_RECORDS}.")
+    hands = [_hand(h, ruleset, ruleset.seats) for h in raw]
+    if any(a["seq"] >= b["seq"] for a, b in pairwise(hands)):
+        _refuse("局号 seq 应依次递增。", "seq must increase hand by hand.")
+    if sum("voided_at" not in h for h in hands) != standing:
+        _refuse(
+            f"有效的局数与牌局记录（{standing} 局）不符。", f"The standing hands do not match the {standing} hands."
+        )
+    return hands
+
+
+def _pending(raw, seats: int) -> dict:
+    """The bets placed for the next hand (义乌 {"maizi": [seats], "xiazi": {"seat": amount}})."""
+    pending = _object(raw, frozenset(), ("下注 pending", "pending"), optional=frozenset(("maizi", "xiazi")))
+    maizi, xiazi = pending.get("maizi", []), pending.get("xiazi", {})
+    if not isinstance(maizi, list) or not isinstance(xiazi, dict) or not xiazi.keys() <= {str(s) for s in range(seats)}:
+        _refuse("下注 pending 应为买子的座位和下子的数额。", "pending must hold 买子 seats and 下子 amounts.")
+    seats_bought = [_int(s, 0, seats - 1, ("买子的座位", "A 买子 seat")) for s in maizi]
+    amounts = {s: _int(a, 1, MAX_STREAK, ("下子的数额", "A 下子 amount")) for s, a in xiazi.items()}
+    return {"maizi": sorted(set(seats_bought)), "xiazi": amounts} if pending else {}
+
+
+def _points(value) -> object:
+    """A total as the contract writes it: a whole number, or a half in 诸暨."""
+    whole = isinstance(value, int) and not isinstance(value, bool)
+    half = isinstance(value, float) and math.isfinite(value) and (2 * value).is_integer()
+    if not (whole or half) or abs(value) >= LIMIT:
+        _refuse("总分 totals 应为数。", "totals must be numbers.")
+    return from_json(value)
+
+
+def _settlement(raw, seats: int) -> dict | None:
+    if raw is None:
+        return None
+    s = _object(raw, SETTLEMENT_FIELDS, ("结算", "the settlement"))
+    if s["fee_mode"] not in FEE_MODES:
+        _refuse(f"台费分法应为 {' / '.join(FEE_MODES)}。", f"fee_mode must be one of {', '.join(FEE_MODES)}.")
+    if not isinstance(s["transfers"], list) or len(s["transfers"]) > seats:
+        _refuse("转账 transfers 应为列表。", "transfers must be a list.")
+    transfers = [_object(t, TRANSFER_FIELDS, ("每笔转账", "each transfer")) for t in s["transfers"]]
+    return {
+        "rate_fen": _int(s["rate_fen"], 1, MAX_RATE_YUAN * 100, ("每点多少分 rate_fen", "rate_fen")),
+        "fee_fen": _int(s["fee_fen"], 0, MAX_FEE_YUAN * 100, ("台费 fee_fen", "fee_fen")),
+        "fee_mode": s["fee_mode"],
+        "fee_payee": _int(s["fee_payee"], 0, seats - 1, ("垫付台费的座位", "fee_payee")),
+        "created_at": _time(s["created_at"], ("结算时间", "The settlement's created_at")),
+        "paid": [
+            (t["payer"], t["payee"], t["amount_fen"], _time(t["paid_at"], ("已付时间", "paid_at"), optional=True))
+            for t in transfers
+        ],
+    }
+
+
+def read_backup(data: dict, ruleset) -> dict | None:
+    """``data``'s ``backup`` object, checked (``BackupError`` says what is wrong), or None for a
+    file without one. ``data`` is a game the contract has scored."""
+    if "backup" not in data:
+        return None
+    raw = _object(data["backup"], BACKUP_FIELDS, ("backup", "backup"))
+    if raw["format"] != FORMAT:
+        _refuse(
+            f"格式 {raw['format']!r} 不是这个版本能读的（{FORMAT}）。", f"format {raw['format']!r} is not {FORMAT}."
+        )
+    if raw["status"] not in (Game.PLAYING, Game.FINISHED):
+        _refuse("状态 status 应为 playing 或 finished。", "status must be playing or finished.")
+    settlement = _settlement(raw["settlement"], ruleset.seats)
+    if (raw["status"] == Game.FINISHED) != (settlement is not None):
+        _refuse("已结束的牌局才有结算，反之亦然。", "A finished game has a settlement, and only a finished one.")
+    totals = raw["totals"]
+    if not isinstance(totals, list) or len(totals) != ruleset.seats:
+        _refuse(f"总分 totals 应为 {ruleset.seats} 个数。", f"totals must be {ruleset.seats} numbers.")
+    return {
+        "status": raw["status"],
+        "created_at": _time(raw["created_at"], ("开局时间", "created_at")),
+        "totals": [_points(t) for t in totals],
+        "pending": _pending(raw["pending"], ruleset.seats),
+        "hands": _hands(raw["hands"], ruleset, len(data["hands"])),
+        "settlement": settlement,
+    }
