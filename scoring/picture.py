@@ -14,9 +14,9 @@ from django.utils.html import escape
 from scoring.cache import all_nets
 from scoring.charts import RED, clip, money_colour, running_totals_svg
 from scoring.engine.points import fmt, from_json
-from scoring.lang import pick
+from scoring.lang import chinese, pick
 from scoring.models import Game, Settlement
-from scoring.yuan import yuan_text
+from scoring.yuan import money, won_or_lost, yuan_text
 
 WIDTH = 1080
 MARGIN = 60
@@ -92,23 +92,20 @@ def biggest_hand(nets: list, names: list[str]) -> tuple[int, str, object] | None
 
 
 def money_words(person: Person) -> str:
-    """「赢 153 元」「输 47 元」「持平」; in points (分) before the game is settled."""
-    settled = person.fen is not None
-    value = person.fen if settled else person.points
+    """「赢 153 元」「输 47 元」 as the share text says it (scoring/yuan.py); in points (分) before
+    the game is settled."""
+    if person.fen is not None:
+        return won_or_lost(person.fen, chinese())
+    value = person.points
     if value == 0:
-        return pick("持平", "even")
-    won = value > 0
-    if settled:
-        amount = yuan_text(abs(value))
-        return pick(f"{'赢' if won else '输'} {amount} 元", f"{'won' if won else 'lost'} ¥{amount}")
-    amount = fmt(abs(value))
+        return pick("不输不赢", "even")
+    won, amount = value > 0, fmt(abs(value))
     return pick(f"{'赢' if won else '输'} {amount} 分", f"{'+' if won else '−'}{amount} pts")
 
 
 def transfer_words(payer: str, payee: str, fen: int) -> str:
     """「阿明 → 老王 47 元」."""
-    payer, payee = clip(payer, NAME_ROOM), clip(payee, NAME_ROOM)
-    return pick(f"{payer} → {payee} {yuan_text(fen)} 元", f"{payer} → {payee} ¥{yuan_text(fen)}")
+    return f"{clip(payer, NAME_ROOM)} → {clip(payee, NAME_ROOM)} {money(fen, chinese())}"
 
 
 def _text(x, y, body: str, size: int, *, fill: str = "#222", weight: int = 400, anchor: str = "start") -> str:

@@ -83,4 +83,4 @@ def test_a_zhuji_evening_with_halves_becomes_a_png(live_server, phone, shot):
     expect(phone.get_by_role("button", name="发送")).to_be_hidden()  # this phone cannot send files
     alt = phone.locator("img[data-picture]").get_attribute("alt")
     shot(phone, "picture-page")
-    assert alt == "欧阳娜娜娜娜娜娜娜娜 赢 2 元，阿强 输 0.5 元，老周 输 0.5 元，阿芳 输 1 元"  # the half, to the 分
+    assert alt == "欧阳娜娜娜娜娜娜娜娜 赢 2 元，阿强 输 0.50 元，老周 输 0.50 元，阿芳 输 1 元"  # the half, to the 分

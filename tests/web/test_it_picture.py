@@ -31,14 +31,12 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
     )
     names_then_words = [texts[i : i + 2] for i in range(3, 3 + 2 * 4, 2)]
     assert names_then_words == [
-        ["老王", "赢 18.5 元"],
-        ["小李", "赢 1.5 元"],
+        ["老王", "赢 18.50 元"],
+        ["小李", "赢 1.50 元"],
         ["阿华", "输 10 元"],
         ["大刘", "输 10 元"],
     ]
-    transfers = [
-        f"{payer} → {payee} {amount.rstrip('0').rstrip('.')} 元" for _t, payer, payee, amount in settle["transfers"]
-    ]
+    transfers = [f"{payer} → {payee} {amount}" for _t, payer, payee, amount in settle["transfers"]]
     assert len(transfers) == 3
     for words in transfers:
         assert words in texts
@@ -77,7 +75,7 @@ def test_halves_and_long_or_hostile_names_are_drawn_exactly_and_safely(client, z
     assert "欧阳娜娜娜娜娜…" in texts  # 15 narrow characters, then …
     assert "&lt;b&gt;阿芳&lt;/b&gt;" in svg
     assert "<b>" not in svg
-    assert "输 0.5 元" in texts  # the half point, to the 分
+    assert "输 0.50 元" in texts  # the half point, to the 分
 
 
 def test_the_picture_page_is_a_whole_page_for_either_link_and_says_how_to_save(client, game):
