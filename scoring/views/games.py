@@ -179,8 +179,15 @@ def _render_rules_doc(code: str) -> tuple[str, str]:
     title = re.search(r"<h1>(.*?)</h1>", body)
     body = body.replace("<h1>", '<h1 class="h5">').replace("<h2>", '<h2 class="h6 mt-4">')
     # A wide table scrolls inside its own box, which a keyboard can reach and scroll too.
-    box = f'<div class="table-responsive" tabindex="0" role="region" aria-label="{_("表格，可左右滑动")}">'
-    body = body.replace("<table>", box + '<table class="table table-sm align-middle">')
+    tables = iter(range(1, body.count("<table>") + 1))
+    body = re.sub(
+        "<table>",
+        lambda _m: (
+            f'<div class="table-responsive" tabindex="0" role="region" aria-label="{_("表格 %(n)s，可左右滑动") % {"n": next(tables)}}">'
+            '<table class="table table-sm align-middle">'
+        ),
+        body,
+    )
     body = body.replace("</table>", "</table></div>")
     # Links between the documents (zhuji.md) point at their pages here.
     linked = "|".join(RULES_DOCS)

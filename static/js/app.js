@@ -215,11 +215,12 @@ document.addEventListener("focusin", function (event) {
   lastFocusedKey = key ? key.getAttribute("data-key") : null;
 });
 document.addEventListener("htmx:afterSettle", function (event) {
-  var root = event.detail.target || document.body;
+  var root = event.detail.target;
+  if (!root || !document.body.contains(root)) root = document.body;  // an outerHTML swap replaced it
   setRoving(root);
   if (document.activeElement && document.activeElement !== document.body && document.body.contains(document.activeElement)) return;
   var key = lastFocusedKey && root.querySelector('a[data-key="' + lastFocusedKey + '"]');
-  var question = root.querySelector(".question, main h1:not(.visually-hidden), main h2");
+  var question = root.querySelector(".question") || root.querySelector("main h1:not(.visually-hidden), main h2");
   var target = key || question;
   if (!target) return;
   if (!key) target.tabIndex = -1;

@@ -76,7 +76,9 @@ def violations(page) -> list[str]:
         with open(os.environ["AXE_DUMP"], "a") as out:
             for v in found:
                 for n in v["nodes"]:
-                    out.write(f"{page.url}\t{v['impact']}\t{v['id']}\t{n['target']}\t{n.get('failureSummary','')[:300]!r}\t{n['html'][:160]!r}\n")
+                    out.write(
+                        f"{page.url}\t{v['impact']}\t{v['id']}\t{n['target']}\t{n.get('failureSummary', '')[:300]!r}\t{n['html'][:160]!r}\n"
+                    )
     return [
         f"{v['impact']} {v['id']}: {len(v['nodes'])}× e.g. {v['nodes'][0]['target']}"
         for v in found
