@@ -7,6 +7,9 @@ from scoring.engine.points import fmt
 from scoring.lang import chinese, pick
 
 COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00")  # one per seat, fixed: the lines
+# Colour is not the only tell (a deuteranope sees the red and green lines alike): each seat's line
+# also has its own dash pattern and its own mark at the line's end and in the legend.
+DASHES = ("", "7 3", "2 2.5", "9 3 2 3")
 # The legend's totals take the money colours of app.css: 红涨绿跌 in Chinese, the other way in English.
 RED, GREEN, EVEN = "#c62828", "#2e7d32", "#222"
 
@@ -49,9 +52,10 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str, plac
     y = _scale(lo, hi, PAD_TOP, HEIGHT - PAD_BOTTOM)
     step = (WIDTH - PAD_LEFT - PAD_RIGHT) / max(hands, 1)
     where = 'x="{}" y="{}" width="{}" height="{}"'.format(*place) if place else 'class="chart"'
+    label = escape(chart_words(title, names, series))
     parts = [
-        f'<svg {where} viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{escape(title)}" xmlns="http://www.w3.org/2000/svg">',
-        f"<title>{escape(title)}</title>",
+        f'<svg {where} viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{label}" xmlns="http://www.w3.org/2000/svg">',
+        f"<title>{label}</title>",
         f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}" stroke="#999" stroke-dasharray="3 3"/>',
         f'<text x="{PAD_LEFT - 4}" y="{y(hi) + 4}" text-anchor="end" font-size="10" fill="#555">{hi_text}</text>',
         f'<text x="{PAD_LEFT - 4}" y="{y(lo)}" text-anchor="end" font-size="10" fill="#555">{lo_text}</text>',
@@ -59,15 +63,42 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str, plac
     ]
     for seat, line in enumerate(series):
         points = " ".join(f"{round(PAD_LEFT + i * step, 1)},{y(v)}" for i, v in enumerate(line))
-        parts.append(f'<polyline fill="none" stroke="{COLOURS[seat]}" stroke-width="2" points="{points}"/>')
+        dash = f' stroke-dasharray="{DASHES[seat]}"' if DASHES[seat] else ""
+        parts.append(f'<polyline fill="none" stroke="{COLOURS[seat]}" stroke-width="2"{dash} points="{points}"/>')
+        parts.append(_mark(seat, round(PAD_LEFT + hands * step, 1), y(line[-1])))
     for seat, name in enumerate(names):
         x = PAD_LEFT + seat * (WIDTH - PAD_LEFT) / len(names)
         total = series[seat][-1]
-        label = f'{escape(legend_name(name, len(names)))} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{fmt(total, signed=True)}</tspan>'
-        parts.append(f'<rect x="{x}" y="{HEIGHT - 16}" width="10" height="10" fill="{COLOURS[seat]}"/>')
-        parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{label}</text>')
+        text = f'{escape(legend_name(name, len(names)))} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{fmt(total, signed=True)}</tspan>'
+        parts.append(_mark(seat, x + 5, HEIGHT - 11))
+        parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{text}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _mark(seat: int, x: float, y: float) -> str:
+    """The seat's own mark (● ■ ▲ ◆) centred at (x, y), in its colour."""
+    colour, r = COLOURS[seat], 4.5
+    if seat == 0:
+        return f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}"/>'
+    if seat == 1:
+        return f'<rect x="{x - r}" y="{y - r}" width="{2 * r}" height="{2 * r}" fill="{colour}"/>'
+    if seat == 2:
+        return f'<polygon points="{x},{y - r - 1} {x + r + 1},{y + r} {x - r - 1},{y + r}" fill="{colour}"/>'
+    return f'<polygon points="{x},{y - r - 1} {x + r + 1},{y} {x},{y + r + 1} {x - r - 1},{y}" fill="{colour}"/>'
+
+
+def chart_words(title: str, names: list[str], series: list[list]) -> str:
+    """The chart in words, for a screen reader: each player's total now, highest and lowest."""
+    hands = len(series[0]) - 1 if series else 0
+    each = [
+        pick(
+            f"{name} {fmt(line[-1], signed=True)}（最高 {fmt(max(line), signed=True)}，最低 {fmt(min(line), signed=True)}）",
+            f"{name} {fmt(line[-1], signed=True)} (high {fmt(max(line), signed=True)}, low {fmt(min(line), signed=True)})",
+        )
+        for name, line in zip(names, series, strict=False)
+    ]
+    return pick(f"{title}，{hands} 局后：", f"{title} after {hands} hands: ") + pick("；", "; ").join(each)
 
 
 def legend_name(name: str, players: int) -> str:

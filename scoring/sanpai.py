@@ -18,12 +18,16 @@ from scoring.engine.analyse import CODES, analyse, breakdown
 from scoring.engine.points import fmt
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
-from scoring.lang import chinese, say, table_words
+from scoring.lang import chinese, pick, say, table_words
 
 MAX_TILES = 14
 CN_DIGITS = "一二三四五六七八九"
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
+# What an English screen reader says beside the face (the face itself stays in the name, so a
+# voice command of what is shown still finds the key).
+SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+HONOUR_EN = {"E": "East", "S": "South", "W": "West", "N": "North", "C": "Red", "F": "Green", "P": "White"}
 # The keyboard rows' names (aria labels), the toggles and the first-round wins: msgids, translated when shown.
 ROWS = (
     (gettext_noop("万"), CODES[0:9]),
@@ -46,10 +50,16 @@ FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dih
 def face(code: str) -> dict:
     """A tile drawn in CSS: 「三」 over 「万」, 「3」 over 「筒」, or one honour character."""
     if code in HONOUR_ZH:
-        return {"code": code, "top": HONOUR_ZH[code], "bottom": "", "suit": "z" + code, "name": HONOUR_ZH[code]}
-    digit, suit = int(code[0]), code[1]
-    top = CN_DIGITS[digit - 1] if suit == "m" else str(digit)
-    return {"code": code, "top": top, "bottom": SUIT_ZH[suit], "suit": suit, "name": f"{digit}{SUIT_ZH[suit]}"}
+        top, bottom, suit, english = HONOUR_ZH[code], "", "z" + code, HONOUR_EN[code]
+    else:
+        digit, suit = int(code[0]), code[1]
+        top, bottom, english = (
+            CN_DIGITS[digit - 1] if suit == "m" else str(digit),
+            SUIT_ZH[suit],
+            f"{digit} {SUIT_EN[suit]}",
+        )
+    shown = top + bottom  # the name is what the tile shows (「一万」), in English with what it means
+    return {"code": code, "top": top, "bottom": bottom, "suit": suit, "name": pick(shown, f"{shown} ({english})")}
 
 
 def wild_codes(ruleset: str, flip: str) -> list[str]:

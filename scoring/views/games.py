@@ -10,6 +10,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -168,7 +169,7 @@ def rules_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 RULES_DOCS = tuple(r.code for r in all_rulesets())  # docs/rules/<code>.md, one per ruleset
-_rules_html: dict[str, tuple[str, str]] = {}  # code → (title, body), read once per process
+_rules_html: dict[tuple, tuple[str, str]] = {}  # (code, language) → (title, body), read once per process
 
 
 def _render_rules_doc(code: str) -> tuple[str, str]:
@@ -177,7 +178,16 @@ def _render_rules_doc(code: str) -> tuple[str, str]:
     body = markdown.markdown(text, extensions=["tables"], extension_configs={"tables": {"use_align_attribute": True}})
     title = re.search(r"<h1>(.*?)</h1>", body)
     body = body.replace("<h1>", '<h1 class="h5">').replace("<h2>", '<h2 class="h6 mt-4">')
-    body = body.replace("<table>", '<div class="table-responsive"><table class="table table-sm align-middle">')
+    # A wide table scrolls inside its own box, which a keyboard can reach and scroll too.
+    tables = iter(range(1, body.count("<table>") + 1))
+    body = re.sub(
+        "<table>",
+        lambda _m: (
+            f'<div class="table-responsive" tabindex="0" role="region" aria-label="{_("表格 %(n)s，可左右滑动") % {"n": next(tables)}}">'
+            '<table class="table table-sm align-middle">'
+        ),
+        body,
+    )
     body = body.replace("</table>", "</table></div>")
     # Links between the documents (zhuji.md) point at their pages here.
     linked = "|".join(RULES_DOCS)
@@ -189,7 +199,8 @@ def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
     """规则全文: the ruleset's document (docs/rules/<ruleset>.md) as a page."""
     if ruleset not in RULES_DOCS:
         raise Http404("unknown ruleset")
-    if ruleset not in _rules_html:
-        _rules_html[ruleset] = _render_rules_doc(ruleset)
-    title, body = _rules_html[ruleset]
+    key = (ruleset, translation.get_language())  # the table boxes' names follow the language
+    if key not in _rules_html:
+        _rules_html[key] = _render_rules_doc(ruleset)
+    title, body = _rules_html[key]
     return render(request, "scoring/rules_doc.html", {"ruleset": ruleset, "title": title, "body": body})

@@ -167,3 +167,63 @@ function drawPicture() {
 }
 document.addEventListener("DOMContentLoaded", drawPicture);
 document.addEventListener("htmx:load", drawPicture);
+
+// Keyboards and screen readers. A [data-roving] group is one Tab stop whose arrow keys move
+// between its links ([data-roving-row] rows: up and down keep the column), so the 算牌 keyboard
+// is reached in one Tab however many tiles are in the hand.
+function rovingItems(group) {
+  return Array.from(group.querySelectorAll("a[href][data-key]"));
+}
+function setRoving(root) {
+  (root.querySelectorAll ? root : document).querySelectorAll("[data-roving]").forEach(function (group) {
+    var items = rovingItems(group);
+    var current = items.find(function (a) { return a.getAttribute("data-key") === lastFocusedKey; }) || items[0];
+    items.forEach(function (a) { a.tabIndex = a === current ? 0 : -1; });
+  });
+}
+document.addEventListener("keydown", function (event) {
+  var item = event.target.closest && event.target.closest("[data-roving] a[data-key]");
+  if (!item) return;
+  var group = item.closest("[data-roving]");
+  var items = rovingItems(group);
+  var at = items.indexOf(item), next = null;
+  if (event.key === "ArrowRight") next = items[at + 1];
+  else if (event.key === "ArrowLeft") next = items[at - 1];
+  else if (event.key === "Home") next = items[0];
+  else if (event.key === "End") next = items[items.length - 1];
+  else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+    var row = item.closest("[data-roving-row]");
+    var rows = Array.from(group.querySelectorAll("[data-roving-row]"));
+    var to = rows[rows.indexOf(row) + (event.key === "ArrowDown" ? 1 : -1)];
+    if (to) {
+      var column = Array.from(row.children).indexOf(item);
+      var cells = Array.from(to.children);
+      next = cells.slice(0, column + 1).reverse().concat(cells.slice(column + 1)).find(function (c) { return c.matches("a[href]"); });
+    }
+  }
+  if (!next) return;
+  event.preventDefault();
+  item.tabIndex = -1;
+  next.tabIndex = 0;
+  next.focus();
+});
+// After a swap, focus stays where the person was (the same 算牌 key) or moves to the new step's
+// question, which a screen reader then reads; it never falls back to <body>.
+var lastFocusedKey = null;
+document.addEventListener("focusin", function (event) {
+  var key = event.target.closest && event.target.closest("[data-key]");
+  lastFocusedKey = key ? key.getAttribute("data-key") : null;
+});
+document.addEventListener("htmx:afterSettle", function (event) {
+  var root = event.detail.target;
+  if (!root || !document.body.contains(root)) root = document.body;  // an outerHTML swap replaced it
+  setRoving(root);
+  if (document.activeElement && document.activeElement !== document.body && document.body.contains(document.activeElement)) return;
+  var key = lastFocusedKey && root.querySelector('a[data-key="' + lastFocusedKey + '"]');
+  var question = root.querySelector(".question") || root.querySelector("main h1:not(.visually-hidden), main h2");
+  var target = key || question;
+  if (!target) return;
+  if (!key) target.tabIndex = -1;
+  target.focus({ preventScroll: true });
+});
+document.addEventListener("DOMContentLoaded", function () { setRoving(document); });

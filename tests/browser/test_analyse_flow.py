@@ -12,16 +12,16 @@ from tests.browser.helpers import confirm, screen_totals
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-HAND = ["1万", "2万", "3万", "4万", "5万", "6万", "7万", "8万", "9万", "1条", "1条", "1条", "东"]
+HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1s", "1s", "1s", "E"]
 
 
-def key(page, name: str):
-    return page.locator(".keyboard").get_by_role("link", name=name, exact=True)
+def key(page, code: str):
+    return page.locator(f".keyboard a[data-key='{code}']")
 
 
-def tap_key(page, name: str, count: int) -> None:
+def tap_key(page, code: str, count: int) -> None:
     """Tap a key and wait for htmx to swap in the strip holding ``count`` tiles."""
-    key(page, name).click()
+    key(page, code).click()
     expect(page.locator(".strip .stile")).to_have_count(count)
 
 
@@ -33,16 +33,16 @@ def test_read_a_hand_and_record_it(live_server, phone, shot, make_game):
     expect(page.get_by_text("先点翻出的那张牌")).to_be_visible()
     page.evaluate("window.__stay = 1")  # survives an htmx swap, not a full page load
 
-    key(page, "5筒").click()
+    key(page, "5p").click()
     expect(page.locator(".flipline")).to_contain_text("财神")
     expect(page.locator(".flipline")).to_contain_text("白板代替")
-    page.locator(".winners").get_by_role("link", name="小李").click()
-    expect(page.locator('.winners [aria-pressed="true"]')).to_have_text("小李")
+    page.locator(".winners").get_by_role("button", name="小李").click()
+    expect(page.locator('.winners [aria-pressed="true"]')).to_have_text("✓ 小李")
     for n, name in enumerate(HAND[:3], start=1):
         tap_key(page, name, n)
     expect(page.locator("#answer")).to_contain_text("还差10张")
     # thumb-sized keys: ≥ 44 px tall, and the nine 万 fit across the 390 px screen
-    boxes = [key(page, f"{n}万").bounding_box() for n in range(4, 10)]
+    boxes = [key(page, f"{n}m").bounding_box() for n in range(4, 10)]
     assert min(b["height"] for b in boxes) >= 44
     assert boxes[-1]["x"] + boxes[-1]["width"] <= 390
     shot(page, "analyse-keyboard")
@@ -56,15 +56,15 @@ def test_read_a_hand_and_record_it(live_server, phone, shot, make_game):
     assert "tiles=" in page.url  # every tap is in the address: a reload shows the same hand
     shot(page, "analyse-waits")
 
-    page.locator(".context").get_by_role("link", name="自摸").click()
-    expect(page.locator('.context [aria-pressed="true"]')).to_have_text("自摸")
-    tap_key(page, "东", 14)
+    page.locator(".context").get_by_role("button", name="自摸").click()
+    expect(page.locator('.context [aria-pressed="true"]')).to_have_text("✓ 自摸")
+    tap_key(page, "E", 14)
     zimo = {"outcome": "win", "winner": 1, "win_type": "zimo", "caishen": 0}
     won = score_game({"hands": [zimo]})["totals"]
     expect(page.locator("#answer")).to_contain_text("胡了！")
     expect(page.locator("#answer .breakdown")).to_have_text("自摸 ×2")
     expect(page.locator("#answer")).to_contain_text(f"小李+{won[1]}")
-    expect(key(page, "南")).to_have_count(0)  # 14 tiles: no key adds a 15th
+    expect(key(page, "S")).to_have_count(0)  # 14 tiles: no key adds a 15th
     assert page.evaluate("window.__stay") == 1
     shot(page, "analyse-answer")
 

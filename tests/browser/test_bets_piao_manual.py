@@ -95,8 +95,8 @@ def test_tap_counts_for_the_common_hands_and_the_floats(live_server, phone, shot
     taps.link("阿华")
     page.get_by_role("link", name="大刘 飘了").click()
     taps.count += 1
-    taps.link("单飘")
-    page.get_by_role("link", name="喂家 阿华").click()
+    taps.button("单飘")
+    page.get_by_role("button", name="喂家 阿华").click()
     taps.count += 1
     taps.link(re.compile("^自摸"), exact=False)
     expect(page.locator(".preview")).to_contain_text("反赔（大刘飘，喂家阿华胡）")
@@ -108,7 +108,7 @@ def test_tap_counts_for_the_common_hands_and_the_floats(live_server, phone, shot
     taps.link("流局")
     page.get_by_role("link", name="小李 飘了").click()
     taps.count += 1
-    taps.link("双飘")
+    taps.button("双飘")
     expect(page.locator(".preview")).to_contain_text("小李双飘不成")
     shot(page, "shuangpiao-draw-preview")
     taps.confirm()

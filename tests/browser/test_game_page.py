@@ -84,7 +84,7 @@ def test_hand_rows_look_and_feel_tappable(live_server, phone, shot):
     summary = phone.locator("#hand-1 summary")
     assert summary.bounding_box()["height"] >= 44
     chevron = "(s) => getComputedStyle(s, '::after')"
-    assert summary.evaluate(f"{chevron}.content") == '"›"'
+    assert summary.evaluate(f"{chevron}.content") == '"›" / ""'  # drawn, not read aloud
     closed = summary.evaluate(f"{chevron}.transform")
     summary.click()
     phone.wait_for_timeout(250)  # the turn's transition

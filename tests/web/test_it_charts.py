@@ -84,3 +84,19 @@ def test_a_zhuji_game_with_halves_charts_every_line_on_each_page(client, zhuji_g
         svg = re.search(r'<svg class="chart".*?</svg>', client.get(game_url(zhuji_game) + page).content.decode())
         lines = _polyline_points(svg.group(0))
         assert [len(line) for line in lines] == [3, 3, 3, 3], page
+
+
+def test_lines_are_told_apart_without_colour_and_the_chart_reads_as_words():
+    svg = running_totals_svg(["老王", "小李", "阿华", "大刘"], [[42, -14, -14, -14], [-8, 18, -5, -5]], "走势")
+    lines = re.findall(r"<polyline [^>]*>", svg)
+    dashes = [re.search(r'stroke-dasharray="([^"]*)"', line) for line in lines]
+    dashes = [dash.group(1) if dash else "" for dash in dashes]
+    assert len(set(dashes)) == 4  # a solid line and three different dash patterns
+    marks = re.findall(r"<(circle|rect|polygon) ", svg)
+    assert marks.count("circle") == 2  # seat 0's mark at its line's end and in the legend
+    assert len(marks) == 8
+    label = re.search(r'aria-label="([^"]*)"', svg).group(1)
+    assert (
+        label
+        == "走势，2 局后：老王 +34（最高 +42，最低 0）；小李 +4（最高 +4，最低 −14）；阿华 −19（最高 0，最低 −19）；大刘 −19（最高 0，最低 −19）"
+    )

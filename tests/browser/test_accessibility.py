@@ -1,0 +1,103 @@
+"""Deque's axe-core (vendored in tests/browser/vendor/, MPL-2.0) on every page state the browser
+tests pass through, in Chinese and in English: no critical or serious violation (contrast, names,
+roles, labels). Each state is a real address (every step of the entry is a plain link), so the
+audit reaches the same screens a tap does."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from scoring.exports import import_game
+from scoring.services import finish_game
+from tests.examples import HERE
+from tests.factories import seeded_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).parent / "vendor" / "axe-core-4.14.1" / "axe.min.js"
+SERIOUS = ("critical", "serious")
+
+# Page states: (name, which game, path under the game or the site).
+STATES = [
+    ("home", None, "/"),
+    ("new-game", None, "/new"),
+    ("history", None, "/history"),
+    ("stats", None, "/stats"),
+    ("import", None, "/import"),
+    ("login", None, "/accounts/login"),
+    ("signup", None, "/accounts/signup"),
+    ("rules-doc", None, "/rules/zhuji"),
+    ("not-found", None, "/g/no-such-game/"),
+    ("game", "yiwu", ""),
+    ("game-view-link", "yiwu-view", ""),
+    ("winner-step", "yiwu", "record"),
+    ("how-step", "yiwu", "record?winner=0"),
+    ("piao-step", "yiwu", "record?winner=0&piao_player=0&piao_level=1"),
+    ("preview", "yiwu", "record?winner=0&win_type=zimo"),
+    ("manual", "yiwu", "record?outcome=manual"),
+    ("edit", "yiwu", "hand/12/edit"),
+    ("void", "yiwu", "hand/12/void"),
+    ("settle", "yiwu", "settle"),
+    ("settle-preview", "yiwu", "settle?rate=100&custom_yuan=&fee_yuan=40&fee_mode=equal&fee_payee=0"),
+    ("summary", "yiwu", "summary"),
+    ("share", "yiwu", "share"),
+    ("rules", "yiwu", "rules"),
+    ("analyse", "yiwu", "analyse?winner=0&flip=5m&tiles=1m,2m,3m,4p,5p,6p,7s,8s,9s,E,E,E,C"),
+    ("zhuji-game", "zhuji", ""),
+    ("zhuji-sheet", "zhuji", "record?winner=3&zimo=on"),
+    ("wuyi2-sheet", "wuyi2", "record?winner=0&zimo=on"),
+    ("settled", "settled", "settle"),
+]
+
+
+@pytest.fixture
+def games(db):
+    zhuji = json.loads((HERE / "zhuji" / "04-no-caishen-zero-tai-half-points.json").read_text())["game"]
+    settled = seeded_game(6, seed=3)
+    finish_game(game=settled, rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)
+    yiwu = seeded_game(12)
+    return {
+        "yiwu": f"/g/{yiwu.edit_token}/",
+        "yiwu-view": f"/g/{yiwu.view_token}/",
+        "zhuji": f"/g/{import_game(zhuji).edit_token}/",
+        "wuyi2": f"/g/{import_game({'ruleset': 'wuyi2', 'hands': [{'outcome': 'draw'}]}).edit_token}/",
+        "settled": f"/g/{settled.edit_token}/",
+    }
+
+
+def violations(page) -> list[str]:
+    """axe's critical and serious findings on the page as it stands, one line each."""
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("axe.run(document, {resultTypes: ['violations']}).then(r => r.violations)")
+    import os
+
+    if os.environ.get("AXE_DUMP"):
+        with open(os.environ["AXE_DUMP"], "a") as out:
+            for v in found:
+                for n in v["nodes"]:
+                    out.write(
+                        f"{page.url}\t{v['impact']}\t{v['id']}\t{n['target']}\t{n.get('failureSummary', '')[:300]!r}\t{n['html'][:160]!r}\n"
+                    )
+    return [
+        f"{v['impact']} {v['id']}: {len(v['nodes'])}× e.g. {v['nodes'][0]['target']}"
+        for v in found
+        if v["impact"] in SERIOUS
+    ]
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_no_page_has_a_critical_or_serious_accessibility_violation(live_server, browser, games, language):
+    # bypass_csp: the audit's own script is injected inline, which the site's CSP rightly refuses.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN", bypass_csp=True)
+    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page = context.new_page()
+    page.goto(live_server.url + games["yiwu"])  # this phone opened the game: home and history list it
+    found = {}
+    for name, which, path in STATES:
+        url = live_server.url + (games[which] + path if which else path)
+        page.goto(url)
+        if problems := violations(page):
+            found[name] = problems
+    context.close()
+    assert found == {}, json.dumps(found, ensure_ascii=False, indent=1)
