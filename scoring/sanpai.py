@@ -90,9 +90,8 @@ class Query:
             "melded": self.melded or None,
         }
         data.update(changes)
-        seats = ("winner", "discarder")
-        out = {k: 1 if v is True else v for k, v in data.items() if v not in (None, "", False)}
-        return {k: v for k, v in out.items() if v != 0 or k in seats}
+        # Seat 0 is a seat: only None, "" and False leave a key out (0 == False, so no ``in``).
+        return {k: 1 if v is True else v for k, v in data.items() if v is not None and v is not False and v != ""}
 
     def link(self, base: str, **changes) -> str:
         items = self.params(**changes)
@@ -370,7 +369,7 @@ def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, rec
         undo=q.link(base, tiles=",".join(q.tiles[:-1])) if q.tiles else None,
         clear=q.link(base, tiles=None) if q.tiles else None,
         toggles=_toggles(game, q, base, dealer),
-        melded=[{"n": n, "on": n == q.melded, "url": q.link(base, melded=n)} for n in range(5)],
+        melded=[{"n": n, "on": n == q.melded, "url": q.link(base, melded=n or None)} for n in range(5)],
         answer=_answer(game, token, q, state, can_edit, record_url),
     )
     return page
