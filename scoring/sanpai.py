@@ -7,14 +7,15 @@ Every text the page says goes through gettext with a Chinese msgid (English in
 locale/en/LC_MESSAGES/django.po); only the tile faces and tile names (一万, 5筒, 东) stay Chinese."""
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.engine import ScoringError
-from scoring.engine.analyse import CODES, analyse, breakdown
+from scoring.engine.analyse import CODES, INDEX, analyse, breakdown
+from scoring.engine.analyse.tiles import wild_kinds
 from scoring.engine.points import fmt
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
@@ -54,16 +55,7 @@ def face(code: str) -> dict:
 
 def wild_codes(ruleset: str, flip: str) -> list[str]:
     """The flip's kind, and for 诸暨 the next kind too (1→…→9→1, 东→南→西→北→东, 中→发→白→中)."""
-    if ruleset != "zhuji":
-        return [flip]
-    i = CODES.index(flip)
-    if i < 27:
-        nxt = i - i % 9 + (i % 9 + 1) % 9
-    elif i < 31:
-        nxt = 27 + (i - 27 + 1) % 4
-    else:
-        nxt = 31 + (i - 31 + 1) % 3
-    return [flip, CODES[nxt]]
+    return [CODES[k] for k in sorted(wild_kinds(ruleset, INDEX[flip]), key=lambda k: k != INDEX[flip])]
 
 
 @dataclass
@@ -313,10 +305,31 @@ def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
     return out
 
 
+def drawn_only(ruleset: str, q: Query, tile: str) -> Query | None:
+    """Nobody wins on a discarded 财神 (docs/rules/yiwu.md §9, zhuji.md §4, wuyi2.md §4): when
+    ``tile`` is a 财神 and the context a discard (or 抢杠), the query as self-drawn, else None."""
+    if tile not in wild_codes(ruleset, q.flip) or q.flags.get("self_drawn") or q.flags.get("after_kong"):
+        return None
+    first = None if q.first_round == "dihu" else q.first_round  # 地胡 is won on a discard
+    return replace(q, flags={**q.flags, "self_drawn": True, "robbing_kong": False}, first_round=first, discarder=None)
+
+
+def _wait(game, q: Query, state, wait: dict) -> dict:
+    """One wait with its text and prices; a 财神 wait as self-drawn only, said so."""
+    drawn = drawn_only(game.ruleset, q, wait["tile"])
+    if drawn is not None:
+        drawn = replace(drawn, tiles=[*q.tiles, wait["tile"]])
+        wait, q = {"tile": wait["tile"], **analyse(engine_request(game, drawn, state.dealer))}, drawn
+    out = {**face(wait["tile"]), "text": answer_text(game.ruleset, wait), "prices": prices(game, state, q, wait)}
+    return {**out, "note": _("只能自摸：打出的财神不能胡") if drawn is not None else ""}
+
+
 def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) -> dict:
     """What the tiles say: 「还差N张」, the waits with their prices, or the 14-tile answer."""
     if len(q.tiles) < 13:
         return {"kind": "short", "need": 13 - len(q.tiles)}
+    drawn = drawn_only(game.ruleset, q, q.tiles[-1]) if len(q.tiles) == 14 else None
+    q = drawn or q
     try:
         answer = analyse(engine_request(game, q, state.dealer))
     except ScoringError as error:
@@ -325,15 +338,12 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
             message = message.replace(code, _(name))
         return {"kind": "error", "text": message}
     if "waits" in answer:
-        waits = [
-            {**face(w["tile"]), "text": answer_text(game.ruleset, w), "prices": prices(game, state, q, w)}
-            for w in answer["waits"]
-        ]
-        return {"kind": "waits", "waits": waits}
+        return {"kind": "waits", "waits": [_wait(game, q, state, w) for w in answer["waits"]]}
     if not answer["complete"]:
         return {"kind": "incomplete", "text": _("没胡：这 14 张凑不成胡牌")}
     ok = can_win(game.ruleset, answer)
     out = {"kind": "complete", "ok": ok, "text": answer_text(game.ruleset, answer)}
+    out["note"] = _("只能自摸：打出的财神不能胡") if drawn is not None else ""
     out["prices"] = prices(game, state, q, answer) if ok else []
     if ok and can_edit and game.status == "playing" and q.winner is not None:
         out["use"] = use_links(game, token, record_url, q, answer)
