@@ -133,8 +133,9 @@ def read_query(get, ruleset: str, seats: int) -> Query:
 
 
 def engine_request(game, q: Query, dealer: int) -> dict:
-    """The hand-analysis request: ``dealer`` and 诸暨's ``seat_wind`` (relative to the dealer) from the table."""
-    request = {"ruleset": game.ruleset, "tiles": q.tiles, "flip": q.flip, "melded": q.melded}
+    """The hand-analysis request: the game's house rules (武义's 番 table), ``dealer`` and 诸暨's
+    ``seat_wind`` (relative to the dealer) from the table."""
+    request = {"ruleset": game.ruleset, "tiles": q.tiles, "flip": q.flip, "melded": q.melded, "rules": game.rules}
     request.update({k: True for k, on in q.flags.items() if on})
     if q.first_round:
         request["first_round"] = q.first_round
@@ -223,10 +224,12 @@ def reason(answer: dict) -> str:
     return _("不能胡")  # the engine sets a reason only for the two cases above
 
 
-def answer_text(ruleset: str, answer: dict) -> str:
+def answer_text(game, answer: dict) -> str:
+    """The answer as the table reads it, each value at the game's house rules."""
+    ruleset = game.ruleset
     if ruleset == "yiwu" and answer.get("win_type") is None:
         return reason(answer)
-    text = breakdown(answer, ruleset, zh=chinese())
+    text = breakdown(answer, ruleset, zh=chinese(), rules=game.rules)
     if ruleset == "zhuji" and not answer.get("can_win"):
         text = _("%(breakdown)s — 0 台且手里有财神，不能胡") % {"breakdown": text}
     return text
@@ -320,7 +323,7 @@ def _wait(game, q: Query, state, wait: dict) -> dict:
     if drawn is not None:
         drawn = replace(drawn, tiles=[*q.tiles, wait["tile"]])
         wait, q = {"tile": wait["tile"], **analyse(engine_request(game, drawn, state.dealer))}, drawn
-    out = {**face(wait["tile"]), "text": answer_text(game.ruleset, wait), "prices": prices(game, state, q, wait)}
+    out = {**face(wait["tile"]), "text": answer_text(game, wait), "prices": prices(game, state, q, wait)}
     return {**out, "note": _("只能自摸：打出的财神不能胡") if drawn is not None else ""}
 
 
@@ -342,7 +345,7 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
     if not answer["complete"]:
         return {"kind": "incomplete", "text": _("没胡：这 14 张凑不成胡牌")}
     ok = can_win(game.ruleset, answer)
-    out = {"kind": "complete", "ok": ok, "text": answer_text(game.ruleset, answer)}
+    out = {"kind": "complete", "ok": ok, "text": answer_text(game, answer)}
     out["note"] = _("只能自摸：打出的财神不能胡") if drawn is not None else ""
     out["prices"] = prices(game, state, q, answer) if ok else []
     if ok and can_edit and game.status == "playing" and q.winner is not None:

@@ -186,6 +186,19 @@ def test_fourteen_tiles_show_the_wuyi2_fan(client, wuyi2_game):
     assert "番：清一色" in text(html)
 
 
+def test_wuyi2_reads_the_fan_table_of_the_game(client, wuyi2_game):
+    """With 清一色 worth 5 at this table, 算牌 says 6 番 beside the amount 6 番 pays (not the standard 3)."""
+    wuyi2_game.rules = {**wuyi2_game.rules, "fan": {"qingyise": 5}}
+    wuyi2_game.save()
+    tiles = "1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m,9m"
+    _, html = page(client, wuyi2_game, f"?flip=E&tiles={tiles}&winner=1&self_drawn=1")
+    entry = {"outcome": "win", "winner": 1, "patterns": ["pinghu", "qingyise"]}
+    won = score_game({"ruleset": "wuyi2", "rules": wuyi2_game.rules, "hands": [entry]})["totals"][1]
+    shown = text(html)
+    assert "6 番：清一色 5 · 自摸 1" in shown
+    assert f"阿芳+{won}" in shown
+
+
 def test_an_incomplete_hand_says_not_complete(client, game):
     _, html = page(client, game, f"?flip=5p&tiles={WAITING},S&winner=1")
     assert "没胡" in text(html)
