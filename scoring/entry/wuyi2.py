@@ -2,6 +2,8 @@
 amount updating as they are tapped; a chip that cannot join the ones chosen is greyed with the
 engine's reason (wuyi2-rules.md §2, §4)."""
 
+from dataclasses import replace
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -104,8 +106,9 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[seat]
 
 
-def rules_context() -> dict:
-    return {"patterns": [p for p in PATTERNS if p.code in LISTABLE or p.code == "zimo"], "groups": GROUPS}
+def rules_context(rules) -> dict:
+    """The rules page's 番 table: every pattern (自摸 last) at this game's 番 (its 番数表 applied)."""
+    return {"patterns": [replace(p, fan=rules.fan_table[p.code]) for p in PATTERNS], "groups": GROUPS}
 
 
 # no bets placed before a hand, so no badges beside the totals

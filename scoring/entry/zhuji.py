@@ -116,7 +116,7 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[(seat - state.dealer) % 4]
 
 
-def rules_context() -> dict:
+def rules_context(rules) -> dict:
     return {}
 
 
