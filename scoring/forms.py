@@ -98,7 +98,12 @@ class NewGameForm(forms.Form):
             self.fields[name].widget.attrs.update({"data-picks": "preset-custom", "inputmode": "numeric"})
         self.rule_names = [name for name in ruleset.rule_info if name not in set_by_presets]
         for name in self.rule_names:
-            self.fields[name] = _rule_field(ruleset.rule_info[name], getattr(defaults, name))
+            info = ruleset.rule_info[name]
+            if info.kind == "map":  # a table (武义 番数表): one number per entry, at its standard value
+                for key, zh, en, standard in info.entries:
+                    self.fields[table_field(name, key)] = _number_field(info, pick(zh, en), standard)
+            else:
+                self.fields[name] = _rule_field(info, getattr(defaults, name))
 
     def clean(self):
         data = super().clean()
@@ -116,11 +121,18 @@ class NewGameForm(forms.Form):
             try:
                 data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
             except ScoringError as error:
-                self.add_error(error.field if error.field in self.fields else None, table_words(say(error)))
+                field = (error.field or "").replace(".", "__")  # fan.qingyise: the field fan__qingyise
+                self.add_error(field if field in self.fields else None, table_words(say(error)))
         return data
 
     def _raw_rules(self, data) -> dict:
         raw = {name: data[name] for name in self.rule_names if name in data}
+        for info in self._tables():
+            raw[info.name] = {
+                key: data[table_field(info.name, key)]
+                for key, _zh, _en, standard in info.entries
+                if data.get(table_field(info.name, key)) not in (None, standard)
+            }  # only what differs from the standard: the rule's stored shape
         if data["preset"] == CUSTOM:
             return {**raw, **{name: data[name] for name in self.base_names}}
         return {**raw, **self.ruleset.presets[data["preset"]]}
@@ -132,7 +144,21 @@ class NewGameForm(forms.Form):
         return [self[f"name{s}"] for s in range(self.ruleset.seats)]
 
     def rule_fields(self):
-        return [self[name] for name in self.rule_names]
+        return [self[name] for name in self.rule_names if name in self.fields]
+
+    def _tables(self):
+        return [self.ruleset.rule_info[n] for n in self.rule_names if self.ruleset.rule_info[n].kind == "map"]
+
+    def rule_tables(self) -> list[dict]:
+        """Each table rule (武义 番数表) as a group of number fields under the rule's name."""
+        return [
+            {
+                "label": pick(info.zh, info.en),
+                "help": pick(info.zh_help, info.en_help),
+                "fields": [self[table_field(info.name, key)] for key, *_ in info.entries],
+            }
+            for info in self._tables()
+        ]
 
     def names(self) -> list[str]:
         return [self.cleaned_data[f"name{s}"] for s in range(self.ruleset.seats)]
@@ -145,23 +171,16 @@ PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
 CUSTOM = "custom"  # the preset choice that takes the bases typed in
 
 
-class TableField(forms.CharField):
-    """A house rule that overrides a table (武义 番): 「qingyise=3, pengpenghu=2」 ↔ a dict."""
+def table_field(rule: str, key: str) -> str:
+    """The form field of one entry of a table rule: ``fan__qingyise``."""
+    return f"{rule}__{key}"
 
-    def prepare_value(self, value):
-        if isinstance(value, dict):
-            return ", ".join(f"{k}={v}" for k, v in value.items())
-        return value
 
-    def to_python(self, value):
-        text = super().to_python(value).replace("，", ",").replace("＝", "=")
-        table = {}
-        for item in filter(None, (part.strip() for part in text.split(","))):
-            key, _sep, number = item.partition("=")
-            if not number.strip().isascii() or not number.strip().isdigit():
-                raise forms.ValidationError(_("格式：代码=番数，用逗号隔开，例如 qingyise=3"))
-            table[key.strip()] = int(number)
-        return table
+def _number_field(info, label, initial) -> forms.IntegerField:
+    widget = forms.NumberInput(attrs={"inputmode": "numeric"})
+    return forms.IntegerField(
+        label=label, initial=initial, min_value=info.minimum, max_value=info.maximum, required=False, widget=widget
+    )
 
 
 def _rule_field(info, default) -> forms.Field:
@@ -170,8 +189,6 @@ def _rule_field(info, default) -> forms.Field:
         return forms.BooleanField(required=False, **common)
     if info.kind == "choice":
         return forms.ChoiceField(choices=[(v, pick(zh, en)) for v, zh, en in info.choices], **common)
-    if info.kind == "map":
-        return TableField(required=False, **common)
     if info.kind == "cap":
         return forms.IntegerField(required=False, min_value=info.minimum, max_value=info.maximum, **common)
     return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)

@@ -7,14 +7,15 @@ Every text the page says goes through gettext with a Chinese msgid (English in
 locale/en/LC_MESSAGES/django.po); only the tile faces and tile names (一万, 5筒, 东) stay Chinese."""
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from scoring.engine import ScoringError
-from scoring.engine.analyse import CODES, analyse, breakdown
+from scoring.engine.analyse import CODES, INDEX, analyse, breakdown
+from scoring.engine.analyse.tiles import wild_kinds
 from scoring.engine.points import fmt
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
@@ -64,16 +65,7 @@ def face(code: str) -> dict:
 
 def wild_codes(ruleset: str, flip: str) -> list[str]:
     """The flip's kind, and for 诸暨 the next kind too (1→…→9→1, 东→南→西→北→东, 中→发→白→中)."""
-    if ruleset != "zhuji":
-        return [flip]
-    i = CODES.index(flip)
-    if i < 27:
-        nxt = i - i % 9 + (i % 9 + 1) % 9
-    elif i < 31:
-        nxt = 27 + (i - 27 + 1) % 4
-    else:
-        nxt = 31 + (i - 31 + 1) % 3
-    return [flip, CODES[nxt]]
+    return [CODES[k] for k in sorted(wild_kinds(ruleset, INDEX[flip]), key=lambda k: k != INDEX[flip])]
 
 
 @dataclass
@@ -100,9 +92,8 @@ class Query:
             "melded": self.melded or None,
         }
         data.update(changes)
-        seats = ("winner", "discarder")
-        out = {k: 1 if v is True else v for k, v in data.items() if v not in (None, "", False)}
-        return {k: v for k, v in out.items() if v != 0 or k in seats}
+        # Seat 0 is a seat: only None, "" and False leave a key out (0 == False, so no ``in``).
+        return {k: 1 if v is True else v for k, v in data.items() if v is not None and v is not False and v != ""}
 
     def link(self, base: str, **changes) -> str:
         items = self.params(**changes)
@@ -152,8 +143,9 @@ def read_query(get, ruleset: str, seats: int) -> Query:
 
 
 def engine_request(game, q: Query, dealer: int) -> dict:
-    """The hand-analysis request: ``dealer`` and 诸暨's ``seat_wind`` (relative to the dealer) from the table."""
-    request = {"ruleset": game.ruleset, "tiles": q.tiles, "flip": q.flip, "melded": q.melded}
+    """The hand-analysis request: the game's house rules (武义's 番 table), ``dealer`` and 诸暨's
+    ``seat_wind`` (relative to the dealer) from the table."""
+    request = {"ruleset": game.ruleset, "tiles": q.tiles, "flip": q.flip, "melded": q.melded, "rules": game.rules}
     request.update({k: True for k, on in q.flags.items() if on})
     if q.first_round:
         request["first_round"] = q.first_round
@@ -242,10 +234,12 @@ def reason(answer: dict) -> str:
     return _("不能胡")  # the engine sets a reason only for the two cases above
 
 
-def answer_text(ruleset: str, answer: dict) -> str:
+def answer_text(game, answer: dict) -> str:
+    """The answer as the table reads it, each value at the game's house rules."""
+    ruleset = game.ruleset
     if ruleset == "yiwu" and answer.get("win_type") is None:
         return reason(answer)
-    text = breakdown(answer, ruleset, zh=chinese())
+    text = breakdown(answer, ruleset, zh=chinese(), rules=game.rules)
     if ruleset == "zhuji" and not answer.get("can_win"):
         text = _("%(breakdown)s — 0 台且手里有财神，不能胡") % {"breakdown": text}
     return text
@@ -324,10 +318,31 @@ def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
     return out
 
 
+def drawn_only(ruleset: str, q: Query, tile: str) -> Query | None:
+    """Nobody wins on a discarded 财神 (docs/rules/yiwu.md §9, zhuji.md §4, wuyi2.md §4): when
+    ``tile`` is a 财神 and the context a discard (or 抢杠), the query as self-drawn, else None."""
+    if tile not in wild_codes(ruleset, q.flip) or q.flags.get("self_drawn") or q.flags.get("after_kong"):
+        return None
+    first = None if q.first_round == "dihu" else q.first_round  # 地胡 is won on a discard
+    return replace(q, flags={**q.flags, "self_drawn": True, "robbing_kong": False}, first_round=first, discarder=None)
+
+
+def _wait(game, q: Query, state, wait: dict) -> dict:
+    """One wait with its text and prices; a 财神 wait as self-drawn only, said so."""
+    drawn = drawn_only(game.ruleset, q, wait["tile"])
+    if drawn is not None:
+        drawn = replace(drawn, tiles=[*q.tiles, wait["tile"]])
+        wait, q = {"tile": wait["tile"], **analyse(engine_request(game, drawn, state.dealer))}, drawn
+    out = {**face(wait["tile"]), "text": answer_text(game, wait), "prices": prices(game, state, q, wait)}
+    return {**out, "note": _("只能自摸：打出的财神不能胡") if drawn is not None else ""}
+
+
 def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) -> dict:
     """What the tiles say: 「还差N张」, the waits with their prices, or the 14-tile answer."""
     if len(q.tiles) < 13:
         return {"kind": "short", "need": 13 - len(q.tiles)}
+    drawn = drawn_only(game.ruleset, q, q.tiles[-1]) if len(q.tiles) == 14 else None
+    q = drawn or q
     try:
         answer = analyse(engine_request(game, q, state.dealer))
     except ScoringError as error:
@@ -336,15 +351,12 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
             message = message.replace(code, _(name))
         return {"kind": "error", "text": message}
     if "waits" in answer:
-        waits = [
-            {**face(w["tile"]), "text": answer_text(game.ruleset, w), "prices": prices(game, state, q, w)}
-            for w in answer["waits"]
-        ]
-        return {"kind": "waits", "waits": waits}
+        return {"kind": "waits", "waits": [_wait(game, q, state, w) for w in answer["waits"]]}
     if not answer["complete"]:
         return {"kind": "incomplete", "text": _("没胡：这 14 张凑不成胡牌")}
     ok = can_win(game.ruleset, answer)
-    out = {"kind": "complete", "ok": ok, "text": answer_text(game.ruleset, answer)}
+    out = {"kind": "complete", "ok": ok, "text": answer_text(game, answer)}
+    out["note"] = _("只能自摸：打出的财神不能胡") if drawn is not None else ""
     out["prices"] = prices(game, state, q, answer) if ok else []
     if ok and can_edit and game.status == "playing" and q.winner is not None:
         out["use"] = use_links(game, token, record_url, q, answer)
@@ -380,7 +392,7 @@ def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, rec
         undo=q.link(base, tiles=",".join(q.tiles[:-1])) if q.tiles else None,
         clear=q.link(base, tiles=None) if q.tiles else None,
         toggles=_toggles(game, q, base, dealer),
-        melded=[{"n": n, "on": n == q.melded, "url": q.link(base, melded=n)} for n in range(5)],
+        melded=[{"n": n, "on": n == q.melded, "url": q.link(base, melded=n or None)} for n in range(5)],
         answer=_answer(game, token, q, state, can_edit, record_url),
     )
     return page

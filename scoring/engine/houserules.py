@@ -30,6 +30,8 @@ class RuleInfo:
     en_help: str = ""
     maximum: int = MAX_POINTS
     keys: tuple[str, ...] = ()  # for kind "map"
+    # For kind "map": each key's (key, zh, en, standard value), in the order a form asks them.
+    entries: tuple[tuple[str, str, str, int], ...] = ()
 
 
 def rule_table(*infos: RuleInfo, en_help: dict[str, str] | None = None) -> dict[str, RuleInfo]:

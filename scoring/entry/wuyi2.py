@@ -2,6 +2,8 @@
 amount updating as they are tapped; a chip that cannot join the ones chosen is greyed with the
 engine's reason (wuyi2-rules.md §2, §4)."""
 
+from dataclasses import replace
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -48,12 +50,13 @@ def initial(entry: dict, fix) -> dict:
 
 
 def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
+    """A pattern chip: its name and its 番 at this table (the game's 番数表 applied)."""
     reason = refused.get(code)
     pattern = BY_CODE[code]
     return {
         "code": code,
         "label": pick(pattern.zh, pattern.en),
-        "fan": fan_table.get(code, pattern.fan),
+        "fan": fan_table[code],
         "checked": chosen,
         "disabled": reason is not None and not chosen,
         "reason": table_words(pick(*reason)) if reason else "",
@@ -74,20 +77,20 @@ def context(game, form, state, rules) -> dict:
             "code": "shape",
             "label": pick(*GROUPS["shape"]),
             "radio": True,
-            "chips": [_chip(c, c == shape, refused_shape, rules.fan) for c in SHAPES],
+            "chips": [_chip(c, c == shape, refused_shape, rules.fan_table) for c in SHAPES],
         }
     ]
     for group, (zh, en) in GROUPS.items():
         members = [c for c in EXTRAS if BY_CODE[c].group == group]
         if members:
-            chips = [_chip(c, c in others, refused, rules.fan) for c in members]
+            chips = [_chip(c, c in others, refused, rules.fan_table) for c in members]
             groups.append({"code": group, "label": pick(zh, en), "radio": False, "chips": chips})
     other = 1 - winner if winner is not None else None
     return {
         "others": [(other, names[other])] if other is not None else [],
         "groups": groups,
         "zimo_now": self_drawn,
-        "zimo_fan": rules.fan.get("zimo", BY_CODE["zimo"].fan),
+        "zimo_fan": rules.fan_table["zimo"],
         "swap_id": "sheet",
     }
 
@@ -103,8 +106,9 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[seat]
 
 
-def rules_context() -> dict:
-    return {"patterns": [p for p in PATTERNS if p.code in LISTABLE or p.code == "zimo"], "groups": GROUPS}
+def rules_context(rules) -> dict:
+    """The rules page's 番 table: every pattern (自摸 last) at this game's 番 (its 番数表 applied)."""
+    return {"patterns": [replace(p, fan=rules.fan_table[p.code]) for p in PATTERNS], "groups": GROUPS}
 
 
 # no bets placed before a hand, so no badges beside the totals

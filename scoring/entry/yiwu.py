@@ -367,6 +367,6 @@ def bets(game: Game, state, rules) -> dict:
     }
 
 
-def rules_context() -> dict:
+def rules_context(rules) -> dict:
     """The rules page's win-type table, most common first."""
     return {"win_types": [WIN_TYPES[code] for code in COMMON_ORDER]}

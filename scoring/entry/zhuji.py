@@ -5,6 +5,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
+from scoring.engine.zhuji import hands as tai_names
+from scoring.engine.zhuji.hands import TAI_NAMES
 from scoring.entry.base import NO_BETS, WinOrDrawForm, seat_field, win_initial, win_title
 from scoring.lang import pick
 
@@ -14,17 +16,14 @@ PARTIAL = "scoring/entry/zhuji.html#head"  # what a preview refresh swaps: the p
 COUNT = "台"
 MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
 
-DRAGONS = (("zhong", "中", "Red"), ("fa", "发", "Green"), ("bai", "白", "White"))
-WINDS = (("dong", "东", "East"), ("nan", "南", "South"), ("xi", "西", "West"), ("bei", "北", "North"))
-SHAPES = (("pinghu", "平胡", "All chows"), ("duiduihu", "对对胡", "All pungs"), ("mixed", "其他", "Other"))
-FLAGS = (
-    ("hunyise", "混一色", "Half flush"),
-    ("qianggang", "抢杠", "Robbing a kong"),
-    ("gangkai", "杠开", "Kong bloom"),
-    ("no_caishen", "无财", "No wild"),
-)
-SPECIALS = (("tianhu", "天胡", "Heavenly"), ("dihu", "地胡", "Earthly"), ("quanzi", "全字", "All honours"))
-MAX_EXTRA = 20
+# The sheet's chips, named from the engine's one table of 台 items (scoring/engine/zhuji/hands.py).
+DRAGONS = tuple((code, *TAI_NAMES[code]) for code in tai_names.DRAGONS)
+# A wind chip says the seat wind alone (东, "East"): the 台 it is worth is shown beside it.
+WINDS = tuple((code, TAI_NAMES[code][0][0], TAI_NAMES[code][1].split()[0]) for code in tai_names.WINDS)
+SHAPES = tuple((code, *TAI_NAMES[code]) for code in tai_names.SHAPES)
+FLAGS = tuple((code, *TAI_NAMES[code]) for code in tai_names.FLAG_NAMES)
+SPECIALS = tuple((code, *TAI_NAMES[code]) for code in tai_names.SPECIALS)
+MAX_EXTRA = tai_names.MAX_EXTRA
 
 
 def _choices(table) -> list[tuple[str, str]]:
@@ -117,7 +116,7 @@ def wind(state, seat: int) -> str:
     return SEATS_ZH[(seat - state.dealer) % 4]
 
 
-def rules_context() -> dict:
+def rules_context(rules) -> dict:
     return {}
 
 

@@ -62,8 +62,10 @@ def rule_value(value, info) -> str:
         return "不封顶" if zh else "no cap"
     if isinstance(value, bool):
         return ("是" if value else "否") if zh else ("yes" if value else "no")
-    if isinstance(value, dict):  # a table override (武义二人 番数表): as the new-game field writes it
-        return ", ".join(f"{k}={v}" for k, v in value.items()) or ("按默认" if zh else "as listed")
+    if isinstance(value, dict):  # a table's changed entries (武义二人 番数表), by their names
+        names = {key: name_zh if zh else name_en for key, name_zh, name_en, _standard in info.entries}
+        shown = [f"{names.get(k, k)} {v}" for k, v in value.items()]
+        return ("，" if zh else ", ").join(shown) or ("按默认" if zh else "as listed")
     for choice, choice_zh, choice_en in info.choices:
         if choice == value:
             return choice_zh if zh else choice_en

@@ -164,7 +164,13 @@ def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     rules = game.engine_rules().to_dict()
     house = [(info, rules[name]) for name, info in game.engine.rule_info.items()]
     kind = entry_for(game)
-    context = {"game": game, "token": token, "house": house, "kind_rules": kind.RULES_TEMPLATE, **kind.rules_context()}
+    context = {
+        "game": game,
+        "token": token,
+        "house": house,
+        "kind_rules": kind.RULES_TEMPLATE,
+        **kind.rules_context(game.engine_rules()),
+    }
     return render(request, "scoring/rules.html", context)
 
 

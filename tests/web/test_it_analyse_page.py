@@ -116,6 +116,46 @@ def test_thirteen_tiles_on_a_discard_price_the_discarders(client, game):
     assert f"胡 东：平胡 ×1 · 谁放铳都是 小李+{nets.pop()}" in text(html)
 
 
+@pytest.mark.parametrize(
+    ("fixture", "query", "wilds", "plain", "discard_word"),
+    [
+        ("game", f"?flip=5p&tiles={WAITING}&winner=1", ["5筒"], ["东"], "放铳"),
+        ("zhuji_game", "?flip=3s&tiles=E,E,E,C,C,C,1m,1m,1m,5m,5m,5m,9m&winner=1", ["3条", "4条"], ["9万"], "放冲"),
+        ("wuyi2_game", "?flip=E&tiles=1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m&winner=1", ["东"], ["6万", "9万"], "放"),
+    ],
+)
+def test_a_wait_on_the_caishen_is_self_drawn_only(client, request, fixture, query, wilds, plain, discard_word):
+    """Nobody wins on a discarded 财神: on a discard, a wait on the 财神 is priced self-drawn and says so."""
+    game = request.getfixturevalue(fixture)
+    response, html = page(client, game, query)
+    waits = {w["name"]: w for w in response.context["answer"]["waits"]}
+    for name in wilds:
+        line = text(html).split(f"胡 {name}：")[1].split(" 胡 ")[0]
+        assert "只能自摸：打出的财神不能胡" in line
+        assert discard_word not in line
+        tiles = parse_qs(urlsplit(query).query)["tiles"][0].split(",")
+        code = waits[name]["code"]
+        drawn = page(
+            client,
+            game,
+            f"?flip={query.split('flip=')[1].split('&')[0]}&tiles={','.join([*tiles, code])}&winner=1&self_drawn=1",
+        )[0]
+        assert waits[name]["prices"] == drawn.context["answer"]["prices"]
+    for name in plain:
+        assert waits[name]["note"] == ""
+        assert any(discard_word in p for p in waits[name]["prices"])
+
+
+def test_fourteen_tiles_won_on_a_discarded_caishen_read_as_self_drawn(client, game):
+    _, html = page(client, game, f"?flip=5p&tiles={WAITING},5p&winner=1")
+    zimo = totals_of([{"outcome": "win", "winner": 1, "win_type": "zimo", "caishen": 1}])[1]
+    shown = text(html)
+    assert "只能自摸：打出的财神不能胡" in shown
+    assert f"小李+{zimo}" in shown
+    (url,) = use_urls(html)
+    assert "discarder" not in parse_qs(urlsplit(url).query)
+
+
 def test_waits_are_priced_at_the_current_table_state(client, game):
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 老王 stays dealer, 连庄
     before = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -145,6 +185,19 @@ def test_fourteen_tiles_show_the_wuyi2_fan(client, wuyi2_game):
     tiles = "1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m,9m"
     _, html = page(client, wuyi2_game, f"?flip=E&tiles={tiles}&winner=1&self_drawn=1")
     assert "番：清一色" in text(html)
+
+
+def test_wuyi2_reads_the_fan_table_of_the_game(client, wuyi2_game):
+    """With 清一色 worth 5 at this table, 算牌 says 6 番 beside the amount 6 番 pays (not the standard 3)."""
+    wuyi2_game.rules = {**wuyi2_game.rules, "fan": {"qingyise": 5}}
+    wuyi2_game.save()
+    tiles = "1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m,9m"
+    _, html = page(client, wuyi2_game, f"?flip=E&tiles={tiles}&winner=1&self_drawn=1")
+    entry = {"outcome": "win", "winner": 1, "patterns": ["pinghu", "qingyise"]}
+    won = score_game({"ruleset": "wuyi2", "rules": wuyi2_game.rules, "hands": [entry]})["totals"][1]
+    shown = text(html)
+    assert "6 番：清一色 5 · 自摸 1" in shown
+    assert f"阿芳+{won}" in shown
 
 
 def test_an_incomplete_hand_says_not_complete(client, game):

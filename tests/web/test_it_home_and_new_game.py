@@ -116,10 +116,11 @@ def test_zhuji_and_wuyi2_take_a_custom_base(client, db, code):
     seats = 2 if code == "wuyi2" else 4
     data = {"ruleset": code, "preset": "custom", "base": "3", "first_dealer": "0"}
     form = client.get(f"/new?ruleset={code}").context["form"]
-    for name in form.rule_names:
-        value = form[name].value()
+    tables = [field for table in form.rule_tables() for field in table["fields"]]
+    for field in [*form.rule_fields(), *tables]:
+        value = field.value()
         if value not in (None, False):
-            data[name] = form[name].field.prepare_value(value) if hasattr(form[name].field, "prepare_value") else value
+            data[field.name] = field.field.prepare_value(value)
     response = client.post("/new", data)
     assert response.status_code == 302, response.context["form"].errors
     game = Game.objects.get()

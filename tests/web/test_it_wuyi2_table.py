@@ -4,6 +4,7 @@ import json
 import re
 
 from scoring.engine import score_game
+from scoring.engine.wuyi2 import PATTERNS
 from scoring.models import Game, Hand
 from tests.web.helpers import game_url, record, totals_on_page
 
@@ -21,13 +22,42 @@ def test_new_game_for_two_asks_two_names(client, db):
             "first_dealer": "1",
             "preset": "1分",
             "dealer_double": "payer",
-            "fan": "qingyise=3",
+            "fan__qingyise": "3",
         },
     )
     game = Game.objects.get()
     assert (game.ruleset, game.players, game.first_dealer) == ("wuyi2", ["甲", "乙"], 1)
     assert game.rules["dealer_double"] == "payer"
     assert game.rules["fan"] == {"qingyise": 3}
+
+
+def test_the_fan_table_is_one_number_per_pattern_named_in_chinese(client, db):
+    """番数表 on the new-game form: a number input per pattern (自摸 too), labelled with its
+    Chinese name and holding the standard 番; only the changed ones are stored, as before."""
+    response = client.get("/new?ruleset=wuyi2")
+    html = response.content.decode()
+    for pattern in PATTERNS:
+        field = re.search(rf'<input type="number" name="fan__{pattern.code}" value="(\d+)"[^>]*id="([^"]+)"', html)
+        assert field, pattern.code
+        assert field[1] == str(pattern.fan)
+        assert re.search(rf'<label\s+for="{field[2]}"[^>]*>\s*{pattern.zh}\s*<', html), pattern.zh
+    assert "qingyise=3" not in html
+    form = {"ruleset": "wuyi2", "name0": "甲", "name1": "乙", "first_dealer": "0", "preset": "1分"}
+    form.update({f"fan__{p.code}": str(p.fan) for p in PATTERNS})
+    client.post("/new", {**form, "fan__qingyise": "5", "fan__zimo": "0", "dealer_double": "both"})
+    assert Game.objects.get().rules["fan"] == {"qingyise": 5, "zimo": 0}
+    rules = client.get(game_url(Game.objects.get()) + "rules").content.decode()
+    assert "清一色 5" in rules
+    assert re.search(r'<td>清一色</td><td class="text-end">5</td>', rules)  # the 番 table at this game's 番
+    assert "自摸 0" in rules
+
+
+def test_a_fan_out_of_range_is_refused_on_its_field_and_nothing_is_created(client, db):
+    form = {"ruleset": "wuyi2", "name0": "甲", "name1": "乙", "first_dealer": "0", "preset": "1分"}
+    response = client.post("/new", {**form, "dealer_double": "both", "fan__qingyise": "21"})
+    assert response.status_code == 200
+    assert not Game.objects.exists()
+    assert response.context["form"].errors["fan__qingyise"]
 
 
 def test_the_game_page_shows_two_tiles(client, wuyi2_game):

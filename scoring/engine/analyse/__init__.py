@@ -10,7 +10,7 @@ from ..errors import ScoringError
 from . import wuyi2, yiwu, zhuji
 from .decompose import is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
-from .request import MAX_TILES, Context, parse
+from .request import MAX_TILES, Context, parse, table_rules
 from .tiles import CODES, INDEX, N_KINDS
 
 _ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
@@ -51,8 +51,9 @@ def analyse_or_error(request) -> tuple[bool, dict]:
         return False, error.to_dict()
 
 
-def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True) -> str:
+def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True, rules=None) -> str:
     """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」.
+    ``rules``: the request's (the table's house rules; None: the defaults), which gave the answer.
 
     An incomplete hand reads 「未胡」 ("not complete"); a waits answer lists the waiting tiles.
     """
@@ -61,7 +62,7 @@ def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True) -> str:
         return (f"听：{tiles}" if zh else f"Waits: {tiles}") if tiles else ("不听" if zh else "No waits")
     if not answer.get("complete"):
         return "未胡" if zh else "Not complete"
-    return _BREAKDOWN[ruleset](answer, zh)
+    return _BREAKDOWN[ruleset](answer, zh, table_rules(ruleset, rules))
 
 
 __all__ = [

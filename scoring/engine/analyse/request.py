@@ -8,7 +8,7 @@ from .tiles import CODES, INDEX
 
 RULESETS = ("yiwu", "zhuji", "wuyi2")
 FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")
-FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", *FLAGS))
+FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", "rules", *FLAGS))
 SEAT_WINDS = ("E", "S", "W", "N")
 FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dihu", "renhu")}
 MAX_TILES = 14
@@ -30,6 +30,15 @@ class Context:
     dealer: bool
     seat_wind: int | None  # kind index of the seat wind, or None
     first_round: str | None
+    rules: object  # the table's house rules (the ruleset's ``Rules``): 武义's 番 table
+
+
+def table_rules(ruleset: str, raw):
+    """The ruleset's ``Rules`` from a request's ``rules`` (the game contract's object; None: the
+    defaults), or ScoringError naming the rule."""
+    from ..ruleset import get_ruleset  # the registry, filled once scoring.engine is imported
+
+    return get_ruleset(ruleset).parse_rules({} if raw is None else raw)
 
 
 def _code(value, field: str) -> int:
@@ -114,6 +123,7 @@ def parse(request) -> Context:
         raise ScoringError("只有庄家的门风是东", "Only the dealer's seat wind is E", "seat_wind")
     self_drawn = flags["self_drawn"] or flags["after_kong"]
     first_round = _first_round(request.get("first_round"), ruleset, dealer, self_drawn)
+    rules = table_rules(ruleset, request.get("rules"))
     return Context(
         ruleset=ruleset,
         kinds=kinds,
@@ -127,6 +137,7 @@ def parse(request) -> Context:
         dealer=dealer,
         seat_wind=None if seat is None else INDEX[seat],
         first_round=first_round,
+        rules=rules,
     )
 
 

@@ -6,58 +6,15 @@ as §2 allows; the context adds tianhu / dihu / renhu, gangkai, haidi and 自摸
 Ties: compare the §2 items top to bottom, the holder of the first differing item wins.
 """
 
+from ..wuyi2.patterns import BY_CODE, LISTABLE
 from .decompose import is_luanfeng, is_qidui, is_shisanbukao, plain_mask, standard_readings
 from .decompose import wild_pair_options as _wild_pairs
 from .hand import Hand
 from .request import Context
 from .tiles import suit_of
 
-FAN = {
-    "pinghu": 0,
-    "pengpenghu": 1,
-    "quanqiuren": 1,
-    "qidui": 1,
-    "qingqidui": 2,
-    "qidui_baotou": 3,
-    "shisanbukao": 0,
-    "qifeng": 1,
-    "luanfeng": 3,
-    "qingfeng": 4,
-    "qingyise_cai": 1,
-    "qingyise": 2,
-    "baotou": 1,
-    "caishentou": 2,
-    "sancai": 3,
-    "tianhu": 1,
-    "dihu": 1,
-    "renhu": 1,
-    "gangkai": 1,
-    "haidi": 1,
-}
-ORDER = tuple(FAN)
-ZIMO_FAN = 1
-ZH = {
-    "pinghu": "平胡",
-    "pengpenghu": "碰碰胡",
-    "quanqiuren": "全求人",
-    "qidui": "七对子",
-    "qingqidui": "清七对",
-    "qidui_baotou": "七对子爆头",
-    "shisanbukao": "十三不靠",
-    "qifeng": "七风",
-    "luanfeng": "乱风",
-    "qingfeng": "清风",
-    "qingyise_cai": "清一色带财",
-    "qingyise": "清一色",
-    "baotou": "爆头",
-    "caishentou": "财神头",
-    "sancai": "三财一刻",
-    "tianhu": "天胡",
-    "dihu": "地胡",
-    "renhu": "人胡",
-    "gangkai": "杠上开花",
-    "haidi": "海底捞月",
-}
+# §2 in its order (the tie-break order): the engine's pattern table, 自摸 left out (only in ``fan``).
+ORDER = LISTABLE
 CAI_SHAPES = ("pinghu", "pengpenghu")
 
 
@@ -119,6 +76,8 @@ def _candidates(ctx: Context, hand: Hand):
 
 
 def answer(ctx: Context, hand: Hand) -> dict:
+    """The reading with the most 番 under the table's 番 table (``ctx.rules``, wuyi2.md §6)."""
+    table = ctx.rules.fan_table
     extra = []
     if ctx.first_round:
         extra.append(ctx.first_round)
@@ -129,21 +88,23 @@ def answer(ctx: Context, hand: Hand) -> dict:
     best_key, best = None, None
     for patterns in _candidates(ctx, hand):
         held = set(patterns) | set(extra)
-        fan = sum(FAN[p] for p in held)
+        fan = sum(table[p] for p in held)
         key = (fan, *(code in held for code in ORDER))
         if best_key is None or key > best_key:
             best_key, best = key, held
     if best is None:
         return {"complete": False}
-    fan = best_key[0] + (ZIMO_FAN if ctx.self_drawn else 0)
+    fan = best_key[0] + (table["zimo"] if ctx.self_drawn else 0)
     return {"complete": True, "caishen": hand.wilds, "patterns": [c for c in ORDER if c in best], "fan": fan}
 
 
-def breakdown(answer: dict, zh: bool = True) -> str:
-    """「3 番：清一色 2 · 自摸 1」 (English with zh false). 自摸 is what ``fan`` holds beyond the patterns."""
-    parts = [(ZH[c] if zh else c, FAN[c]) for c in answer["patterns"] if FAN[c]]
+def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
+    """「3 番：清一色 2 · 自摸 1」 (English with zh false), each pattern at the table's 番 (``rules``,
+    the ruleset's ``Rules``). 自摸 is what ``fan`` holds beyond the patterns."""
+    table = rules.fan_table
+    parts = [(BY_CODE[c].zh if zh else BY_CODE[c].en, table[c]) for c in answer["patterns"] if table[c]]
     rest = answer["fan"] - sum(v for _, v in parts)
     if rest:
-        parts.append(("自摸" if zh else "self-drawn", rest))
+        parts.append((BY_CODE["zimo"].zh if zh else BY_CODE["zimo"].en, rest))
     shown = " · ".join(f"{name} {value}" for name, value in parts) or "0"
     return f"{answer['fan']} 番：{shown}" if zh else f"{answer['fan']} fan: {shown}"

@@ -62,8 +62,9 @@ def answer(ctx: Context, hand: Hand) -> dict:
     return out
 
 
-def breakdown(answer: dict, zh: bool = True) -> str:
-    """「自摸 ×2」 / "Self-drawn ×2"; the reason when §9 forbids the win."""
+def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
+    """「自摸 ×2」 / "Self-drawn ×2"; the reason when §9 forbids the win. (No house rule changes
+    a win type's multiplier: ``rules`` is taken for the common interface.)"""
     code = answer.get("win_type")
     if code is None:
         return answer.get("reason", "")

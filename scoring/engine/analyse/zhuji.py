@@ -6,16 +6,15 @@ Only the standard shape counts here. Ties go by the table order 中 发 白 东 
 holder wins. 天胡 / 地胡 / 全字 are 8 flat, and the reading keeps its other fields.
 """
 
+from ..zhuji.hands import DRAGONS as DRAGON_CODES
+from ..zhuji.hands import SPECIAL_TAI, TAI_NAMES
+from ..zhuji.hands import WINDS as WIND_NAMES
 from .decompose import HONOURS_BIT, is_standard, standard_readings
 from .hand import Hand
 from .request import Context
 from .tiles import DRAGONS, HONOUR0, WINDS, E
 
-DRAGON_NAMES = ("zhong", "fa", "bai")
-WIND_NAMES = ("dong", "nan", "xi", "bei")
-DRAGON_ZH = {"zhong": "中", "fa": "发", "bai": "白"}
-WIND_ZH = {"dong": "东风", "nan": "南风", "xi": "西风", "bei": "北风"}
-SPECIAL_TAI = 8
+DRAGON_NAMES = tuple(DRAGON_CODES)  # in 中发白 order, as DRAGONS (the tiles)
 
 
 def _wind_tai(kind: int, ctx: Context) -> int:
@@ -72,27 +71,23 @@ def answer(ctx: Context, hand: Hand) -> dict:
     return {"complete": True, "caishen": hand.wilds, **best, "can_win": can_win}
 
 
-def breakdown(answer: dict, zh: bool = True) -> str:
-    """「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」 (English with zh false)."""
+def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
+    """「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」 (English with zh false), named from the engine's
+    table of 台 items. (No house rule changes what an item is worth: ``rules`` is taken for the
+    common interface.)"""
     tai, total = answer["tai"], answer["tai_total"]
     unit = "台" if zh else "tai"
+    lang = 0 if zh else 1
     if tai["special"]:
-        names = {"tianhu": ("天胡", "Heavenly win"), "dihu": ("地胡", "Earthly win"), "quanzi": ("全字", "All honours")}
-        return f"{total} {unit}：{names[tai['special']][0 if zh else 1]} {total}"
-    parts = []
-    for name in tai["dragon_pungs"]:
-        parts.append((DRAGON_ZH[name] if zh else f"{name} pung", 1))
-    if tai["shape"] == "pinghu":
-        parts.append(("平胡" if zh else "plain", 1))
-    if tai["shape"] == "duiduihu":
-        parts.append(("对对胡" if zh else "all pungs", 1))
-    if tai["hunyise"]:
-        parts.append(("混一色" if zh else "half flush", 1))
-    if tai["qianggang"]:
-        parts.append(("抢杠" if zh else "robbing a kong", 1))
+        name = TAI_NAMES[tai["special"]][lang]
+        return f"{total} {unit}：{name} {total}" if zh else f"{total} {unit}: {name} {total}"
+    parts = [(TAI_NAMES[name][lang], 1) for name in tai["dragon_pungs"]]
+    if tai["shape"] != "mixed":
+        parts.append((TAI_NAMES[tai["shape"]][lang], 1))
+    parts.extend((TAI_NAMES[flag][lang], 1) for flag in ("hunyise", "qianggang") if tai[flag])
     if tai["wind_pungs"]:
         # a wind's worth depends on the seat, which the answer leaves out: the winds get the rest
-        names = "+".join(WIND_ZH[n] if zh else f"{n} pung" for n in tai["wind_pungs"])
+        names = "+".join(TAI_NAMES[n][lang] for n in tai["wind_pungs"])
         parts.insert(0, (names, total - sum(v for _, v in parts)))
     shown = " · ".join(f"{name} {value}" for name, value in parts if value) or ("0" if zh else "none")
     return f"{total} {unit}：{shown}" if zh else f"{total} {unit}: {shown}"

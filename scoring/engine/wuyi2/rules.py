@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .. import houserules
 from ..houserules import RuleInfo
-from .patterns import BY_CODE, CODES
+from .patterns import BY_CODE, CODES, PATTERNS
 
 MAX_FAN = 20  # §6: an overridden 番
 MAX_CAP = 100  # §6: fan_cap
@@ -39,7 +39,7 @@ EN_HELP = {
     "base": "Every payment is base × 2^fan, then the doublings.",
     "dealer_double": "Which payments double because the dealer takes part.",
     "fan_cap": "The most fan a hand pays on; empty = no cap.",
-    "fan": "Your table's fan for any pattern (0-20), e.g. One suit 3; zimo is the self-draw fan.",
+    "fan": "Each pattern's fan at your table (0-20); each starts at the standard fan.",
 }
 
 RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
@@ -61,10 +61,11 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         "fan",
         "map",
         "番数表",
-        "按本桌习惯改任一番型的番数（0-20），如清一色3番；zimo 是自摸的番。",
+        "每个番型几番（0-20），默认是标准番数；按本桌习惯改。",
         "Fan table",
         maximum=MAX_FAN,
         keys=CODES,
+        entries=tuple((p.code, p.zh, p.en, p.fan) for p in PATTERNS),
     ),
     en_help=EN_HELP,
 )

@@ -13,12 +13,35 @@ HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
     ("dragon_pungs", "wind_pungs", "shape", "hunyise", "qianggang", "gangkai", "no_caishen", "special", "extra")
 )
-DRAGONS = {"zhong": ("中", "Red"), "fa": ("发", "Green"), "bai": ("白", "White")}
+# §3 every 台 item's name (zh, en), in table order: the one table the explanations, the entry
+# sheet (scoring/entry/zhuji.py) and 算牌 (analyse/zhuji.py) read.
+TAI_NAMES: dict[str, tuple[str, str]] = {
+    "zhong": ("中", "Red"),
+    "fa": ("发", "Green"),
+    "bai": ("白", "White"),
+    "dong": ("东风", "East wind"),
+    "nan": ("南风", "South wind"),
+    "xi": ("西风", "West wind"),
+    "bei": ("北风", "North wind"),
+    "pinghu": ("平胡", "All chows"),
+    "duiduihu": ("对对胡", "All pungs"),
+    "mixed": ("其他", "Other"),
+    "hunyise": ("混一色", "Half flush"),
+    "qianggang": ("抢杠", "Robbing the kong"),
+    "gangkai": ("杠开", "Kong replacement win"),
+    "no_caishen": ("无财", "No wild tiles"),
+    "tianhu": ("天胡", "Heavenly hand"),
+    "dihu": ("地胡", "Earthly hand"),
+    "quanzi": ("全字", "All honours"),
+    "extra": ("另加", "Extra"),
+}
+DRAGONS = {code: TAI_NAMES[code] for code in ("zhong", "fa", "bai")}
 WINDS = ("dong", "nan", "xi", "bei")  # in seat-wind order: 东 is the dealer
 WIND_INDEX = {w: i for i, w in enumerate(WINDS)}
-WIND_LABELS = (("东风", "East wind"), ("南风", "South wind"), ("西风", "West wind"), ("北风", "North wind"))
+WIND_LABELS = tuple(TAI_NAMES[w] for w in WINDS)
 SHAPES = ("pinghu", "duiduihu", "mixed")
-SPECIALS = {"tianhu": ("天胡", "Heavenly hand"), "dihu": ("地胡", "Earthly hand"), "quanzi": ("全字", "All honours")}
+FLAG_NAMES = ("hunyise", "qianggang", "gangkai", "no_caishen")
+SPECIALS = {code: TAI_NAMES[code] for code in ("tianhu", "dihu", "quanzi")}
 SPECIAL_TAI = 8  # §3: flat, nothing else counted
 MAX_EXTRA = 20  # §6
 
@@ -55,7 +78,7 @@ def _seat(value, field: str) -> int:
     return value
 
 
-FLAGS = frozenset(("hunyise", "qianggang", "gangkai", "no_caishen"))
+FLAGS = frozenset(FLAG_NAMES)
 PUNG_LISTS = {"dragon_pungs": (tuple(DRAGONS), "中发白", "dragons"), "wind_pungs": (WINDS, "风", "winds")}
 
 
@@ -161,18 +184,10 @@ def tai_items(tai: "Tai | dict", winner: int, dealer: int) -> list[tuple[str, st
     for d in tai.dragon_pungs:
         zh, en = DRAGONS[d]
         items.append((zh, en, 1))
-    if tai.shape == "pinghu":
-        items.append(("平胡", "All chows", 1))
-    elif tai.shape == "duiduihu":
-        items.append(("对对胡", "All pungs", 1))
-    if tai.hunyise:
-        items.append(("混一色", "Half flush", 1))
-    if tai.qianggang:
-        items.append(("抢杠", "Robbing the kong", 1))
+    if tai.shape != "mixed":
+        items.append((*TAI_NAMES[tai.shape], 1))
+    items.extend((*TAI_NAMES[flag], 1) for flag in ("hunyise", "qianggang") if getattr(tai, flag))
     if tai.extra:
-        items.append(("另加", "Extra", tai.extra))
-    if tai.gangkai:
-        items.append(("杠开", "Kong replacement win", 0))
-    if tai.no_caishen:
-        items.append(("无财", "No wild tiles", 0))
+        items.append((*TAI_NAMES["extra"], tai.extra))
+    items.extend((*TAI_NAMES[flag], 0) for flag in ("gangkai", "no_caishen") if getattr(tai, flag))
     return items
