@@ -120,8 +120,8 @@ def test_thirteen_tiles_on_a_discard_price_the_discarders(client, game):
     ("fixture", "query", "wilds", "plain", "discard_word"),
     [
         ("game", f"?flip=5p&tiles={WAITING}&winner=1", ["5筒"], ["东"], "放铳"),
-        ("zhuji_game", "?flip=3s&tiles=E,E,E,C,C,C,1m,1m,1m,5m,5m,5m,9m&winner=1", ["3条", "4条"], ["9万"], "放冲"),
-        ("wuyi2_game", "?flip=E&tiles=1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m&winner=1", ["东"], ["6万", "9万"], "放"),
+        ("zhuji_game", "?flip=3s&tiles=E,E,E,C,C,C,1m,1m,1m,5m,5m,5m,9m&winner=1", ["3条", "4条"], ["九万"], "放冲"),
+        ("wuyi2_game", "?flip=E&tiles=1m,1m,1m,2m,3m,4m,5m,6m,7m,7m,8m,9m,9m&winner=1", ["东"], ["六万", "九万"], "放"),
     ],
 )
 def test_a_wait_on_the_caishen_is_self_drawn_only(client, request, fixture, query, wilds, plain, discard_word):
