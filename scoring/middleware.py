@@ -25,7 +25,8 @@ class ChineseFirstLocaleMiddleware:
 
 
 class TooManyAttemptsMiddleware:
-    """429 for a client that has guessed too many game links (scoring.access)."""
+    """429 for a client that has guessed too many game links or spent a budget, saying which
+    (scoring.access); 403 for an account at its cap of games."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -37,7 +38,8 @@ class TooManyAttemptsMiddleware:
         from scoring.access import TooManyAttempts
 
         if isinstance(exception, TooManyAttempts):
-            return render(request, "429.html", status=429)
+            context = {"status": exception.status, "zh": exception.zh, "en": exception.en}
+            return render(request, "429.html", context, status=exception.status)
         return None
 
 
