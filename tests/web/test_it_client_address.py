@@ -87,3 +87,23 @@ def test_a_trusted_proxy_count_below_one_names_the_variable():
     result = manage("check", env={**DEV, "DJANGO_TRUSTED_PROXIES": "0"})
     assert result.returncode != 0
     assert "DJANGO_TRUSTED_PROXIES" in result.stderr
+
+
+def test_failed_logins_are_locked_out_by_the_proxy_appended_address_whatever_the_first_entry(client, db, settings):
+    from django.contrib.auth.models import User
+
+    settings.CLIENT_IP_HEADER = "HTTP_X_FORWARDED_FOR"
+    User.objects.create_user("laowang", password="mahjong-2026!")
+    statuses = [
+        client.post(
+            "/accounts/login",
+            {"username": "laowang", "password": "wrong"},
+            HTTP_X_FORWARDED_FOR=f"10.{i}.0.1, 203.0.113.7",
+        ).status_code
+        for i in range(settings.AXES_FAILURE_LIMIT)
+    ]
+    assert statuses[-1] == 429
+    elsewhere = client.post(
+        "/accounts/login", {"username": "laowang", "password": "mahjong-2026!"}, HTTP_X_FORWARDED_FOR="198.51.100.9"
+    )
+    assert elsewhere.status_code == 302  # the owner, from their own address, still gets in
