@@ -27,7 +27,8 @@ WINDOW_SECONDS = 600
 WINDOWS = {"hands": 60}  # a kind counted per minute; every other per WINDOW_SECONDS
 # The budgets per window, by kind (settings.RATE_LIMITS, each with its DJANGO_LIMIT_* variable).
 LIMITS = settings.RATE_LIMITS
-# What the 429 page says for a budget (Chinese, English); any other kind says TooManyAttempts'.
+# What the 429 page says for a budget (Chinese, English); any other kind says TOO_MANY.
+TOO_MANY = ("请求太多，请稍后再试。", "Too many attempts: try again in a few minutes.")
 SAID = {
     "games": (
         "十分钟内新开的牌局太多了，请过几分钟再开。",
@@ -48,14 +49,9 @@ class TooManyAttempts(Exception):
     """Answered by scoring.middleware.TooManyAttemptsMiddleware with the 429 page (or ``status``)
     saying ``zh`` and ``en``. Nothing has changed."""
 
-    def __init__(
-        self,
-        zh: str = "请求太多，请稍后再试。",
-        en: str = "Too many attempts: try again in a few minutes.",
-        status: int = 429,
-    ):
+    def __init__(self, zh: str = TOO_MANY[0], en: str = TOO_MANY[1], status: int = 429, kind: str = ""):
         super().__init__(en)
-        self.zh, self.en, self.status = zh, en, status
+        self.zh, self.en, self.status, self.kind = zh, en, status, kind
 
 
 def key_of(value: str) -> str:
@@ -124,7 +120,8 @@ def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
         for kind in kinds:
             for key in keys:
                 if not _take(kind, key):
-                    raise TooManyAttempts(*SAID.get(kind, ()))
+                    zh, en = SAID.get(kind, TOO_MANY)
+                    raise TooManyAttempts(zh, en, kind=kind)
 
 
 def _account(request: HttpRequest) -> str | None:

@@ -6,6 +6,7 @@ English-language phone at the table into an English page nobody there asked for.
 
 from django.conf import settings
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
 
 
@@ -39,6 +40,9 @@ class TooManyAttemptsMiddleware:
 
         if isinstance(exception, TooManyAttempts):
             context = {"status": exception.status, "zh": exception.zh, "en": exception.en}
+            match = request.resolver_match
+            if exception.kind == "hands" and match is not None and "token" in match.kwargs:
+                context["game_url"] = reverse("game", args=[match.kwargs["token"]])  # the game it opens
             return render(request, "429.html", context, status=exception.status)
         return None
 

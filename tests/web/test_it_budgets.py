@@ -98,6 +98,7 @@ def test_confirmed_writes_per_game_per_minute_are_limited_for_every_phone(client
     html = response.content.decode()
     assert "这一桌一分钟内记了太多局" in html
     assert "Too many hands" in html
+    assert f'href="{game_url(game)}"' in html  # 返回牌局
     assert Hand.objects.filter(game=game).count() == 2
     assert Hand.objects.filter(game=game, voided_at__isnull=False).count() == 1
     other = Game.objects.create(players=game.players, rules=game.rules)
