@@ -58,9 +58,11 @@ def key_of(value: str) -> str:
     """A throttle key for an address read from a request: the address as Python writes it (one
     key however it is spelled), or for anything else a digest of it, never the text itself."""
     try:
-        return str(ipaddress.ip_address(value))
+        address = ipaddress.ip_address(value)
     except ValueError:
-        pass
+        address = None
+    if address is not None and getattr(address, "scope_id", None) is None:  # fe80::1%<any text> is not one
+        return str(address)
     if not value:
         return "unknown"
     return "h:" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:40]

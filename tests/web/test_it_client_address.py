@@ -29,7 +29,10 @@ def test_a_header_with_fewer_entries_than_proxies_falls_back_to_the_connection(s
     assert address(settings, "203.0.113.7", proxies=2, remote="10.0.0.5") == "10.0.0.5"
 
 
-@pytest.mark.parametrize("value", ["not-an-address", "a\x00b", "x" * 500, "1.2.3.4 ; drop", "\ud800"])
+@pytest.mark.parametrize(
+    "value",
+    ["not-an-address", "a\x00b", "x" * 500, "1.2.3.4 ; drop", "\ud800", "fe80::1%a\x00b", "fe80::1%" + "x" * 99],
+)
 def test_a_value_that_is_no_address_is_never_the_key_itself(settings, value):
     key = address(settings, value)
     assert key != value
