@@ -1,19 +1,22 @@
-"""Who may open a game: its two link tokens, and rate limits per client.
+"""Who may open a game: its two link tokens, and budgets per client, account and game.
 
 A wrong or missing token answers 404, exactly like a game that does not exist. A client that
-keeps guessing gets 429 for the rest of a 10-minute window. Anonymous POSTs to the JSON doors
-and import, and sign-up attempts, are counted the same way. The counts live in the database,
-so every gunicorn worker and host sees the same ones.
+keeps guessing gets 429 for the rest of a 10-minute window. POSTs to the JSON doors and import,
+sign-ups, new games and imports are counted the same way, and so are the confirmed writes of
+each game per minute. The counts live in the database, so every gunicorn worker and host sees
+the same ones. A count's key is never raw input: an address, an account or a game (``key_of``).
 """
 
+import hashlib
 import ipaddress
 import re
 import time
+from contextlib import nullcontext
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db import connection, transaction
+from django.db.models import Q
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -21,20 +24,61 @@ from scoring.models import AccessMiss, Game, SavedGame
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
-# Per client and 10-minute window: wrong game tokens, anonymous POSTs to /api/score,
-# /api/settle and /import (one budget), and sign-up attempts; and sign-up attempts per
-# username from every client together (a botnet trying one name from many addresses).
-LIMITS = {"miss": 30, "anon": 60, "signup": 10, "signupname": 5}
+WINDOWS = {"hands": 60}  # a kind counted per minute; every other per WINDOW_SECONDS
+# The budgets per window, by kind (settings.RATE_LIMITS, each with its DJANGO_LIMIT_* variable).
+LIMITS = settings.RATE_LIMITS
+# What the 429 page says for a budget (Chinese, English); any other kind says TOO_MANY.
+TOO_MANY = ("请求太多，请稍后再试。", "Too many attempts: try again in a few minutes.")
+SAID = {
+    "games": (
+        "十分钟内新开的牌局太多了，请过几分钟再开。",
+        "Too many new games in ten minutes: try again in a few minutes.",
+    ),
+    "imports": (
+        "十分钟内导入的牌局太多了，请过几分钟再导入。",
+        "Too many imports in ten minutes: try again in a few minutes.",
+    ),
+    "hands": (
+        "这一桌一分钟内记了太多局，请过一会儿再确认。",
+        "Too many hands recorded at this table in one minute: wait a moment and confirm again.",
+    ),
+}
 
 
 class TooManyAttempts(Exception):
-    """Answered with 429 by scoring.middleware.TooManyAttemptsMiddleware."""
+    """Answered by scoring.middleware.TooManyAttemptsMiddleware with the 429 page (or ``status``)
+    saying ``zh`` and ``en``. Nothing has changed."""
+
+    def __init__(self, zh: str = TOO_MANY[0], en: str = TOO_MANY[1], status: int = 429, kind: str = ""):
+        super().__init__(en)
+        self.zh, self.en, self.status, self.kind = zh, en, status, kind
+
+
+def key_of(value: str) -> str:
+    """A throttle key for an address read from a request: the address as Python writes it (one
+    key however it is spelled), or for anything else a digest of it, never the text itself."""
+    try:
+        address = ipaddress.ip_address(value)
+    except ValueError:
+        address = None
+    if address is not None and getattr(address, "scope_id", None) is None:  # fe80::1%<any text> is not one
+        return str(address)
+    if not value:
+        return "unknown"
+    return "h:" + hashlib.sha256(value.encode("utf-8", "surrogatepass")).hexdigest()[:40]
 
 
 def client_of(request: HttpRequest) -> str:
-    header = getattr(settings, "CLIENT_IP_HEADER", "")
-    value = request.META.get(header, "") if header else ""
-    return (value.split(",")[0].strip() or request.META.get("REMOTE_ADDR", "") or "unknown")[:64]
+    """The client's address. Behind proxies (``CLIENT_IP_HEADER``), the entry the outermost of
+    the ``TRUSTED_PROXIES`` wrote, counted from the right: each proxy appends the address it
+    was reached from, so every entry to the left of those is whatever the client sent. A header
+    with fewer entries (a request that did not come through them) counts the connection."""
+    header = settings.CLIENT_IP_HEADER
+    entries = [entry.strip() for entry in request.META.get(header, "").split(",")] if header else []
+    proxies = settings.TRUSTED_PROXIES
+    if entries != [""] and len(entries) >= proxies:
+        return key_of(entries[-proxies])
+    return key_of(request.META.get("REMOTE_ADDR", ""))
 
 
 def client_ip(request: HttpRequest) -> str | None:
@@ -48,36 +92,71 @@ def client_ip(request: HttpRequest) -> str | None:
     return None
 
 
-def _window() -> int:
-    return int(time.time()) // WINDOW_SECONDS
+def _window(kind: str = "miss") -> int:
+    return int(time.time()) // WINDOWS.get(kind, WINDOW_SECONDS)
 
 
-def _check_not_blocked(client: str, kind: str = "miss") -> None:
-    if AccessMiss.objects.filter(kind=kind, client=client, window=_window(), count__gte=LIMITS[kind]).exists():
-        raise TooManyAttempts
+def _take(kind: str, key: str) -> bool:
+    """One more of ``kind`` for ``key`` if its budget in this window allows it. One statement
+    (an upsert, the same on PostgreSQL and SQLite), atomic however many workers ask at once;
+    a window's first count also clears the windows before the last."""
+    table, window_column = AccessMiss._meta.db_table, connection.ops.quote_name("window")
+    window = _window(kind)
+    sql = (
+        f"INSERT INTO {table} (kind, client, {window_column}, count) VALUES (%s, %s, %s, 1) "
+        f"ON CONFLICT (kind, client, {window_column}) DO UPDATE SET count = {table}.count + 1 "
+        f"WHERE {table}.count < %s RETURNING count"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [kind, key, window, settings.RATE_LIMITS[kind]])
+        row = cursor.fetchone()
+    if row is not None and row[0] == 1:
+        AccessMiss.objects.filter(kind=kind, window__lt=window - 1).delete()
+    return row is not None
 
 
-def _record_miss(client: str, kind: str = "miss") -> None:
-    window = _window()
-    counts = AccessMiss.objects.filter(kind=kind, client=client, window=window)
-    if not counts.update(count=F("count") + 1):
-        try:
-            with transaction.atomic():
-                AccessMiss.objects.create(kind=kind, client=client, window=window, count=1)
-        except IntegrityError:  # another request created it first
-            counts.update(count=F("count") + 1)
-        AccessMiss.objects.filter(window__lt=window - 1).delete()
+def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
+    """Count one of each kind for every key, or nothing at all (TooManyAttempts) when one of
+    them is spent."""
+    with transaction.atomic() if len(kinds) * len(keys) > 1 else nullcontext():
+        for kind in kinds:
+            for key in keys:
+                if not _take(kind, key):
+                    zh, en = SAID.get(kind, TOO_MANY)
+                    raise TooManyAttempts(zh, en, kind=kind)
 
 
-def throttle(request: HttpRequest, kind: str, key: str | None = None) -> None:
-    """Count one anonymous request of ``kind`` for its client (or for ``key``, e.g. a username);
-    TooManyAttempts (429) once the window's budget is used up. Signed-in people are not counted."""
+def _account(request: HttpRequest) -> str | None:
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
-        return
-    client = client_of(request) if key is None else key[:64]
-    _check_not_blocked(client, kind)
-    _record_miss(client, kind)
+    return f"user:{user.pk}" if user is not None and user.is_authenticated else None
+
+
+def throttle(request: HttpRequest, kind: str) -> None:
+    """Count one request of ``kind``: a signed-in person's for their account (wherever they
+    are), anyone else's for their client address. TooManyAttempts (429) once it is spent."""
+    _spend((kind,), [_account(request) or client_of(request)])
+
+
+def spend_new_game(request: HttpRequest, *, imported: bool = False) -> None:
+    """Before a game is created (开新牌局 or an import): the account's cap on games, then the
+    budget of new games (and of imports) of the client and of the account, if signed in."""
+    account = _account(request)
+    if account is not None:
+        cap = settings.MAX_GAMES_PER_ACCOUNT
+        if SavedGame.objects.filter(user=request.user).count() >= cap:
+            raise TooManyAttempts(
+                f"这个账号已有 {cap} 个牌局，到了上限，不能再开新牌局。",
+                f"This account already keeps {cap} games, its limit: no new game can be added.",
+                status=403,
+            )
+    keys = [client_of(request)] + ([account] if account else [])
+    _spend(("imports", "games") if imported else ("games",), keys)
+
+
+def spend_hand_write(*, game: Game) -> None:
+    """Before a confirmed record, edit or void: the game's budget of writes per minute, whoever
+    writes (a table records one hand in a few minutes)."""
+    _spend(("hands",), [f"game:{game.pk}"])
 
 
 def well_formed(token: str) -> bool:
@@ -91,8 +170,7 @@ def find_game(request: HttpRequest, token: str) -> Game:
     client = client_of(request)
     game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).first() if well_formed(token) else None
     if game is None:
-        _check_not_blocked(client)
-        _record_miss(client)
+        _spend(("miss",), [client])
         raise Http404(_("没有这个牌局"))
     return game
 

@@ -6,6 +6,7 @@ English-language phone at the table into an English page nobody there asked for.
 
 from django.conf import settings
 from django.shortcuts import render
+from django.urls import reverse
 from django.utils import translation
 
 
@@ -25,7 +26,8 @@ class ChineseFirstLocaleMiddleware:
 
 
 class TooManyAttemptsMiddleware:
-    """429 for a client that has guessed too many game links (scoring.access)."""
+    """429 for a client that has guessed too many game links or spent a budget, saying which
+    (scoring.access); 403 for an account at its cap of games."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -37,7 +39,11 @@ class TooManyAttemptsMiddleware:
         from scoring.access import TooManyAttempts
 
         if isinstance(exception, TooManyAttempts):
-            return render(request, "429.html", status=429)
+            context = {"status": exception.status, "zh": exception.zh, "en": exception.en}
+            match = request.resolver_match
+            if exception.kind == "hands" and match is not None and "token" in match.kwargs:
+                context["game_url"] = reverse("game", args=[match.kwargs["token"]])  # the game it opens
+            return render(request, "429.html", context, status=exception.status)
         return None
 
 

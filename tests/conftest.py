@@ -74,9 +74,9 @@ def _fresh_cache():
 
 @pytest.fixture(autouse=True)
 def _one_rate_limit_window(monkeypatch):
-    """Every test runs inside one 10-minute rate-limit window, so a test that straddles a
+    """Every test runs inside one rate-limit window of each kind, so a test that straddles a
     window's edge (its counts starting afresh) cannot fail by the clock."""
     import scoring.access
 
-    window = scoring.access._window()
-    monkeypatch.setattr(scoring.access, "_window", lambda: window)
+    real, windows = scoring.access._window, {}
+    monkeypatch.setattr(scoring.access, "_window", lambda kind="miss": windows.setdefault(kind, real(kind)))

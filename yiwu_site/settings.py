@@ -34,6 +34,17 @@ def env_bool(name: str, default: bool) -> bool:
     return value in TRUE
 
 
+def env_int(name: str, default: int, minimum: int = 0) -> int:
+    """Unset or empty: the default. Anything but a whole number from ``minimum`` up is an error
+    naming the variable."""
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not (value.isascii() and value.lstrip("-").isdigit()) or int(value) < minimum:
+        raise ImproperlyConfigured(f"{name}={os.environ[name]!r} is not a whole number of at least {minimum}.")
+    return int(value)
+
+
 def env_list(name: str, default: str = "") -> list[str]:
     return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
@@ -112,14 +123,11 @@ TEMPLATES = [
 
 # Unset or empty: SQLite in the project folder (README, "Operating it").
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
+conn_max_age = env_int("DJANGO_CONN_MAX_AGE", 60)
 try:
-    DATABASES = {
-        "default": dj_database_url.parse(
-            DATABASE_URL, conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "60")), conn_health_checks=True
-        )
-    }
-except ValueError as error:  # an unknown scheme, a bad port or a non-numeric DJANGO_CONN_MAX_AGE
-    raise ImproperlyConfigured(f"DATABASE_URL or DJANGO_CONN_MAX_AGE is not usable: {error}") from None
+    DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=conn_max_age, conn_health_checks=True)}
+except ValueError as error:  # an unknown scheme or a bad port
+    raise ImproperlyConfigured(f"DATABASE_URL is not usable: {error}") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Several phones write at once: each write transaction takes the lock up front, and the
     # others wait for it instead of failing.
@@ -170,11 +178,27 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Behind a reverse proxy that terminates HTTPS (README, deployment).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-# The request header holding the client's address when behind a proxy, e.g. HTTP_X_REAL_IP.
-CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "")
+# The request header holding the client's address when behind a proxy, e.g. HTTP_X_REAL_IP, and
+# how many proxies in front of the app append to it: the address counted is that many entries
+# from the right, the one the outermost trusted proxy wrote (scoring/access.py client_of).
+CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "").strip()
+TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 1, minimum=1)
+# Budgets per 10 minutes (scoring/access.py): wrong game tokens per client; POSTs to the JSON
+# doors and import per client, or per account when signed in; sign-ups per client; new games
+# (imports included) and imports per client and per account. Confirmed writes per game per
+# minute. No real table comes near them.
+RATE_LIMITS = {
+    "miss": env_int("DJANGO_LIMIT_WRONG_TOKENS", 30, minimum=1),
+    "anon": env_int("DJANGO_LIMIT_JSON_POSTS", 60, minimum=1),
+    "signup": env_int("DJANGO_LIMIT_SIGNUPS", 10, minimum=1),
+    "games": env_int("DJANGO_LIMIT_NEW_GAMES", 30, minimum=1),
+    "imports": env_int("DJANGO_LIMIT_IMPORTS", 10, minimum=1),
+    "hands": env_int("DJANGO_LIMIT_HANDS_PER_MINUTE", 20, minimum=1),
+}
+MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)
 if not DEBUG and not TESTING:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", str(365 * 24 * 3600)))
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600)
     SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
     SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)

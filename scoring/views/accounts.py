@@ -10,9 +10,9 @@ from scoring.access import throttle
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        throttle(request, "signup")  # 429 past the sign-ups allowed per client (scoring/access.py)
-        if username := request.POST.get("username", "").strip().casefold():
-            throttle(request, "signupname", key=username)  # and per username, from any client
+        # 429 past the sign-ups allowed per client address, never per username: a name tried
+        # from many addresses must not lock its owner out (scoring/access.py).
+        throttle(request, "signup")
     form = UserCreationForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import device
-from scoring.access import claim, game_version, load_game
+from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
 from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
@@ -70,6 +70,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     ruleset = next((r for r in all_rulesets() if r.code == code), YIWU)
     form = NewGameForm(request.POST or None, ruleset=ruleset)
     if request.method == "POST" and form.is_valid():
+        spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
         first_dealer = form.cleaned_data["first_dealer"]
         game = Game.objects.create(
             ruleset=ruleset.code,

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import device, services
-from scoring.access import writable_game
+from scoring.access import spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
@@ -195,6 +195,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     if not FORM_TOKEN.fullmatch(form_token):
         page.form.add_error(None, _("表单已损坏，请重新打开记分页。"))
     elif confirming(request):
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
         write = partial(services.record_hand, game=game, entry=entry, fix=page.fix, next_seq=next_seq)
         write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
@@ -273,6 +274,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     changed.entry = page.entry()
     changed.dealer_fix, changed.streak_fix = page.fix or (None, None)
     if confirming(request):
+        spend_hand_write(game=game)
         write = partial(services.edit_hand, game=game, seq=seq, revision=revision, entry=changed.entry, fix=page.fix)
         return confirm(
             request, token, partial(write, **signed(request, game, "edited_by")), edited_message(hands, seq), page
@@ -311,6 +313,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         return render(request, "scoring/void.html", {**context, **blocked})
     context["change"] = totals_change(game.players, preview)
     if request.method == "POST" and form.is_valid():
+        spend_hand_write(game=game)
         revision = ascii_int(request.POST.get("revision", ""), -1)
         reason = form.cleaned_data["reason"] or _("作废")
         write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason)

@@ -10,7 +10,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import device
-from scoring.access import load_game, throttle
+from scoring.access import load_game, spend_new_game, throttle
 from scoring.backup import backup_json, notes
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
@@ -106,7 +106,8 @@ def import_view(request: HttpRequest) -> HttpResponse:
     """恢复备份: a JSON file (or pasted text) in the scoring contract's shape becomes a game."""
     error = None
     if request.method == "POST":
-        throttle(request, "anon")  # 429 past the anonymous budget (scoring/access.py)
+        throttle(request, "anon")  # 429 past the client's or account's budget (scoring/access.py)
+        spend_new_game(request, imported=True)  # and past the imports and new games allowed
         upload = request.FILES.get("file")
         raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
         try:

@@ -96,3 +96,27 @@ def test_check_ledgers_reports_and_repairs_a_wrong_cache(game, client):
     assert f"game {game.pk}" in out.getvalue()
     call_command("check_ledgers", "--repair", stdout=StringIO())
     assert_cache_is_the_replay(game)
+
+
+@pytest.mark.parametrize("state", [None, {"v": CACHE_VERSION - 1, "table": {}}])
+def test_check_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fills_the_cache(client, game, state):
+    """After the upgrade's migrate no game's cache has been filled (or it is an older version's):
+    every page rebuilds it on first read, so it differs from nothing."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from tests.web.helpers import played
+
+    played(client, game)
+    Hand.objects.update(result=None)
+    Game.objects.filter(pk=game.pk).update(state=state)
+    out = StringIO()
+    call_command("check_ledgers", stdout=out)  # exit 0: no SystemExit
+    assert "0 game(s) differed" in out.getvalue()
+    assert "1 game(s) not cached yet" in out.getvalue()
+    call_command("check_ledgers", "--repair", stdout=StringIO())
+    assert_cache_is_the_replay(game)
+    out = StringIO()
+    call_command("check_ledgers", stdout=out)
+    assert "not cached yet" not in out.getvalue()

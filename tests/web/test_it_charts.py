@@ -42,7 +42,8 @@ def test_long_names_are_cut_to_their_slot_of_the_legend():
     assert legend_name("欧阳娜娜娜娜", 2) == "欧阳娜娜娜娜"
 
 
-def test_the_settle_page_charts_every_counted_hand_not_only_the_latest(client, game):
+def test_the_settle_page_charts_every_counted_hand_not_only_the_latest(client, game, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 100}  # 21 writes at test speed
     from scoring.engine import score_game
     from tests.web.helpers import game_url, record
 

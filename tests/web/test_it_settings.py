@@ -60,3 +60,34 @@ def test_django_debug_is_read_with_those_spellings_when_the_settings_load():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.split()[-1] == "True"
+
+
+INTEGER_SETTINGS = [
+    "DJANGO_CONN_MAX_AGE",
+    "DJANGO_HSTS_SECONDS",
+    "DJANGO_TRUSTED_PROXIES",
+    "DJANGO_LIMIT_WRONG_TOKENS",
+    "DJANGO_LIMIT_JSON_POSTS",
+    "DJANGO_LIMIT_SIGNUPS",
+    "DJANGO_LIMIT_NEW_GAMES",
+    "DJANGO_LIMIT_IMPORTS",
+    "DJANGO_LIMIT_HANDS_PER_MINUTE",
+    "DJANGO_MAX_GAMES_PER_ACCOUNT",
+]
+
+
+@pytest.mark.parametrize("name", INTEGER_SETTINGS)
+def test_an_integer_setting_that_is_not_a_number_names_its_variable(name):
+    from tests.web.helpers import PRODUCTION
+
+    result = manage("check", env={**PRODUCTION, name: "abc"})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert f"{name}='abc'" in result.stderr
+
+
+def test_every_integer_setting_is_in_the_readme():
+    from tests.web.helpers import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert [name for name in INTEGER_SETTINGS if f"`{name}`" not in readme] == []
