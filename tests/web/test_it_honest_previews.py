@@ -3,7 +3,7 @@ earlier hand is refused and shown again, fresh; each request scores or replays o
 
 import scoring.ledger
 from scoring.models import Hand
-from tests.web.helpers import form_fields, game_url, messages_of, record
+from tests.web.helpers import form_fields, game_url, messages_of, record, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
@@ -18,12 +18,12 @@ def test_a_preview_made_before_an_earlier_hand_changed_is_refused_with_the_new_p
     record(client, game, DEALER_ZIMO)
     game.refresh_from_db()
     seen = game.version  # phone A previews hand 2 now: 东 deals, so 南's 自摸 pays 闲 5 from 西 and 北
-    edit = {**form_fields(SOUTH_ZIMO, game), "revision": "0", "confirm": "1"}
+    edit = {**form_fields(SOUTH_ZIMO, game), "revision": "0", "confirm": "1", "version": str(seen)}
     client.post(game_url(game) + "hand/1/edit", edit)  # phone B: 南 won hand 1, so 南 deals hand 2
     response = confirm_post(
         client, game, "record", {"outcome": "win", "winner": 1, "win_type": "zimo"}, next_seq="2", version=str(seen)
     )
-    assert "前面的局刚被修改，金额变了，请看新的预览。" in messages_of(response)
+    assert "第1局刚被修改，金额变了，请看新的预览。" in messages_of(response)
     assert Hand.objects.filter(seq=2).count() == 0  # nothing stored with amounts nobody saw
     assert "确认记录" in response.content.decode()  # the new preview, ready to confirm again
     assert [row[3] for row in response.context["change"]] == [-14, 42, -14, -14]  # 南 now deals: 7 × 2 each
@@ -34,14 +34,14 @@ def test_edits_and_voids_from_a_stale_preview_are_refused_too(client, game):
     record(client, game, DEALER_ZIMO)
     game.refresh_from_db()
     seen = game.version
-    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0"})
+    client.post(game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "记错了", "revision": "0"})
     edited = confirm_post(client, game, "hand/2/edit", SOUTH_ZIMO, revision="0", version=str(seen))
-    assert "前面的局刚被修改，金额变了，请看新的预览。" in messages_of(edited)
+    assert "第1局刚被作废，金额变了，请看新的预览。" in messages_of(edited)
     assert Hand.objects.get(seq=2).entry == DEALER_ZIMO
     voided = client.post(
         game_url(game) + "hand/2/void", {"reason": "x", "revision": "0", "version": str(seen)}, follow=True
     )
-    assert "前面的局刚被修改，金额变了，请看新的预览。" in messages_of(voided)
+    assert "第1局刚被作废，金额变了，请看新的预览。" in messages_of(voided)
     assert not Hand.objects.get(seq=2).voided
 
 
