@@ -139,7 +139,7 @@ class EntryPage:
     def show(self, preview: services.Preview, hand: Hand) -> None:
         row = hand_row(self.game, hand, preview.result)
         change = totals_change(self.game.players, preview)
-        self.context.update(row=row, change=change, others=other_hands(self.game, preview), version=self.game.version)
+        self.context.update(row=row, change=change, other_hands=other_hands(self.game, preview), version=self.game.version)
 
     def render(self) -> HttpResponse:
         """A question with big buttons, or the preview form; an htmx refresh of the preview
@@ -344,7 +344,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
             "blocked_url": hand_link(token, hands, error.seq),
         }
         return render(request, "scoring/void.html", {**context, **blocked})
-    context.update(change=totals_change(game.players, preview), others=other_hands(game, preview))
+    context.update(change=totals_change(game.players, preview), other_hands=other_hands(game, preview))
     if request.method == "POST" and form.is_valid():
         if refused := unstamped(request, "version", "revision"):
             form.add_error(None, refused)

@@ -72,3 +72,50 @@ def test_an_edit_preview_replays_the_game_once(client, game, monkeypatch):
     monkeypatch.setattr(scoring.ledger, "replay", lambda *a, **k: scored.append(len(a[2])) or real(*a, **k))
     client.get(game_url(game) + "hand/3/edit?outcome=win&winner=0&win_type=zimo")
     assert sum(scored) == 6  # hands 1-2 to reach the table of hand 3, then hands 3-6 from there
+
+
+UNSTAMPED = "这个表单缺少版本信息"
+
+
+def test_a_confirm_without_the_games_version_records_nothing_and_says_why(client, game):
+    data = {**form_fields(DEALER_ZIMO, game), "confirm": "1", "next_seq": "1"}
+    response = client.post(game_url(game) + "record", data)
+    assert response.status_code == 200
+    assert UNSTAMPED in response.content.decode()
+    assert "确认记录" in response.content.decode()  # the fresh preview, with its version, to confirm again
+    assert not Hand.objects.exists()
+
+
+def test_an_edit_or_void_without_version_or_revision_changes_nothing(client, game):
+    record(client, game, DEALER_ZIMO)
+    game.refresh_from_db()
+    stamps = {"version": str(game.version), "revision": "0"}
+    for missing in stamps:
+        sent = {k: v for k, v in stamps.items() if k != missing}
+        edited = client.post(game_url(game) + "hand/1/edit", {**form_fields(SOUTH_ZIMO, game), "confirm": "1", **sent})
+        assert UNSTAMPED in edited.content.decode()
+        voided = client.post(game_url(game) + "hand/1/void", {"reason": "x", **sent})
+        assert UNSTAMPED in voided.content.decode()
+    hand = Hand.objects.get()
+    assert hand.entry == DEALER_ZIMO and hand.revision == 0 and not hand.voided
+
+
+def test_a_preview_made_stale_by_another_phones_bet_says_whose_bet(client, game):
+    record(client, game, DEALER_ZIMO)
+    game.refresh_from_db()
+    seen = game.version  # phone A previews hand 2
+    client.post(game_url(game) + "bet", {"bet": "maizi", "seat": "1", "on": "1"})  # phone B: 小李 buys 买子
+    response = confirm_post(client, game, "record", SOUTH_ZIMO, next_seq="2", version=str(seen))
+    assert "小李刚买了子，金额变了，请看新的预览。" in messages_of(response)
+    assert Hand.objects.count() == 1
+
+
+def test_a_stale_preview_names_who_changed_which_hand(client, game):
+    record(client, game, DEALER_ZIMO)
+    record(client, game, DEALER_ZIMO)
+    game.refresh_from_db()
+    seen = game.version
+    client.post(game_url(game) + "me/2")  # this phone is 阿华
+    client.post(game_url(game) + "hand/1/void", {"reason": "x", "revision": "0", "version": str(seen)})
+    edited = confirm_post(client, game, "hand/2/edit", SOUTH_ZIMO, revision="0", version=str(seen))
+    assert "阿华刚作废了第1局，金额变了，请看新的预览。" in messages_of(edited)
