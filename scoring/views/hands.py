@@ -139,7 +139,9 @@ class EntryPage:
     def show(self, preview: services.Preview, hand: Hand) -> None:
         row = hand_row(self.game, hand, preview.result)
         change = totals_change(self.game.players, preview)
-        self.context.update(row=row, change=change, other_hands=other_hands(self.game, preview), version=self.game.version)
+        self.context.update(
+            row=row, change=change, other_hands=other_hands(self.game, preview), version=self.game.version
+        )
 
     def render(self) -> HttpResponse:
         """A question with big buttons, or the preview form; an htmx refresh of the preview

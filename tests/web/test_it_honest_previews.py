@@ -97,7 +97,9 @@ def test_an_edit_or_void_without_version_or_revision_changes_nothing(client, gam
         voided = client.post(game_url(game) + "hand/1/void", {"reason": "x", **sent})
         assert UNSTAMPED in voided.content.decode()
     hand = Hand.objects.get()
-    assert hand.entry == DEALER_ZIMO and hand.revision == 0 and not hand.voided
+    assert hand.entry == DEALER_ZIMO
+    assert hand.revision == 0
+    assert not hand.voided
 
 
 def test_a_preview_made_stale_by_another_phones_bet_says_whose_bet(client, game):

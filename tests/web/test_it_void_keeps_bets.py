@@ -45,7 +45,8 @@ def test_voiding_a_hand_keeps_the_maizi_bought_before_it_for_the_next_hand(clien
     assert Hand.objects.get(seq=2).result["net"] == WITH_MAIZI
     preview = client.get(game_url(game) + "hand/1/void")
     html = preview.content.decode()
-    assert "保留第1局前下的注" in html and "老王买子" in html
+    assert "保留第1局前下的注" in html
+    assert "老王买子" in html
     # 作废后 = now − hand 1 (a draw: 0 each), and no other hand changes
     assert [after for _, _, after, _ in preview.context["change"]] == WITH_MAIZI
     assert preview.context["other_hands"] == []
@@ -78,7 +79,8 @@ def test_voiding_the_last_hand_gives_its_bets_back_to_the_next_hand_recorded(cli
     game.refresh_from_db()
     assert game.pending == {"maizi": [1], "xiazi": {"2": 2}}  # 小李's 买子, 阿华's 下子 of 2 (the ×2 自摸)
     form = client.get(game_url(game) + "record?winner=0").context["form"]
-    assert form["maizi"].value() == ["1"] and form["xz2"].value() == "2"
+    assert form["maizi"].value() == ["1"]
+    assert form["xz2"].value() == "2"
 
 
 def test_an_edit_preview_lists_each_other_hand_whose_amounts_change(client, game):
@@ -91,4 +93,5 @@ def test_an_edit_preview_lists_each_other_hand_whose_amounts_change(client, game
     assert other["number"] == 2
     assert other["amounts"] == [(54, 34), (-18, -14), (-18, -10), (-18, -10)]
     html = preview.content.decode()
-    assert "第2局" in html and "另外 1 局的金额也会变" in html
+    assert "第2局" in html
+    assert "另外 1 局的金额也会变" in html
