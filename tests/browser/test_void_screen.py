@@ -32,7 +32,8 @@ def played() -> Game:
 
 
 def labels_whole(page) -> None:
-    cells = page.locator("table.change td:first-child")
+    """No row label, and no cell of the other hands' before → after, is cut."""
+    cells = page.locator("table.change td:first-child, tr.other-hand td")
     assert cells.count() >= 2
     for i in range(cells.count()):
         assert not cells.nth(i).evaluate(CUT), cells.nth(i).inner_text()
