@@ -78,7 +78,9 @@ class Game(models.Model):
 
 class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
-    seq = models.PositiveIntegerField()  # 第N局, 1-based; never reused, even when voided
+    # The hand's id in its game (addresses), 1-based, never reused; the 第N局 shown counts only the
+    # hands that stand (``Row.number``, ``Game.number_of``).
+    seq = models.PositiveIntegerField()
     entry = models.JSONField()  # exactly the scoring contract's HAND object
     result = models.JSONField(null=True, blank=True)  # this hand's replayed result, stored (cache.py)
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand

@@ -109,7 +109,7 @@ def test_undo_is_one_tap_to_the_void_page_of_the_last_hand(client, game):
     assert "撤销上一局" in page.content.decode()
     client.post(response["Location"], {"reason": "撤销上一局", "revision": "0", "version": version_of(game)})
     assert Hand.objects.get(seq=2).voided
-    # the next hand is number 3: numbers are never reused
+    # the next hand's id (seq) is 3: ids are never reused, though it is shown as 第2局
     play(client, game, DEALER_ZIMO)
     assert Hand.objects.filter(voided_at__isnull=True).values_list("seq", flat=True).last() == 3
 
