@@ -154,3 +154,18 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "me": me,
         "seats": [(s, SEATS_ZH[s], game.players[s]) for s in range(len(game.players))],
     }
+
+
+def bets_text(names: list[str], bets: dict) -> str:
+    """Bets placed before a hand (pending bets' shape): 「老王买子 · 阿明下子2」."""
+    parts = [pick(f"{names[s]}买子", f"{names[s]} 买子") for s in bets.get("maizi", [])]
+    parts += [pick(f"{names[int(s)]}下子{a}", f"{names[int(s)]} 下子 {a}") for s, a in bets.get("xiazi", {}).items()]
+    return " · ".join(parts)
+
+
+def bet_words(names: list[str], *, bet: str, seat: int, on: bool, **_amount) -> tuple[str, str]:
+    """What a bet changed, for a preview it makes stale: 「小李刚买了子」, 「小李刚撤回了下子」."""
+    name, term = names[seat], {"maizi": "买子", "xiazi": "下子"}[bet]
+    if on:
+        return f"{name}刚{'买了子' if bet == 'maizi' else '下了子'}", f"{name} just placed a {term} bet"
+    return f"{name}刚撤回了{term}", f"{name} just withdrew a {term} bet"

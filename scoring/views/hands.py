@@ -22,10 +22,10 @@ from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
-from scoring.lang import pick, say
+from scoring.lang import say
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
-from scoring.presenters import hand_row, hand_title
+from scoring.presenters import bet_words, bets_text, hand_row, hand_title
 
 # Engine field names → the form field that shows the message.
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
@@ -259,14 +259,6 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("game", token=token)
 
 
-def bet_words(names: list[str], *, bet: str, seat: int, on: bool, **_amount) -> tuple[str, str]:
-    """What a bet changed, for a preview it makes stale: 「小李刚买了子」, 「小李刚撤回了下子」."""
-    name, term = names[seat], {"maizi": "买子", "xiazi": "下子"}[bet]
-    if on:
-        return f"{name}刚{'买了子' if bet == 'maizi' else '下了子'}", f"{name} just placed a {term} bet"
-    return f"{name}刚撤回了{term}", f"{name} just withdrew a {term} bet"
-
-
 def new_hand(game: Game, seq: int, entry: dict) -> Hand:
     return Hand(game=game, seq=seq, entry=entry)
 
@@ -378,13 +370,6 @@ def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) ->
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
     return services.preview_change(game=game, hands=hands, changed=changed, before=before, carry=carry)
-
-
-def bets_text(names: list[str], bets: dict) -> str:
-    """Bets placed before a hand (pending bets' shape): 「老王买子 · 阿明下子2」."""
-    parts = [pick(f"{names[s]}买子", f"{names[s]} 买子") for s in bets.get("maizi", [])]
-    parts += [pick(f"{names[int(s)]}下子{a}", f"{names[int(s)]} 下子 {a}") for s, a in bets.get("xiazi", {}).items()]
-    return " · ".join(parts)
 
 
 def hand_link(token: str, hands: list[Hand], seq: int) -> str:
