@@ -203,7 +203,22 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> S
         for h in reversed(hands)
     ]
     state = game.state
+    number_rows(game, rows, newest=offset == 0)
     return Snapshot(game, rows, game.engine.state_from_dict(state["table"]), state["active"], state["last_seq"])
+
+
+def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:
+    """Each standing row's 第N局 (``Row.number``): the hands that stand before it, plus one. The
+    latest rows (``newest``) count back from the stored count; no query unless an older page
+    follows a void."""
+    standing = sum(1 for row in rows if not row.hand.voided)
+    if newest or game.state["active"] == game.state["last_seq"]:  # no void at all: the number is the seq
+        first = game.state["active"] - standing + 1 if newest else rows[0].hand.seq if rows else 1
+    else:
+        first = game.hands.filter(seq__lt=rows[0].hand.seq, voided_at__isnull=True).count() + 1
+    for row in rows:
+        if not row.hand.voided:
+            row.number, first = first, first + 1
 
 
 def all_nets(game: Game) -> list[list[int]]:

@@ -69,13 +69,12 @@ def game_csv(ledger: GameView) -> str:
         title = hand_title(ledger.game, row.hand.entry, row.result)
         if row.result is None:
             writer.writerow(
-                [row.hand.seq, f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""]
-                + [""] * (2 * len(names))
+                ["", f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""] + [""] * (2 * len(names))
             )
             continue
         result = row.result
         totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.hand.seq, counted, names[result.dealer], result.streak, title, result.count]
+        head = [row.number, counted, names[result.dealer], result.streak, title, result.count]
         tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
         for p in result.payments or [None]:
             pay = [names[p.payer], names[p.payee], fmt(p.amount), p.formula(zh, names)] if p else ["", "", "", nobody]

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
 class LedgerError(BilingualError):
     """A hand that the rules reject, named by its number (第N局) for the table."""
 
-    def __init__(self, seq: int, error: ScoringError):
-        super().__init__(f"第{seq}局：{error.zh}", f"Hand {seq}: {error.en}", error.field)
-        self.seq = seq
+    def __init__(self, seq: int, error: ScoringError, number: int | None = None):
+        """``seq`` finds the hand (links); ``number`` is the 第N局 the table sees (its seq when
+        not given)."""
+        number = seq if number is None else number
+        super().__init__(f"第{number}局：{error.zh}", f"Hand {number}: {error.en}", error.field)
+        self.seq, self.number = seq, number
         self.error = error
 
     def message(self) -> str:
@@ -38,6 +41,10 @@ class Row:
 
     hand: Hand
     result: "HandResult | CachedResult | None"  # None for a voided hand
+    # 第N局 as the table sees it: the hands that stand are numbered 1, 2, 3…; a voided one has
+    # none (``Hand.seq`` stays the hand's id in addresses). Set where rows are made: ``build``
+    # and the cache's ``snapshot``.
+    number: int | None = None
 
 
 @dataclass
@@ -70,10 +77,13 @@ def build(
     changed: Hand | None = None,
     added: Hand | None = None,
     start=None,
+    first: int = 1,
 ) -> Ledger:
     """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
     edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
-    ``hands`` is played at (a copy is advanced), else the game's first. Raises ``LedgerError``."""
+    ``hands`` is played at (a copy is advanced), else the game's first; ``first`` is the number
+    of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game). Raises
+    ``LedgerError``."""
     hands = list(game.hands.all()) if hands is None else list(hands)
     if changed is not None:
         hands = [changed if h.seq == changed.seq else h for h in hands]
@@ -86,6 +96,7 @@ def build(
         start = None if start is None else deepcopy(start)
         results, state = replay(game.engine, game.engine_rules(), entries, game.first_dealer, fixes, state=start)
     except ScoringError as error:
-        raise LedgerError(active[error.hand].seq, error) from None
+        raise LedgerError(active[error.hand].seq, error, first + error.hand) from None
     by_id = dict(zip((id(h) for h in active), results, strict=True))
-    return Ledger(game, [Row(h, by_id.get(id(h))) for h in hands], state)
+    numbers = {id(h): n for n, h in enumerate(active, start=first)}
+    return Ledger(game, [Row(h, by_id.get(id(h)), numbers.get(id(h))) for h in hands], state)

@@ -11,6 +11,7 @@ from django.utils import timezone
 from scoring.engine import DEFAULT_RULESET, Ruleset, get_ruleset
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
+KEPT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
 
 
 def new_token() -> str:
@@ -35,6 +36,8 @@ class Game(models.Model):
     # Bets placed for the next hand (义乌 {"maizi": [seats], "xiazi": {"seat": amount}}), shown on
     # every phone and filled into the next record form; recording a hand clears them.
     pending = models.JSONField(default=dict, blank=True)
+    # The latest changes, [version, zh, en] each, newest last: what a stale preview names.
+    changes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -52,15 +55,32 @@ class Game(models.Model):
     def engine_rules(self):
         return self.engine.rules_from_dict(self.rules)
 
-    def bump_version(self) -> None:
-        """Mark a change to the hands, for phones polling the game (one UPDATE)."""
-        Game.objects.filter(pk=self.pk).update(version=F("version") + 1, updated_at=timezone.now())
+    def bump_version(self, change: tuple[str, str] | None = None) -> None:
+        """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says
+        what changed (Chinese, English), kept for a preview it makes stale; the caller holds the
+        game's row lock, so ``self.version`` is current."""
+        fields = {"version": F("version") + 1, "updated_at": timezone.now()}
+        if change is not None:
+            self.changes = [*(self.changes or [])[-(KEPT_CHANGES - 1) :], [self.version + 1, *change]]
+            fields["changes"] = self.changes
+        Game.objects.filter(pk=self.pk).update(**fields)
         self.refresh_from_db(fields=["version", "updated_at"])
+
+    def changes_since(self, version: int) -> list[tuple[str, str]]:
+        """What changed after ``version``, oldest first (empty when no longer kept)."""
+        return [(zh, en) for v, zh, en in self.changes or [] if v > version]
+
+    def number_of(self, seq: int) -> int:
+        """The 第N局 shown for hand ``seq``: the hands that stand before it, plus one (a voided
+        hand keeps the number it had). One query; a page of rows takes theirs from its read model."""
+        return self.hands.filter(seq__lt=seq, voided_at__isnull=True).count() + 1
 
 
 class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
-    seq = models.PositiveIntegerField()  # 第N局, 1-based; never reused, even when voided
+    # The hand's id in its game (addresses), 1-based, never reused; the 第N局 shown counts only the
+    # hands that stand (``Row.number``, ``Game.number_of``).
+    seq = models.PositiveIntegerField()
     entry = models.JSONField()  # exactly the scoring contract's HAND object
     result = models.JSONField(null=True, blank=True)  # this hand's replayed result, stored (cache.py)
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand

@@ -47,6 +47,7 @@ class HandRow:
     nets: list[tuple[str, int]]
     payments: list[PaymentLine]
     dealer: str = ""
+    number: int | None = None  # 第N局 among the hands that stand; None for a voided one
 
 
 def hand_title(game: Game, entry: dict, result=None) -> str:
@@ -54,7 +55,7 @@ def hand_title(game: Game, entry: dict, result=None) -> str:
     return kind_for(game, entry).title(game.players, entry, result)
 
 
-def hand_row(game: Game, hand: Hand, result: HandView | None) -> HandRow:
+def hand_row(game: Game, hand: Hand, result: HandView | None, number: int | None = None) -> HandRow:
     names = game.players
     nets = list(zip(names, result.net, strict=True)) if result else []
     payments = (
@@ -63,11 +64,11 @@ def hand_row(game: Game, hand: Hand, result: HandView | None) -> HandRow:
         else []
     )
     dealer = names[result.dealer] if result else ""
-    return HandRow(hand, hand_title(game, hand.entry, result), result, nets, payments, dealer)
+    return HandRow(hand, hand_title(game, hand.entry, result), result, nets, payments, dealer, number)
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"
-ROW_KEY = "hand-row:1"  # bump when _hand_row.html changes and the cache outlives a deploy
+ROW_KEY = "hand-row:2"  # bump when _hand_row.html changes and the cache outlives a deploy
 ROW_SECONDS = 60 * 60 * 24
 
 
@@ -76,14 +77,15 @@ def _digest(value) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def row_key(hand: Hand, names: str, lang: str, edit_url: str) -> str:
+def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str) -> str:
     """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
-    its creation time, should a restored database reuse ids), its cached result (an edit of an
-    earlier hand rescores it without touching its revision), the names, the language and the
-    link its 修改/作废 buttons use ("" when it has none)."""
+    its creation time, should a restored database reuse ids), its 第N局 (a void before it
+    renumbers it), its cached result (an edit of an earlier hand rescores it without touching
+    its revision), the names, the language and the link its 修改/作废 buttons use ("" when it
+    has none)."""
     result = "void" if hand.voided else _digest(hand.result)
     made = hand.created_at.timestamp() if hand.created_at else 0
-    return f"{ROW_KEY}:{hand.pk}:{made}:{hand.revision}:{result}:{names}:{lang}:{edit_url}"
+    return f"{ROW_KEY}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
 
 
 def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
@@ -91,14 +93,15 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
     the cache until the hand, its result, the names or the language change."""
     names, lang = _digest(game.players), translation.get_language() or ""
     base_url = reverse("game", args=[token])
-    keys = [row_key(row.hand, names, lang, base_url if can_edit else "") for row in rows]
+    keys = [row_key(row.hand, row.number, names, lang, base_url if can_edit else "") for row in rows]
     found = cache.get_many(keys)
     missing = {}
     if len(found) < len(keys):
         template = get_template(ROW_TEMPLATE)
         for key, row in zip(keys, rows, strict=True):
             if key not in found:
-                context = {"row": hand_row(game, row.hand, row.result), "can_edit": can_edit, "base_url": base_url}
+                row_view = hand_row(game, row.hand, row.result, row.number)
+                context = {"row": row_view, "can_edit": can_edit, "base_url": base_url}
                 missing[key] = str(template.render(context))
         cache.set_many(missing, ROW_SECONDS)
     return mark_safe("".join(found.get(key) or missing[key] for key in keys))  # rows are autoescaped template output
@@ -151,3 +154,18 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "me": me,
         "seats": [(s, SEATS_ZH[s], game.players[s]) for s in range(len(game.players))],
     }
+
+
+def bets_text(names: list[str], bets: dict) -> str:
+    """Bets placed before a hand (pending bets' shape): 「老王买子 · 阿明下子2」."""
+    parts = [pick(f"{names[s]}买子", f"{names[s]} 买子") for s in bets.get("maizi", [])]
+    parts += [pick(f"{names[int(s)]}下子{a}", f"{names[int(s)]} 下子 {a}") for s, a in bets.get("xiazi", {}).items()]
+    return " · ".join(parts)
+
+
+def bet_words(names: list[str], *, bet: str, seat: int, on: bool, **_amount) -> tuple[str, str]:
+    """What a bet changed, for a preview it makes stale: 「小李刚买了子」, 「小李刚撤回了下子」."""
+    name, term = names[seat], {"maizi": "买子", "xiazi": "下子"}[bet]
+    if on:
+        return f"{name}刚{'买了子' if bet == 'maizi' else '下了子'}", f"{name} just placed a {term} bet"
+    return f"{name}刚撤回了{term}", f"{name} just withdrew a {term} bet"

@@ -2,8 +2,9 @@
 the game still replays, keeps the replay cache (scoring/cache.py) in step, and bumps the
 game's version for the phones that poll it."""
 
+from contextlib import contextmanager
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max
@@ -14,8 +15,9 @@ from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
 from scoring.engine.errors import BilingualError
 from scoring.engine.money import settlement_plan
-from scoring.engine.points import to_json
-from scoring.ledger import LedgerError, build
+from scoring.engine.points import from_json, to_json
+from scoring.entry import entry_for, kind_for
+from scoring.ledger import Ledger, LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
 
 
@@ -28,50 +30,130 @@ class Conflict(BilingualError):
 
 
 class StalePreview(Conflict):
-    """The preview being confirmed was made before another phone changed an earlier hand: its
-    amounts may no longer be the ones that would be stored."""
+    """The preview being confirmed was made before another phone changed the game (a bet, a
+    hand added, an earlier hand edited or voided): its amounts may no longer be the ones that
+    would be stored. The message names what changed (``Game.changes``)."""
 
-    def __init__(self):
-        super().__init__(
-            "前面的局刚被修改，金额变了，请看新的预览。", "An earlier hand just changed: check the new preview."
-        )
+    def __init__(self, changes: list[tuple[str, str]] | None = None):
+        changes = (changes or [])[-3:]
+        what_zh = "；".join(zh for zh, _en in changes) or "牌局刚被别的手机修改"
+        what_en = "; ".join(en for _zh, en in changes) or "The game was just changed on another phone"
+        super().__init__(f"{what_zh}，金额变了，请看新的预览。", f"{what_en}: check the new preview.")
 
 
 def _check_version(game: Game, version: int | None) -> None:
-    """``version`` is the game's version the preview was made at (None: a form without one)."""
+    """``version`` is the game's version the preview was made at. The views require it of every
+    confirm (a form without one is refused there); None is an internal caller with no preview."""
     if version is not None and version != game.version:
-        raise StalePreview
+        raise StalePreview(game.changes_since(version))
+
+
+def _by(name: str) -> tuple[str, str]:
+    """「老王」 before a change's verb, or nothing when the phone did not say who it is."""
+    return (name, f"{name} ") if name else ("", "")
+
+
+@dataclass
+class OtherHand:
+    """Another hand an edit or a void changes: its 第N局 now, its title's entry, and each seat's
+    amount before → after."""
+
+    hand: Hand
+    number: int
+    before: list
+    after: list
 
 
 @dataclass
 class Preview:
-    """What a write would do, shown before it is confirmed: the hand's result (None for a void)
-    and every total before and after."""
+    """What a write would do, shown before it is confirmed: the hand's result (None for a void),
+    every total before and after, and each other hand whose amounts change."""
 
     result: object
     before: list
     after: list
+    others: list[OtherHand] = field(default_factory=list)
 
 
 def preview_record(*, game: Game, state, entry: dict) -> Preview:
     """The next hand scored at ``state`` (the cached table, with any correction): one hand, no
     replay. Raises ``LedgerError``."""
     after = deepcopy(state)
+    number = game.state["active"] + 1
     try:
         result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
     except ScoringError as error:
-        raise LedgerError(game.state["last_seq"] + 1, error) from None
+        raise LedgerError(game.state["last_seq"] + 1, error, number) from None
     return Preview(result, list(state.totals), after.totals)
 
 
-def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before) -> Preview:
+@dataclass
+class Carry:
+    """Where a void puts the bets placed before the hand (docs/rules/yiwu.md §7, §8): onto the
+    next hand that stands (``target``, an unsaved copy with them added), or back to the bets
+    for the next hand recorded (``pending``) when none stands after it."""
+
+    bets: dict
+    target: Hand | None = None
+    pending: dict | None = None
+
+
+def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry | None:
+    """The bets placed before ``hand`` (played at ``before``) and where a void keeps them, or None
+    when there were none."""
+    rules = game.engine_rules()
+    bets = kind_for(game, hand.entry).placed_bets(hand.entry, before, rules)
+    if not bets:
+        return None
+    for later in hands:
+        if later.seq > hand.seq and not later.voided:
+            entry = kind_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
+            if entry is not None:  # a manual hand takes no bets: the next one does
+                target = copy_hand(later)
+                target.entry = entry
+                return Carry(bets, target=target)
+    return Carry(bets, pending=entry_for(game).merge_pending(game.pending or {}, bets))
+
+
+def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carry: Carry | None = None) -> Preview:
     """An edit or a void of ``changed`` from the table ``before`` it: only the hands from it on
-    are replayed (the caller replayed the ones before to get ``before``). Raises ``LedgerError``."""
-    tail = [changed, *(h for h in hands if h.seq > changed.seq)]
-    ledger = build(game, tail, start=before)
+    are replayed (the caller replayed the ones before to get ``before``), ``carry``'s target
+    standing in for its hand. Raises ``LedgerError``."""
+    target = carry.target if carry else None
+    tail = [changed, *(target if target and h.seq == target.seq else h for h in hands if h.seq > changed.seq)]
+    first = sum(1 for h in hands if h.seq < changed.seq and not h.voided) + 1
+    with numbered_now(hands):
+        ledger = build(game, tail, start=before, first=first)
     now = table(game)[0].totals
     row = ledger.row(changed.seq)
-    return Preview(row.result if row else None, now, ledger.totals)
+    return Preview(row.result if row else None, now, ledger.totals, other_changes(game, hands, ledger, changed.seq))
+
+
+def other_changes(game: Game, hands: list[Hand], ledger: Ledger, seq: int) -> list[OtherHand]:
+    """The hands after ``seq`` whose stored amounts differ in ``ledger``."""
+    numbers = {h.seq: n for n, h in enumerate((h for h in hands if not h.voided), start=1)}
+    stored = {h.seq: h for h in hands}
+    others = []
+    for row in ledger.rows:
+        old = stored[row.hand.seq]
+        if row.hand.seq == seq or old.voided or old.result is None:
+            continue
+        before = [from_json(n) for n in old.result["net"]]
+        after = list(row.result.net) if row.result is not None else [0] * len(before)
+        if before != after:
+            others.append(OtherHand(old, numbers[old.seq], before, after))
+    return others
+
+
+@contextmanager
+def numbered_now(hands: list[Hand]):
+    """A hand a change would break is named by the 第N局 the table sees now (a void renumbers
+    the hands after it only once it is confirmed)."""
+    try:
+        yield
+    except LedgerError as error:
+        numbers = {h.seq: n for n, h in enumerate((h for h in hands if not h.voided), start=1)}
+        raise LedgerError(error.seq, error.error, numbers.get(error.seq, error.number)) from None
 
 
 def _locked(game: Game, playing: bool = True) -> Game:
@@ -101,7 +183,8 @@ def record_hand(
             game = _locked(game)
             done = game.hands.filter(form_token=form_token).first() if form_token else None
             if done is not None:
-                raise Conflict(f"第{done.seq}局已经记过了。", f"Hand {done.seq} was already recorded.", done)
+                number = game.number_of(done.seq)
+                raise Conflict(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
             ensure(game)
             if game.state["active"] >= MAX_HANDS:
                 raise Conflict(
@@ -110,9 +193,10 @@ def record_hand(
                 )
             seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
             if seq != next_seq:
+                number = game.number_of(next_seq)
                 raise Conflict(
-                    f"第{next_seq}局已经被别人记录了，请看最新的记录。",
-                    f"Hand {next_seq} was already recorded on another phone: check the ledger.",
+                    f"第{number}局已经被别人记录了，请看最新的记录。",
+                    f"Hand {number} was already recorded on another phone: check the ledger.",
                 )
             _check_version(game, version)
             hand = Hand(
@@ -131,54 +215,75 @@ def record_hand(
             try:
                 result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
             except ScoringError as error:
-                raise LedgerError(seq, error) from None  # nothing is saved
+                raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
             hand.result = result_json(result, game.engine)
             hand.save()
             game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).
             game.pending = game.pending if entry.get("outcome") == "manual" else {}
             Game.objects.filter(pk=game.pk).update(state=game.state, pending=game.pending)
-            game.bump_version()
+            number = game.state["active"]
+            by_zh, by_en = (
+                (f"{entered_by}刚记了", f"{entered_by} just recorded") if entered_by else ("刚记了", "Just recorded")
+            )
+            game.bump_version((f"{by_zh}第{number}局", f"{by_en} hand {number}"))
             return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
 
 
-def change_pending(*, game: Game, change) -> dict:
+def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -> dict:
     """Place or withdraw a bet for the next hand: ``change(pending, state, rules)`` returns the
     new pending bets (the entry kind's rules; it raises to refuse). Under the game's row lock,
-    so two phones placing bets at once keep both; the version is bumped for every phone."""
+    so two phones placing bets at once keep both; the version is bumped for every phone, with
+    ``what`` (「小李刚买子」) for a preview it makes stale."""
     with transaction.atomic():
         game = _locked(game)
         ensure(game)
         pending = change(deepcopy(game.pending or {}), cached_state(game), game.engine_rules())
         Game.objects.filter(pk=game.pk).update(pending=pending)
         game.pending = pending
-        game.bump_version()
+        game.bump_version(what)
         return pending
 
 
-def _change(*, game: Game, seq: int, revision: int, apply, version: int | None) -> Hand:
+def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, what, keep_bets=False) -> Hand:
+    """Edit or void hand ``seq``: ``apply`` changes a copy, ``what(number, by)`` says what changed
+    for a stale preview. ``keep_bets`` (a void): the bets placed before the hand go on to the
+    next hand that stands (``carried_bets``)."""
     with transaction.atomic():
         game = _locked(game)
         hands = list(game.hands.all())
         hand = next((h for h in hands if h.seq == seq), None)
         if hand is None:
             raise Conflict(f"没有第{seq}局。", f"There is no hand {seq}.")
+        number = sum(1 for h in hands if h.seq < seq and not h.voided) + 1
         if hand.revision != revision:
             raise Conflict(
-                f"第{seq}局刚被别人改过，请看最新的再改。",
-                f"Hand {seq} was just changed on another phone: check it and try again.",
+                f"第{number}局刚被别人改过，请看最新的再改。",
+                f"Hand {number} was just changed on another phone: check it and try again.",
                 hand,
             )
         _check_version(game, version)
         changed = copy_hand(hand)
         apply(changed)
         changed.revision = hand.revision + 1
-        ledger = build(game, hands, changed=changed)  # raises LedgerError: nothing is saved
+        carry = None
+        if keep_bets:
+            before = build(game, [h for h in hands if h.seq < seq]).state
+            carry = carried_bets(game=game, hands=hands, hand=hand, before=before)
+        target = carry.target if carry else None
+        hands = [target if target and h.seq == target.seq else h for h in hands]
+        with numbered_now(hands):
+            ledger = build(game, hands, changed=changed)  # raises LedgerError: nothing is saved
         changed.save()
+        if target:  # a phone editing it meanwhile must see the bets it now holds
+            target.revision += 1
+            target.save(update_fields=["entry", "revision"])
+        if carry and carry.pending is not None:
+            Game.objects.filter(pk=game.pk).update(pending=carry.pending)
         store(game, ledger)
-        game.bump_version()
+        game.bump_version(what(number, changed.edited_by if not changed.voided else changed.voided_by))
         return changed
 
 
@@ -197,14 +302,36 @@ def edit_hand(
         hand.dealer_fix, hand.streak_fix = fix if fix else (None, None)
         hand.edited_at, hand.edited_by = timezone.now(), edited_by
 
-    return _change(game=game, seq=seq, revision=revision, apply=apply, version=version)
+    def what(number: int, by: str) -> tuple[str, str]:
+        if by:
+            return f"{by}刚修改了第{number}局", f"{by} just edited hand {number}"
+        return f"第{number}局刚被修改", f"Hand {number} was just edited"
+
+    return _change(game=game, seq=seq, revision=revision, apply=apply, version=version, what=what)
 
 
-def void_hand(*, game: Game, seq: int, revision: int, reason: str, voided_by: str, version: int | None = None) -> Hand:
+def void_hand(
+    *,
+    game: Game,
+    seq: int,
+    revision: int,
+    reason: str,
+    voided_by: str,
+    version: int | None = None,
+    keep_bets: bool = True,
+) -> Hand:
+    """作废: the hand stays, marked, and counts no more. ``keep_bets``: the bets placed before it
+    are facts of the table and apply to the next hand that stands (the preview can untick it)."""
+
     def apply(hand: Hand) -> None:
         hand.voided_at, hand.voided_by, hand.void_reason = timezone.now(), voided_by, reason
 
-    return _change(game=game, seq=seq, revision=revision, apply=apply, version=version)
+    def what(number: int, by: str) -> tuple[str, str]:
+        if by:
+            return f"{by}刚作废了第{number}局", f"{by} just voided hand {number}"
+        return f"第{number}局刚被作废", f"Hand {number} was just voided"
+
+    return _change(game=game, seq=seq, revision=revision, apply=apply, version=version, what=what, keep_bets=keep_bets)
 
 
 def copy_hand(hand: Hand) -> Hand:

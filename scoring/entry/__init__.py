@@ -11,6 +11,9 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
 - ``wind(state, seat)``: the wind shown on a player's tile (诸暨 counts them from the dealer);
 - ``marks(state, seat)``: the badges beside a player's total (买, 下4);
+- ``placed_bets(entry, state, rules)``, ``carry_bets(entry, bets, state, rules)`` and
+  ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
+  hand that stands (or the next one recorded);
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;
 - ``COUNT``: the CSV column of what a hand is paid on, a result's ``count`` (倍数, 台, 番).
 The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``

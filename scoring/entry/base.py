@@ -102,8 +102,23 @@ def refuse_bet(pending, state, rules, *, bet: str, seat: int, amount: int | None
     raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")
 
 
-# What such a ruleset's module offers as its ``bets, prefill, change_bet, marks``.
+def no_placed_bets(entry, state, rules) -> dict:
+    return {}
+
+
+def takes_no_bets(entry, bets, state, rules) -> None:
+    """None: this hand cannot take bets placed before another (a void looks further on)."""
+    return None
+
+
+def no_pending(pending, bets) -> dict:
+    return pending
+
+
+# What such a ruleset's module offers as its ``bets, prefill, change_bet, marks`` and, for a
+# void that keeps the bets placed before the hand, ``placed_bets, carry_bets, merge_pending``.
 NO_BETS = (no_bets, no_prefill, refuse_bet, no_marks)
+NO_CARRIED_BETS = (no_placed_bets, takes_no_bets, no_pending)
 
 
 def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str:

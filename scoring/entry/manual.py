@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import NO_BETS, EntryForm, fix_initial, seat_field
+from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/manual.html"
@@ -82,3 +82,4 @@ def is_manual(data) -> bool:
 
 
 bets, prefill, change_bet, marks = NO_BETS  # no bets placed before a hand
+placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
 from scoring.engine.wuyi2 import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
-from scoring.entry.base import NO_BETS, WinOrDrawForm, seat_field, win_initial, win_title
+from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, WinOrDrawForm, seat_field, win_initial, win_title
 from scoring.lang import pick, table_words
 
 TEMPLATE = "scoring/entry/wuyi2.html"
@@ -113,3 +113,4 @@ def rules_context(rules) -> dict:
 
 # no bets placed before a hand, so no badges beside the totals
 bets, prefill, change_bet, marks = NO_BETS
+placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS

@@ -329,6 +329,41 @@ def prefill(data, pending: dict, state, rules):
     return data
 
 
+def placed_bets(entry: dict, state, rules) -> dict:
+    """The bets placed before the hand ``entry`` played at ``state`` (its new 买子 and 下子), as
+    pending bets: a void keeps them for the next hand that stands (docs/rules/yiwu.md §7, §8)."""
+    flags = entry.get("maizi") or [0] * 4
+    joins = entry.get("xiazi_join") or []
+    joins = joins if isinstance(joins, dict) else {str(s): None for s in joins}
+    full = state.join_amount(rules)
+    bets = {
+        "maizi": [s for s in range(4) if flags[s] and not state.maizi[s]],
+        "xiazi": {str(s): full if a is None else a for s, a in joins.items()},
+    }
+    return bets if bets["maizi"] or bets["xiazi"] else {}
+
+
+def carry_bets(entry: dict, bets: dict, state, rules) -> dict | None:
+    """``entry`` with ``bets`` (as ``placed_bets`` gives them) placed before it at ``state``."""
+    carried = dict(entry)
+    if bets.get("maizi"):
+        flags = entry.get("maizi") or state.maizi
+        carried["maizi"] = [1 if flags[s] or state.maizi[s] or s in bets["maizi"] else 0 for s in range(4)]
+    if bets.get("xiazi"):
+        joins = entry.get("xiazi_join") or []
+        joins = dict(joins) if isinstance(joins, dict) else {str(s): None for s in joins}
+        joins.update(bets["xiazi"])
+        fixed = rules.xiazi_amount == "fixed"
+        carried["xiazi_join"] = sorted(map(int, joins)) if fixed else dict(sorted(joins.items()))
+    return carried
+
+
+def merge_pending(pending: dict, bets: dict) -> dict:
+    """The game's pending bets with ``bets`` added (a void of the last hand gives them back)."""
+    maizi = sorted({*pending.get("maizi", []), *bets.get("maizi", [])})
+    return {"maizi": maizi, "xiazi": {**(pending.get("xiazi") or {}), **bets.get("xiazi", {})}}
+
+
 @dataclass
 class BetOffer:
     seat: int

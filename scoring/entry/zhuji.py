@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import SEATS_ZH
 from scoring.engine.zhuji import hands as tai_names
 from scoring.engine.zhuji.hands import TAI_NAMES
-from scoring.entry.base import NO_BETS, WinOrDrawForm, seat_field, win_initial, win_title
+from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, WinOrDrawForm, seat_field, win_initial, win_title
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/zhuji.html"
@@ -122,3 +122,4 @@ def rules_context(rules) -> dict:
 
 # no bets placed before a hand, so no badges beside the totals
 bets, prefill, change_bet, marks = NO_BETS
+placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS

@@ -21,11 +21,11 @@ from scoring.access import spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
-from scoring.forms import BetForm, VoidForm, ascii_int, refusal
+from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import say
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
-from scoring.presenters import hand_row
+from scoring.presenters import bet_words, bets_text, hand_row, hand_title
 
 # Engine field names → the form field that shows the message.
 FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
@@ -73,15 +73,35 @@ def confirming(request: HttpRequest) -> bool:
     return request.method == "POST" and request.POST.get("confirm") == "1"
 
 
-def posted_version(request: HttpRequest) -> int | None:
-    """The game's version the confirmed preview was made at (None for a form without one)."""
-    value = request.POST.get("version", "")
-    return ascii_int(value, -1) if value else None
+def posted_version(request: HttpRequest) -> int:
+    """The game's version the confirmed preview was made at (``unstamped`` refuses a form
+    without one before this is read)."""
+    return ascii_int(request.POST.get("version", ""), -1)
+
+
+def unstamped(request: HttpRequest, *names: str) -> str | None:
+    """The refusal of a confirm whose form lacks the game's ``version`` (or the hand's
+    ``revision``): without them a stale preview could not be told from a fresh one."""
+    if all(ASCII_DIGITS.fullmatch(request.POST.get(name, "")) for name in names):
+        return None
+    return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
 
 
 def totals_change(names: list[str], preview: services.Preview) -> list[tuple]:
     """(name, total before, total after, difference) for each seat."""
     return [(name, b, a, a - b) for name, b, a in zip(names, preview.before, preview.after, strict=True)]
+
+
+def other_hands(game: Game, preview: services.Preview) -> list[dict]:
+    """Each other hand an edit or a void changes: its 第N局, title and (before, after) per seat."""
+    return [
+        {
+            "number": o.number,
+            "title": hand_title(game, o.hand.entry),
+            "amounts": list(zip(o.before, o.after, strict=True)),
+        }
+        for o in preview.others
+    ]
 
 
 class EntryPage:
@@ -118,7 +138,10 @@ class EntryPage:
 
     def show(self, preview: services.Preview, hand: Hand) -> None:
         row = hand_row(self.game, hand, preview.result)
-        self.context.update(row=row, change=totals_change(self.game.players, preview), version=self.game.version)
+        change = totals_change(self.game.players, preview)
+        self.context.update(
+            row=row, change=change, other_hands=other_hands(self.game, preview), version=self.game.version
+        )
 
     def render(self) -> HttpResponse:
         """A question with big buttons, or the preview form; an htmx refresh of the preview
@@ -158,11 +181,11 @@ class EntryPage:
 
 
 def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage | None = None) -> HttpResponse:
-    """Run a service write. Success, or a refusal (another phone was first), is a message on the
+    """Run a service write. Success (``done``, its 第N局 filled in), or a refusal (another phone was first), is a message on the
     fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
     its ``page`` with the reason."""
     try:
-        hand = write()
+        write()
     except LedgerError as error:
         if page is None:
             messages.warning(request, error.message())
@@ -176,7 +199,7 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
     except services.Conflict as conflict:
         messages.warning(request, say(conflict))
     else:
-        messages.success(request, done % {"seq": hand.seq})
+        messages.success(request, done)
     return to_game(request, token)
 
 
@@ -188,23 +211,25 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     data = answers(request, game, before)
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
     page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
-    page.context["form_url"] = reverse("record", args=[token])
+    page.context.update(form_url=reverse("record", args=[token]), number=game.state["active"] + 1)
     if page.incomplete():
         return page.render()
     entry = page.entry()
     if not FORM_TOKEN.fullmatch(form_token):
         page.form.add_error(None, _("表单已损坏，请重新打开记分页。"))
+        return page.render()
+    if confirming(request) and (refused := unstamped(request, "version")):
+        page.form.add_error(None, refused)
     elif confirming(request):
         spend_hand_write(game=game)  # 429 past the game's writes per minute
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
         write = partial(services.record_hand, game=game, entry=entry, fix=page.fix, next_seq=next_seq)
         write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
-        return confirm(request, token, write, _("已记录第%(seq)s局。"), page)
-    else:
-        try:
-            page.show(services.preview_record(game=game, state=page.state, entry=entry), new_hand(game, seq, entry))
-        except LedgerError as error:
-            page.refuse(error)
+        return confirm(request, token, write, _("已记录第%(seq)s局。") % {"seq": page.context["number"]}, page)
+    try:
+        page.show(services.preview_record(game=game, state=page.state, entry=entry), new_hand(game, seq, entry))
+    except LedgerError as error:
+        page.refuse(error)
     return page.render()
 
 
@@ -227,7 +252,7 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("game", token=token)
     change = partial(entry_for(game).change_bet, **form.cleaned_data)
     try:
-        services.change_pending(game=game, change=change)
+        services.change_pending(game=game, change=change, what=bet_words(game.players, **form.cleaned_data))
     except BetRefused as refused:
         messages.warning(request, say(refused))
     except services.Conflict as conflict:
@@ -254,7 +279,7 @@ def gone(request: HttpRequest, game: Game, token: str, seq: int) -> HttpResponse
     """The page to answer instead, when the hand was voided meanwhile or the game finished."""
     if stop := finished(request, game, token):
         return stop
-    messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": seq})
+    messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": game.number_of(seq)})
     return redirect("game", token=token)
 
 
@@ -267,23 +292,29 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
     revision = ascii_int(data.get("revision", hand.revision), -1)
     page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
-    page.context["form_url"] = reverse("edit-hand", args=[token, seq])
+    page.context.update(form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq))
     if page.incomplete():
         return page.render()
     changed = services.copy_hand(hand)
     changed.entry = page.entry()
     changed.dealer_fix, changed.streak_fix = page.fix or (None, None)
-    if confirming(request):
-        spend_hand_write(game=game)
+    if confirming(request) and (refused := unstamped(request, "version", "revision")):
+        page.form.add_error(None, refused)
+    elif confirming(request):
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
         write = partial(services.edit_hand, game=game, seq=seq, revision=revision, entry=changed.entry, fix=page.fix)
-        return confirm(
-            request, token, partial(write, **signed(request, game, "edited_by")), edited_message(hands, seq), page
-        )
+        done = edited_message(hands, seq) % {"seq": page.context["number"]}
+        return confirm(request, token, partial(write, **signed(request, game, "edited_by")), done, page)
     try:
         page.show(services.preview_change(game=game, hands=hands, changed=changed, before=before), changed)
     except LedgerError as error:
         page.refuse(error)
     return page.render()
+
+
+def number_in(hands: list[Hand], seq: int) -> int:
+    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the ones standing before it, plus one."""
+    return sum(1 for h in hands if h.seq < seq and not h.voided) + 1
 
 
 def edited_message(hands: list[Hand], seq: int) -> str:
@@ -297,28 +328,51 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
     form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
-    context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version}
-    context["row"] = hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None)
-    changed = services.copy_hand(hand)
-    changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
-    before = build(game, [h for h in hands if h.seq < seq]).state
+    keep = (request.POST if request.method == "POST" else request.GET).get("keep_bets", "1") != "0"
+    context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version, "keep": keep}
+    context.update(void_context(game, hands, hand))
     try:
-        preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)
+        preview = void_preview(game, hands, hand, before=context["before"], carry=context["carry"] if keep else None)
     except LedgerError as error:
         blocked = {
             "blocked": error.message(),
-            "blocked_seq": error.seq,
+            "blocked_seq": error.number,
             "blocked_url": hand_link(token, hands, error.seq),
         }
         return render(request, "scoring/void.html", {**context, **blocked})
-    context["change"] = totals_change(game.players, preview)
+    context.update(change=totals_change(game.players, preview), other_hands=other_hands(game, preview))
     if request.method == "POST" and form.is_valid():
-        spend_hand_write(game=game)
-        revision = ascii_int(request.POST.get("revision", ""), -1)
+        if refused := unstamped(request, "version", "revision"):
+            form.add_error(None, refused)
+            return render(request, "scoring/void.html", context)
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
+        revision = ascii_int(request.POST["revision"], -1)
         reason = form.cleaned_data["reason"] or _("作废")
-        write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason)
-        return confirm(request, token, partial(write, **signed(request, game, "voided_by")), voided_message(hands, seq))
+        write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason, keep_bets=keep)
+        done = voided_message(hands, seq) % {"seq": context["number"]}
+        return confirm(request, token, partial(write, **signed(request, game, "voided_by")), done)
     return render(request, "scoring/void.html", context)
+
+
+def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
+    """The hand as it stands, its 第N局, the table before it and the bets placed before it."""
+    before = build(game, [h for h in hands if h.seq < hand.seq]).state
+    carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
+    return {
+        "row": hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None),
+        "number": number_in(hands, hand.seq),
+        "before": before,
+        "carry": carry,
+        "bets": bets_text(game.players, carry.bets) if carry else "",
+    }
+
+
+def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:
+    """The totals after voiding ``hand`` (played at ``before``), with ``carry`` (the bets placed
+    before it, kept) or without. Raises ``LedgerError``."""
+    changed = services.copy_hand(hand)
+    changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
+    return services.preview_change(game=game, hands=hands, changed=changed, before=before, carry=carry)
 
 
 def hand_link(token: str, hands: list[Hand], seq: int) -> str:

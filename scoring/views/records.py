@@ -67,7 +67,7 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
         "chart": ledger_chart(ledger),
     }
     context["totals"] = list(zip(game.players, ledger.totals, strict=True))
-    hands = [(r.hand.seq, hand_title(game, r.hand.entry, r.result), r.result.net) for r in ledger.rows if r.result]
+    hands = [(r.number, hand_title(game, r.hand.entry, r.result), r.result.net) for r in ledger.rows if r.result]
     context["hands_html"] = summary_rows_html(hands)
     return render(request, "scoring/summary.html", context)
 

@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import Client
 
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url
+from tests.web.helpers import game_url, version_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONES = 8
@@ -37,6 +37,7 @@ def at_once(work) -> list:
 
 def post_hand(game: Game, i: int, next_seq: int, **fields):
     data = {"outcome": "win", "winner": str(i % 4), "win_type": "zimo", "confirm": "1", "next_seq": str(next_seq)}
+    data["version"] = str(next_seq - 1)  # each hand recorded so far bumped it once
     data.update(form_token=f"phone-{i}-{next_seq}", **fields)
     return Client().post(game_url(game) + "record", data)
 
@@ -51,7 +52,7 @@ def test_eight_phones_submitting_the_same_next_hand_record_exactly_one(make_game
 
 def test_a_double_tap_from_one_phone_is_one_hand(make_game):
     game = make_game()
-    data = {"outcome": "draw", "confirm": "1", "next_seq": "1", "form_token": "same-form"}
+    data = {"outcome": "draw", "confirm": "1", "next_seq": "1", "form_token": "same-form", "version": "0"}
     responses = at_once(lambda i: Client().post(game_url(game) + "record", data))
     assert all(getattr(r, "status_code", None) == 302 for r in responses), responses
     assert Hand.objects.filter(game=game).count() == 1
@@ -59,10 +60,13 @@ def test_a_double_tap_from_one_phone_is_one_hand(make_game):
 
 def test_eight_simultaneous_edits_from_one_version_apply_once(make_game):
     game = make_game()
-    Client().post(game_url(game) + "record", {"outcome": "draw", "confirm": "1", "next_seq": "1"})
+    Client().post(
+        game_url(game) + "record", {"version": version_of(game), "outcome": "draw", "confirm": "1", "next_seq": "1"}
+    )
 
     def edit(i: int):
         data = {"outcome": "win", "winner": str(i % 4), "win_type": "zimo", "revision": "0", "confirm": "1"}
+        data["version"] = "1"  # all eight previewed after the first hand
         return Client().post(game_url(game) + "hand/1/edit", data, follow=True)
 
     responses = at_once(edit)

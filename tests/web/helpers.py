@@ -41,11 +41,17 @@ def form_fields(entry: dict, game: Game | None = None) -> dict:
 
 
 def record(client, game: Game, entry: dict, **extra):
-    """Confirm a hand as the form does (next_seq from the current ledger)."""
+    """Confirm a hand as the form does (next_seq and the version from the current ledger)."""
     game.refresh_from_db()
     next_seq = (game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
-    data = {**form_fields(entry, game), "confirm": "1", "next_seq": next_seq, **extra}
+    data = {**form_fields(entry, game), "confirm": "1", "next_seq": next_seq, "version": game.version, **extra}
     return client.post(game_url(game) + "record", data)
+
+
+def version_of(game: Game) -> str:
+    """The game's version now, as a preview form carries it (a confirm needs it)."""
+    game.refresh_from_db(fields=["version"])
+    return str(game.version)
 
 
 def totals_on_page(html: str) -> list[str]:

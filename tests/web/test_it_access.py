@@ -7,9 +7,14 @@ from tests.web.helpers import record
 
 READS = ["", "poll?v=0", "share", "rules"]
 WRITES = [
-    ("post", "record", {"outcome": "draw", "confirm": "1", "next_seq": "2"}),
-    ("post", "hand/1/edit", {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": "0", "confirm": "1"}),
-    ("post", "hand/1/void", {"reason": "x", "revision": "0"}),
+    # version 1: the game's version once ``played`` has its hand
+    ("post", "record", {"outcome": "draw", "confirm": "1", "next_seq": "2", "version": "1"}),
+    (
+        "post",
+        "hand/1/edit",
+        {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": "0", "version": "1", "confirm": "1"},
+    ),
+    ("post", "hand/1/void", {"reason": "x", "revision": "0", "version": "1"}),
     ("get", "undo", {}),
     ("post", "me/1", {}),
 ]

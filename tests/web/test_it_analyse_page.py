@@ -227,7 +227,7 @@ def test_use_link_leads_to_the_filled_preview_and_records_after_confirm(client, 
     assert preview.context["step"] == "preview"
     assert "确认记录" in preview.content.decode()
     data = {k: v[0] for k, v in parse_qs(urlsplit(urls[0]).query).items()}
-    client.post(urls[0].split("?")[0], {**data, "confirm": "1", "next_seq": 1})
+    client.post(urls[0].split("?")[0], {**data, "confirm": "1", "next_seq": 1, "version": 0})
     assert Hand.objects.get().entry == {"outcome": "win", "winner": 1, "win_type": "zimo", "caishen": 0}
 
 

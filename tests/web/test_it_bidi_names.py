@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url, record
+from tests.web.helpers import game_url, record, version_of
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: 庄7 × 2 = 14 would read 41 = 2 × 7庄
 NEW_GAME = {"name0": "老王", "name1": "小李", "name2": "阿华", "name3": "大刘", "first_dealer": "0", "preset": "7/5"}
@@ -22,7 +22,9 @@ def test_a_new_game_refuses_names_with_direction_or_control_characters(client, d
 
 def test_a_void_reason_with_a_direction_character_is_refused(client, game):
     record(client, game, {"outcome": "draw"})
-    response = client.post(game_url(game) + "hand/1/void", {"reason": f"记错{RLO}了", "revision": "0"})
+    response = client.post(
+        game_url(game) + "hand/1/void", {"version": version_of(game), "reason": f"记错{RLO}了", "revision": "0"}
+    )
     assert response.status_code == 200
     assert "不能包含控制字符或文字方向字符" in response.content.decode()
     assert not Hand.objects.get().voided

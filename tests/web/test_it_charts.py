@@ -45,12 +45,15 @@ def test_long_names_are_cut_to_their_slot_of_the_legend():
 def test_the_settle_page_charts_every_counted_hand_not_only_the_latest(client, game, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 100}  # 21 writes at test speed
     from scoring.engine import score_game
-    from tests.web.helpers import game_url, record
+    from tests.web.helpers import game_url, record, version_of
 
     hands = [{"outcome": "win", "winner": n % 4, "win_type": "zimo"} for n in range(20)]  # more than a page lists
     for entry in hands:
         record(client, game, entry)
-    client.post(f"{game_url(game)}hand/3/void", {"reason": "记错了", "revision": "0", "confirm": "1"})
+    client.post(
+        f"{game_url(game)}hand/3/void",
+        {"version": version_of(game), "reason": "记错了", "revision": "0", "confirm": "1"},
+    )
     counted = hands[:2] + hands[3:]
     nets = [hand["net"] for hand in score_game({"hands": counted})["hands"]]
     expected = running_totals_svg(game.players, nets, "每人总分走势")

@@ -1,6 +1,6 @@
 from scoring.engine import score_game
 from scoring.models import Hand
-from tests.web.helpers import game_url, messages_of, record, totals_on_page
+from tests.web.helpers import game_url, messages_of, record, totals_on_page, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
@@ -32,7 +32,14 @@ def test_editing_a_hand_replays_every_later_hand(client, game):
     # 东's 自摸 was really 南's: the deal passes after hand 1, so hand 2 is now 南 winning as dealer
     response = client.post(
         game_url(game) + "hand/1/edit",
-        {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": hand.revision, "confirm": "1"},
+        {
+            "outcome": "win",
+            "winner": "1",
+            "win_type": "zimo",
+            "revision": hand.revision,
+            "version": version_of(game),
+            "confirm": "1",
+        },
     )
     assert response.status_code == 302
     html = client.get(game_url(game)).content.decode()
@@ -46,6 +53,7 @@ def test_editing_a_hand_replays_every_later_hand(client, game):
 def test_an_edit_from_a_stale_version_is_refused(client, game):
     play(client, game, DEALER_ZIMO)
     stale = {"outcome": "win", "winner": "2", "win_type": "zimo", "revision": "0", "confirm": "1"}
+    stale["version"] = version_of(game)
     client.post(game_url(game) + "hand/1/edit", {**stale, "winner": "3"})
     response = client.post(game_url(game) + "hand/1/edit", stale, follow=True)
     assert any("刚被别人改过" in m for m in messages_of(response))
@@ -69,7 +77,9 @@ def test_voiding_a_hand_keeps_it_marked_and_replays_the_rest(client, game):
     preview = client.get(game_url(game) + "hand/1/void")
     # without hand 1, 东 is still dealer when 南 self-draws: 东 pays 7 × 2, the others 5 × 2
     assert [after for _, _, after, _ in preview.context["change"]] == [-14, 34, -10, -10]
-    response = client.post(game_url(game) + "hand/1/void", {"reason": "算错了", "revision": "0"})
+    response = client.post(
+        game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "算错了", "revision": "0"}
+    )
     assert response.status_code == 302
     hand = Hand.objects.get(seq=1)
     assert hand.voided
@@ -84,7 +94,9 @@ def test_a_void_that_breaks_a_later_hand_is_blocked(client, game):
     play(client, game, DEALER_ZIMO, {"outcome": "draw", "xiazi_join": [1]})
     response = client.get(game_url(game) + "hand/1/void")
     assert "作废后对不上" in response.content.decode()
-    response = client.post(game_url(game) + "hand/1/void", {"reason": "x", "revision": "0"})
+    response = client.post(
+        game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "x", "revision": "0"}
+    )
     assert not Hand.objects.get(seq=1).voided
 
 
@@ -95,9 +107,9 @@ def test_undo_is_one_tap_to_the_void_page_of_the_last_hand(client, game):
     assert response["Location"].startswith(game_url(game) + "hand/2/void")
     page = client.get(response["Location"])
     assert "撤销上一局" in page.content.decode()
-    client.post(response["Location"], {"reason": "撤销上一局", "revision": "0"})
+    client.post(response["Location"], {"reason": "撤销上一局", "revision": "0", "version": version_of(game)})
     assert Hand.objects.get(seq=2).voided
-    # the next hand is number 3: numbers are never reused
+    # the next hand's id (seq) is 3: ids are never reused, though it is shown as 第2局
     play(client, game, DEALER_ZIMO)
     assert Hand.objects.filter(voided_at__isnull=True).values_list("seq", flat=True).last() == 3
 

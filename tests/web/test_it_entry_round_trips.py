@@ -9,7 +9,7 @@
 from html.parser import HTMLParser
 
 from scoring.models import Hand
-from tests.web.helpers import form_fields, game_url, record
+from tests.web.helpers import form_fields, game_url, record, version_of
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 HTMX = {"HTTP_HX_REQUEST": "true", "HTTP_HX_BOOSTED": "true"}
@@ -44,7 +44,7 @@ def links(html: str) -> list[tuple[str, bool]]:
 
 
 def test_an_htmx_confirm_answers_the_game_page_in_one_response(client, game):
-    data = {**form_fields(ZIMO, game), "confirm": "1", "next_seq": "1"}
+    data = {**form_fields(ZIMO, game), "confirm": "1", "next_seq": "1", "version": version_of(game)}
     response = client.post(game_url(game) + "record", data, **HTMX)
     assert response.status_code == 200
     assert response["HX-Push-Url"] == game_url(game)
@@ -71,7 +71,9 @@ def test_a_plain_confirm_still_redirects_to_the_game_page(client, game):
 
 def test_an_htmx_void_confirm_answers_the_game_page_too(client, game):
     record(client, game, ZIMO)
-    response = client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0"}, **HTMX)
+    response = client.post(
+        game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "记错了", "revision": "0"}, **HTMX
+    )
     assert response.status_code == 200
     assert response["HX-Push-Url"] == game_url(game)
     assert "第1局已作废。" in response.content.decode()

@@ -4,7 +4,7 @@ import json
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url, record, totals_on_page
+from tests.web.helpers import game_url, record, totals_on_page, version_of
 
 HANDS = [
     {"outcome": "win", "winner": 0, "win_type": "zimo", "maizi": [0, 1, 0, 0]},
@@ -17,7 +17,7 @@ HANDS = [
 def played(client, game):
     for entry in HANDS:
         record(client, game, entry)
-    client.post(game_url(game) + "hand/3/void", {"reason": "记重了", "revision": "0"})
+    client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记重了", "revision": "0"})
     return game
 
 

@@ -4,7 +4,7 @@ import re
 
 from scoring.engine import Rules
 from scoring.models import Game
-from tests.web.helpers import game_url, record
+from tests.web.helpers import game_url, record, version_of
 
 ROW = "scoring/_hand_row.html"
 HOSTILE = "<script>alert(1)</script>\"'&"
@@ -24,7 +24,14 @@ def test_each_row_is_rendered_once_then_served_from_the_cache_until_its_result_c
     # Editing hand 1 (老王 → 小李 自摸) rescores hand 2 (the dealer changed): both rows anew.
     client.post(
         game_url(game) + "hand/1/edit",
-        {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": "0", "confirm": "1"},
+        {
+            "outcome": "win",
+            "winner": "1",
+            "win_type": "zimo",
+            "revision": "0",
+            "confirm": "1",
+            "version": version_of(game),
+        },
     )
     response = client.get(game_url(game))
     assert rows_rendered(response) == 2
@@ -46,7 +53,7 @@ def test_a_hostile_name_and_void_reason_come_out_escaped_in_the_hand_list(client
     game = Game.objects.create(players=[HOSTILE, "小李", "阿华", "大刘"], rules=Rules().to_dict())
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    client.post(game_url(game) + "hand/2/void", {"reason": REASON, "revision": "0"})
+    client.post(game_url(game) + "hand/2/void", {"version": version_of(game), "reason": REASON, "revision": "0"})
     client.post(game_url(game) + "me/0")
     record(client, game, {"outcome": "draw"})  # entered_by: the hostile name
     html = client.get(game_url(game)).content.decode()

@@ -6,7 +6,7 @@ import pytest
 
 from scoring.engine import score_game
 from scoring.models import Hand
-from tests.web.helpers import game_url, record, totals_on_page
+from tests.web.helpers import game_url, record, totals_on_page, version_of
 
 PENALTY = {"outcome": "manual", "net": [-10, 5, 3, 2], "note": "诈胡罚分"}
 
@@ -16,7 +16,7 @@ def post(client, game, data: dict, confirm: bool = True):
     next_seq = (game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
     body = {"outcome": "manual", "next_seq": next_seq, **data}
     if confirm:
-        body["confirm"] = "1"
+        body["confirm"], body["version"] = "1", game.version
     return client.post(game_url(game) + "record", body)
 
 
@@ -87,11 +87,11 @@ def test_edit_and_void_a_manual_hand(client, game):
     assert 'name="n0"' in html
     response = client.post(
         game_url(game) + "hand/1/edit",
-        {"outcome": "manual", "n0": "-4", "n1": "4", "note": "改了", "revision": "0", "confirm": "1"},
+        {"outcome": "manual", "n0": "-4", "n1": "4", "note": "改了", "revision": "0", "confirm": "1", "version": "1"},
     )
     assert response.status_code == 302
     assert Hand.objects.get().entry == {"outcome": "manual", "net": [-4, 4, 0, 0], "note": "改了"}
-    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "1"})
+    client.post(game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "记错了", "revision": "1"})
     assert Hand.objects.get().voided
 
 

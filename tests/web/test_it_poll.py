@@ -1,6 +1,6 @@
 """Live updates: every open phone polls a cheap endpoint with the version it shows."""
 
-from tests.web.helpers import game_url, record
+from tests.web.helpers import game_url, record, version_of
 
 
 def test_the_game_page_polls_with_its_version(client, game):
@@ -34,9 +34,9 @@ def test_edits_and_voids_bump_the_version(client, game):
     record(client, game, {"outcome": "draw"})
     client.post(
         game_url(game) + "hand/1/edit",
-        {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": "0", "confirm": "1"},
+        {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": "0", "confirm": "1", "version": "1"},
     )
-    client.post(game_url(game) + "hand/1/void", {"reason": "x", "revision": "1"})
+    client.post(game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "x", "revision": "1"})
     game.refresh_from_db()
     assert game.version == 3
     assert client.get(game_url(game) + "poll?v=3").status_code == 204

@@ -49,6 +49,7 @@ def test_polling_with_nothing_new_is_one_query_at_any_length(client, long_game, 
 def test_recording_a_hand_costs_the_same_at_any_length(client, long_game, django_assert_max_num_queries):
     long_game.refresh_from_db()
     data = {"outcome": "draw", "confirm": "1", "next_seq": str(long_game.state["last_seq"] + 1), "form_token": "q"}
+    data["version"] = long_game.version
     with django_assert_max_num_queries(12):
         response = client.post(game_url(long_game) + "record", data)
     assert response.status_code == 302
@@ -57,17 +58,20 @@ def test_recording_a_hand_costs_the_same_at_any_length(client, long_game, django
 
 def test_editing_and_voiding_cost_a_bounded_number_of_queries(client, long_game, django_assert_max_num_queries):
     first = Hand.objects.filter(game=long_game).order_by("seq").first()
+    version = long_game.version
     # 14, and the game's budget of writes: one upsert, and on a window's first the old ones' clearing
     with django_assert_max_num_queries(16):
         response = client.post(
             game_url(long_game) + f"hand/{first.seq}/edit",
-            {**form_fields(first.entry), "revision": "0", "confirm": "1"},
+            {**form_fields(first.entry), "revision": "0", "confirm": "1", "version": version},
         )
     assert response.status_code == 302
     last = Hand.objects.filter(game=long_game).order_by("-seq").first()
+    version += 1
     with django_assert_max_num_queries(16):
         response = client.post(
-            game_url(long_game) + f"hand/{last.seq}/void", {"reason": "x", "revision": str(last.revision)}
+            game_url(long_game) + f"hand/{last.seq}/void",
+            {"reason": "x", "revision": str(last.revision), "version": version},
         )
     assert response.status_code == 302
 

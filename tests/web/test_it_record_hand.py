@@ -1,7 +1,7 @@
 import re
 
 from scoring.models import Hand
-from tests.web.helpers import game_url, messages_of, record, totals_on_page
+from tests.web.helpers import game_url, messages_of, record, totals_on_page, version_of
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 
@@ -47,7 +47,8 @@ def test_the_same_form_submitted_twice_records_one_hand(client, game):
     first = record(client, game, ZIMO, form_token="tok-123")
     second = client.post(
         game_url(game) + "record",
-        {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "form_token": "tok-123"},
+        {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "form_token": "tok-123"}
+        | {"version": "0"},
     )
     assert first.status_code == second.status_code == 302
     assert Hand.objects.count() == 1
@@ -57,7 +58,7 @@ def test_a_hand_recorded_meanwhile_on_another_phone_is_not_recorded_twice(client
     record(client, game, ZIMO)
     stale = client.post(
         game_url(game) + "record",
-        {"outcome": "win", "winner": "2", "win_type": "zimo", "confirm": "1", "next_seq": "1"},
+        {"outcome": "win", "winner": "2", "win_type": "zimo", "confirm": "1", "next_seq": "1", "version": "0"},
         follow=True,
     )
     assert Hand.objects.count() == 1
@@ -75,7 +76,9 @@ def test_a_rule_violation_shows_the_engines_message_and_saves_nothing(client, ga
 
 
 def test_malformed_input_is_a_message_not_a_500(client, game):
-    response = client.post(game_url(game) + "record", {"winner": "9", "win_type": "nonsense", "confirm": "1"})
+    response = client.post(
+        game_url(game) + "record", {"version": version_of(game), "winner": "9", "win_type": "nonsense", "confirm": "1"}
+    )
     assert response.status_code == 200
     assert not Hand.objects.exists()
     assert set(response.context["form"].errors) >= {"winner", "win_type"}
@@ -183,7 +186,8 @@ def test_a_resubmitted_form_names_the_hand_it_already_recorded(client, game):
     client.get(game_url(game))  # shows (and clears) 已记录第2局
     again = client.post(
         game_url(game) + "record",
-        {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "form_token": "tok-123"},
+        {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "form_token": "tok-123"}
+        | {"version": "0"},
         follow=True,
     )
     assert "第1局已经记过了。" in messages_of(again)

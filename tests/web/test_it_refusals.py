@@ -5,7 +5,7 @@ import re
 
 from scoring.lang import table_words
 from scoring.models import Hand
-from tests.web.helpers import form_fields, game_url, record
+from tests.web.helpers import form_fields, game_url, record, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 
@@ -48,7 +48,7 @@ def test_the_list_header_counts_voided_hands_apart(client, game):
     record(client, game, DEALER_ZIMO)
     record(client, game, DEALER_ZIMO)
     assert "共 2 局</h2>" in client.get(game_url(game)).content.decode()
-    client.post(game_url(game) + "hand/2/void", {"reason": "x", "revision": "0"})
+    client.post(game_url(game) + "hand/2/void", {"version": version_of(game), "reason": "x", "revision": "0"})
     assert Hand.objects.get(seq=2).voided
     html = client.get(game_url(game)).content.decode()
     assert "共 1 局（作废 1）" in html

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from scoring.models import AccessMiss, Game, Hand
-from tests.web.helpers import game_url, messages_of, record
+from tests.web.helpers import game_url, record, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SUPERSCRIPT_TWO = "\u00b2"  # "²".isdigit() is True, int("²") raises
@@ -28,23 +28,30 @@ def test_a_superscript_revision_in_a_get_does_not_crash_the_page(client, played,
     assert response.status_code == 200
 
 
-def test_a_superscript_revision_in_an_edit_is_refused_as_stale(client, played):
+def test_a_superscript_revision_in_an_edit_is_refused_as_unstamped(client, played):
     data = {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": SUPERSCRIPT_TWO, "confirm": "1"}
-    response = client.post(game_url(played) + "hand/1/edit", data, follow=True)
+    response = client.post(game_url(played) + "hand/1/edit", data | {"version": version_of(played)}, follow=True)
     assert response.status_code == 200
-    assert any("刚被别人改过" in m for m in messages_of(response))
+    assert "这个表单缺少版本信息" in response.content.decode()
     assert Hand.objects.get(seq=1).entry == DEALER_ZIMO
 
 
-def test_a_superscript_revision_in_a_void_is_refused_as_stale(client, played):
-    response = client.post(game_url(played) + "hand/1/void", {"reason": "x", "revision": SUPERSCRIPT_TWO}, follow=True)
+def test_a_superscript_revision_in_a_void_is_refused_as_unstamped(client, played):
+    response = client.post(
+        game_url(played) + "hand/1/void",
+        {"version": version_of(played), "reason": "x", "revision": SUPERSCRIPT_TWO},
+        follow=True,
+    )
     assert response.status_code == 200
+    assert "这个表单缺少版本信息" in response.content.decode()
     assert not Hand.objects.get(seq=1).voided
 
 
 def test_a_superscript_next_seq_records_nothing_and_does_not_crash(client, played):
     response = client.post(
-        game_url(played) + "record", {"outcome": "draw", "confirm": "1", "next_seq": SUPERSCRIPT_TWO}, follow=True
+        game_url(played) + "record",
+        {"version": version_of(played), "outcome": "draw", "confirm": "1", "next_seq": SUPERSCRIPT_TWO},
+        follow=True,
     )
     assert response.status_code == 200
     assert Hand.objects.filter(game=played).count() == 1

@@ -6,7 +6,7 @@ import re
 from scoring.engine import score_game
 from scoring.engine.wuyi2 import PATTERNS
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url, record, totals_on_page
+from tests.web.helpers import game_url, record, totals_on_page, version_of
 
 
 def test_new_game_for_two_asks_two_names(client, db):
@@ -99,9 +99,12 @@ def test_an_evening_replays_and_exports_to_the_same_totals(client, wuyi2_game):
     assert Hand.objects.count() == 3
     client.post(
         game_url(wuyi2_game) + "hand/1/edit",
-        {"outcome": "win", "winner": "0", "zimo": "on", "shape": "pengpenghu", "revision": "0", "confirm": "1"},
+        {"outcome": "win", "winner": "0", "zimo": "on", "shape": "pengpenghu", "revision": "0", "confirm": "1"}
+        | {"version": version_of(wuyi2_game)},
     )
-    client.post(game_url(wuyi2_game) + "hand/3/void", {"reason": "记错了", "revision": "0"})
+    client.post(
+        game_url(wuyi2_game) + "hand/3/void", {"version": version_of(wuyi2_game), "reason": "记错了", "revision": "0"}
+    )
     exported = json.loads(client.get(game_url(wuyi2_game) + "export.json").content)
     assert exported["ruleset"] == "wuyi2"
     assert len(exported["hands"]) == 2

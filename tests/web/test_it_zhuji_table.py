@@ -5,7 +5,7 @@ import re
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url, record, totals_on_page
+from tests.web.helpers import game_url, record, totals_on_page, version_of
 
 PINGHU_ZIMO = {"outcome": "win", "winner": 1, "tai": {"shape": "pinghu"}}
 
@@ -94,12 +94,15 @@ def test_edit_and_void_replay_and_the_export_reproduces_the_totals(client, zhuji
             "dragons": ["zhong", "fa"],
             "shape": "mixed",
             "revision": "0",
+            "version": version_of(zhuji_game),
             "confirm": "1",
         },
     )
     assert edit.status_code == 302
     assert Hand.objects.get(seq=2).entry["tai"] == {"dragon_pungs": ["zhong", "fa"]}
-    client.post(game_url(zhuji_game) + "hand/3/void", {"reason": "记错了", "revision": "0"})
+    client.post(
+        game_url(zhuji_game) + "hand/3/void", {"version": version_of(zhuji_game), "reason": "记错了", "revision": "0"}
+    )
     exported = json.loads(client.get(game_url(zhuji_game) + "export.json").content)
     assert exported["ruleset"] == "zhuji"
     html = client.get(game_url(zhuji_game)).content.decode()
