@@ -9,7 +9,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.models import Game, Hand, SavedGame
-from tests.web.helpers import NEW_GAME, game_url, record
+from tests.web.helpers import NEW_GAME, game_url, record, version_of
 
 BACKUP = json.dumps({"players": ["甲", "乙", "丙", "丁"], "hands": [{"outcome": "draw"}]})
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -92,7 +92,12 @@ def test_confirmed_writes_per_game_per_minute_are_limited_for_every_phone(client
     budgets(hands=3)
     for _ in range(2):
         assert record(client, game, ZIMO).status_code == 302
-    assert client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0"}).status_code == 302
+    assert (
+        client.post(
+            game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "version": version_of(game)}
+        ).status_code
+        == 302
+    )
     response = record(Client(REMOTE_ADDR="10.3.3.3"), game, ZIMO)  # another phone, the same game
     assert response.status_code == 429
     html = response.content.decode()

@@ -91,7 +91,10 @@ def test_a_zhuji_game_with_halves_charts_every_line_on_each_page(client, zhuji_g
 
 
 def test_lines_are_told_apart_without_colour_and_the_chart_reads_as_words():
-    svg = running_totals_svg(["老王", "小李", "阿华", "大刘"], [[42, -14, -14, -14], [-8, 18, -5, -5]], "走势")
+    from django.utils import translation
+
+    with translation.override("zh-hans"):  # the words follow the request's language
+        svg = running_totals_svg(["老王", "小李", "阿华", "大刘"], [[42, -14, -14, -14], [-8, 18, -5, -5]], "走势")
     lines = re.findall(r"<polyline [^>]*>", svg)
     dashes = [re.search(r'stroke-dasharray="([^"]*)"', line) for line in lines]
     dashes = [dash.group(1) if dash else "" for dash in dashes]

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Game, Hand, Transfer
-from tests.web.helpers import FINISH, form_fields, game_url, messages_of, record, totals_on_page
+from tests.web.helpers import FINISH, form_fields, game_url, messages_of, record, totals_on_page, version_of
 
 OLD_BACKUP = Path(__file__).resolve().parents[1] / "data" / "backups" / "yiwu-old-format.json"
 
@@ -93,8 +93,13 @@ def play_evening(client: Client, game: Game, *, settle: bool) -> Game:
         assert record(client, game, entry, **extra).status_code == 302
     client.post(game_url(game) + "me/1")  # another phone edits and voids
     last = len(hands)
-    assert client.post(game_url(game) + f"hand/{last}/void", {"reason": "记重了", "revision": "0"}).status_code == 302
-    edit = {**form_fields(edit_entry, game), "revision": "0", "confirm": "1"}
+    assert (
+        client.post(
+            game_url(game) + f"hand/{last}/void", {"reason": "记重了", "revision": "0", "version": version_of(game)}
+        ).status_code
+        == 302
+    )
+    edit = {**form_fields(edit_entry, game), "revision": "0", "confirm": "1", "version": version_of(game)}
     assert client.post(game_url(game) + f"hand/{edit_seq}/edit", edit).status_code == 302
     if settle:
         client.post(game_url(game) + "finish", {**FINISH, "rate": "50", "fee_yuan": "20", "fee_payee": "1"})

@@ -3,7 +3,7 @@
 import re
 
 from scoring.models import Settlement
-from tests.web.helpers import FINISH, game_url, played, record
+from tests.web.helpers import FINISH, game_url, played, record, version_of
 
 
 def _svg(client, game, view: bool = False) -> str:
@@ -49,7 +49,7 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
 def test_the_picture_numbers_the_standing_hands_and_skips_a_voided_one(client, game):
     record(client, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
     played(client, game)
-    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "confirm": "1"})
+    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
     texts = _texts(_svg(client, game))
     assert "共 2 局" in texts
     assert "最大一局：第1局 老王 +42" in texts

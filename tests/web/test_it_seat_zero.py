@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from scoring.engine import score_game
 from scoring.models import Hand, Settlement
-from tests.web.helpers import FINISH, game_url, record
+from tests.web.helpers import FINISH, game_url, record, version_of
 
 NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
 WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
@@ -110,6 +110,7 @@ def test_seat_zero_floats_and_feeds(client, game):
     html = client.get(game_url(game) + own).content.decode()
     assert "承包" in html
     body = {"winner": "1", "outcome": "win", "win_type": "danpiao", "feeder1": "0", "confirm": "1", "next_seq": "2"}
+    body["version"] = version_of(game)
     assert client.post(game_url(game) + "record", body).status_code == 302
     assert Hand.objects.get(seq=2).entry["feeders"] == [0]
 
@@ -120,7 +121,9 @@ def test_seat_zero_floats_and_feeds(client, game):
 def test_a_manual_hand_passes_the_deal_to_seat_zero(client, make_game):
     game = make_game(first_dealer=2)
     body = {"outcome": "manual", "n0": "3", "n1": "-3", "n2": "0", "n3": "0", "note": "罚分"}
-    client.post(game_url(game) + "record", {**body, "next_dealer": "0", "confirm": "1", "next_seq": "1"})
+    client.post(
+        game_url(game) + "record", {**body, "next_dealer": "0", "confirm": "1", "next_seq": "1", "version": "0"}
+    )
     assert Hand.objects.get().entry["dealer"] == 0
     html = client.get(game_url(game) + "hand/1/edit").content.decode()
     assert re.search(r'name="next_dealer"[^>]*>.*?<option value="0" selected', html, re.S)
@@ -130,7 +133,7 @@ def test_an_edit_makes_seat_zero_the_winner_and_starts_from_it(client, game):
     record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
     edit = game_url(game) + "hand/1/edit"
     body = {"outcome": "win", "winner": "0", "win_type": "pinghu", "discarder": "2", "revision": "0"}
-    client.post(edit, {**body, "confirm": "1"})
+    client.post(edit, {**body, "confirm": "1", "version": version_of(game)})
     assert Hand.objects.get().entry == {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2}
     form = client.get(edit).context["form"]
     assert form.cleaned_data["winner"] == 0
@@ -143,7 +146,7 @@ def test_voiding_a_hand_seat_zero_won_previews_and_clears_its_gain(client, game)
     assert (name, after) == ("老王", 0)
     assert before > 0
     assert change == -before
-    client.post(game_url(game) + "hand/1/void", {"reason": "记错", "revision": "0"})
+    client.post(game_url(game) + "hand/1/void", {"reason": "记错", "revision": "0", "version": version_of(game)})
     assert Hand.objects.get().voided
 
 
