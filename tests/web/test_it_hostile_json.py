@@ -92,7 +92,8 @@ SURROGATE_BODIES = [
 def refused_as_unreadable(response) -> dict:
     assert response.status_code == 400
     error = response.json()["error"]
-    assert error["message"] and error["message_en"]
+    assert error["message"]
+    assert error["message_en"]
     return error
 
 
