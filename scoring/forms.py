@@ -1,7 +1,6 @@
 """Forms only validate and convert: the rules themselves are judged by the engine."""
 
 import re
-import unicodedata
 from decimal import Decimal
 
 from django import forms
@@ -10,6 +9,7 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
+from scoring.engine.hygiene import bad_character
 from scoring.lang import pick, say, table_words
 from scoring.models import DEFAULT_NAMES
 
@@ -23,19 +23,16 @@ def ascii_int(value, default: int) -> int:
 
 
 def control_character(text: str) -> str | None:
-    """The first control or invisible formatting character (Unicode Cc/Cf: NUL, U+202E and the
-    other direction marks) in ``text``, as its code point ("U+202E"), or None. Such a character
-    in a name can reorder the numbers shown beside it."""
-    for char in text:
-        if unicodedata.category(char) in ("Cc", "Cf"):
-            return f"U+{ord(char):04X}"
-    return None
+    """The first character no name or note may hold (NUL, U+202E and the other direction marks,
+    zero-width, private-use, surrogate, line separators), as its code point ("U+202E"), or None:
+    the engine's one check (scoring/engine/hygiene.py), which every door shares."""
+    return bad_character(text)
 
 
 def no_control_characters(value: str) -> None:
     if code := control_character(value):
         raise ValidationError(
-            _("不能包含控制字符或文字方向字符（%(code)s）。"), code="control_character", params={"code": code}
+            _("不能包含控制字符或文字方向字符等特殊字符（%(code)s）。"), code="control_character", params={"code": code}
         )
 
 

@@ -107,8 +107,8 @@ def check_text(text, *, limit: int, field: str, what: tuple[str, str]) -> str:
         )
     if code := bad_character(text):
         raise ScoringError(
-            f"{zh}不能包含控制字符、文字方向字符或私用字符（{code}）",
-            f"{en} may not hold control, text-direction or private-use characters ({code})",
+            f"{zh}不能包含控制字符或文字方向字符等特殊字符（{code}）",
+            f"{en} may not contain control, text-direction or other special characters ({code})",
             field,
         )
     return text

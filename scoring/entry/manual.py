@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
 from scoring.entry.base import NO_BETS, EntryForm, fix_initial, seat_field
+from scoring.forms import no_control_characters
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/manual.html"
@@ -30,6 +31,7 @@ class Form(EntryForm):
         max_length=MAX_NOTE,
         required=False,
         strip=True,
+        validators=[no_control_characters],
         widget=forms.TextInput(attrs={"placeholder": _("例如：罚分、另外的赌注、手算的一局")}),
     )
     next_dealer = seat_field(_("下一局谁坐庄（不填 = 不变）"))

@@ -74,3 +74,83 @@ def test_an_imported_name_with_nul_or_control_characters_is_refused(client, db, 
     assert response.status_code == 400
     assert "名字" in response.content.decode()
     assert not Game.objects.exists()
+
+
+# --- One text check for every name and note, from every door (scoring/engine/hygiene.py) ---------
+
+BAD_NAMES = {
+    "nul": "老\x00王",
+    "bidi": "老\u202e王",
+    "isolate": "老\u2066王",
+    "zero-width": "\u200b",
+    "private-use": "老\ue000王",
+    "line-separator": "老\u2028王",
+    "spaces": "   ",
+    "ideographic-space": "\u3000",
+}
+DUPLICATES = {"same": ["甲", "甲", "丙", "丁"], "spaced": ["甲", "甲 ", "丙", "丁"]}
+
+
+NEW_GAME = {"name1": "小李", "name2": "阿华", "name3": "大刘", "first_dealer": "0", "preset": "7/5"}
+
+
+def four(name: str) -> list[str]:
+    return [name, "乙", "丙", "丁"]
+
+
+def api(client, url: str, body) -> dict:
+    response = client.post(url, json.dumps(body), content_type="application/json")
+    assert response.status_code == 400
+    return response.json()["error"]
+
+
+@pytest.mark.parametrize("players", [four(n) for n in BAD_NAMES.values()] + list(DUPLICATES.values()))
+def test_a_backup_with_a_bad_or_repeated_name_is_refused_and_stores_nothing(client, db, players):
+    response = client.post("/import", {"text": json.dumps({"players": players, "hands": [DEALER_ZIMO]})})
+    assert response.status_code == 400
+    assert "名字" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("players", [four(n) for n in BAD_NAMES.values()] + list(DUPLICATES.values()))
+def test_api_score_refuses_a_bad_or_repeated_name(client, db, players):
+    error = api(client, "/api/score", {"players": players, "hands": [DEALER_ZIMO]})
+    assert error["field"] == "players"
+    assert "名字" in error["message"]
+
+
+@pytest.mark.parametrize("name", list(BAD_NAMES.values()))
+def test_api_settle_refuses_a_bad_name(client, db, name):
+    error = api(client, "/api/settle", {"balances": {name: 1, "乙": -1}, "rate_fen": 100})
+    assert error["field"] == "balances"
+    assert "名字" in error["message"]
+
+
+def test_api_settle_refuses_two_names_that_differ_only_by_spaces(client, db):
+    error = api(client, "/api/settle", {"balances": {"甲": 1, "甲 ": -1, "乙": 0}, "rate_fen": 100})
+    assert "重复" in error["message"]
+
+
+@pytest.mark.parametrize("bad", ["\ue000", "\u2028", "\U000f0000"])
+def test_a_new_game_refuses_private_use_and_separator_characters_in_a_name(client, db, bad):
+    response = client.post("/new", {**NEW_GAME, "name0": f"老{bad}王"})
+    assert response.status_code == 200
+    assert "不能包含控制字符或文字方向字符" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("note", ["罚\u202e分", "罚\ue000分", "罚\u200b分"])
+def test_a_manual_note_with_a_direction_or_invisible_character_is_refused(client, game, note):
+    data = {"outcome": "manual", "n0": "-3", "n1": "3", "note": note, "next_seq": "1", "confirm": "1"}
+    response = client.post(game_url(game) + "record", data)
+    assert response.status_code == 200
+    assert "不能包含控制字符或文字方向字符" in response.content.decode()
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize("note", ["罚\u202e分", "罚\x00分", "罚\ue000分"])
+def test_api_score_refuses_a_manual_note_with_a_direction_or_control_character(client, db, note):
+    hand = {"outcome": "manual", "net": [-3, 3, 0, 0], "note": note}
+    error = api(client, "/api/score", {"hands": [hand]})
+    assert error["field"] == "note"
+    assert error["hand"] == 0
