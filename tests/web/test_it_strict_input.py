@@ -4,7 +4,9 @@ name holding NUL or control characters is refused the same way on SQLite and Pos
 import json
 
 import pytest
+from django.core import signing
 
+from scoring.device import ME_COOKIE
 from scoring.models import AccessMiss, Game, Hand
 from tests.web.helpers import game_url, messages_of, record
 
@@ -154,3 +156,34 @@ def test_api_score_refuses_a_manual_note_with_a_direction_or_control_character(c
     error = api(client, "/api/score", {"hands": [hand]})
     assert error["field"] == "note"
     assert error["hand"] == 0
+
+
+# --- Seats are the game's seats: 武义二人 has two ---------------------------------------------------
+
+
+def seat_cookie(value: str) -> str:
+    """The 我是… cookie as scoring/device.py signs it (Django salts with the name plus the salt)."""
+    return signing.get_cookie_signer(salt=ME_COOKIE + ME_COOKIE).sign(value)
+
+
+@pytest.mark.parametrize("seat", [2, 3])
+def test_a_two_seat_game_has_no_third_or_fourth_seat_to_sit_at(client, wuyi2_game, seat):
+    response = client.post(game_url(wuyi2_game) + f"me/{seat}")
+    assert response.status_code == 404
+    assert ME_COOKIE not in response.cookies
+
+
+def test_sitting_at_a_two_seat_games_second_seat_still_works(client, wuyi2_game):
+    response = client.post(game_url(wuyi2_game) + "me/1")
+    assert response.status_code == 302
+    assert client.get(game_url(wuyi2_game)).context["me"] == 1
+
+
+def test_a_remembered_seat_past_the_games_seats_is_ignored_and_hands_still_record(client, wuyi2_game):
+    """A phone that sat at seat 3 before seats were checked: its confirms were a 500 (IndexError)."""
+    for seat, me in ((1, 1), (3, None)):  # seat 1 proves the cookie is read as the app writes it
+        client.cookies[ME_COOKIE] = seat_cookie(f"{wuyi2_game.id}:{seat}")
+        assert client.get(game_url(wuyi2_game)).context["me"] == me
+    response = record(client, wuyi2_game, {"outcome": "win", "winner": 0, "discarder": 1, "patterns": []})
+    assert response.status_code == 302
+    assert Hand.objects.filter(game=wuyi2_game).count() == 1
