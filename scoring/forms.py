@@ -14,12 +14,32 @@ from scoring.lang import pick, say, table_words
 from scoring.models import DEFAULT_NAMES
 
 ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
+ASCII_INTEGER = re.compile(r"[-+]?[0-9]+", re.ASCII)
+ASCII_DECIMAL = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 
 
 def ascii_int(value, default: int) -> int:
     """A whole number from a request, or ``default``: only ASCII digits ("²".isdigit() is True)."""
     value = str(value)
     return int(value) if ASCII_DIGITS.fullmatch(value) else default
+
+
+class StrictIntegerField(forms.IntegerField):
+    """Django's, taking only ASCII digits: Python's int() also reads 「٣」 and 「３」."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not ASCII_INTEGER.fullmatch(str(value).strip()):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class StrictDecimalField(forms.DecimalField):
+    """Django's, taking only ASCII digits and a point: Decimal() also reads 「٣」 and 「1e3」."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not ASCII_DECIMAL.fullmatch(str(value).strip()):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
 
 
 def control_character(text: str) -> str | None:
@@ -170,8 +190,8 @@ def _rule_field(info, default) -> forms.Field:
     if info.kind == "map":
         return TableField(required=False, **common)
     if info.kind == "cap":
-        return forms.IntegerField(required=False, min_value=info.minimum, max_value=info.maximum, **common)
-    return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)
+        return StrictIntegerField(required=False, min_value=info.minimum, max_value=info.maximum, **common)
+    return StrictIntegerField(min_value=info.minimum, max_value=info.maximum, **common)
 
 
 def refusal(form: forms.Form) -> str:
@@ -187,7 +207,7 @@ class BetForm(forms.Form):
     bet = forms.ChoiceField(choices=[("maizi", _("买子")), ("xiazi", _("下子"))])
     seat = forms.TypedChoiceField(coerce=int, error_messages={"invalid_choice": _("没有这个座位")})
     on = forms.TypedChoiceField(choices=[("0", "0"), ("1", "1")], coerce=lambda value: value == "1")
-    amount = forms.IntegerField(
+    amount = StrictIntegerField(
         min_value=1,
         required=False,
         widget=forms.Select(attrs={"class": "form-select form-select-sm w-auto", "aria-label": _("下子数额")}),
@@ -240,7 +260,7 @@ class SettleForm(forms.Form):
     """结算: the money rate and the table fee, both in 元; stored as whole fen (0.01 元)."""
 
     rate = forms.ChoiceField(label=_("每点多少元"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
-    custom_yuan = forms.DecimalField(
+    custom_yuan = StrictDecimalField(
         label=_("自定：每点几元"),
         required=False,
         min_value=Decimal("0.01"),
@@ -252,7 +272,7 @@ class SettleForm(forms.Form):
         },
         widget=forms.NumberInput(attrs={"inputmode": "decimal"}),
     )
-    fee_yuan = forms.DecimalField(
+    fee_yuan = StrictDecimalField(
         label=_("台费（元）"),
         required=False,
         min_value=0,

@@ -7,7 +7,8 @@ import pytest
 from django.core import signing
 
 from scoring.device import ME_COOKIE
-from scoring.models import AccessMiss, Game, Hand
+from scoring.models import AccessMiss, Game, Hand, Settlement
+from tests.web.helpers import NEW_GAME as YIWU_NEW_GAME
 from tests.web.helpers import game_url, messages_of, record
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -187,3 +188,59 @@ def test_a_remembered_seat_past_the_games_seats_is_ignored_and_hands_still_recor
     response = record(client, wuyi2_game, {"outcome": "win", "winner": 0, "discarder": 1, "patterns": []})
     assert response.status_code == 302
     assert Hand.objects.filter(game=wuyi2_game).count() == 1
+
+
+# --- Numbers are ASCII digits everywhere: 「٣」, 「３」, 「²」 and 「1e3」 are not numbers -------------
+
+ARABIC_THREE, FULLWIDTH_THREE, ARABIC_ZERO = "\u0663", "\uff13", "\u0660"
+
+
+@pytest.mark.parametrize(("n0", "n1"), [(ARABIC_THREE, "-3"), ("1e3", "-1e3"), (FULLWIDTH_THREE, "-3"), ("3", "-²")])
+def test_a_manual_amount_in_other_digits_or_an_exponent_is_refused(client, game, n0, n1):
+    data = {"outcome": "manual", "n0": n0, "n1": n1, "note": "罚分", "next_seq": "1", "confirm": "1"}
+    response = client.post(game_url(game) + "record", data)
+    assert response.status_code == 200
+    assert response.context["form"].errors
+    assert not Hand.objects.exists()
+
+
+def test_a_streak_correction_in_other_digits_is_refused(client, game):
+    response = record(client, game, {"outcome": "draw"}, streak_fix=ARABIC_THREE)
+    assert response.status_code == 200
+    assert "streak_fix" in response.context["form"].errors
+    assert not Hand.objects.exists()
+
+
+def test_a_house_rule_in_other_digits_is_refused(client, db):
+    response = client.post("/new", {**YIWU_NEW_GAME, "maizi_points": ARABIC_THREE})
+    assert response.status_code == 200
+    assert "maizi_points" in response.context["form"].errors
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("custom_yuan", ARABIC_THREE), ("custom_yuan", "1e3"), ("fee_yuan", ARABIC_THREE + ARABIC_ZERO)],
+)
+def test_a_settle_amount_in_other_digits_or_an_exponent_is_refused(client, played, field, value):
+    data = {"rate": "custom", "custom_yuan": "1", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0", field: value}
+    response = client.post(game_url(played) + "finish", data, follow=True)
+    assert messages_of(response)
+    assert not Settlement.objects.exists()
+    preview = client.get(game_url(played) + "settle", data)
+    assert field in preview.context["form"].errors
+
+
+@pytest.mark.parametrize("winner", [ARABIC_THREE, FULLWIDTH_THREE, SUPERSCRIPT_TWO, "1e0"])
+def test_sanpai_takes_a_winner_only_in_ascii_digits(client, game, winner):
+    response = client.get(game_url(game) + "analyse", {"winner": winner})
+    assert response.status_code == 200
+    error = response.context["q"].error
+    assert "没有这个座位" in error
+    assert "invalid literal" not in response.content.decode()
+
+
+@pytest.mark.parametrize("melded", [ARABIC_ZERO, "\uff12", SUPERSCRIPT_TWO])
+def test_sanpai_takes_melded_sets_only_in_ascii_digits(client, game, melded):
+    response = client.get(game_url(game) + "analyse", {"melded": melded})
+    assert "副数应为 0-4" in response.context["q"].error
