@@ -13,11 +13,13 @@ private-use or line-separator character, and no name that is only spaces (docs/c
 
 import json
 import math
+import re
 import unicodedata
 
 from .errors import BAD_CATEGORIES, ScoringError, shown
 
 MAX_NAME = 40  # the contract's bound on a player's name; the new-game form keeps to 20
+SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff in the JSON text
 
 
 def bad_character(text: str) -> str | None:
@@ -93,7 +95,8 @@ def loads(raw: bytes):
         raise ScoringError("JSON 嵌套太深", "Malformed JSON: nested too deeply") from None
     except (UnicodeDecodeError, ValueError) as error:  # ValueError: also integers over 4,300 digits
         raise ScoringError(f"JSON 格式错误：{error}", f"Malformed JSON: {error}") from None
-    _no_surrogates(data)
+    if SURROGATE_ESCAPE.search(raw):  # UTF-8 cannot hold a surrogate: only an escape makes one
+        _no_surrogates(data)
     return data
 
 
