@@ -39,11 +39,11 @@ def remember_game(request: HttpRequest, response: HttpResponse, token: str) -> N
     _set(response, GAMES_COOKIE, ",".join(tokens[:MAX_GAMES]))
 
 
-def my_seat(request: HttpRequest, game_id: int) -> int | None:
-    """The seat this device said it sits at in a game (我是…), if any."""
+def my_seat(request: HttpRequest, game_id: int, seats: int) -> int | None:
+    """The seat this device said it sits at in a game (我是…), if any and if the game has it."""
     for item in _read(request, ME_COOKIE).split(","):
         gid, _, seat = item.partition(":")
-        if gid == str(game_id) and seat in ("0", "1", "2", "3"):
+        if gid == str(game_id) and seat in [str(s) for s in range(seats)]:
             return int(seat)
     return None
 

@@ -1,7 +1,6 @@
 """Forms only validate and convert: the rules themselves are judged by the engine."""
 
 import re
-import unicodedata
 from decimal import Decimal
 
 from django import forms
@@ -10,10 +9,13 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
+from scoring.engine.hygiene import bad_character
 from scoring.lang import pick, say, table_words
 from scoring.models import DEFAULT_NAMES
 
 ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
+ASCII_INTEGER = re.compile(r"[-+]?[0-9]+", re.ASCII)
+ASCII_DECIMAL = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
 
 
 def ascii_int(value, default: int) -> int:
@@ -22,20 +24,35 @@ def ascii_int(value, default: int) -> int:
     return int(value) if ASCII_DIGITS.fullmatch(value) else default
 
 
+class StrictIntegerField(forms.IntegerField):
+    """Django's, taking only ASCII digits: Python's int() also reads 「٣」 and 「３」."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not ASCII_INTEGER.fullmatch(str(value).strip()):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
+class StrictDecimalField(forms.DecimalField):
+    """Django's, taking only ASCII digits and a point: Decimal() also reads 「٣」 and 「1e3」."""
+
+    def to_python(self, value):
+        if value not in self.empty_values and not ASCII_DECIMAL.fullmatch(str(value).strip()):
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return super().to_python(value)
+
+
 def control_character(text: str) -> str | None:
-    """The first control or invisible formatting character (Unicode Cc/Cf: NUL, U+202E and the
-    other direction marks) in ``text``, as its code point ("U+202E"), or None. Such a character
-    in a name can reorder the numbers shown beside it."""
-    for char in text:
-        if unicodedata.category(char) in ("Cc", "Cf"):
-            return f"U+{ord(char):04X}"
-    return None
+    """The first character no name or note may hold (NUL, U+202E and the other direction marks,
+    zero-width, private-use, surrogate, line separators), as its code point ("U+202E"), or None:
+    the engine's one check (scoring/engine/hygiene.py), which every door shares."""
+    return bad_character(text)
 
 
 def no_control_characters(value: str) -> None:
     if code := control_character(value):
         raise ValidationError(
-            _("不能包含控制字符或文字方向字符（%(code)s）。"), code="control_character", params={"code": code}
+            _("不能包含控制字符或文字方向字符等特殊字符（%(code)s）。"), code="control_character", params={"code": code}
         )
 
 
@@ -190,8 +207,8 @@ def _rule_field(info, default) -> forms.Field:
     if info.kind == "choice":
         return forms.ChoiceField(choices=[(v, pick(zh, en)) for v, zh, en in info.choices], **common)
     if info.kind == "cap":
-        return forms.IntegerField(required=False, min_value=info.minimum, max_value=info.maximum, **common)
-    return forms.IntegerField(min_value=info.minimum, max_value=info.maximum, **common)
+        return StrictIntegerField(required=False, min_value=info.minimum, max_value=info.maximum, **common)
+    return StrictIntegerField(min_value=info.minimum, max_value=info.maximum, **common)
 
 
 def refusal(form: forms.Form) -> str:
@@ -207,7 +224,7 @@ class BetForm(forms.Form):
     bet = forms.ChoiceField(choices=[("maizi", _("买子")), ("xiazi", _("下子"))])
     seat = forms.TypedChoiceField(coerce=int, error_messages={"invalid_choice": _("没有这个座位")})
     on = forms.TypedChoiceField(choices=[("0", "0"), ("1", "1")], coerce=lambda value: value == "1")
-    amount = forms.IntegerField(
+    amount = StrictIntegerField(
         min_value=1,
         required=False,
         widget=forms.Select(attrs={"class": "form-select form-select-sm w-auto", "aria-label": _("下子数额")}),
@@ -260,7 +277,7 @@ class SettleForm(forms.Form):
     """结算: the money rate and the table fee, both in 元; stored as whole fen (0.01 元)."""
 
     rate = forms.ChoiceField(label=_("每点多少元"), choices=RATE_CHOICES, initial="100", widget=forms.RadioSelect)
-    custom_yuan = forms.DecimalField(
+    custom_yuan = StrictDecimalField(
         label=_("自定：每点几元"),
         required=False,
         min_value=Decimal("0.01"),
@@ -272,7 +289,7 @@ class SettleForm(forms.Form):
         },
         widget=forms.NumberInput(attrs={"inputmode": "decimal"}),
     )
-    fee_yuan = forms.DecimalField(
+    fee_yuan = StrictDecimalField(
         label=_("台费（元）"),
         required=False,
         min_value=0,

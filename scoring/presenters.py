@@ -132,7 +132,7 @@ def earlier_text(n: int) -> str:
 
 
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
-    me = device.my_seat(request, game.id)
+    me = device.my_seat(request, game.id, game.engine.seats)
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = list(reversed(ledger.rows)) if ledger else []  # newest first
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None

@@ -16,6 +16,7 @@ from django.utils.translation import gettext_noop
 from scoring.engine import ScoringError
 from scoring.engine.analyse import CODES, INDEX, analyse, breakdown
 from scoring.engine.analyse.tiles import wild_kinds
+from scoring.engine.errors import shown
 from scoring.engine.points import fmt
 from scoring.engine.yiwu.wintypes import WIN_TYPES
 from scoring.entry import KINDS
@@ -100,9 +101,14 @@ class Query:
         return f"{base}?{urlencode(items)}" if items else base
 
 
+def _digits(value: str) -> bool:
+    """ASCII digits only: "٣", "３" and "²" pass str.isdigit() (and "²" then breaks int())."""
+    return value.isascii() and value.isdigit()
+
+
 def _seat(value: str, seats: int, what: str) -> int:
-    if not value.isdigit() or int(value) >= seats:
-        raise ValueError(_("%(what)s：没有这个座位（%(value)s）") % {"what": what, "value": value[:8]})
+    if not _digits(value) or int(value) >= seats:
+        raise ValueError(_("%(what)s：没有这个座位（%(value)s）") % {"what": what, "value": shown(value, 8)})
     return int(value)
 
 
@@ -134,7 +140,7 @@ def read_query(get, ruleset: str, seats: int) -> Query:
             raise ValueError(_("这套规则没有「%(name)s」") % {"name": shown})
         q.first_round = first
         melded = get.get("melded", "0") or "0"
-        if not melded.isdigit() or int(melded) > 4:
+        if not _digits(melded) or int(melded) > 4:
             raise ValueError(_("碰/杠出的副数应为 0-4"))
         q.melded = int(melded)
     except ValueError as problem:

@@ -2,6 +2,7 @@
 
 from .errors import ScoringError, check_object
 from .game import replay
+from .hygiene import MAX_NAME, check_names
 from .points import to_json
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 
@@ -10,7 +11,6 @@ GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "correct
 CORRECTION_FIELDS = frozenset(("hand", "dealer", "streak"))
 MAX_STREAK = 999  # what the entry form's 更正连庄数 takes
 MAX_HANDS = 2_000  # a long evening is under 100 hands
-MAX_NAME = 40  # the contract's bound on a player's name (Input hygiene); the new-game form keeps to 20
 
 
 def _check_game(game) -> Ruleset:
@@ -33,6 +33,8 @@ def _check_game(game) -> Ruleset:
             f"players must be {seats} names of 1-{MAX_NAME} characters",
             "players",
         )
+    if players is not None:
+        check_names(players)
     hands = game.get("hands")
     if not isinstance(hands, list):
         raise ScoringError("hands 应为一局一局的列表", "hands must be a list of hands", "hands")

@@ -6,6 +6,24 @@ Django side). The engine stays Django-free: ``text(zh)`` takes the language, and
 ``scoring.lang.say(error)`` passes the request's.
 """
 
+import unicodedata
+
+# Cc control, Cf format (bidi marks, zero-width), Cs surrogate, Co private use, Zl/Zp separators:
+# what no name or note may hold (scoring/engine/hygiene.py), and what ``shown`` escapes.
+BAD_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
+SHOWN_LIMIT = 24  # characters of a request a message quotes
+
+
+def shown(value, limit: int = SHOWN_LIMIT) -> str:
+    """``value`` as a message quotes it: cut to ``limit`` characters, every character a page
+    could not show (or that would reorder it) written as its escape, e.g. ``\\ud800``."""
+    text = value if isinstance(value, str) else repr(value)
+    out = "".join(
+        char if unicodedata.category(char) not in BAD_CATEGORIES else char.encode("unicode_escape").decode("ascii")
+        for char in text[:limit]
+    )
+    return out + "…" if len(text) > limit else out
+
 
 class BilingualError(Exception):
     """A refusal with its Chinese and English text, and the entry ``field`` it points at."""
@@ -57,9 +75,14 @@ def check_object(raw, allowed: frozenset, zh: str, en: str, field: str, error=No
         raise error(zh, en, field)
     unknown = raw.keys() - allowed
     if unknown:
-        name = sorted(unknown)[0]
-        raise error(f"未知字段：{name}", f"Unknown field: {name}", name)
+        raise unknown_field(sorted(unknown)[0], error)
     return raw
+
+
+def unknown_field(name: str, error=None) -> Exception:
+    """「未知字段：x」, with x quoted as ``shown`` quotes it (never raw input in a message)."""
+    quoted = shown(name)
+    return (error or ScoringError)(f"未知字段：{quoted}", f"Unknown field: {quoted}", quoted)
 
 
 def win_or_draw(raw: dict, win_fields: tuple[str, ...]) -> str:

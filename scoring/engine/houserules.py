@@ -7,7 +7,7 @@ Each ruleset keeps a frozen ``Rules`` dataclass of its house rules with their de
 
 from dataclasses import dataclass, replace
 
-from .errors import ScoringError
+from .errors import ScoringError, shown
 
 MAX_POINTS = 1_000_000  # the contract's bound on any numeric rule
 
@@ -72,7 +72,7 @@ def check_value(info: RuleInfo, value):
             raise _bad(info.name, "应为对象", "must be an object")
         for key, number in value.items():
             if key not in info.keys:
-                raise _bad(info.name, f"未知的项：{key}", f"unknown entry: {key}")
+                raise _bad(info.name, f"未知的项：{shown(key)}", f"unknown entry: {shown(key)}")
             _check_int(info, number, f"{info.name}.{key}")
         return dict(value)
     if info.kind == "cap" and value is None:
@@ -88,6 +88,6 @@ def parse_rules(raw, defaults, rule_info: dict[str, RuleInfo]):
     for name, value in raw.items():
         info = rule_info.get(name)
         if info is None:
-            raise ScoringError(f"未知的规则：{name}", f"Unknown rule: {name}", field=name)
+            raise ScoringError(f"未知的规则：{shown(name)}", f"Unknown rule: {shown(name)}", field=shown(name))
         overrides[name] = check_value(info, value)
     return replace(defaults, **overrides)

@@ -6,11 +6,12 @@ first, so the payments are always the same for the same changes. Only the totals
 dealer when the table names the next one; the ruleset's other state (连庄, 买子, 下子, …) stays.
 """
 
-import unicodedata
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import ScoringError
+from .errors import ScoringError, unknown_field
+from .hygiene import check_text
 from .payment import BasePayment
 from .points import fmt, norm, to_json
 
@@ -77,6 +78,8 @@ def is_manual(raw) -> bool:
 def _amount(value, halves: bool):
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise _err("手动记分的每人得失应为数字", "Each manual amount must be a number", "net")
+    if isinstance(value, float) and not (math.isfinite(value) and abs(value) <= MAX_AMOUNT):
+        raise _err(f"手动记分每人最多 {MAX_AMOUNT}", f"A manual amount is at most {MAX_AMOUNT}", "net")
     if isinstance(value, float):
         doubled = value * 2
         if not halves or doubled != int(doubled):
@@ -93,8 +96,7 @@ def parse(raw: dict, seats: int, halves: bool) -> ManualHand:
     """A ``ManualHand`` from the contract's HAND object; ``ScoringError`` (hand=None) if bad."""
     unknown = raw.keys() - FIELDS
     if unknown:
-        name = sorted(unknown)[0]
-        raise _err(f"未知字段：{name}", f"Unknown field: {name}", name)
+        raise unknown_field(sorted(unknown)[0])
     net = raw.get("net")
     if not isinstance(net, list) or len(net) != seats:
         raise _err(f"手动记分需要 {seats} 个人的得失", f"A manual hand needs {seats} amounts", "net")
@@ -110,8 +112,7 @@ def parse(raw: dict, seats: int, halves: bool) -> ManualHand:
         raise _err(
             f"手动记分需要说明（1-{MAX_NOTE} 字）", f"A manual hand needs a note of 1-{MAX_NOTE} characters", "note"
         )
-    if any(unicodedata.category(c) == "Cc" for c in note):
-        raise _err("说明里不能有控制字符", "The note cannot hold control characters", "note")
+    check_text(note, limit=MAX_NOTE, field="note", what=("说明", "The note"))
     dealer = raw.get("dealer")
     if "dealer" in raw and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats):
         raise _err(f"dealer 应为座位号 0-{seats - 1}", f"dealer must be a seat 0-{seats - 1}", "dealer")

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_EN, SEATS_ZH
 from scoring.engine.errors import BilingualError
+from scoring.forms import StrictIntegerField
 from scoring.lang import pick
 
 
@@ -27,7 +28,7 @@ class EntryForm(forms.Form):
     MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
 
     dealer_fix = seat_field(_("更正庄家"))
-    streak_fix = forms.IntegerField(
+    streak_fix = StrictIntegerField(
         label=_("更正连庄数"),
         min_value=0,
         max_value=999,

@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
 from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field
+from scoring.forms import StrictDecimalField, no_control_characters
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/manual.html"
@@ -18,8 +19,8 @@ MISSING = {"manual": _("请填写每人的得失和说明。")}
 MAX_SEATS = 4
 
 
-def _amount_field() -> forms.DecimalField:
-    return forms.DecimalField(max_value=MAX_AMOUNT, min_value=-MAX_AMOUNT, decimal_places=1, required=False)
+def _amount_field() -> StrictDecimalField:
+    return StrictDecimalField(max_value=MAX_AMOUNT, min_value=-MAX_AMOUNT, decimal_places=1, required=False)
 
 
 class Form(EntryForm):
@@ -30,6 +31,7 @@ class Form(EntryForm):
         max_length=MAX_NOTE,
         required=False,
         strip=True,
+        validators=[no_control_characters],
         widget=forms.TextInput(attrs={"placeholder": _("例如：罚分、另外的赌注、手算的一局")}),
     )
     next_dealer = seat_field(_("下一局谁坐庄（不填 = 不变）"))

@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import COMMON_ORDER, SEATS_ZH, WIN_TYPES, Rules, TableState
 from scoring.entry.base import BetRefused, EntryForm, fix_initial, seat_choices, seat_field
-from scoring.forms import BetForm
+from scoring.forms import BetForm, StrictIntegerField
 from scoring.lang import pick
 from scoring.models import Game
 
@@ -39,10 +39,10 @@ class Form(EntryForm):
     discarder = seat_field(_("谁放铳"))
     leaver = seat_field(_("谁逃跑"))
     maizi = forms.TypedMultipleChoiceField(label=_("买子"), choices=seat_choices(4), coerce=int, required=False)
-    xz0 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    xz1 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    xz2 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
-    xz3 = forms.IntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz0 = StrictIntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz1 = StrictIntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz2 = StrictIntegerField(min_value=0, max_value=1_000_000, required=False)
+    xz3 = StrictIntegerField(min_value=0, max_value=1_000_000, required=False)
     piao_player = seat_field(_("谁飘了"))
     piao_level = forms.TypedChoiceField(
         label=_("飘"), choices=[("", "—"), (1, _("单飘")), (2, _("双飘"))], coerce=int, required=False, empty_value=None

@@ -8,6 +8,7 @@ from scoring.engine import SEATS_ZH
 from scoring.engine.zhuji import hands as tai_names
 from scoring.engine.zhuji.hands import TAI_NAMES
 from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, WinOrDrawForm, seat_field, win_initial, win_title
+from scoring.forms import StrictIntegerField
 from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/zhuji.html"
@@ -40,7 +41,7 @@ class Form(WinOrDrawForm):
     gangkai = forms.BooleanField(required=False)
     no_caishen = forms.BooleanField(required=False)
     special = forms.ChoiceField(choices=[("", "—"), *_choices(SPECIALS)], required=False)
-    extra = forms.IntegerField(label=_("其他台"), min_value=0, max_value=MAX_EXTRA, required=False)
+    extra = StrictIntegerField(label=_("其他台"), min_value=0, max_value=MAX_EXTRA, required=False)
 
     def tai(self) -> dict:
         """The contract's TAI object, with only what was tapped."""

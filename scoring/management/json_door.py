@@ -9,6 +9,7 @@ from collections.abc import Callable
 from django.core.management.base import BaseCommand
 
 from scoring.engine.errors import ScoringError
+from scoring.engine.hygiene import loads
 
 
 class JsonDoor(BaseCommand):
@@ -51,9 +52,4 @@ def read_json(file: str, max_bytes: int | None):
     if max_bytes is not None and len(raw) > max_bytes:
         limit = max_bytes // 1024
         raise ScoringError(f"请求太大（上限 {limit} KB）", f"Request too large (limit {limit} KB)")
-    try:
-        return json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ScoringError(f"JSON 格式错误：{error}", f"Malformed JSON: {error}") from None
-    except RecursionError:
-        raise ScoringError("JSON 嵌套太深", "Malformed JSON: nested too deeply") from None
+    return loads(raw)  # no NaN, Infinity, repeated key or lone surrogate (scoring/engine/hygiene.py)

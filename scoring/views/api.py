@@ -1,8 +1,6 @@
 """JSON doors onto the engine (scoring-contract.md): ``POST /api/score``, ``POST /api/settle`` and
 ``POST /api/analyse`` (hand-analysis.md)."""
 
-import json
-
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, JsonResponse
@@ -11,8 +9,8 @@ from django.views.decorators.csrf import csrf_exempt
 from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, min_transfers, score_game_or_error
 from scoring.engine.analyse import analyse_or_error
-from scoring.engine.contract import MAX_NAME  # the contract's bound on names
 from scoring.engine.errors import BilingualError, check_object
+from scoring.engine.hygiene import check_names, loads
 
 JSON_DUMPS = {"ensure_ascii": False}
 
@@ -41,11 +39,9 @@ def read_json(request: HttpRequest):
         limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE // 1024
         return json_error(400, f"请求太大（上限 {limit} KB）", f"Request body too large (limit {limit} KB)")
     try:
-        return json.loads(raw.decode("utf-8"))
-    except RecursionError:
-        return json_error(400, "JSON 嵌套太深", "JSON nested too deeply")
-    except (UnicodeDecodeError, ValueError) as error:  # ValueError: also integers over 4,300 digits
-        return json_error(400, f"JSON 格式错误：{error}", f"Malformed JSON: {error}")
+        return loads(raw)  # no NaN, Infinity, repeated key or lone surrogate (scoring/engine/hygiene.py)
+    except ScoringError as error:
+        return json_error(400, error.zh, error.en)
 
 
 @csrf_exempt
@@ -69,16 +65,6 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_name(name: str) -> None:
-    """Names show up on every transfer line, so blank or overlong ones are refused."""
-    if not name.strip() or len(name) > MAX_NAME:
-        raise SettleInputError(
-            f"名字应为 1-{MAX_NAME} 个字：{name[:MAX_NAME]!r}",
-            f"Names must be 1-{MAX_NAME} characters: {name[:MAX_NAME]!r}",
-            "balances",
-        )
-
-
 def _parse_balances(balances) -> dict[str, int]:
     """The balances object, checked before the engine sees it (which trusts its input)."""
     if not isinstance(balances, dict) or not MIN_PLAYERS <= len(balances) <= MAX_PLAYERS:
@@ -87,8 +73,11 @@ def _parse_balances(balances) -> dict[str, int]:
             f"balances must be an object of {MIN_PLAYERS}-{MAX_PLAYERS} name: points entries",
             "balances",
         )
+    try:  # names show up on every transfer line: the contract's check for players' names
+        check_names(list(balances), field="balances")
+    except ScoringError as error:
+        raise SettleInputError(error.zh, error.en, "balances") from None
     for name, points in balances.items():
-        _check_name(name)
         if not _is_int(points):
             raise SettleInputError(f"{name} 的分数应为整数", f"Points for {name} must be an integer", "balances")
         if abs(points) >= MAX_POINTS:

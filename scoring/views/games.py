@@ -127,7 +127,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     game, can_edit = load_game(request, token)
-    if not can_edit or not 0 <= seat <= 3:
+    if not can_edit or not 0 <= seat < game.engine.seats:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
     device.set_my_seat(request, response, game.id, seat)

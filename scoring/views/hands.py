@@ -64,7 +64,7 @@ def to_game(request: HttpRequest, token: str) -> HttpResponse:
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
     """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
-    seat = device.my_seat(request, game.id)
+    seat = device.my_seat(request, game.id, game.engine.seats)
     return {by: game.players[seat] if seat is not None else "", "version": posted_version(request)}
 
 

@@ -1,7 +1,5 @@
 """Looking back: history, stats, summary and share text, export and import."""
 
-import json
-
 from django.contrib import messages
 from django.db.models import Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -14,6 +12,8 @@ from scoring.access import load_game, spend_new_game, throttle
 from scoring.backup import backup_json, notes
 from scoring.cache import snapshot
 from scoring.charts import ledger_chart
+from scoring.engine import ScoringError
+from scoring.engine.hygiene import loads
 from scoring.exports import ImportError_, game_csv, import_game, share_text
 from scoring.forms import ImportForm
 from scoring.lang import say
@@ -93,13 +93,12 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def read_backup(raw: bytes):
-    """The backup's JSON, or ImportError_ saying why not (deep nesting, huge numbers included)."""
+    """The backup's JSON, or ImportError_ saying why not: read as strictly as the API reads it
+    (no NaN or Infinity, no repeated key, no lone surrogate; deep nesting, huge numbers)."""
     try:
-        return json.loads(raw.decode("utf-8"))
-    except RecursionError:
-        raise ImportError_("不是有效的 JSON 文件（嵌套太深）。", "Not a valid JSON file (nested too deeply).") from None
-    except (UnicodeDecodeError, ValueError):
-        raise ImportError_("不是有效的 JSON 文件。", "Not a valid JSON file.") from None
+        return loads(raw)
+    except ScoringError as error:
+        raise ImportError_(f"不是有效的 JSON 文件：{error.zh}", f"Not a valid JSON file: {error.en}") from None
 
 
 def import_view(request: HttpRequest) -> HttpResponse:

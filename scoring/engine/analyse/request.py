@@ -3,7 +3,7 @@ settled" (context checks) and "Errors". Every problem is a ScoringError with ``h
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError
+from ..errors import ScoringError, unknown_field
 from .tiles import CODES, INDEX
 
 RULESETS = ("yiwu", "zhuji", "wuyi2")
@@ -84,7 +84,7 @@ def parse(request) -> Context:
         raise ScoringError("请求应为 JSON 对象", "The request must be a JSON object", None)
     unknown = sorted(k for k in request if k not in FIELDS)
     if unknown:
-        raise ScoringError(f"未知字段：{unknown[0]}", f"Unknown field: {unknown[0]}", unknown[0])
+        raise unknown_field(unknown[0])
     ruleset = request.get("ruleset", "yiwu")
     if ruleset not in RULESETS:
         shown = repr(ruleset)[:20]

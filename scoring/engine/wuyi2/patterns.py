@@ -7,7 +7,7 @@ might add next, so the app greys exactly the chips that scoring would refuse.
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError
+from ..errors import ScoringError, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +125,7 @@ def _context_problem(code: str, winner: int | None, dealer: int, self_drawn: boo
 def problem(code, chosen, winner: int | None, dealer: int, self_drawn: bool) -> Problem | None:
     """Why ``code`` cannot be added to the codes ``chosen`` (already valid together), or None."""
     if not isinstance(code, str) or code not in BY_CODE:
-        return (f"§4 未知的番型：{code}", f"§4 Unknown pattern: {code}")
+        return (f"§4 未知的番型：{shown(code)}", f"§4 Unknown pattern: {shown(code)}")
     if code == "zimo":
         return (
             "§5 自摸不用填写，没有放铳者时自动算",

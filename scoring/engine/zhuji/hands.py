@@ -7,7 +7,7 @@ Only the shape is checked here: known fields, seats 0-3, the right kinds of valu
 
 from dataclasses import dataclass
 
-from ..errors import ScoringError, check_object, required, win_or_draw
+from ..errors import ScoringError, check_object, required, shown, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
@@ -122,7 +122,7 @@ def parse_tai(raw) -> Tai:
     if not raw:
         return NO_TAI
     if not raw.keys() <= TAI_FIELDS:
-        name = sorted(raw.keys() - TAI_FIELDS)[0]
+        name = shown(sorted(raw.keys() - TAI_FIELDS)[0])
         raise ScoringError(f"台 tai 里有未知字段：{name}", f"Unknown field in tai: {name}", f"tai.{name}")
     return Tai(**{name: _tai_value(name, value) for name, value in raw.items()})
 
