@@ -78,8 +78,10 @@ def test_an_htmx_void_confirm_answers_the_game_page_too(client, game):
 
 
 def test_an_htmx_preview_refresh_still_gets_only_the_preview(client, game):
+    """The refresh the form's changes trigger targets the panel; the boosted 「更新预览」 gets the
+    whole page (test_it_whole_pages)."""
     data = {**form_fields(ZIMO, game), "next_seq": "1"}
-    response = client.post(game_url(game) + "record", data, **HTMX)
+    response = client.post(game_url(game) + "record", data, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert "HX-Push-Url" not in response
     assert 'id="preview-panel"' in response.content.decode()
