@@ -91,7 +91,7 @@ def test_an_htmx_preview_refresh_still_gets_only_the_preview(client, game):
 def test_every_step_link_is_preloaded(client, game):
     game_page = client.get(game_url(game)).content.decode()
     steps = [href for href, _ in links(game_page) if "/record?" in href]
-    assert len(steps) == 5  # four winners and 流局
+    assert len(steps) == 6  # four winners, 流局 and 手动记分
     assert all(preload for href, preload in links(game_page) if "/record?" in href)
 
     win_type = client.get(steps[0]).content.decode()

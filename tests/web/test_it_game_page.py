@@ -105,7 +105,7 @@ def test_the_game_page_offers_a_manual_hand(client, game, zhuji_game):
     """手动记分 (fines, side bets, a penalty) is one tap from the game page, in every ruleset."""
     for g in (game, zhuji_game):
         html = client.get(game_url(g)).content.decode()
-        assert f'href="{game_url(g)}record?outcome=manual"' in html
+        assert f'href="{game_url(g)}record?outcome=manual&amp;v={g.version}"' in html
         assert "手动记分" in html
     assert "record?outcome=manual" not in client.get(game_url(game, view=True)).content.decode()
 
