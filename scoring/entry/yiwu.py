@@ -19,6 +19,7 @@ RULES_TEMPLATE = "scoring/entry/yiwu_rules.html"
 PARTIAL = "scoring/entry/_preview.html"  # what a preview refresh swaps
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
+REQUIREMENTS = ()
 MISSING = {
     "winner": _("请选择谁胡了。"),
     "win_type": _("请选择胡牌型。"),

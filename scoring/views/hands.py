@@ -22,7 +22,7 @@ from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
 from scoring.forms import BetForm, VoidForm, ascii_int, refusal
-from scoring.lang import say
+from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
@@ -114,6 +114,11 @@ class EntryPage:
         return self.form.entry(self.state, self.game.engine_rules())
 
     def refuse(self, error: LedgerError) -> None:
+        """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
+        the sheet has not met yet (the kind's ``REQUIREMENTS``) is a plain note instead."""
+        if not confirming(self.request) and error.field in self.kind.REQUIREMENTS:
+            self.context["requirement"] = table_words(say(error.error))
+            return
         field = FIELD_OF.get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
