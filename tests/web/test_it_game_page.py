@@ -118,8 +118,9 @@ def test_a_ruleset_without_bets_draws_no_bets_box(client, zhuji_game, wuyi2_game
         assert "border" not in box
 
 
-def test_a_poll_after_the_game_ended_takes_the_bet_buttons_away(client, game):
-    """Another phone settled the game: the next poll leaves no 买子/下子 button on this one."""
+def test_a_finished_game_has_no_write_control_and_a_poll_takes_the_bets_away(client, game):
+    """Another phone settled the game: the next poll leaves no 买子/下子 button on this one, and
+    the page itself offers nothing to write (a tap would only be refused)."""
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert 'action="/g/' in client.get(game_url(game)).content.decode().split('id="bets"')[1].split("</section>")[0]
     client.post(game_url(game) + "finish", {"rate": "100", "fee_yuan": "0", "fee_mode": "equal", "fee_payee": "0"})
@@ -127,4 +128,6 @@ def test_a_poll_after_the_game_ended_takes_the_bet_buttons_away(client, game):
     box = re.search(r'<[a-z]+ [^>]*id="bets"[^>]*>.*?</[a-z]+>', live, re.S)[0]
     assert 'hx-swap-oob="true"' in box
     assert "<button" not in box
-    assert "bet" not in client.get(game_url(game)).content.decode().split('id="bets"')[1].split("</")[0]
+    html = client.get(game_url(game)).content.decode()
+    assert "bet" not in html.split('id="bets"')[1].split("</")[0]
+    assert 'method="post"' not in html.split("<main")[1].split("</main>")[0]  # no write control, not even 我是
