@@ -189,8 +189,8 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
 
 def answers_url(request: HttpRequest) -> str:
     """The entry page's address with the posted answers (a GET of it shows the same page), never
-    its one-time fields."""
-    query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME]
+    its one-time fields nor the ones left empty."""
+    query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME and v != ""]
     return f"{request.path}?{urlencode(query)}"
 
 
