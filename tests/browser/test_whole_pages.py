@@ -138,7 +138,7 @@ def walk(page, base: str, game: Game) -> int:
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_every_tap_and_every_back_lands_on_a_whole_page(live_server, browser, language):
     game = new_game()
-    context = browser.new_context(viewport=PHONE)
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
     context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
     context.set_default_timeout(10_000)
     context.add_init_script(COUNT_SWAPS)
