@@ -4,6 +4,8 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
 - ``Form``: the hand form (an ``EntryForm``): ``step()`` — the next question of the fast path or
   ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object;
 - ``MISSING``: the message for a step left unanswered on a POST;
+- ``REQUIREMENTS``: the engine fields whose refusal on a preview only means the sheet is not
+  done yet (诸暨's 1 台): stated as a note, red only when a confirm is refused;
 - ``initial(entry, fix)``: form data for a stored hand (edit);
 - ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
   refresh of the preview swaps (``request.htmx`` picks it);

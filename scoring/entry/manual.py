@@ -15,6 +15,7 @@ from scoring.lang import pick
 
 TEMPLATE = "scoring/entry/manual.html"
 PARTIAL = "scoring/entry/_preview.html"
+REQUIREMENTS = ()
 MISSING = {"manual": _("请填写每人的得失和说明。")}
 MAX_SEATS = 4
 

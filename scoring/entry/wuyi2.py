@@ -16,6 +16,7 @@ TEMPLATE = "scoring/entry/wuyi2.html"
 RULES_TEMPLATE = "scoring/entry/wuyi2_rules.html"
 PARTIAL = "scoring/entry/wuyi2.html#sheet"  # what a preview refresh swaps: the preview and the chips
 COUNT = "番"
+REQUIREMENTS = ()
 MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸还是放铳。")}
 SHAPES = [p.code for p in PATTERNS if p.group == "shape"]
 EXTRAS = [code for code in LISTABLE if BY_CODE[code].group != "shape"]

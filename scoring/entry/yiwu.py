@@ -7,9 +7,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import COMMON_ORDER, SEATS_ZH, WIN_TYPES, Rules, TableState
+from scoring.engine.yiwu.checks import piao_refusal
 from scoring.entry.base import BetRefused, EntryForm, fix_initial, seat_choices, seat_field
 from scoring.forms import BetForm, StrictIntegerField
-from scoring.lang import pick
+from scoring.lang import pick, say, table_words
 from scoring.models import Game
 
 TEMPLATE = "scoring/entry/yiwu.html"
@@ -18,6 +19,7 @@ RULES_TEMPLATE = "scoring/entry/yiwu_rules.html"
 PARTIAL = "scoring/entry/_preview.html"  # what a preview refresh swaps
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
+REQUIREMENTS = ()
 MISSING = {
     "winner": _("请选择谁胡了。"),
     "win_type": _("请选择胡牌型。"),
@@ -201,12 +203,33 @@ def _piao_options(form, names: list[str], winner: int | None) -> dict:
         after = [f for f in feeders if f != s] if s in feeders else [*feeders, s][:3]
         after += [""] * (3 - len(after))
         chips.append({"seat": s, "name": names[s], "on": s in feeders, "f1": after[0], "f2": after[1], "f3": after[2]})
+    own = player is not None and player == winner  # the winner floated: the level is the win type's
     return {
-        "piao": {"player": player, "name": names[player], "level": level} if player is not None else None,
+        "piao": {"player": player, "name": names[player], "level": level, "own": own} if player is not None else None,
         "piao_levels": [(1, pick("单飘", "single float")), (2, pick("双飘", "double float"))],
         "piao_seats": [(s, names[s]) for s in range(4) if s != winner],
         "feeder_chips": chips if winner is not None else [],
         "is_draw": data.get("outcome") == "draw",
+    }
+
+
+def _offered_types(rules, winner: int | None, data: dict) -> dict:
+    """The win-type step's buttons: after someone else floated, only the types §9 still allows,
+    and why the others are gone (「单飘后其他人不能放铳胡，必须自摸」)."""
+    piao = data.get("piao_player") if winner is not None else None
+    if piao is None:
+        refused = {}
+    else:
+        level = data.get("piao_level") or 1  # what the entry records when no level is tapped
+        refused = {code: piao_refusal(rules, t, winner, piao, level) for code, t in WIN_TYPES.items()}
+    offered = [code for code in WIN_TYPES if refused.get(code) is None]
+    why = {table_words(say(e)): None for code, e in refused.items() if e and not WIN_TYPES[code].piao_level}
+    return {
+        "zimo": WIN_TYPES["zimo"] if "zimo" in offered else None,
+        "pinghu": WIN_TYPES["pinghu"] if "pinghu" in offered else None,
+        "more_types": [t for t in MORE_TYPES if t.code in offered],
+        "piao_types": [t for t in PIAO_TYPES if t.code in offered],
+        "types_gone": " ".join(why),
     }
 
 
@@ -216,12 +239,9 @@ def context(game: Game, form, state, rules) -> dict:
     winner, type_code = data.get("winner"), data.get("win_type")
     return {
         **_piao_options(form, names, winner),
+        **_offered_types(rules, winner, data),
         "others": [(s, names[s]) for s in range(4) if s != winner],
         "type_name": pick(WIN_TYPES[type_code].zh, WIN_TYPES[type_code].en) if type_code else "",
-        "zimo": WIN_TYPES["zimo"],
-        "pinghu": WIN_TYPES["pinghu"],
-        "more_types": MORE_TYPES,
-        "piao_types": PIAO_TYPES,
         **_bet_options(game, form, state, rules),
     }
 

@@ -15,6 +15,7 @@ TEMPLATE = "scoring/entry/zhuji.html"
 RULES_TEMPLATE = "scoring/entry/zhuji_rules.html"
 PARTIAL = "scoring/entry/zhuji.html#head"  # what a preview refresh swaps: the preview and who won how
 COUNT = "台"
+REQUIREMENTS = ("tai",)  # 「至少要1台」: on the sheet before any 台 is tapped, a note (not a refusal)
 MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
 
 # The sheet's chips, named from the engine's one table of 台 items (scoring/engine/zhuji/hands.py).

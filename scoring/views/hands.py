@@ -22,9 +22,10 @@ from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
-from scoring.lang import say
+from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
+from scoring.partial import wants_part
 from scoring.presenters import bet_words, bets_text, hand_row, hand_title
 
 # Engine field names → the form field that shows the message.
@@ -133,6 +134,11 @@ class EntryPage:
         return self.form.entry(self.state, self.game.engine_rules())
 
     def refuse(self, error: LedgerError) -> None:
+        """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
+        the sheet has not met yet (the kind's ``REQUIREMENTS``) is a plain note instead."""
+        if not confirming(self.request) and error.field in self.kind.REQUIREMENTS:
+            self.context["requirement"] = table_words(say(error.error))
+            return
         field = FIELD_OF.get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
@@ -144,8 +150,9 @@ class EntryPage:
         )
 
     def render(self) -> HttpResponse:
-        """A question with big buttons, or the preview form; an htmx refresh of the preview
-        gets only the part it swaps."""
+        """A question with big buttons, or the preview form; the form's own refresh of the
+        preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
+        the address of its answers, so a reload or the back gesture shows it again."""
         names, data = self.game.players, getattr(self.form, "cleaned_data", {})
         winner = data.get("winner")
         step = self.form.step() if self.form.is_valid() and self.request.method == "GET" else "preview"
@@ -158,10 +165,11 @@ class EntryPage:
             winner_name=names[winner] if winner is not None else "",
             **self.kind.context(self.game, self.form, self.state, self.game.engine_rules()),
         )
-        template = "scoring/hand_form.html"
-        if self.request.htmx and self.request.method == "POST" and step == "preview":
-            template = self.kind.PARTIAL
-        response = render(self.request, template, self.context)
+        posted = self.request.method == "POST"
+        part = posted and step == "preview" and wants_part(self.request)
+        response = render(self.request, self.kind.PARTIAL if part else "scoring/hand_form.html", self.context)
+        if posted and not part and self.request.htmx:
+            response["HX-Push-Url"] = answers_url(self.request)
         if self.preloadable():
             # The preload extension fetches a step on touchstart and htmx's click then finds it
             # in the phone's cache. Only htmx's GETs of the record flow at the game's current
@@ -194,13 +202,19 @@ def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage 
         return page.render()
     except services.StalePreview as stale:
         messages.warning(request, say(stale))
-        query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME]
-        return redirect(f"{request.path}?{urlencode(query)}")
+        return redirect(answers_url(request))
     except services.Conflict as conflict:
         messages.warning(request, say(conflict))
     else:
         messages.success(request, done)
     return to_game(request, token)
+
+
+def answers_url(request: HttpRequest) -> str:
+    """The entry page's address with the posted answers (a GET of it shows the same page), never
+    its one-time fields nor the ones left empty."""
+    query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME and v != ""]
+    return f"{request.path}?{urlencode(query)}"
 
 
 def record(request: HttpRequest, token: str) -> HttpResponse:

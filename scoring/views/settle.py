@@ -16,6 +16,7 @@ from scoring.exports import share_text
 from scoring.forms import SettleForm, refusal
 from scoring.lang import chinese, say
 from scoring.models import Settlement
+from scoring.partial import wants_part
 from scoring.yuan import money, yuan, yuan_text
 
 
@@ -61,7 +62,7 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
     """The settle-up screen: a form and its live preview while playing, the transfers after;
-    an htmx refresh of the preview gets only the preview."""
+    the form's own refresh of the preview gets only the preview (a navigation, the whole page)."""
     game, can_edit = load_game(request, token)
     ledger = snapshot(game, limit=1)  # its totals and counts come from the game's row: no hand list here
     context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}
@@ -73,7 +74,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     context["form"] = form = SettleForm(request.GET or None, players=game.players)
     if form.is_bound and form.is_valid():
         context.update(planned(form, ledger.totals, game.players))
-    if request.htmx:
+    if wants_part(request):
         return render(request, "scoring/settle.html#preview", context)
     context["chart"] = game_chart(game)
     return render(request, "scoring/settle.html", context)

@@ -120,10 +120,10 @@ document.addEventListener("htmx:load", function (event) {
   if (event.detail.elt === document.body || (event.detail.elt.querySelector && event.detail.elt.querySelector("#hands"))) openNamedRow();
 });
 
-// A message floats over the page: a tap puts it away, a success fades by itself.
-document.addEventListener("click", function (event) {
-  var alert = event.target.closest(".flash .alert");
-  if (alert) alert.remove();
+// A message floats over the page, letting taps through to what lies below: any tap puts it
+// away, a success fades by itself.
+document.addEventListener("click", function () {
+  document.querySelectorAll(".flash .alert").forEach(function (alert) { alert.remove(); });
 });
 function fadeFlash() {
   document.querySelectorAll(".flash .alert-success").forEach(function (alert) {

@@ -65,6 +65,7 @@ def test_other_phones_learn_the_game_ended(live_server, browser, shot):
     contexts, _first, second = two_phones(browser, live_server, game)
     expect(second.get_by_role("link", name="老王", exact=True)).to_be_visible()
     expect(second.locator("#hand-1 a", has_text="修改")).to_be_attached()
+    expect(second.locator("#bets").get_by_role("button", name=re.compile("买子"))).to_have_count(4)
 
     services.finish_game(game=Game.objects.get(pk=game.pk), rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)
     second.clock.run_for(POLL_MS)
@@ -72,6 +73,7 @@ def test_other_phones_learn_the_game_ended(live_server, browser, shot):
     expect(second.locator(".record")).to_have_count(0)  # no 谁胡了 buttons
     expect(second.locator("#hand-1 a", has_text="修改")).to_have_count(0)
     expect(second.locator("#hand-1 a", has_text="作废")).to_have_count(0)
+    expect(second.locator("#bets button")).to_have_count(0)  # no 买子 to be refused
     shot(second, "game-finished-by-poll")
     for c in contexts:
         c.close()
@@ -112,6 +114,11 @@ def test_a_message_floats_over_the_page_and_goes_when_newer_hands_arrive(live_se
     assert page.locator("#tiles").bounding_box()["y"] == tiles_top  # it does not push the page down
     assert flash.evaluate("(a) => getComputedStyle(a.parentElement).position") == "fixed"
     shot(page, "game-flash-toast")
+    for name in ("邀请", "规则"):  # the top bar's links stay in reach under the toast
+        link = page.locator("nav.topbar").get_by_role("link", name=name)
+        box = link.bounding_box()
+        centre = "([x, y]) => document.elementFromPoint(x, y).closest('a')?.textContent"
+        assert page.evaluate(centre, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2]) == name
 
     record(Client(), game, {"outcome": "draw"})  # another phone's hand
     expect(flash).to_be_visible()  # still there before the poll

@@ -80,8 +80,10 @@ def test_an_htmx_void_confirm_answers_the_game_page_too(client, game):
 
 
 def test_an_htmx_preview_refresh_still_gets_only_the_preview(client, game):
+    """The refresh the form's changes trigger targets the panel; the boosted 「更新预览」 gets the
+    whole page (test_it_whole_pages)."""
     data = {**form_fields(ZIMO, game), "next_seq": "1"}
-    response = client.post(game_url(game) + "record", data, **HTMX)
+    response = client.post(game_url(game) + "record", data, HTTP_HX_REQUEST="true")
     assert response.status_code == 200
     assert "HX-Push-Url" not in response
     assert 'id="preview-panel"' in response.content.decode()
@@ -91,7 +93,7 @@ def test_an_htmx_preview_refresh_still_gets_only_the_preview(client, game):
 def test_every_step_link_is_preloaded(client, game):
     game_page = client.get(game_url(game)).content.decode()
     steps = [href for href, _ in links(game_page) if "/record?" in href]
-    assert len(steps) == 5  # four winners and 流局
+    assert len(steps) == 6  # four winners, 流局 and 手动记分
     assert all(preload for href, preload in links(game_page) if "/record?" in href)
 
     win_type = client.get(steps[0]).content.decode()

@@ -1,3 +1,5 @@
+import re
+
 from tests.web.helpers import game_url, record, totals_on_page
 
 
@@ -97,3 +99,35 @@ def test_the_whole_list_comes_in_pages_of_100_and_a_poll_keeps_the_page(client, 
     assert 'id="hand-51"' in polled
     assert "page=2" in polled  # the next poll asks for the same page
     assert client.get(game_url(game) + "?page=²").content.decode().count('class="hand-row') == 15  # not a page
+
+
+def test_the_game_page_offers_a_manual_hand(client, game, zhuji_game):
+    """手动记分 (fines, side bets, a penalty) is one tap from the game page, in every ruleset."""
+    for g in (game, zhuji_game):
+        html = client.get(game_url(g)).content.decode()
+        assert f'href="{game_url(g)}record?outcome=manual&amp;v={g.version}"' in html
+        assert "手动记分" in html
+    assert "record?outcome=manual" not in client.get(game_url(game, view=True)).content.decode()
+
+
+def test_a_ruleset_without_bets_draws_no_bets_box(client, zhuji_game, wuyi2_game):
+    for g in (zhuji_game, wuyi2_game):
+        html = client.get(game_url(g)).content.decode()
+        box = re.search(r'<[a-z]+ [^>]*id="bets"[^>]*>', html)[0]
+        assert "hidden" in box
+        assert "border" not in box
+
+
+def test_a_finished_game_has_no_write_control_and_a_poll_takes_the_bets_away(client, game):
+    """Another phone settled the game: the next poll leaves no 买子/下子 button on this one, and
+    the page itself offers nothing to write (a tap would only be refused)."""
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    assert 'action="/g/' in client.get(game_url(game)).content.decode().split('id="bets"')[1].split("</section>")[0]
+    client.post(game_url(game) + "finish", {"rate": "100", "fee_yuan": "0", "fee_mode": "equal", "fee_payee": "0"})
+    live = client.get(game_url(game) + "poll?v=0").content.decode()
+    box = re.search(r'<[a-z]+ [^>]*id="bets"[^>]*>.*?</[a-z]+>', live, re.S)[0]
+    assert 'hx-swap-oob="true"' in box
+    assert "<button" not in box
+    html = client.get(game_url(game)).content.decode()
+    assert "bet" not in html.split('id="bets"')[1].split("</")[0]
+    assert 'method="post"' not in html.split("<main")[1].split("</main>")[0]  # no write control, not even 我是

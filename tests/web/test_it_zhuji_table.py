@@ -149,3 +149,17 @@ def test_a_zhuji_backup_imports_as_a_zhuji_game_with_the_same_half_point_totals(
     assert (copy.ruleset, copy.players, copy.rules) == ("zhuji", zhuji_game.players, zhuji_game.rules)
     original = totals_on_page(client.get(game_url(zhuji_game)).content.decode())
     assert totals_on_page(client.get(game_url(copy)).content.decode()) == original == ["−2.5", "+5", "−2.5", "0"]
+
+
+def test_the_sheet_opens_with_the_one_tai_requirement_said_neutrally(client, zhuji_game):
+    """Nothing tapped yet is not a mistake: 「至少要1台」 is a grey note, red only once a confirm is refused."""
+    url = game_url(zhuji_game) + "record"
+    html = client.get(url + "?outcome=win&winner=1&zimo=on").content.decode()
+    assert "alert-danger" not in html
+    note = re.search(r'<div class="alert alert-secondary[^"]*requirement"[^>]*>(.*?)</div>', html)[1]
+    assert note == "至少要1台才能胡（无财、杠开除外）"
+    untapped = {"outcome": "win", "winner": "1", "zimo": "on", "next_seq": "1"}
+    assert "alert-danger" not in client.post(url, untapped, headers={"HX-Request": "true"}).content.decode()
+    refused = client.post(url, {**untapped, "confirm": "1"}).content.decode()
+    assert re.search(r"alert-danger.*至少要1台才能胡", refused, re.S)
+    assert not Hand.objects.exists()

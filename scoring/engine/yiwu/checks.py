@@ -46,38 +46,45 @@ def check_win(rules: Rules, hand: HandEntry) -> None:
 
 
 def _check_piao_win(rules: Rules, hand: HandEntry, wt: WinType, winner: int) -> None:
-    piao, level = hand.piao_player, hand.piao_level
+    if refusal := piao_refusal(rules, wt, winner, hand.piao_player, hand.piao_level):
+        raise refusal
+
+
+def piao_refusal(rules: Rules, wt: WinType, winner: int, piao: int | None, level: int | None) -> ScoringError | None:
+    """§9: why ``winner`` may not win by ``wt`` when ``piao`` floated at ``level`` (None: allowed).
+    The entry form asks it too, to offer only the win types left."""
     if wt.piao_level:
         if piao != winner:
-            raise ScoringError(
+            return ScoringError(
                 f"§9 {wt.zh}只能由飘的人胡：先标记谁飘了",
                 f"§9 {wt.en} needs the winner to be the one who floated",
                 "win_type",
             )
         if level != wt.piao_level:
             need = "单飘" if level == 1 else "双飘"
-            raise ScoringError(
+            return ScoringError(
                 f"§9 飘的级别与胡牌型不符：应胡{need}",
                 f"§9 The float level does not match the win type ({need})",
                 "win_type",
             )
     elif piao is not None:
         if winner == piao:
-            raise ScoringError(
+            return ScoringError(
                 "§9 飘的人只能以飘胡（单飘/双飘）",
                 "§9 The player who floated can only win with a float type",
                 "win_type",
             )
         if level == 1 and wt.discard:
-            raise ScoringError(
+            return ScoringError(
                 "§9 单飘后其他人不能放铳胡，必须自摸", "§9 After a 单飘 nobody else may win on a discard", "win_type"
             )
         allowed = wt.code == "gangkai" or (rules.others_may_caishentou_after_shuangpiao and wt.caishentou)
         if level == 2 and not allowed:
             extra = "或财神头" if rules.others_may_caishentou_after_shuangpiao else ""
-            raise ScoringError(
+            return ScoringError(
                 f"§9 双飘后其他人只能杠开{extra}胡", "§9 After a 双飘 the others may only win by 杠开", "win_type"
             )
+    return None
 
 
 def check_feeders(hand: HandEntry) -> None:

@@ -1,0 +1,187 @@
+"""Every tap lands on a whole page (390×844, Chinese and English): each link and button of the
+game page, the entry steps, settle and the summary leads to a page with its top bar and a way
+back, and so does the back gesture. 「更新预览」 keeps the page whole, and its 确认 records once."""
+
+import re
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from playwright.sync_api import expect
+
+from scoring.engine import Rules
+from scoring.models import Game, Hand
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import form_ready
+from tests.web.helpers import game_url, record
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["老王", "小李", "阿华", "大刘"]
+# The pages walked, in an order where the writes (a hand, a bet, 结束) never hide a later page.
+# True: a page with a part of its own (the entry and settle previews), brought back from the
+# server by the back gesture even when none of its links is a new kind.
+PAGES = [
+    ("", False),
+    ("record?outcome=win&winner=1", False),
+    ("record?outcome=win&winner=1&win_type=zimo", True),
+    ("record?outcome=manual", True),
+    ("summary", False),
+    ("settle", True),
+    ("settle?rate=100&fee_yuan=40&fee_mode=equal&fee_payee=0", True),
+    ("settle", False),  # settled
+]
+# Counts the swaps htmx finished: a tap has landed when one more is counted (or a new document).
+COUNT_SWAPS = "document.addEventListener('htmx:afterSettle', () => setTimeout(() => { window.swaps = (window.swaps || 0) + 1; }));"
+# Every link and button a person can tap, one of each kind: a link to the same view (each step
+# of the record flow is one kind: the view answers a navigation the same way whatever it asks),
+# a button of the same form (each 买子 button is one). The language switch
+# and the downloads (CSV, JSON) are left out: they leave the page on purpose.
+TARGETS = """() => {
+  const kinds = new Map();
+  document.querySelectorAll('main a[href], main button, nav a[href]').forEach((el, index) => {
+    if (el.closest('[hx-boost="false"]') || el.type === 'button' || el.disabled) return;
+    if (!el.checkVisibility()) return;
+    let key;
+    if (el.tagName === 'A') {
+      const url = new URL(el.href);
+      if (url.origin !== location.origin || /export/.test(url.pathname)) return;
+      key = 'GET ' + url.pathname.replace(/\\/\\d+/g, '/N');
+    } else {
+      const form = el.form;
+      if (!form) return;
+      key = form.method + ' ' + new URL(form.action).pathname.replace(/\\/\\d+/g, '/N') + ' ' + el.name;
+    }
+    if (!kinds.has(key)) kinds.set(key, index);
+  });
+  return [...kinds.entries()];
+}"""
+TAPPABLE = "main a[href], main button, nav a[href]"
+OPEN_ALL = "document.querySelectorAll('details').forEach((d) => { d.open = true; })"
+
+
+def new_game() -> Game:
+    game = Game.objects.create(players=NAMES, rules=Rules().to_dict())
+    client = Client()
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
+    return game
+
+
+WHOLE = """(game) => [
+  document.querySelectorAll('nav.topbar .navbar-brand').length === 1 && !!document.querySelector('footer'),
+  location.pathname === game || !location.pathname.startsWith(game) || !!document.querySelector(`main a[href="${game}"]`),
+]"""
+
+
+def assert_whole(page, game: Game, what: str) -> None:
+    """The top bar with its way home and, on a page of the game other than the game page, a link
+    back to the game page."""
+    assert page.evaluate(WHOLE, game_url(game)) == [True, True], what
+
+
+def tap(page, index: int) -> None:
+    """Tap the ``index``-th tappable element and wait for where it leads: a new document, or
+    htmx's swap settled."""
+    page.evaluate("window.swaps = 0; window.before = 1")
+    page.locator(TAPPABLE).nth(index).click()
+    page.wait_for_function("() => (!window.before || window.swaps > 0) && !document.querySelector('.htmx-request')")
+
+
+def back(page, game: Game, what: str, *, asks_server: bool) -> None:
+    """The back gesture. htmx restores the page from its own copy; without one (``asks_server``:
+    after a while, or opened in another tab) it asks the server (a history restore request)."""
+    page.evaluate(
+        "(forget) => { document.querySelector('#main').dataset.left = 1; if (forget) sessionStorage.removeItem('htmx-history-cache'); }",
+        asks_server,
+    )
+    page.go_back()
+    page.wait_for_function(
+        "() => !document.querySelector('#main[data-left]') && !document.querySelector('.htmx-request')"
+    )
+    assert_whole(page, game, f"back from {what}")
+    page.evaluate(OPEN_ALL)
+
+
+def walk(page, base: str, game: Game) -> int:
+    """Tap every kind of link and button on every page (a link's kind once in all). The back
+    gesture returns to the page, the first time on each page from the server (a page with a part
+    of its own is brought back so once, a link or not); a write that stays at its address opens
+    the page again."""
+    seen, taps = set(), 0
+    for path, has_part in PAGES:
+        url = base + game_url(game) + path
+        page.goto(url)
+        page.evaluate(OPEN_ALL)
+        restored = False
+        for key, index in page.evaluate(TARGETS):
+            if key in seen:
+                continue
+            what = f"{path or 'game'} → {key}"
+            tap(page, index)
+            assert_whole(page, game, what)
+            taps += 1
+            if key.startswith("GET"):
+                seen.add(key)
+            if page.url != url:
+                back(page, game, what, asks_server=not restored)
+                restored = True
+            elif not key.startswith("GET"):
+                page.goto(url)
+                page.evaluate(OPEN_ALL)
+        if has_part and not restored:  # home, then back: brought back from the server
+            page.goto(url)
+            tap(page, page.locator(TAPPABLE).evaluate_all("(els) => els.findIndex((e) => e.matches('.navbar-brand'))"))
+            back(page, game, f"home from {path}", asks_server=True)
+    return taps
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_every_tap_and_every_back_lands_on_a_whole_page(live_server, browser, language):
+    game = new_game()
+    context = browser.new_context(viewport=PHONE, reduced_motion="reduce")
+    context.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+    context.set_default_timeout(10_000)
+    context.add_init_script(COUNT_SWAPS)
+    page = context.new_page()
+    taps = walk(page, live_server.url, game)
+    assert page.locator("html").get_attribute("lang") == language
+    context.close()
+    assert taps > 20  # every kind once: the game page alone has 14
+
+
+def test_settle_from_an_open_game_is_the_whole_settle_screen(live_server, phone, shot):
+    game = new_game()
+    phone.goto(live_server.url + game_url(game))
+    phone.get_by_role("link", name="结算").click()
+    expect(phone.get_by_role("heading", name="结算")).to_be_visible()
+    expect(phone.locator("#settle-form")).to_be_visible()
+    expect(phone.get_by_role("link", name="返回记分")).to_be_visible()
+    shot(phone, "settle-from-the-game-page")
+
+
+@pytest.mark.parametrize(
+    ("start", "fill"),
+    [("record?outcome=win&winner=1&win_type=zimo", None), ("record?outcome=manual", True)],
+    ids=["zimo", "manual"],
+)
+def test_update_preview_keeps_the_page_whole_and_confirm_records_once(live_server, phone, shot, start, fill):
+    game = new_game()
+    phone.goto(live_server.url + game_url(game) + start)
+    form_ready(phone)
+    if fill:
+        for seat, amount in enumerate(["-10", "6", "4", "0"]):
+            phone.fill(f"#id_n{seat}", amount)
+        phone.fill("#id_note", "罚分")
+    phone.get_by_role("button", name="更新预览").click()
+    expect(phone.locator("nav.topbar")).to_have_count(1)
+    expect(phone.get_by_role("link", name="取消")).to_be_visible()
+    expect(phone.get_by_role("button", name="确认记录")).to_be_visible()
+    assert "record?" in phone.url  # the address holds the answers: a reload shows them again
+    phone.reload()
+    form_ready(phone)
+    expect(phone.get_by_role("link", name="取消")).to_be_visible()
+    shot(phone, f"update-preview-reloaded-{start.split('=')[1].split('&')[0]}")
+    phone.get_by_role("button", name="确认记录").click()
+    expect(phone.locator(".alert-success")).to_contain_text("已记录第3局")
+    assert Hand.objects.filter(game=game).count() == 3
+    assert re.search(r"/g/[^/]+/$", phone.url)
