@@ -5,7 +5,7 @@ that targets a part of the page (a plain ``HX-Request``) may get that part."""
 import pytest
 
 from scoring.models import Hand
-from tests.web.helpers import form_fields, game_url, record
+from tests.web.helpers import form_fields, game_url, record, version_of
 
 PART = {"HX-Request": "true"}
 BOOSTED = {"HX-Request": "true", "HX-Boosted": "true"}
@@ -50,7 +50,7 @@ def test_the_update_preview_button_gets_the_whole_page_and_its_address(client, g
 
 
 def test_a_confirm_after_the_refresh_records_one_hand(client, game):
-    data = {**form_fields(ZIMO), "next_seq": "1", "form_token": "t1"}
+    data = {**form_fields(ZIMO), "next_seq": "1", "form_token": "t1", "version": version_of(game)}
     client.post(game_url(game) + "record", data, headers=BOOSTED)
     response = client.post(game_url(game) + "record", {**data, "confirm": "1"}, headers=BOOSTED)
     html = response.content.decode()
