@@ -1,4 +1,4 @@
-"""算牌 at the table (hand-analysis.md): the page's state lives in its query string, so every tap
+"""算牌 at the table (docs/analysis.md): the page's state lives in its query string, so every tap
 is a plain link. ``read_query`` checks the query, ``build_page`` asks the engine and prices each
 answer at the table's current state, ``use_links`` turns a complete hand into the record form's
 pre-filled URL (nothing is recorded without the usual 「确认记录」).

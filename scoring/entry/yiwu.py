@@ -1,5 +1,5 @@
 """义乌 at the table: the hand form (winner → win type → discarder), the 「更多」 section's
-买子/下子/飘/承包/财神 options, a hand's title and the 买/下 marks (yiwu-rules.md)."""
+买子/下子/飘/承包/财神 options, a hand's title and the 买/下 marks (docs/rules/yiwu.md)."""
 
 from dataclasses import dataclass
 

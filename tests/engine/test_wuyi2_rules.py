@@ -1,4 +1,4 @@
-"""武义二人麻将 (wuyi2-rules.md): one focused test per rule of §1-§7, the house rules, the
+"""武义二人麻将 (docs/rules/wuyi2.md): one focused test per rule of §1-§7, the house rules, the
 contract's input hygiene, the explanations and ``conflicts()`` agreeing with validation."""
 
 import pytest

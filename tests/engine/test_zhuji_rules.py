@@ -1,4 +1,4 @@
-"""诸暨麻将 rule by rule (zhuji-rules.md §1-§7, scoring-contract.md "Rulesets" and "Input hygiene").
+"""诸暨麻将 rule by rule (docs/rules/zhuji.md §1-§7, docs/contract.md "A 诸暨 hand" and "A game (input)").
 
 Every amount is written out as the rule computes it: a payment is base · 2^T, and on a discard the
 two who did not discard pay base · 2^(T−1).

@@ -1,4 +1,4 @@
-"""Validation of one hand against the table state: yiwu-rules.md §7, §8, §9, §10.
+"""Validation of one hand against the table state: docs/rules/yiwu.md §7, §8, §9, §10.
 
 Each check raises ``ScoringError`` (hand=None; the replay fills in the index) with a message in
 Chinese and English that names the rule.
@@ -93,7 +93,7 @@ def check_feeders(hand: HandEntry) -> None:
 
 
 def check_no_win_fields(hand: HandEntry, what_zh: str, what_en: str) -> None:
-    # caishen is optional on any hand (scoring-contract.md); it only matters for a winner.
+    # caishen is optional on any hand (docs/contract.md); it only matters for a winner.
     for name in ("winner", "win_type", "discarder"):
         if getattr(hand, name) is not None:
             raise ScoringError(f"{what_zh}不应填写 {name}", f"{what_en} has no {name}", name)

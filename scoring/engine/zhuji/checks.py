@@ -1,4 +1,4 @@
-"""Who may win: zhuji-rules.md §4, as read in §6. Each check raises ``ScoringError`` (hand=None;
+"""Who may win: docs/rules/zhuji.md §4, as read in §6. Each check raises ``ScoringError`` (hand=None;
 the replay fills in the index) whose Chinese and English messages name the rule broken.
 """
 
