@@ -111,7 +111,7 @@ def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> 
     return [
         Tile(
             seat=s,
-            wind=kind.wind(state, s) if state else SEATS_ZH[s],
+            wind=translation.gettext(kind.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
             name=game.players[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,

@@ -4,7 +4,8 @@ answer at the table's current state, ``use_links`` turns a complete hand into th
 pre-filled URL (nothing is recorded without the usual 「确认记录」).
 
 Every text the page says goes through gettext with a Chinese msgid (English in
-locale/en/LC_MESSAGES/django.po); only the tile faces and tile names (一万, 5筒, 东) stay Chinese."""
+locale/en/LC_MESSAGES/django.po); only the tile faces (一 over 万, 东) stay Chinese. A tile's name (read
+aloud, and in the waits) is 「5筒」 in Chinese, "5 Dots" in English."""
 
 from collections import Counter
 from dataclasses import dataclass, field
@@ -24,6 +25,8 @@ MAX_TILES = 14
 CN_DIGITS = "一二三四五六七八九"
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
+SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
+HONOUR_EN = {"E": "East", "S": "South", "W": "West", "N": "North", "C": "Red", "F": "Green", "P": "White"}
 # The keyboard rows' names (aria labels), the toggles and the first-round wins: msgids, translated when shown.
 ROWS = (
     (gettext_noop("万"), CODES[0:9]),
@@ -46,10 +49,12 @@ FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dih
 def face(code: str) -> dict:
     """A tile drawn in CSS: 「三」 over 「万」, 「3」 over 「筒」, or one honour character."""
     if code in HONOUR_ZH:
-        return {"code": code, "top": HONOUR_ZH[code], "bottom": "", "suit": "z" + code, "name": HONOUR_ZH[code]}
+        name = HONOUR_ZH[code] if chinese() else HONOUR_EN[code]
+        return {"code": code, "top": HONOUR_ZH[code], "bottom": "", "suit": "z" + code, "name": name}
     digit, suit = int(code[0]), code[1]
     top = CN_DIGITS[digit - 1] if suit == "m" else str(digit)
-    return {"code": code, "top": top, "bottom": SUIT_ZH[suit], "suit": suit, "name": f"{digit}{SUIT_ZH[suit]}"}
+    name = f"{digit}{SUIT_ZH[suit]}" if chinese() else f"{digit} {SUIT_EN[suit]}"
+    return {"code": code, "top": top, "bottom": SUIT_ZH[suit], "suit": suit, "name": name}
 
 
 def wild_codes(ruleset: str, flip: str) -> list[str]:
