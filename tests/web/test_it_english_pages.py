@@ -81,7 +81,7 @@ def leaks(page: str, skip=()) -> list[str]:
 
 def walk(client, urls) -> dict[str, list[str]]:
     found = {}
-    for url in urls:
+    for url in dict.fromkeys(urls):  # each page once, in order
         response = client.get(url, follow=True)
         assert response.status_code in (200, 404), (url, response.status_code)
         assert '<html lang="en">' in response.content.decode(), url
@@ -140,24 +140,36 @@ def test_the_examples_cover_every_kind_of_hand(tables):
 
 
 def test_every_entry_step_and_preview_is_english(client, tables):
-    urls = []
+    """Each hand's preview at its game's table, and each step on the way to it (a step already
+    walked in another game of the ruleset is not walked again)."""
+    urls, walked = [], set()
     for url, game, hands, refused in tables:
         for hand in [*hands, refused]:
             if hand is not None:
-                urls += steps(url, form_fields(hand, game))
+                *way, preview = steps(url, form_fields(hand, game))
+                urls += [step for step in way if (game.ruleset, step.split("?")[1]) not in walked] + [preview]
+                walked.update((game.ruleset, step.split("?")[1]) for step in way)
         urls.append(f"{url}record?outcome=manual")
+    assert len(urls) > 150
     assert walk(client, urls) == {}
 
 
 def test_every_game_page_and_its_hands_are_english(client, tables):
-    urls = []
+    urls, walked = [], set()
     for url, game, hands, _refused in tables:
         names = {"net": MANUAL[game.ruleset], "note": "fine", "outcome": "manual"}
         response = client.post(url + "record", {**names, "confirm": "1", "next_seq": len(hands) + 1})
         assert response.status_code == 302
-        urls += [url, url + "share", url + "rules", url + "summary", url + "settle", url + "undo"]
-        for seq in range(1, len(hands) + 2):
-            urls += [f"{url}hand/{seq}/edit", f"{url}hand/{seq}/void"]
+        if game.ruleset == "yiwu":  # a bet placed for the next hand: its badge, or the rule that refuses it
+            for bet in ("maizi", "xiazi"):
+                client.post(url + "bet", {"bet": bet, "seat": "1", "on": "1"})
+        urls += [url, url + "summary", url + "rules"]  # every hand's title and payments; the house rules
+        if game.ruleset not in walked:  # pages that depend on the ruleset more than on the hands
+            walked.add(game.ruleset)
+            urls += [url + "share", url + "settle", url + "undo"]
+        urls += [f"{url}hand/{seq}/void" for seq in range(1, len(hands) + 2)]  # what a void would break
+        for seq, hand in list(enumerate(hands, start=1))[-1:]:  # an edit's preview (its steps are the record's)
+            urls.append(f"{url}hand/{seq}/edit?{urlencode(form_fields(hand, game), doseq=True)}")
     assert walk(client, urls) == {}
 
 
@@ -178,14 +190,16 @@ def test_edited_voided_and_settled_games_are_english(client, tables):
 ANALYSE = [
     "",
     "?flip=E",
-    "?flip=E&tiles=1m1m1m2m3m4m5m6m7m8m9m9m9m",
-    "?flip=E&tiles=1m1m1m2m3m4m5m6m7m8m9m9m9mE",
-    "?flip=P&tiles=EEEPP1m2m3m4m5m6m9m9m9m&self_drawn=1",
-    "?flip=E&tiles=2m3m4m6p7p8p3s3s3sCCEE5s",
-    "?flip=1m&tiles=1m2m",
-    "?flip=E&tiles=2m3m4m6p7p8p3s3s3sCCEE5s&winner=1&discarder=0",  # 2 wilds: no discard win
-    "?flip=E&tiles=2m3m4m6p7p8p3s3s3sCEEE5s&winner=1&self_drawn=1",  # 3 wilds
-    "?flip=E&tiles=2m3m4m6p7p8p3s3s3sCC5s5s",  # 13 tiles: the waits
+    "?flip=E&tiles=1m,1m,1m,2m,3m,4m,5m,6m,7m,8m,9m,9m,9m",
+    "?flip=E&tiles=1m,1m,1m,2m,3m,4m,5m,6m,7m,8m,9m,9m,9m,E",
+    "?flip=P&tiles=E,E,E,P,P,1m,2m,3m,4m,5m,6m,9m,9m,9m&self_drawn=1",
+    "?flip=E&tiles=2m,3m,4m,6p,7p,8p,3s,3s,3s,C,C,E,E,5s",
+    "?flip=1m&tiles=1m,2m",
+    "?flip=5p&tiles=1m,1m,1m,1m,1m",  # a refusal: five of a kind
+    "?flip=E&tiles=2m3m",  # a refusal: no such tile
+    "?flip=E&tiles=2m,3m,4m,6p,7p,8p,3s,3s,3s,C,C,E,E,5s&winner=1&discarder=0",  # 2 wilds: no discard win
+    "?flip=E&tiles=2m,3m,4m,6p,7p,8p,3s,3s,3s,C,E,E,E,5s&winner=1&self_drawn=1",  # 3 wilds
+    "?flip=E&tiles=2m,3m,4m,6p,7p,8p,3s,3s,3s,C,C,5s,5s",  # 13 tiles: the waits
 ]
 
 
@@ -195,6 +209,9 @@ def test_suanpai_is_english_in_every_ruleset(client, tables):
         seen.setdefault(game.ruleset, url)
     urls = [url + "analyse" + query for url in seen.values() for query in ANALYSE]
     urls += [f"{url}analyse?winner={seat}&flip=E" for url in seen.values() for seat in (0, 1)]
+    pages = {url: client.get(url).content.decode() for url in urls}
+    assert sum("Win on " in page for page in pages.values()) >= 3  # the waits were read, in each ruleset
+    assert sum("A win!" in page for page in pages.values()) >= 3
     assert walk(client, urls) == {}
 
 
