@@ -1,4 +1,4 @@
-"""算牌 speed (hand-analysis.md): prints numbers, asserts nothing.
+"""算牌 speed (docs/analysis.md): prints numbers, asserts nothing.
 
 Goals: median ≤ 1 ms and p99 ≤ 10 ms per 14-tile analysis, 13-tile waits median ≤ 10 ms, and the
 completeness check at least as fast as the ``mahjong`` package's ``Agari().is_agari`` on the same

@@ -13,9 +13,15 @@ from scoring.engine.hygiene import bad_character
 from scoring.lang import pick, say, table_words
 from scoring.models import DEFAULT_NAMES
 
+DEFAULT_NAMES_EN = ("East", "South", "West", "North")  # an English page's 东家, 南家 …
 ASCII_DIGITS = re.compile(r"[0-9]{1,9}", re.ASCII)
 ASCII_INTEGER = re.compile(r"[-+]?[0-9]+", re.ASCII)
 ASCII_DECIMAL = re.compile(r"[-+]?([0-9]+(\.[0-9]*)?|\.[0-9]+)", re.ASCII)
+
+
+def default_name(seat: int) -> str:
+    """The name of a seat left empty on the new-game form, in the page's language."""
+    return pick(DEFAULT_NAMES[seat], DEFAULT_NAMES_EN[seat])
 
 
 def ascii_int(value, default: int) -> int:
@@ -95,7 +101,7 @@ class NewGameForm(forms.Form):
                 strip=True,
                 validators=[no_control_characters],
                 widget=forms.TextInput(
-                    attrs={"placeholder": DEFAULT_NAMES[s], "autocomplete": "off", "class": "form-control-lg"}
+                    attrs={"placeholder": default_name(s), "autocomplete": "off", "class": "form-control-lg"}
                 ),
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
@@ -126,7 +132,7 @@ class NewGameForm(forms.Form):
         data = super().clean()
         for s in range(self.ruleset.seats):  # an empty name is the seat's default (东家, 南家 …)
             if f"name{s}" in data:
-                data[f"name{s}"] = data[f"name{s}"].strip() or DEFAULT_NAMES[s]
+                data[f"name{s}"] = data[f"name{s}"].strip() or default_name(s)
         names = [data.get(f"name{s}", "") for s in range(self.ruleset.seats)]
         if all(names) and len(set(names)) < len(names):
             raise forms.ValidationError(_("玩家的名字不能重复。"))

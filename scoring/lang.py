@@ -18,12 +18,12 @@ def say(error) -> str:
     return error.text(chinese())
 
 
-_REF = r"(?:[\w-]+\.md\s*)?§\s*\d+(?:\.\d+)?(?:\s*[-–,、/]\s*§?\s*\d+(?:\.\d+)?)*"
-_BRACKETED = re.compile(rf"\s*[(（]\s*(?:see\s+|见)?{_REF}\s*[)）]")  # " (yiwu-rules.md §9)", "（§4）"
+_REF = r"(?:[\w/-]+\.md\s*)?§\s*\d+(?:\.\d+)?(?:\s*[-–,、/]\s*§?\s*\d+(?:\.\d+)?)*"
+_BRACKETED = re.compile(rf"\s*[(（]\s*(?:see\s+|见)?{_REF}\s*[)）]")  # " (docs/rules/yiwu.md §9)", "（§4）"
 _SECTION = re.compile(rf"{_REF}\s*[:：]?\s*")  # "§4 放铳者…", "§2-§4 …"
 
 
 def table_words(text: str) -> str:
-    """A refusal as the table reads it: the engine's rule references (§9, §8.2, yiwu-rules.md §9)
+    """A refusal as the table reads it: the engine's rule references (§9, §8.2, docs/rules/yiwu.md §9)
     are for the contract and the docs, not for a player at the table."""
     return _SECTION.sub("", _BRACKETED.sub("", text)).strip()

@@ -114,7 +114,7 @@ def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> 
     return [
         Tile(
             seat=s,
-            wind=kind.wind(state, s) if state else SEATS_ZH[s],
+            wind=translation.gettext(kind.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
             name=game.players[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,
@@ -158,14 +158,14 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
 
 def bets_text(names: list[str], bets: dict) -> str:
     """Bets placed before a hand (pending bets' shape): 「老王买子 · 阿明下子2」."""
-    parts = [pick(f"{names[s]}买子", f"{names[s]} 买子") for s in bets.get("maizi", [])]
-    parts += [pick(f"{names[int(s)]}下子{a}", f"{names[int(s)]} 下子 {a}") for s, a in bets.get("xiazi", {}).items()]
+    parts = [pick(f"{names[s]}买子", f"{names[s]} buy-in") for s in bets.get("maizi", [])]
+    parts += [pick(f"{names[int(s)]}下子{a}", f"{names[int(s)]} bet {a}") for s, a in bets.get("xiazi", {}).items()]
     return " · ".join(parts)
 
 
 def bet_words(names: list[str], *, bet: str, seat: int, on: bool, **_amount) -> tuple[str, str]:
     """What a bet changed, for a preview it makes stale: 「小李刚买了子」, 「小李刚撤回了下子」."""
-    name, term = names[seat], {"maizi": "买子", "xiazi": "下子"}[bet]
+    name, term, term_en = names[seat], {"maizi": "买子", "xiazi": "下子"}[bet], {"maizi": "buy-in", "xiazi": "bet"}[bet]
     if on:
-        return f"{name}刚{'买了子' if bet == 'maizi' else '下了子'}", f"{name} just placed a {term} bet"
-    return f"{name}刚撤回了{term}", f"{name} just withdrew a {term} bet"
+        return f"{name}刚{'买了子' if bet == 'maizi' else '下了子'}", f"{name} just placed a {term_en}"
+    return f"{name}刚撤回了{term}", f"{name} just withdrew a {term_en}"

@@ -1,10 +1,11 @@
-"""算牌 at the table (hand-analysis.md): the page's state lives in its query string, so every tap
+"""算牌 at the table (docs/analysis.md): the page's state lives in its query string, so every tap
 is a plain link. ``read_query`` checks the query, ``build_page`` asks the engine and prices each
 answer at the table's current state, ``use_links`` turns a complete hand into the record form's
 pre-filled URL (nothing is recorded without the usual 「确认记录」).
 
 Every text the page says goes through gettext with a Chinese msgid (English in
-locale/en/LC_MESSAGES/django.po); only the tile faces and tile names (一万, 5筒, 东) stay Chinese."""
+locale/en/LC_MESSAGES/django.po); only the tile faces (一 over 万, 东) stay Chinese. A tile's name (read
+aloud, and in the waits) is 「5筒」 in Chinese, "5 Dots" in English."""
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -26,8 +27,7 @@ MAX_TILES = 14
 CN_DIGITS = "一二三四五六七八九"
 SUIT_ZH = {"m": "万", "p": "筒", "s": "条"}
 HONOUR_ZH = {"E": "东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "发", "P": "白"}
-# What an English screen reader says beside the face (the face itself stays in the name, so a
-# voice command of what is shown still finds the key).
+# What a screen reader says for a tile in English (its face stays Chinese on the key).
 SUIT_EN = {"m": "Characters", "p": "Dots", "s": "Bamboo"}
 HONOUR_EN = {"E": "East", "S": "South", "W": "West", "N": "North", "C": "Red", "F": "Green", "P": "White"}
 # The keyboard rows' names (aria labels), the toggles and the first-round wins: msgids, translated when shown.
@@ -60,8 +60,9 @@ def face(code: str) -> dict:
             SUIT_ZH[suit],
             f"{digit} {SUIT_EN[suit]}",
         )
-    shown = top + bottom  # the name is what the tile shows (「一万」), in English with what it means
-    return {"code": code, "top": top, "bottom": bottom, "suit": suit, "name": pick(shown, f"{shown} ({english})")}
+    # The name: in Chinese what the tile shows (「一万」, so a voice command of what is seen finds it),
+    # in English what it means ("1 Characters").
+    return {"code": code, "top": top, "bottom": bottom, "suit": suit, "name": pick(top + bottom, english)}
 
 
 def wild_codes(ruleset: str, flip: str) -> list[str]:

@@ -37,30 +37,37 @@ ZHUJI_NAMES = ["阿强", "阿芳", "老周", "小陈"]
 WUYI2_NAMES = ["老王", "阿芳"]
 
 
+def new_ruleset_game(code: str, players: list[str]) -> Game:
+    """A new game of ruleset ``code`` with its default rules and its first table state stored."""
+    from scoring.cache import state_json
+    from scoring.engine import get_ruleset
+
+    ruleset = get_ruleset(code)
+    return Game.objects.create(
+        ruleset=code,
+        players=players,
+        rules=ruleset.rules_class().to_dict(),
+        state=state_json(ruleset.new_state(0), active=0, last_seq=0),
+    )
+
+
+@pytest.fixture
+def one_hand_game(client, game) -> Game:
+    """``game`` with one hand recorded through the entry page: the dealer (seat 0) 自摸."""
+    from tests.web.helpers import record
+
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    return game
+
+
 @pytest.fixture
 def zhuji_game(db) -> Game:
-    from scoring.cache import state_json
-    from scoring.engine import ZHUJI
-
-    return Game.objects.create(
-        ruleset="zhuji",
-        players=ZHUJI_NAMES,
-        rules=ZHUJI.rules_class().to_dict(),
-        state=state_json(ZHUJI.new_state(0), active=0, last_seq=0),
-    )
+    return new_ruleset_game("zhuji", ZHUJI_NAMES)
 
 
 @pytest.fixture
 def wuyi2_game(db) -> Game:
-    from scoring.cache import state_json
-    from scoring.engine import WUYI2
-
-    return Game.objects.create(
-        ruleset="wuyi2",
-        players=WUYI2_NAMES,
-        rules=WUYI2.rules_class().to_dict(),
-        state=state_json(WUYI2.new_state(0), active=0, last_seq=0),
-    )
+    return new_ruleset_game("wuyi2", WUYI2_NAMES)
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""The scoring engine: plain Python, no Django (scoring-contract.md).
+"""The scoring engine: plain Python, no Django (docs/contract.md).
 
 One package per ruleset (``yiwu``, and beside it the others), each building a ``Ruleset``
 (``ruleset.py``); ``game.replay`` and ``contract.score_game`` work for every ruleset.

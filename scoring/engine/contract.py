@@ -1,4 +1,4 @@
-"""The JSON contract (scoring-contract.md): a game object in, the result object out."""
+"""The JSON contract (docs/contract.md): a game object in, the result object out."""
 
 from .errors import ScoringError, check_object
 from .game import replay

@@ -1,5 +1,5 @@
 """手动记分: a hand the rules do not model (a penalty, a side bet, a hand settled by hand), the
-same in every ruleset (scoring-contract.md "A manual hand").
+same in every ruleset (docs/contract.md "A manual hand").
 
 The table types each seat's change; the changes sum to zero. The losers pay the winners, largest
 first, so the payments are always the same for the same changes. Only the totals move, and the

@@ -1,4 +1,4 @@
-"""What every ruleset offers the contract and the app (scoring-contract.md "Rulesets").
+"""What every ruleset offers the contract and the app (docs/contract.md, a section per ruleset's hand).
 
 A ruleset is one package under ``scoring/engine/`` (``yiwu``, ``zhuji``, ``wuyi2``) that builds a
 ``Ruleset``. Code outside the engine asks the ruleset instead of branching on its code.

@@ -1,6 +1,6 @@
 """武义二人 at the table: winner → 自摸 or 放铳 → pattern chips by group, with the 番 and the
 amount updating as they are tapped; a chip that cannot join the ones chosen is greyed with the
-engine's reason (wuyi2-rules.md §2, §4)."""
+engine's reason (docs/rules/wuyi2.md §2, §4)."""
 
 from dataclasses import replace
 

@@ -1,5 +1,5 @@
 """义乌 at the table: the hand form (winner → win type → discarder), the 「更多」 section's
-买子/下子/飘/承包/财神 options, a hand's title and the 买/下 marks (yiwu-rules.md)."""
+买子/下子/飘/承包/财神 options, a hand's title and the 买/下 marks (docs/rules/yiwu.md)."""
 
 from dataclasses import dataclass
 
@@ -163,7 +163,7 @@ def _bet_options(game: Game, form, state, rules) -> dict:
             allowed=can_buy or bool(state.maizi[s]),
             note=pick("已买，换庄前不退", "bought: kept until the dealer changes")
             if state.maizi[s]
-            else ("" if can_buy else pick("连庄后不可买子", "no new 买子 after the first hand of a tenure")),
+            else ("" if can_buy else pick("连庄后不可买子", "no new buy-in after the first hand of a tenure")),
         )
         for s in range(4)
     ]
@@ -175,7 +175,12 @@ def _bet_options(game: Game, form, state, rules) -> dict:
         if state.xiazi[s]:
             xiazi.append(
                 SeatOption(
-                    s, game.players[s], checked=True, locked=True, amount=state.xiazi[s], note=f"已下{state.xiazi[s]}"
+                    s,
+                    game.players[s],
+                    checked=True,
+                    locked=True,
+                    amount=state.xiazi[s],
+                    note=pick(f"已下{state.xiazi[s]}", f"placed {state.xiazi[s]}"),
                 )
             )
         elif full:
@@ -264,7 +269,9 @@ def title(names: list[str], entry: dict, result=None) -> str:
     feeders, piao = entry.get("feeders"), entry.get("piao")
     if feeders and piao and entry["winner"] in feeders:  # §5.3 反赔: a feeder won
         floater, winner = names[piao["player"]], names[entry["winner"]]
-        text += pick(f" · 反赔（{floater}飘，喂家{winner}胡）", f" · 反赔 ({floater} floated, feeder {winner} won)")
+        text += pick(
+            f" · 反赔（{floater}飘，喂家{winner}胡）", f" · reverse pay ({floater} floated, feeder {winner} won)"
+        )
     elif feeders:
         text += pick(" · 承包", " · feeder liable")
     return text
@@ -280,14 +287,14 @@ def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]
     (``pending``) shows the same badge, outlined."""
     out = []
     if state.maizi[seat]:
-        out.append(("text-bg-warning", "买"))
+        out.append(("text-bg-warning", pick("买", "buy-in")))
     if state.xiazi[seat]:
-        out.append(("text-bg-info", f"下{state.xiazi[seat]}"))
+        out.append(("text-bg-info", pick(f"下{state.xiazi[seat]}", f"bet {state.xiazi[seat]}")))
     maizi, xiazi = _valid_pending(pending or {}, state)
     if seat in maizi:
-        out.append(("text-bg-light border border-warning pending", "买"))
+        out.append(("text-bg-light border border-warning pending", pick("买", "buy-in")))
     if seat in xiazi:
-        out.append(("text-bg-light border border-info pending", f"下{xiazi[seat]}"))
+        out.append(("text-bg-light border border-info pending", pick(f"下{xiazi[seat]}", f"bet {xiazi[seat]}")))
     return out
 
 
@@ -313,7 +320,7 @@ def change_bet(pending: dict, state, rules, *, bet: str, seat: int, amount: int 
             if state.maizi[seat]:
                 raise BetRefused("已买子，换庄前不退。", "Already bought: kept until the dealer changes.")
             if not state.may_buy_maizi(rules):
-                raise BetRefused("§7 连庄后不可买子。", "§7 No new 买子 after the first hand of a tenure.")
+                raise BetRefused("§7 连庄后不可买子。", "§7 No new buy-in (maizi) after the first hand of a tenure.")
             maizi = sorted({*maizi, seat})
         else:
             maizi = [s for s in maizi if s != seat]
@@ -321,15 +328,17 @@ def change_bet(pending: dict, state, rules, *, bet: str, seat: int, amount: int 
         if on:
             full = state.join_amount(rules)
             if not full:
-                raise BetRefused("§8 只有庄家胡牌后的下一局才能下子。", "§8 下子 only right after a dealer win.")
+                raise BetRefused(
+                    "§8 只有庄家胡牌后的下一局才能下子。", "§8 A bet (xiazi) only right after a dealer win."
+                )
             if seat == state.dealer:
-                raise BetRefused("§8 庄家不能下子。", "§8 The dealer never places 下子.")
+                raise BetRefused("§8 庄家不能下子。", "§8 The dealer never places a bet (xiazi).")
             if state.xiazi[seat]:
                 raise BetRefused("§8 已经下子了。", "§8 Already placed.")
             if rules.xiazi_amount == "fixed" or amount is None:
                 amount = full
             elif not 1 <= amount <= state.join_mult:
-                raise BetRefused(f"§8 下子为 1 到 {state.join_mult}。", f"§8 下子 is 1 to {state.join_mult}.")
+                raise BetRefused(f"§8 下子为 1 到 {state.join_mult}。", f"§8 A bet (xiazi) is 1 to {state.join_mult}.")
             xiazi[seat] = min(amount, full)
         else:
             xiazi.pop(seat, None)
@@ -403,7 +412,7 @@ def bets(game: Game, state, rules) -> dict:
         if state.maizi[s]:
             note = pick("已买，换庄前不退", "bought: kept until the dealer changes")
         elif not can_buy:
-            note = pick("连庄后不可买子", "no new 买子 after a tenure's first hand")
+            note = pick("连庄后不可买子", "no new buy-in after a tenure's first hand")
         buy.append(BetOffer(s, game.players[s], placed=s in maizi, note=note))
     full, bet = state.join_amount(rules), []
     if full:

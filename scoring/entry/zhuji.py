@@ -1,5 +1,5 @@
 """诸暨 at the table: winner → 自摸 or the discarder (放冲) → one sheet of 台 toggles, with the
-台 and every player's change updating as they are tapped (zhuji-rules.md §3-§5)."""
+台 and every player's change updating as they are tapped (docs/rules/zhuji.md §3-§5)."""
 
 from django import forms
 from django.utils.translation import gettext_lazy as _

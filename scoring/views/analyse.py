@@ -1,4 +1,4 @@
-"""算牌: read a hand from its tiles (hand-analysis.md), at this table's current state."""
+"""算牌: read a hand from its tiles (docs/analysis.md), at this table's current state."""
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render

@@ -1,5 +1,5 @@
-"""JSON doors onto the engine (scoring-contract.md): ``POST /api/score``, ``POST /api/settle`` and
-``POST /api/analyse`` (hand-analysis.md)."""
+"""JSON doors onto the engine (docs/contract.md): ``POST /api/score``, ``POST /api/settle`` and
+``POST /api/analyse`` (docs/analysis.md)."""
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -134,7 +134,7 @@ def settle_api(request: HttpRequest) -> JsonResponse:
 
 @csrf_exempt
 def analyse(request: HttpRequest) -> JsonResponse:
-    """算牌 (hand-analysis.md): 200 with the answer, 400 with ``{"error": {...}}``.
+    """算牌 (docs/analysis.md): 200 with the answer, 400 with ``{"error": {...}}``.
 
     The request is small: a body over 16 KB is refused before it is parsed, and a JSON nesting
     too deep for the parser is a 400 like any other malformed body.

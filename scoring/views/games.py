@@ -21,6 +21,7 @@ from scoring.charts import game_chart
 from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
+from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
 from scoring.presenters import game_context
@@ -210,4 +211,5 @@ def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
     if key not in _rules_html:
         _rules_html[key] = _render_rules_doc(ruleset)
     title, body = _rules_html[key]
+    title = pick(title, title.partition(" · ")[2] or title)  # 「义乌麻将 · Yiwu mahjong …」: English alone in English
     return render(request, "scoring/rules_doc.html", {"ruleset": ruleset, "title": title, "body": body})

@@ -24,7 +24,7 @@ CUT = """el => {
 }"""
 
 
-def played() -> Game:
+def voidable_game() -> Game:
     game = Game.objects.create(players=NAMES)
     for seq, entry in enumerate(HANDS, start=1):
         services.record_hand(game=game, entry=entry, fix=None, next_seq=seq, form_token="", entered_by="")
@@ -40,7 +40,7 @@ def labels_whole(page) -> None:
 
 
 def test_the_void_screen_keeps_bets_lists_other_hands_and_cuts_no_label(live_server, phone, shot):
-    game = played()
+    game = voidable_game()
     phone.goto(f"{live_server.url}/g/{game.edit_token}/hand/1/void")
     expect(phone.get_by_role("checkbox", name="保留第1局前下的注")).to_have_attribute("aria-checked", "true")
     expect(phone.locator(".keep-bets")).to_contain_text("老王买子")
@@ -64,7 +64,7 @@ def test_the_void_screen_keeps_bets_lists_other_hands_and_cuts_no_label(live_ser
 
 @pytest.mark.parametrize(("lang", "label"), [("zh-hans", "作废后"), ("en", "After voiding")])
 def test_the_void_screens_labels_are_whole_in_both_languages(live_server, browser, lang, label):
-    game = played()
+    game = voidable_game()
     context = browser.new_context(viewport={"width": 390, "height": 844})
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     page = context.new_page()

@@ -1,6 +1,6 @@
 """An independent, deliberately literal reading of the Yiwu scoring spec (test oracle).
 
-Written from ../shared/spec/yiwu-rules.md and scoring-contract.md only, without looking at
+Written from the rules (docs/rules/yiwu.md) and the contract (docs/contract.md) only, without looking at
 scoring/engine. It favours plainness over speed: every rule is spelled out where it is used.
 
     oracle_score(game) -> {"hands": [...], "totals": [...]}  or  {"error": {"hand": N}}

@@ -1,5 +1,5 @@
 """算牌 properties (hypothesis) and one focused test per shape and per "Readings settled" quirk
-of hand-analysis.md."""
+of docs/analysis.md."""
 
 import random
 
@@ -159,7 +159,7 @@ def test_yiwu_two_wilds_forbid_a_discard_win_but_not_zimo():
         "complete": True,
         "caishen": 2,
         "win_type": None,
-        "reason": "holding 2 财神: no discard win (yiwu-rules.md §9)",
+        "reason": "holding 2 财神: no discard win (docs/rules/yiwu.md §9)",
     }
     assert ask(two, flip="E", self_drawn=True)["win_type"] == "zimo"
     assert ask(two, flip="E", robbing_kong=True)["win_type"] == "qianggang"

@@ -1,4 +1,4 @@
-"""One test per rule of yiwu-rules.md (§2-§11), against the public engine entry point.
+"""One test per rule of docs/rules/yiwu.md (§2-§11), against the public engine entry point.
 
 Every expected number is worked out by hand from the spec text; the arithmetic is in the
 comment beside it. Seats: 0=东 1=南 2=西 3=北; the first dealer is 东 unless stated.

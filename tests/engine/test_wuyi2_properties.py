@@ -49,7 +49,7 @@ def valid_games(draw, max_hands: int = 12) -> dict:
     return {"ruleset": "wuyi2", "rules": draw(rule_options()), "first_dealer": first, "hands": hands}
 
 
-# Ways to spoil one hand: each breaks the contract or a rule of wuyi2-rules.md §4/§5.
+# Ways to spoil one hand: each breaks the contract or a rule of docs/rules/wuyi2.md §4/§5.
 MANGLES = [
     lambda h: {**h, "discarder": None},  # null is not a 自摸
     lambda h: {**h, "winner": 2},  # no seat 2 in a two-player game

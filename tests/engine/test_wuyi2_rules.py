@@ -1,4 +1,4 @@
-"""武义二人麻将 (wuyi2-rules.md): one focused test per rule of §1-§7, the house rules, the
+"""武义二人麻将 (docs/rules/wuyi2.md): one focused test per rule of §1-§7, the house rules, the
 contract's input hygiene, the explanations and ``conflicts()`` agreeing with validation."""
 
 import pytest
@@ -310,43 +310,47 @@ def test_payment_goes_from_the_loser_to_the_winner():
 # --- §4 validation --------------------------------------------------------------------------
 
 
-def refused(*patterns, winner=1, discarder=None, first_dealer=0):
+def refused(*patterns, because: str, field="patterns", winner=1, discarder=None, first_dealer=0):
+    """The second hand's refusal, which must be by the rule whose English words ``because`` names."""
     err = error(DRAW, win(winner, *patterns, discarder=discarder), first_dealer=first_dealer)
     assert err["hand"] == 1
+    assert because in err["message_en"]
+    assert err["field"] == field
     return err
 
 
 def test_unknown_pattern_code_is_an_error():
-    assert refused("wuyi")["field"] == "patterns"
+    refused("wuyi", because="Unknown pattern: wuyi")
 
 
 @pytest.mark.parametrize(
-    "pair",
+    ("pair", "because"),
     [
-        ("pengpenghu", "qidui"),
-        ("pinghu", "qingfeng"),
-        ("qingyise", "qingyise_cai"),
-        ("baotou", "caishentou"),
-        ("caishentou", "sancai"),
-        ("dihu", "renhu"),
-        ("gangkai", "gangkai"),
-        ("haidi", "haidi"),
-        ("qidui", "qidui"),
+        (("pengpenghu", "qidui"), "Only one shape"),
+        (("pinghu", "qingfeng"), "Only one shape"),
+        (("qingyise", "qingyise_cai"), "At most one of the"),
+        (("baotou", "caishentou"), "At most one of the"),
+        (("caishentou", "sancai"), "At most one of the"),
+        # 地胡 and 人胡 never share a way of winning, so the first-round rule refuses them first
+        (("dihu", "renhu"), "needs the dealer as discarder"),
+        (("gangkai", "gangkai"), "is listed twice"),
+        (("haidi", "haidi"), "is listed twice"),
+        (("qidui", "qidui"), "is listed twice"),
     ],
 )
-def test_two_patterns_of_one_group_are_an_error(pair):
-    assert refused(*pair)["field"] == "patterns"
+def test_two_patterns_of_one_group_are_an_error(pair, because):
+    refused(*pair, because=because)
 
 
 @pytest.mark.parametrize("suit", ["qingyise", "qingyise_cai"])
 @pytest.mark.parametrize("shape", ["shisanbukao", "qifeng", "luanfeng", "qingfeng"])
 def test_qingyise_is_not_allowed_with_honour_shapes(suit, shape):
-    refused(suit, shape)
-    refused(shape, suit)
+    refused(suit, shape, because="cannot count with")
+    refused(shape, suit, because="cannot count with")
 
 
 def test_qingyise_cai_is_not_allowed_with_qingqidui():
-    refused("qingyise_cai", "qingqidui")
+    refused("qingyise_cai", "qingqidui", because="Pure seven pairs has no wilds")
 
 
 def test_qingyise_without_caishen_is_allowed_with_qingqidui():
@@ -355,7 +359,7 @@ def test_qingyise_without_caishen_is_allowed_with_qingqidui():
 
 @pytest.mark.parametrize("other", ["baotou", "caishentou", "sancai", "qidui_baotou"])
 def test_qingyise_without_caishen_is_not_allowed_with_a_caishen_pattern(other):
-    refused("qingyise", other)
+    refused("qingyise", other, because="holds a wild: choose One suit with wilds")
 
 
 @pytest.mark.parametrize("other", ["baotou", "caishentou", "sancai", "qidui_baotou", "qidui"])
@@ -366,7 +370,7 @@ def test_qingyise_cai_is_allowed_with_caishen_patterns(other):
 @pytest.mark.parametrize("cai", ["baotou", "caishentou", "sancai"])
 @pytest.mark.parametrize("shape", [s for s, _ in SHAPE_FAN if s not in ("pinghu", "pengpenghu")])
 def test_caishen_patterns_go_only_with_pinghu_or_pengpenghu(cai, shape):
-    refused(cai, shape)
+    refused(cai, shape, because="goes only with Plain win or All pungs")
 
 
 @pytest.mark.parametrize("cai", ["baotou", "caishentou", "sancai"])
@@ -384,22 +388,21 @@ def test_moment_patterns_are_allowed_with_any_shape(shape):
 
 
 def test_discarder_must_be_the_other_player():
-    err = refused(winner=1, discarder=1)
-    assert err["field"] == "discarder"
+    refused(winner=1, discarder=1, because="The discarder must be the other player", field="discarder")
 
 
 @pytest.mark.parametrize("code", ["gangkai", "haidi", "tianhu", "renhu"])
 def test_self_drawn_only_patterns_refuse_a_discarder(code):
     winner = 0 if code == "tianhu" else 1
-    refused(code, winner=winner, discarder=1 - winner)
+    refused(code, winner=winner, discarder=1 - winner, because="is self-drawn only: no discarder")
 
 
 def test_dihu_needs_the_dealer_as_discarder():
-    refused("dihu", winner=1)  # 自摸
+    refused("dihu", winner=1, because="needs the dealer as discarder")  # 自摸
 
 
 def test_dihu_needs_the_non_dealer_as_winner():
-    refused("dihu", winner=0, discarder=1)
+    refused("dihu", winner=0, discarder=1, because="Only the non-dealer can win")
 
 
 def test_dihu_with_dealer_1_is_won_by_seat_0():
@@ -407,17 +410,17 @@ def test_dihu_with_dealer_1_is_won_by_seat_0():
 
 
 def test_tianhu_is_only_for_the_dealer():
-    refused("tianhu", winner=1)
-    refused("tianhu", winner=0, first_dealer=1)
+    refused("tianhu", winner=1, because="Only the dealer can win")
+    refused("tianhu", winner=0, first_dealer=1, because="Only the dealer can win")
 
 
 def test_renhu_is_only_for_the_non_dealer():
-    refused("renhu", winner=0)
+    refused("renhu", winner=0, because="Only the non-dealer can win")
     assert one(win(0, "renhu"), first_dealer=1)["fan"] == 2
 
 
 def test_validation_messages_name_the_rule_in_table_words():
-    err = refused("qidui", "caishentou")
+    err = refused("qidui", "caishentou", because="goes only with Plain win or All pungs")
     assert "财神头" in err["message"]
     assert "七对子" in err["message"]
     assert "Wild pair" in err["message_en"]
@@ -427,7 +430,7 @@ def test_validation_messages_name_the_rule_in_table_words():
 
 
 def test_listing_zimo_is_an_error():
-    assert refused("zimo")["field"] == "patterns"
+    refused("zimo", because="zimo is never listed")
 
 
 def test_zimo_fan_can_be_overridden():

@@ -12,7 +12,7 @@ WINDS = ["dong", "nan", "xi", "bei"]
 
 
 def expected_tai(tai: dict, winner: int, dealer: int) -> int:
-    """zhuji-rules.md §3, counted independently of the engine."""
+    """docs/rules/zhuji.md §3, counted independently of the engine."""
     if tai.get("special"):
         return 8
     own = WINDS[(winner - dealer) % 4]

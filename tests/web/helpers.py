@@ -70,8 +70,8 @@ SETTLE_HANDS = [
 FINISH = {"rate": "100", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0"}
 
 
-def played(client, game):
-    """The two settle-up hands recorded in ``game``."""
+def record_settle_hands(client, game):
+    """The two settle-up hands (SETTLE_HANDS) recorded in ``game``."""
     for entry in SETTLE_HANDS:
         record(client, game, entry)
     return game  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19

@@ -3,7 +3,6 @@
 import pytest
 
 from scoring.models import AccessMiss, Game, Hand
-from tests.web.helpers import record
 
 READS = ["", "poll?v=0", "share", "rules"]
 WRITES = [
@@ -21,12 +20,6 @@ WRITES = [
 WRITE_PAGES = ["record?winner=1", "hand/1/edit", "hand/1/void"]
 
 
-@pytest.fixture
-def played(game, client) -> Game:
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    return game
-
-
 def unchanged(game: Game) -> bool:
     hand = Hand.objects.get(game=game)
     return Hand.objects.filter(game=game).count() == 1 and hand.revision == 0 and not hand.voided
@@ -34,54 +27,56 @@ def unchanged(game: Game) -> bool:
 
 @pytest.mark.parametrize("path", READS + WRITE_PAGES + [w[1] for w in WRITES])
 @pytest.mark.parametrize("token", ["", "wrong-token-that-is-not-a-game", "x" * 200])
-def test_a_wrong_or_missing_token_answers_404(client, played, token, path):
+def test_a_wrong_or_missing_token_answers_404(client, one_hand_game, token, path):
     response = (
         client.post(f"/g/{token}/{path}")
         if path.startswith(("me/", "hand/1/void"))
         else client.get(f"/g/{token}/{path}")
     )
     assert response.status_code == 404
-    assert unchanged(played)
+    assert unchanged(one_hand_game)
 
 
 @pytest.mark.parametrize("path", READS)
-def test_the_view_token_reads(client, played, path):
-    assert client.get(f"/g/{played.view_token}/{path}").status_code in (200, 204)
+def test_the_view_token_reads(client, one_hand_game, path):
+    assert client.get(f"/g/{one_hand_game.view_token}/{path}").status_code in (200, 204)
 
 
 @pytest.mark.parametrize(("method", "path", "data"), WRITES)
-def test_the_view_token_cannot_write_anything(client, played, method, path, data):
-    response = getattr(client, method)(f"/g/{played.view_token}/{path}", data)
+def test_the_view_token_cannot_write_anything(client, one_hand_game, method, path, data):
+    response = getattr(client, method)(f"/g/{one_hand_game.view_token}/{path}", data)
     assert response.status_code in (403, 404)
-    assert unchanged(played)
+    assert unchanged(one_hand_game)
 
 
 @pytest.mark.parametrize("path", WRITE_PAGES)
-def test_the_view_token_gets_no_entry_forms(client, played, path):
-    assert client.get(f"/g/{played.view_token}/{path}").status_code == 403
+def test_the_view_token_gets_no_entry_forms(client, one_hand_game, path):
+    assert client.get(f"/g/{one_hand_game.view_token}/{path}").status_code == 403
 
 
 @pytest.mark.parametrize("path", READS + WRITE_PAGES)
-def test_the_edit_token_reads_and_opens_every_form(client, played, path):
-    assert client.get(f"/g/{played.edit_token}/{path}").status_code in (200, 204)
+def test_the_edit_token_reads_and_opens_every_form(client, one_hand_game, path):
+    assert client.get(f"/g/{one_hand_game.edit_token}/{path}").status_code in (200, 204)
 
 
 @pytest.mark.parametrize(("method", "path", "data"), WRITES)
-def test_the_edit_token_writes(client, played, method, path, data):
-    response = getattr(client, method)(f"/g/{played.edit_token}/{path}", data)
+def test_the_edit_token_writes(client, one_hand_game, method, path, data):
+    response = getattr(client, method)(f"/g/{one_hand_game.edit_token}/{path}", data)
     assert response.status_code == 302
     if path != "me/1":
-        played.refresh_from_db()
-        assert played.version >= 2 or path == "undo"
+        one_hand_game.refresh_from_db()
+        assert one_hand_game.version >= 2 or path == "undo"
 
 
-def test_forms_need_the_csrf_token(played):
+def test_forms_need_the_csrf_token(one_hand_game):
     from django.test import Client
 
     strict = Client(enforce_csrf_checks=True)
-    response = strict.post(f"/g/{played.edit_token}/record", {"outcome": "draw", "confirm": "1", "next_seq": "2"})
+    response = strict.post(
+        f"/g/{one_hand_game.edit_token}/record", {"outcome": "draw", "confirm": "1", "next_seq": "2"}
+    )
     assert response.status_code == 403
-    assert unchanged(played)
+    assert unchanged(one_hand_game)
 
 
 def test_guessing_tokens_is_rate_limited_per_client(client, db):
@@ -93,17 +88,17 @@ def test_guessing_tokens_is_rate_limited_per_client(client, db):
     assert AccessMiss.objects.get(client="127.0.0.1").count == 30
 
 
-def test_the_share_page_shows_both_links_as_qr_codes_to_the_edit_link(client, played):
-    html = client.get(f"/g/{played.edit_token}/share").content.decode()
+def test_the_share_page_shows_both_links_as_qr_codes_to_the_edit_link(client, one_hand_game):
+    html = client.get(f"/g/{one_hand_game.edit_token}/share").content.decode()
     assert html.count("<svg") == 2
-    assert f"/g/{played.edit_token}/" in html
-    assert f"/g/{played.view_token}/" in html
+    assert f"/g/{one_hand_game.edit_token}/" in html
+    assert f"/g/{one_hand_game.view_token}/" in html
 
 
-def test_the_share_page_hands_out_only_the_view_link_to_a_viewer(client, played):
-    html = client.get(f"/g/{played.view_token}/share").content.decode()
+def test_the_share_page_hands_out_only_the_view_link_to_a_viewer(client, one_hand_game):
+    html = client.get(f"/g/{one_hand_game.view_token}/share").content.decode()
     assert html.count("<svg") == 1
-    assert played.edit_token not in html
+    assert one_hand_game.edit_token not in html
 
 
 def test_tokens_are_unguessable():

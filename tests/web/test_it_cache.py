@@ -106,9 +106,9 @@ def test_check_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fil
 
     from django.core.management import call_command
 
-    from tests.web.helpers import played
+    from tests.web.helpers import record_settle_hands
 
-    played(client, game)
+    record_settle_hands(client, game)
     Hand.objects.update(result=None)
     Game.objects.filter(pk=game.pk).update(state=state)
     out = StringIO()

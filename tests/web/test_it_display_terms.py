@@ -10,7 +10,7 @@ from scoring.charts import running_totals_svg
 from scoring.engine.contract import MAX_NAME
 from scoring.forms import NAME_LIMIT
 from scoring.models import Game
-from tests.web.helpers import NEW_GAME, game_url, played, record
+from tests.web.helpers import NEW_GAME, game_url, record, record_settle_hands
 
 RED, GREEN = "#c62828", "#2e7d32"
 
@@ -35,7 +35,7 @@ def test_the_legend_totals_take_the_money_colours_in_english(client, game):
 
 
 def test_pages_show_one_minus_sign(client, game):
-    played(client, game)
+    record_settle_hands(client, game)
     client.get(game_url(game))
     for url in (
         game_url(game) + "summary",

@@ -14,7 +14,7 @@ HANDS = [
 ]
 
 
-def played(client, game):
+def record_hands_and_void_the_third(client, game):
     for entry in HANDS:
         record(client, game, entry)
     client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记重了", "revision": "0"})
@@ -22,7 +22,7 @@ def played(client, game):
 
 
 def test_json_export_is_the_scoring_contract_and_reproduces_the_totals(client, game):
-    played(client, game)
+    record_hands_and_void_the_third(client, game)
     response = client.get(game_url(game) + "export.json")
     assert response["Content-Disposition"].startswith("attachment;")
     exported = json.loads(response.content)
@@ -34,7 +34,7 @@ def test_json_export_is_the_scoring_contract_and_reproduces_the_totals(client, g
 
 
 def test_export_then_import_gives_a_new_game_with_identical_totals(client, game):
-    played(client, game)
+    record_hands_and_void_the_third(client, game)
     exported = client.get(game_url(game) + "export.json").content
     response = client.post("/import", {"text": exported.decode("utf-8")})
     assert response.status_code == 302
@@ -68,7 +68,7 @@ def test_a_bad_backup_is_refused_with_a_message_and_creates_nothing(client, db):
 
 
 def test_csv_opens_in_excel_with_chinese_headers(client, game):
-    played(client, game)
+    record_hands_and_void_the_third(client, game)
     response = client.get(game_url(game) + "export.csv")
     assert response["Content-Type"] == "text/csv; charset=utf-8"
     raw = response.content
@@ -94,7 +94,7 @@ def test_csv_opens_in_excel_with_chinese_headers(client, game):
 
 
 def test_summary_has_a_share_text_and_prints_cleanly(client, game):
-    played(client, game)
+    record_hands_and_void_the_third(client, game)
     html = client.get(game_url(game) + "summary").content.decode()
     assert "共3局" in html
     assert 'data-copy="#share-text"' in html

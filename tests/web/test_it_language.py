@@ -30,7 +30,7 @@ def test_english_when_the_player_picks_it(client, game):
 def test_engine_messages_follow_the_language(client, game):
     url = game_url(game) + "record?winner=1&win_type=pinghu&discarder=0&caishen=2"
     assert "两个财神" in client.get(url).content.decode()
-    assert "With 2 财神 the winner must self-draw" in english(client).get(url).content.decode()
+    assert "With 2 wilds (caishen) the winner must self-draw" in english(client).get(url).content.decode()
 
 
 def test_the_language_switch_sets_the_cookie(client, game):

@@ -12,7 +12,7 @@ DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 
 def test_rule_references_never_reach_the_table():
     assert table_words("§4 放铳者应是另一位玩家，不能是胡牌者自己") == "放铳者应是另一位玩家，不能是胡牌者自己"
-    assert table_words("holding 2 财神: no discard win (yiwu-rules.md §9)") == "holding 2 财神: no discard win"
+    assert table_words("holding 2 财神: no discard win (docs/rules/yiwu.md §9)") == "holding 2 财神: no discard win"
     assert table_words("第3局：§2 只能有一种牌型") == "第3局：只能有一种牌型"
     assert table_words("Hand 2: §2-§4 Only one shape") == "Hand 2: Only one shape"
     assert table_words("见规则（§8.2）。") == "见规则。"

@@ -19,7 +19,7 @@ def test_each_document_renders_with_its_section_headings(client, code, last):
     assert '<table class="table' in html
     assert "style=" not in html  # the CSP forbids inline style
     assert "<script>" not in html
-    assert "../shared" not in html
+    assert "shared/" not in html  # nothing outside the repository
     assert "Content-Security-Policy" in response.headers
 
 

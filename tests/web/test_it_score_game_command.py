@@ -1,16 +1,11 @@
+import io
 import json
-import os
-import subprocess
-import sys
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
 from tests.examples import check, example_files, load
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_command(path) -> tuple[int, dict]:
@@ -33,18 +28,12 @@ def test_command_matches_spec_example(path, tmp_path):
     check(example["expect"], code == 0, body)
 
 
-def test_command_reads_standard_input():
+def test_command_reads_standard_input(monkeypatch):
     game = {"hands": [{"outcome": "win", "winner": 0, "win_type": "zimo"}]}
-    proc = subprocess.run(
-        [sys.executable, "manage.py", "score_game", "-"],
-        input=json.dumps(game).encode(),
-        capture_output=True,
-        cwd=ROOT,
-        env={**os.environ, "DJANGO_DEBUG": "1"},
-        check=False,
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["totals"] == [42, -14, -14, -14]
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(json.dumps(game).encode())))
+    code, body = run_command("-")
+    assert code == 0
+    assert body["totals"] == [42, -14, -14, -14]
 
 
 def test_command_exits_2_with_error_json_on_bad_input(tmp_path):

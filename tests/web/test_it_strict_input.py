@@ -15,34 +15,30 @@ DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SUPERSCRIPT_TWO = "\u00b2"  # "²".isdigit() is True, int("²") raises
 
 
-@pytest.fixture
-def played(client, game) -> Game:
-    record(client, game, DEALER_ZIMO)
-    return game
-
-
 def misses() -> int:
     return sum(AccessMiss.objects.values_list("count", flat=True))
 
 
 @pytest.mark.parametrize("path", ["hand/1/edit", "hand/1/void"])
-def test_a_superscript_revision_in_a_get_does_not_crash_the_page(client, played, path):
-    response = client.get(game_url(played) + f"{path}?revision={SUPERSCRIPT_TWO}")
+def test_a_superscript_revision_in_a_get_does_not_crash_the_page(client, one_hand_game, path):
+    response = client.get(game_url(one_hand_game) + f"{path}?revision={SUPERSCRIPT_TWO}")
     assert response.status_code == 200
 
 
-def test_a_superscript_revision_in_an_edit_is_refused_as_unstamped(client, played):
+def test_a_superscript_revision_in_an_edit_is_refused_as_unstamped(client, one_hand_game):
     data = {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": SUPERSCRIPT_TWO, "confirm": "1"}
-    response = client.post(game_url(played) + "hand/1/edit", data | {"version": version_of(played)}, follow=True)
+    response = client.post(
+        game_url(one_hand_game) + "hand/1/edit", data | {"version": version_of(one_hand_game)}, follow=True
+    )
     assert response.status_code == 200
     assert "这个表单缺少版本信息" in response.content.decode()
     assert Hand.objects.get(seq=1).entry == DEALER_ZIMO
 
 
-def test_a_superscript_revision_in_a_void_is_refused_as_unstamped(client, played):
+def test_a_superscript_revision_in_a_void_is_refused_as_unstamped(client, one_hand_game):
     response = client.post(
-        game_url(played) + "hand/1/void",
-        {"version": version_of(played), "reason": "x", "revision": SUPERSCRIPT_TWO},
+        game_url(one_hand_game) + "hand/1/void",
+        {"version": version_of(one_hand_game), "reason": "x", "revision": SUPERSCRIPT_TWO},
         follow=True,
     )
     assert response.status_code == 200
@@ -50,31 +46,31 @@ def test_a_superscript_revision_in_a_void_is_refused_as_unstamped(client, played
     assert not Hand.objects.get(seq=1).voided
 
 
-def test_a_superscript_next_seq_records_nothing_and_does_not_crash(client, played):
+def test_a_superscript_next_seq_records_nothing_and_does_not_crash(client, one_hand_game):
     response = client.post(
-        game_url(played) + "record",
-        {"version": version_of(played), "outcome": "draw", "confirm": "1", "next_seq": SUPERSCRIPT_TWO},
+        game_url(one_hand_game) + "record",
+        {"version": version_of(one_hand_game), "outcome": "draw", "confirm": "1", "next_seq": SUPERSCRIPT_TWO},
         follow=True,
     )
     assert response.status_code == 200
-    assert Hand.objects.filter(game=played).count() == 1
+    assert Hand.objects.filter(game=one_hand_game).count() == 1
 
 
 @pytest.mark.parametrize("path", ["", "poll?v=1", "share", "record", "settle", "export.csv"])
 @pytest.mark.parametrize("token", ["abc%00def", "%00", "a%01b", "tok%E2%80%AEen"])
-def test_a_token_with_nul_or_control_characters_is_a_counted_wrong_token(client, played, path, token):
+def test_a_token_with_nul_or_control_characters_is_a_counted_wrong_token(client, one_hand_game, path, token):
     before = misses()
     response = client.get(f"/g/{token}/{path}")
     assert response.status_code == 404
     assert misses() == before + 1
 
 
-def test_a_form_token_with_a_nul_byte_is_a_form_error(client, played):
+def test_a_form_token_with_a_nul_byte_is_a_form_error(client, one_hand_game):
     data = {"outcome": "draw", "confirm": "1", "next_seq": "2", "form_token": "abc\x00def"}
-    response = client.post(game_url(played) + "record", data)
+    response = client.post(game_url(one_hand_game) + "record", data)
     assert response.status_code == 200
     assert response.context["form"].non_field_errors()
-    assert Hand.objects.filter(game=played).count() == 1
+    assert Hand.objects.filter(game=one_hand_game).count() == 1
 
 
 @pytest.mark.parametrize("name", ["老\x00王", "老\x07王", "老\u202e王"])
@@ -229,12 +225,12 @@ def test_a_house_rule_in_other_digits_is_refused(client, db):
     ("field", "value"),
     [("custom_yuan", ARABIC_THREE), ("custom_yuan", "1e3"), ("fee_yuan", ARABIC_THREE + ARABIC_ZERO)],
 )
-def test_a_settle_amount_in_other_digits_or_an_exponent_is_refused(client, played, field, value):
+def test_a_settle_amount_in_other_digits_or_an_exponent_is_refused(client, one_hand_game, field, value):
     data = {"rate": "custom", "custom_yuan": "1", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0", field: value}
-    response = client.post(game_url(played) + "finish", data, follow=True)
+    response = client.post(game_url(one_hand_game) + "finish", data, follow=True)
     assert messages_of(response)
     assert not Settlement.objects.exists()
-    preview = client.get(game_url(played) + "settle", data)
+    preview = client.get(game_url(one_hand_game) + "settle", data)
     assert field in preview.context["form"].errors
 
 

@@ -1,4 +1,4 @@
-"""算牌 — hand analysis (hand-analysis.md): tiles in, what the scoring entry form needs out.
+"""算牌 — hand analysis (docs/analysis.md): tiles in, what the scoring entry form needs out.
 
 Plain Python, no Django. ``analyse(request)`` takes the spec's request object and returns its
 answer JSON: for 14 tiles ``{"complete": false}`` or the ruleset's full answer, for 13 tiles
@@ -35,7 +35,7 @@ def _waits(ctx: Context) -> dict:
 
 
 def analyse(request: dict) -> dict:
-    """The answer JSON of hand-analysis.md for one request; ScoringError for a bad request."""
+    """The answer JSON of docs/analysis.md for one request; ScoringError for a bad request."""
     ctx = parse(request)
     if len(ctx.kinds) == 13:
         return _waits(ctx)

@@ -1,10 +1,10 @@
-"""Readings of a hand: hand-analysis.md "Shapes", with wilds counted, never enumerated one by one.
+"""Readings of a hand: docs/analysis.md "Shapes", with wilds counted, never enumerated one by one.
 
 A hand is a 34-count vector of plain tiles plus a number of wilds. The standard shape is searched
 group by group (each suit, then the honours): ``_group`` lists every way the plain tiles of one
 group can be used up in sets and at most one pair, with wilds filling gaps, memoised on the
 group's 9- or 7-count tuple. The groups are then folded together and what is left of the wilds
-makes whole wild sets (a wild pung or chow may be read as any kind, hand-analysis.md "Wilds").
+makes whole wild sets (a wild pung or chow may be read as any kind, docs/analysis.md "Wilds").
 
 What a reading keeps is cut down to what a ruleset scores (a *projection*):
 
@@ -220,13 +220,13 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
     """Every distinct standard reading under a projection (``"z"`` or ``"w"``, see the module doc).
 
     ``flip`` is the flip's kind: under ``"w"`` a wild pair / pung read as that kind is flagged
-    (武义 caishentou / sancai, wuyi2-rules.md §2).
+    (武义 caishentou / sancai, docs/rules/wuyi2.md §2).
     """
     return _readings(tuple(counts), wilds, nsets, npair, proj, flip)
 
 
 def is_qidui(counts, wilds: int, npairs: int = 7) -> bool:
-    """七对 (hand-analysis.md "Shapes"): every plain tile pairs (four of a kind = two pairs) or
+    """七对 (docs/analysis.md "Shapes"): every plain tile pairs (four of a kind = two pairs) or
     takes a wild; the rest of the wilds pair up."""
     if sum(counts) + wilds != 2 * npairs:
         return False
@@ -252,7 +252,7 @@ _EXTRA = [
 def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) -> bool:
     """十三不靠: 14 different kinds, suited tiles of a suit pairwise 3+ apart; wilds stand for
     kinds that keep this true. With ``all_honours_plain_winds`` it is 七风: all 7 honours, the four
-    winds plain tiles (wuyi2-rules.md §2, hand-analysis.md "Readings settled")."""
+    winds plain tiles (docs/rules/wuyi2.md §2, docs/analysis.md "Readings settled")."""
     if sum(counts) + wilds != 14 or any(c > 1 for c in counts):
         return False
     room = 0

@@ -1,5 +1,5 @@
 """One 14-tile hand as the rulesets read it: plain counts, wilds, and the hand short of ``last``
-and a lone wild (财神头 / 爆头, hand-analysis.md "What each ruleset answers" and "Wilds")."""
+and a lone wild (财神头 / 爆头, docs/analysis.md "What each ruleset answers" and "Wilds")."""
 
 from dataclasses import dataclass
 

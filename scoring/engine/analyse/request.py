@@ -1,4 +1,4 @@
-"""The request and its checks: hand-analysis.md "Request fields", "Context fields", "Readings
+"""The request and its checks: docs/analysis.md "Request fields", "Context fields", "Readings
 settled" (context checks) and "Errors". Every problem is a ScoringError with ``hand`` None."""
 
 from dataclasses import dataclass

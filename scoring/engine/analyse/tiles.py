@@ -1,4 +1,4 @@
-"""Tile codes, 34-count vectors and the wild (财神) rules of hand-analysis.md "Tiles" and "Wilds".
+"""Tile codes, 34-count vectors and the wild (财神) rules of docs/analysis.md "Tiles" and "Wilds".
 
 Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s``),
 27-33 东南西北中发白 (``E S W N C F P``). Code order is index order.
@@ -19,7 +19,7 @@ def suit_of(kind: int) -> int:
 
 
 def next_kind(kind: int) -> int:
-    """The next kind for 诸暨's second wild (zhuji-rules.md §1): 1→…→9→1, E→S→W→N→E, C→F→P→C."""
+    """The next kind for 诸暨's second wild (docs/rules/zhuji.md §1): 1→…→9→1, E→S→W→N→E, C→F→P→C."""
     if kind < HONOUR0:
         base = kind - kind % 9
         return base + (kind % 9 + 1) % 9

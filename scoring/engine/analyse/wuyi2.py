@@ -1,5 +1,5 @@
-"""武义二人: the patterns of the reading with the most 番 (hand-analysis.md "What each ruleset
-answers"; wuyi2-rules.md §2 patterns, 番 and "allowed with").
+"""武义二人: the patterns of the reading with the most 番 (docs/analysis.md "What each ruleset
+answers"; docs/rules/wuyi2.md §2 patterns, 番 and "allowed with").
 
 Every reading offers its shape (pinghu included), at most one suit pattern and one 财神 pattern
 as §2 allows; the context adds tianhu / dihu / renhu, gangkai, haidi and 自摸 (in ``fan`` only).

@@ -1,5 +1,5 @@
-"""义乌: the win type the tiles and context allow (hand-analysis.md "What each ruleset answers";
-yiwu-rules.md §4 types, §9 the 财神 rules).
+"""义乌: the win type the tiles and context allow (docs/analysis.md "What each ruleset answers";
+docs/rules/yiwu.md §4 types, §9 the 财神 rules).
 
 Order of choice: gangkai · caishentou / qidui_caishentou · qianggang · the self-drawn family ·
 the discard family. A hand that is both 七对 and standard reads as 七对 ("Readings settled").
@@ -55,10 +55,10 @@ def answer(ctx: Context, hand: Hand) -> dict:
     n = hand.wilds
     if n >= 3 and code not in CAISHENTOU_TYPES:
         out["win_type"] = None
-        out["reason"] = f"holding {n} 财神: only 财神头 or 杠开 (yiwu-rules.md §9)"
+        out["reason"] = f"holding {n} 财神: only 财神头 or 杠开 (docs/rules/yiwu.md §9)"
     elif n == 2 and WIN_TYPES[code].discard:
         out["win_type"] = None
-        out["reason"] = "holding 2 财神: no discard win (yiwu-rules.md §9)"
+        out["reason"] = "holding 2 财神: no discard win (docs/rules/yiwu.md §9)"
     return out
 
 

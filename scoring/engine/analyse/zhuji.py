@@ -1,5 +1,5 @@
-"""诸暨: the TAI object of the standard reading with the most 台 (hand-analysis.md "What each
-ruleset answers"; zhuji-rules.md §3 items, §4 who may win).
+"""诸暨: the TAI object of the standard reading with the most 台 (docs/analysis.md "What each
+ruleset answers"; docs/rules/zhuji.md §3 items, §4 who may win).
 
 Only the standard shape counts here. Ties go by the table order 中 发 白 东 南 西 北 平胡 对对胡
 混一色 全字 ("Readings settled"): at the first item one reading holds and the other lacks, the

@@ -1,4 +1,4 @@
-"""武义二人麻将 (wuyi2-rules.md): 2 players, 番 that add up (倍 = 2^番), 放铳 and 庄 doublings."""
+"""武义二人麻将 (docs/rules/wuyi2.md): 2 players, 番 that add up (倍 = 2^番), 放铳 and 庄 doublings."""
 
 from ..ruleset import register_package
 from . import explain, hands, replay, rules

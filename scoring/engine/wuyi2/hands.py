@@ -1,4 +1,4 @@
-"""One hand as entered (scoring-contract.md, ``wuyi2`` win hand): parsed and type-checked.
+"""One hand as entered (docs/contract.md "A 武义二人 hand"): parsed and type-checked.
 
 Only the shape is checked here: known fields, seats 0-1, the right kinds of value. The rules
 of §4 (which patterns go together, who may discard) need the table state and are judged in
@@ -47,7 +47,7 @@ def parse_hand(raw) -> HandEntry:
     if win_or_draw(raw, ("winner", "discarder", "patterns")) == "draw":
         return DRAW
     winner = _seat(required(raw, "winner", "胡牌需要填写谁胡了", "A win needs a winner"), "winner")
-    # JSON null is not a 自摸: a 自摸 leaves the discarder out (scoring-contract.md, Input hygiene).
+    # JSON null is not a 自摸: a 自摸 leaves the discarder out (docs/contract.md "A game (input)").
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
     patterns = _patterns(raw["patterns"]) if "patterns" in raw else ()
     return HandEntry("win", winner, discarder, patterns)

@@ -1,4 +1,4 @@
-"""The patterns (番型) of wuyi2-rules.md §2 and their checks (§4, §5), in one place.
+"""The patterns (番型) of docs/rules/wuyi2.md §2 and their checks (§4, §5), in one place.
 
 ``problem`` is the one source of truth: the validator (``check_patterns``) asks it about each
 listed code against the codes before it, and ``conflicts`` asks it about each code the player
@@ -30,7 +30,7 @@ GROUPS: dict[str, tuple[str, str]] = {
     "zimo": ("自摸", "Self-draw"),
 }
 
-# wuyi2-rules.md §2, in its order; ``zimo`` last: added by itself, never listed in a hand.
+# docs/rules/wuyi2.md §2, in its order; ``zimo`` last: added by itself, never listed in a hand.
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("pinghu", "平胡", "Plain win", 0, "shape"),
     Pattern("pengpenghu", "碰碰胡", "All pungs", 1, "shape"),

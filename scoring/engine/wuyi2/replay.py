@@ -1,4 +1,4 @@
-"""The table's state from hand to hand and the settlement of each hand: wuyi2-rules.md §1
+"""The table's state from hand to hand and the settlement of each hand: docs/rules/wuyi2.md §1
 (dealer), §2 (番), §3 (payment), §4 (validation). A hand is judged and scored first, then
 applied, so a rejected hand changes nothing.
 """

@@ -1,4 +1,4 @@
-"""义乌麻将 (yiwu-rules.md): 4 players, 庄/闲 pair units, win-type multipliers, 买子/下子, 飘/承包."""
+"""义乌麻将 (docs/rules/yiwu.md): 4 players, 庄/闲 pair units, win-type multipliers, 买子/下子, 飘/承包."""
 
 from ..ruleset import register_package
 from . import explain, hands, replay, rules

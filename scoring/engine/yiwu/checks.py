@@ -1,4 +1,4 @@
-"""Validation of one hand against the table state: yiwu-rules.md §7, §8, §9, §10.
+"""Validation of one hand against the table state: docs/rules/yiwu.md §7, §8, §9, §10.
 
 Each check raises ``ScoringError`` (hand=None; the replay fills in the index) with a message in
 Chinese and English that names the rule.
@@ -36,12 +36,14 @@ def check_win(rules: Rules, hand: HandEntry) -> None:
         if hand.caishen == 2 and wt.discard:
             raise ScoringError(
                 "§9 手里有两个财神一定要自摸，不能放铳胡",
-                "§9 With 2 财神 the winner must self-draw, not win on a discard",
+                "§9 With 2 wilds (caishen) the winner must self-draw, not win on a discard",
                 "caishen",
             )
         if hand.caishen >= 3 and not (wt.caishentou or wt.code == "gangkai"):
             raise ScoringError(
-                "§9 手里有三个财神只能胡财神头或杠开", "§9 With 3 财神 only a 财神头 type or 杠开 may win", "caishen"
+                "§9 手里有三个财神只能胡财神头或杠开",
+                "§9 With 3 wilds (caishen) only a wild-head type or a kong bloom may win",
+                "caishen",
             )
 
 
@@ -62,9 +64,10 @@ def piao_refusal(rules: Rules, wt: WinType, winner: int, piao: int | None, level
             )
         if level != wt.piao_level:
             need = "单飘" if level == 1 else "双飘"
+            need_en = "single float" if level == 1 else "double float"
             return ScoringError(
                 f"§9 飘的级别与胡牌型不符：应胡{need}",
-                f"§9 The float level does not match the win type ({need})",
+                f"§9 The float level does not match the win type ({need_en})",
                 "win_type",
             )
     elif piao is not None:
@@ -76,13 +79,17 @@ def piao_refusal(rules: Rules, wt: WinType, winner: int, piao: int | None, level
             )
         if level == 1 and wt.discard:
             return ScoringError(
-                "§9 单飘后其他人不能放铳胡，必须自摸", "§9 After a 单飘 nobody else may win on a discard", "win_type"
+                "§9 单飘后其他人不能放铳胡，必须自摸",
+                "§9 After a single float nobody else may win on a discard",
+                "win_type",
             )
         allowed = wt.code == "gangkai" or (rules.others_may_caishentou_after_shuangpiao and wt.caishentou)
         if level == 2 and not allowed:
             extra = "或财神头" if rules.others_may_caishentou_after_shuangpiao else ""
             return ScoringError(
-                f"§9 双飘后其他人只能杠开{extra}胡", "§9 After a 双飘 the others may only win by 杠开", "win_type"
+                f"§9 双飘后其他人只能杠开{extra}胡",
+                "§9 After a double float the others may only win by a kong bloom",
+                "win_type",
             )
     return None
 
@@ -100,7 +107,7 @@ def check_feeders(hand: HandEntry) -> None:
 
 
 def check_no_win_fields(hand: HandEntry, what_zh: str, what_en: str) -> None:
-    # caishen is optional on any hand (scoring-contract.md); it only matters for a winner.
+    # caishen is optional on any hand (docs/contract.md); it only matters for a winner.
     for name in ("winner", "win_type", "discarder"):
         if getattr(hand, name) is not None:
             raise ScoringError(f"{what_zh}不应填写 {name}", f"{what_en} has no {name}", name)
@@ -114,13 +121,13 @@ def apply_maizi(rules: Rules, state, hand: HandEntry) -> tuple[int, ...]:
         if state.maizi[seat] and not hand.maizi[seat]:
             raise ScoringError(
                 f"§7 {SEATS_ZH[seat]}家已买子，连庄不退，换庄前不能撤销",
-                f"§7 {SEATS_EN[seat]} holds 买子 until the dealer changes",
+                f"§7 {SEATS_EN[seat]} holds maizi (a buy-in) until the dealer changes",
                 "maizi",
             )
         if hand.maizi[seat] and not state.maizi[seat] and not state.may_buy_maizi(rules):
             raise ScoringError(
                 "§7 本局规则只能在坐庄第一局买子（连庄后不可买子）",
-                "§7 买子 may only be bought on a dealer's first hand",
+                "§7 Maizi (a buy-in) may only be bought on a dealer's first hand",
                 "maizi",
             )
     return hand.maizi
@@ -133,24 +140,28 @@ def apply_joins(rules: Rules, state, hand: HandEntry) -> tuple[int, ...]:
     mult, full = state.join_mult, state.join_amount(rules)  # the dealer's M, and M within the cap
     if not full:
         raise ScoringError(
-            "§8 只有庄家胡牌后的下一局才能下子", "§8 下子 may only be placed right after a dealer win", "xiazi_join"
+            "§8 只有庄家胡牌后的下一局才能下子",
+            "§8 Xiazi (a bet) may only be placed right after a dealer win",
+            "xiazi_join",
         )
     xiazi = list(state.xiazi)
     for seat, amount in hand.xiazi_join.items():
         if seat == state.dealer:
-            raise ScoringError("§8 庄家不能下子", "§8 The dealer never places 下子", "xiazi_join")
+            raise ScoringError("§8 庄家不能下子", "§8 The dealer never places xiazi (a bet)", "xiazi_join")
         if xiazi[seat]:
             raise ScoringError(
-                f"§8 {SEATS_ZH[seat]}家已经下子了", f"§8 {SEATS_EN[seat]} already has a 下子", "xiazi_join"
+                f"§8 {SEATS_ZH[seat]}家已经下子了", f"§8 {SEATS_EN[seat]} already has a xiazi (a bet)", "xiazi_join"
             )
         if amount is None:
             amount = full
         elif rules.xiazi_amount == "fixed" and amount not in (mult, full):
-            raise ScoringError(f"§8 下子数额固定为 {full}", f"§8 The 下子 amount is fixed at {full}", "xiazi_join")
+            raise ScoringError(
+                f"§8 下子数额固定为 {full}", f"§8 The xiazi (bet) amount is fixed at {full}", "xiazi_join"
+            )
         elif amount > mult:
             raise ScoringError(
                 f"§8 下子最多 {mult}（庄家这把的倍数）",
-                f"§8 下子 is at most {mult}, the dealer's multiplier",
+                f"§8 Xiazi (a bet) is at most {mult}, the dealer's multiplier",
                 "xiazi_join",
             )
         xiazi[seat] = min(amount, full)  # the cap limits every bet

@@ -1,4 +1,4 @@
-"""One hand as entered (scoring-contract.md HAND): parsed and type-checked, not yet judged.
+"""One hand as entered (docs/contract.md "A 义乌 hand"): parsed and type-checked, not yet judged.
 
 Rule checks that need the game's state (§7, §8, §9) happen in ``replay``; here only the shape:
 known fields, seats 0-3, the right kinds of value.
@@ -65,7 +65,9 @@ def _xiazi_join(value) -> dict[int, int | None]:
                     '下子 xiazi_join 的键应为座位 "0"-"3"', 'xiazi_join keys must be seats "0"-"3"', "xiazi_join"
                 )
             if not _is_int(amount) or amount < 1:
-                raise ScoringError("下子数额应为正整数", "A 下子 amount must be a positive whole number", "xiazi_join")
+                raise ScoringError(
+                    "下子数额应为正整数", "A xiazi (bet) amount must be a positive whole number", "xiazi_join"
+                )
             joins[int(key)] = amount
         return joins
     raise ScoringError(
@@ -82,7 +84,9 @@ def _piao(value) -> tuple[int, int]:
         )
     level = value["level"]
     if not _is_int(level) or level not in (1, 2):
-        raise ScoringError("飘的级别应为 1（单飘）或 2（双飘）", "piao level must be 1 (单飘) or 2 (双飘)", "piao")
+        raise ScoringError(
+            "飘的级别应为 1（单飘）或 2（双飘）", "piao level must be 1 (single float) or 2 (double float)", "piao"
+        )
     return _seat(value["player"], "piao.player"), level
 
 

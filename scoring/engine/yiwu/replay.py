@@ -1,6 +1,6 @@
 """Game replay: the table's state from hand to hand and the settlement of each hand.
 
-yiwu-rules.md §2 (dealer, 连庄), §3 (pair unit), §5 (wins, 承包/反赔), §6 (draws),
+docs/rules/yiwu.md §2 (dealer, 连庄), §3 (pair unit), §5 (wins, 承包/反赔), §6 (draws),
 §7 (买子), §8 (下子), §9 (validation), §10 (逃跑). Nothing here mutates the state of a
 hand that is rejected: a hand is judged and scored first, then applied.
 """

@@ -1,4 +1,4 @@
-"""House rules (约定): every contested point of yiwu-rules.md, with its default.
+"""House rules (约定): every contested point of docs/rules/yiwu.md, with its default.
 
 ``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it
 does not know, or a value of the wrong kind, is a game-level ``ScoringError``.
@@ -34,42 +34,42 @@ class Rules:
 EN_HELP = {
     "base_dealer": "Base of every payment the dealer takes part in.",
     "base_other": "Base of a payment between two non-dealers.",
-    "maizi_points": "Added to every payment of a player holding 买子.",
+    "maizi_points": "Added to every payment of a player holding a buy-in (maizi).",
     "maizi_buy": "Once bought it stays until the dealer changes.",
-    "xiazi_points": "Added per 下子 between the dealer and the bettor.",
+    "xiazi_points": "Added per bet (xiazi) between the dealer and the bettor.",
     "xiazi_amount": "After a dealer win each non-dealer may bet the multiplier of that win.",
     "xiazi_cap": "Bets double with each further dealer win, up to this; empty = no cap.",
     "discarder_extra": "How much more the discarder pays than the other losers.",
     "fanpei_factor": "A feeder wins instead: the floating player pays them this many times the total.",
-    "shuangpiao_draw_mult": "A failed 双飘 in a draw: the floater pays each player unit × this (4 = 财神头, 2 = 自摸).",
-    "shuangpiao_draw_includes_xiazi": "Whether that penalty counts 下子.",
+    "shuangpiao_draw_mult": "A failed double float in a draw: the floater pays each player unit × this (4 = wild head, 2 = self-drawn).",
+    "shuangpiao_draw_includes_xiazi": "Whether that penalty counts the bets (xiazi).",
     "multi_feeder": "How several feeders share the liability when the float succeeds.",
-    "others_may_caishentou_after_shuangpiao": "After a 双飘 the others may also win by 财神头, not only 杠开.",
+    "others_may_caishentou_after_shuangpiao": "After a double float the others may also win by a wild head, not only by a kong bloom.",
     "abandon_enabled": "Record a player leaving mid-hand; the leaver pays everyone.",
 }
 
 RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
     RuleInfo("base_dealer", "int", "庄家底分", "庄家参与的每笔输赢的基数。", "Dealer base", minimum=1),
     RuleInfo("base_other", "int", "闲家底分", "两个闲家之间每笔输赢的基数。", "Non-dealer base", minimum=1),
-    RuleInfo("maizi_points", "int", "买子分", "每个买子的玩家给他参与的每笔输赢加的分。", "Points per 买子"),
+    RuleInfo("maizi_points", "int", "买子分", "每个买子的玩家给他参与的每笔输赢加的分。", "Points per buy-in (maizi)"),
     RuleInfo(
         "maizi_buy",
         "choice",
         "何时可买子",
         "买了就到换庄为止（连庄不退）。",
-        "When 买子 may be bought",
+        "When a buy-in (maizi) may be bought",
         (
             ("any_hand", "任何一局前", "Before any hand"),
             ("tenure_start", "只在坐庄第一局（连庄后不可买）", "Only on a dealer's first hand"),
         ),
     ),
-    RuleInfo("xiazi_points", "int", "下子分", "每个下子在庄闲之间加的分。", "Points per 下子 unit"),
+    RuleInfo("xiazi_points", "int", "下子分", "每个下子在庄闲之间加的分。", "Points per bet (xiazi) unit"),
     RuleInfo(
         "xiazi_amount",
         "choice",
         "下子数额",
         "庄家胡牌后，闲家可下子，数额按庄家这把的倍数。",
-        "下子 amount",
+        "Bet (xiazi) amount",
         (
             ("fixed", "等于庄家胡牌倍数", "Exactly the dealer's multiplier"),
             ("up_to", "最多到庄家胡牌倍数", "Up to the dealer's multiplier"),
@@ -80,7 +80,7 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         "cap",
         "下子封顶",
         "再次连庄下子翻番，到此为止；空＝不封顶。",
-        "下子 cap (empty = none)",
+        "Bet (xiazi) cap (empty = none)",
         minimum=1,
     ),
     RuleInfo(
@@ -112,7 +112,7 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         "bool",
         "双飘流局算下子",
         "双飘流局赔付时是否算上下子。",
-        "Failed double float counts 下子",
+        "Failed double float counts the bets (xiazi)",
     ),
     RuleInfo(
         "multi_feeder",
@@ -130,7 +130,7 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         "bool",
         "双飘后他人可财神头",
         "双飘后其他人除了杠开，也可以财神头胡。",
-        "Others may win 财神头 after 双飘",
+        "Others may win a wild head after a double float",
     ),
     RuleInfo("abandon_enabled", "bool", "允许逃跑", "记录有人中途逃跑（逃跑者赔各家）。", "Record abandons"),
     en_help=EN_HELP,

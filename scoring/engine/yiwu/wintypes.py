@@ -1,4 +1,4 @@
-"""The 14 win types (胡牌型) and their multipliers: yiwu-rules.md §4. Types never stack."""
+"""The 14 win types (胡牌型) and their multipliers: docs/rules/yiwu.md §4. Types never stack."""
 
 from dataclasses import dataclass
 

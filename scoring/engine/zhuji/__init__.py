@@ -1,4 +1,4 @@
-"""诸暨麻将 (zhuji-rules.md): 4 players, 台 counted by the winner, payments of base · 2^台."""
+"""诸暨麻将 (docs/rules/zhuji.md): 4 players, 台 counted by the winner, payments of base · 2^台."""
 
 from ..ruleset import register_package
 from . import explain, hands, replay, rules

@@ -1,4 +1,4 @@
-"""Who may win: zhuji-rules.md §4, as read in §6. Each check raises ``ScoringError`` (hand=None;
+"""Who may win: docs/rules/zhuji.md §4, as read in §6. Each check raises ``ScoringError`` (hand=None;
 the replay fills in the index) whose Chinese and English messages name the rule broken.
 """
 
@@ -30,47 +30,49 @@ def check_win(hand: HandEntry, dealer: int) -> int:
         if tai.shape == "pinghu":
             raise ScoringError(
                 "平胡四副都是顺子，不能有中发白或风的碰/杠",
-                "平胡 (all chows) has no pungs: no dragon or wind pung with it",
+                "All chows (pinghu) has no pungs: no dragon or wind pung with it",
                 "tai.shape",
             )
     if tai.qianggang and discarder is None:
         raise ScoringError(
             "抢杠要填写被抢杠的人（作放冲者）",
-            "抢杠 (robbing a kong) needs the discarder: the player whose 补杠 was robbed",
+            "Robbing a kong needs the discarder: the player whose added kong was robbed",
             "discarder",
         )
     if tai.gangkai and discarder is not None:
         raise ScoringError(
             "杠开（杠上开花）是自摸，不能有放冲者",
-            "杠开 (kong replacement win) is self-drawn: no discarder",
+            "A kong replacement win (gangkai) is self-drawn: no discarder",
             "discarder",
         )
     special = tai.special
     if special == "quanzi" and tai.shape == "pinghu":
         raise ScoringError(
-            "全字（全是字牌）没有顺子，不能是平胡", "全字 (all honours) cannot be 平胡 (all chows)", "tai.shape"
+            "全字（全是字牌）没有顺子，不能是平胡", "All honours (quanzi) cannot be all chows (pinghu)", "tai.shape"
         )
     if special == "tianhu":
         if winner != dealer:
-            raise ScoringError("天胡只有庄家才能胡", "天胡 (heavenly hand) is the dealer's only", "tai.special")
+            raise ScoringError("天胡只有庄家才能胡", "A heavenly hand (tianhu) is the dealer's only", "tai.special")
         if discarder is not None:
             raise ScoringError(
-                "天胡是庄家自摸起手14张，不能有放冲者", "天胡 (heavenly hand) is self-drawn: no discarder", "discarder"
+                "天胡是庄家自摸起手14张，不能有放冲者",
+                "A heavenly hand (tianhu) is self-drawn: no discarder",
+                "discarder",
             )
     elif special == "dihu":
         if winner == dealer:
-            raise ScoringError("地胡只有闲家才能胡", "地胡 (earthly hand) is for a non-dealer only", "tai.special")
+            raise ScoringError("地胡只有闲家才能胡", "An earthly hand (dihu) is for a non-dealer only", "tai.special")
         if discarder != dealer:
             raise ScoringError(
                 "地胡是闲家胡庄家打出的第一张牌：放冲者应为庄家",
-                "地胡 (earthly hand) is won on the dealer's first discard: the discarder must be the dealer",
+                "An earthly hand (dihu) is won on the dealer's first discard: the discarder must be the dealer",
                 "discarder",
             )
     count = tai_count(tai, winner, dealer)
     if count < 1 and not (tai.no_caishen or tai.gangkai):
         raise ScoringError(
             "至少要1台才能胡（无财、杠开除外）",
-            "A win needs at least 1 tai (except 无财, holding no wild tile, and 杠开, a kong replacement win)",
+            "A win needs at least 1 tai (except holding no wild tile, and a kong replacement win)",
             "tai",
         )
     return count

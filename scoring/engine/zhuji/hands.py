@@ -1,5 +1,5 @@
-"""One 诸暨 hand as entered (scoring-contract.md "Rulesets"): parsed and type-checked, and the 台
-it declares (zhuji-rules.md §3).
+"""One 诸暨 hand as entered (docs/contract.md "A 诸暨 hand"): parsed and type-checked, and the 台
+it declares (docs/rules/zhuji.md §3).
 
 Only the shape is checked here: known fields, seats 0-3, the right kinds of value. The rules of
 §4 that need the table state (who is dealer) are checked in ``checks``.

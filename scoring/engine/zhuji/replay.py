@@ -1,4 +1,4 @@
-"""The table's state from hand to hand and the settlement of each hand: zhuji-rules.md §2, §5.
+"""The table's state from hand to hand and the settlement of each hand: docs/rules/zhuji.md §2, §5.
 
 Nothing here mutates the state of a hand that is rejected: a hand is judged and scored first,
 then applied. Amounts are plain ints; a ``Fraction`` appears only for a half point (§5).

@@ -1,4 +1,4 @@
-"""``python manage.py analyse_hand FILE|-``: the command-line door of 算牌 (hand-analysis.md).
+"""``python manage.py analyse_hand FILE|-``: the command-line door of 算牌 (docs/analysis.md).
 
 Prints the answer JSON and exits 0, or ``{"error": {...}}`` and exits 2.
 """
@@ -8,6 +8,6 @@ from scoring.management.json_door import JsonDoor
 
 
 class Command(JsonDoor):
-    help = "Analyse a mahjong hand (JSON request, hand-analysis.md) from FILE or - for standard input."
+    help = "Analyse a mahjong hand (JSON request, docs/analysis.md) from FILE or - for standard input."
     max_bytes = 16 * 1024
     answer = staticmethod(analyse_or_error)
