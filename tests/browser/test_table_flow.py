@@ -61,7 +61,7 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     # 4. 阿华 单飘 with 小李 liable under 承包
     tap(page, "阿华")
     tap(page, "单飘 ×8")
-    page.get_by_role("link", name="喂家 小李").click()  # a name chip, as for someone else's float
+    page.get_by_role("button", name="喂家 小李").click()  # a name chip, as for someone else's float
     expect(page.locator(".preview .why")).to_contain_text("承包全赔")
     confirm(page)
     expected.append(

@@ -33,7 +33,7 @@ def voidable_game() -> Game:
 
 def labels_whole(page) -> None:
     """No row label, and no cell of the other hands' before → after, is cut."""
-    cells = page.locator("table.change td:first-child, tr.other-hand td")
+    cells = page.locator("table.change th, table.change td, tr.other-hand td")
     assert cells.count() >= 2
     for i in range(cells.count()):
         assert not cells.nth(i).evaluate(CUT), cells.nth(i).inner_text()
@@ -44,7 +44,7 @@ def test_the_void_screen_keeps_bets_lists_other_hands_and_cuts_no_label(live_ser
     phone.goto(f"{live_server.url}/g/{game.edit_token}/hand/1/void")
     expect(phone.get_by_role("checkbox", name="保留第1局前下的注")).to_have_attribute("aria-checked", "true")
     expect(phone.locator(".keep-bets")).to_contain_text("老王买子")
-    expect(phone.locator("table.change td", has_text="作废后")).to_be_visible()
+    expect(phone.locator("table.change th", has_text="作废后")).to_be_visible()
     labels_whole(phone)
     shot(phone, "void-keeps-bets")
     phone.get_by_role("checkbox", name="保留第1局前下的注").click()  # untick: the 买子 goes with hand 1
@@ -69,6 +69,6 @@ def test_the_void_screens_labels_are_whole_in_both_languages(live_server, browse
     context.add_cookies([{"name": "django_language", "value": lang, "url": live_server.url}])
     page = context.new_page()
     page.goto(f"{live_server.url}/g/{game.edit_token}/hand/1/void?keep_bets=0")
-    expect(page.locator("table.change td", has_text=label)).to_be_visible()
+    expect(page.locator("table.change th", has_text=label)).to_be_visible()
     labels_whole(page)
     context.close()
