@@ -72,6 +72,7 @@ def recorded(*, ruleset: str, players: list[str], rules: dict, first_dealer: int
     )
     for seq, entry in enumerate(hands, start=1):
         services.record_hand(game=game, entry=entry, fix=None, next_seq=seq, form_token=f"t{seq}", entered_by="")
+    game.refresh_from_db()
     return game
 
 
@@ -168,3 +169,21 @@ def test_history_and_stats_cost_the_same_queries_for_one_game_or_many_and_read_n
     assert {p: len(q) for p, q in many.items()} == {p: len(q) for p, q in one.items()}
     hand_table = Hand._meta.db_table
     assert [sql for sqls in many.values() for sql in sqls if hand_table in sql] == []
+
+
+def test_check_ledgers_reports_and_repairs_a_wrong_tally(client, db):
+    from io import StringIO
+
+    import pytest
+    from django.core.management import call_command
+
+    game = recorded(ruleset="yiwu", players=NAMES, rules={}, first_dealer=0, hands=random_game(12)["hands"])
+    right = game.state["tally"]
+    Game.objects.filter(pk=game.pk).update(state={**game.state, "tally": [dict(s, wins=9) for s in right]})
+    out = StringIO()
+    with pytest.raises(SystemExit):
+        call_command("check_ledgers", stdout=out)
+    assert f"game {game.pk}: cache differs" in out.getvalue()
+    call_command("check_ledgers", "--repair", stdout=StringIO())
+    game.refresh_from_db()
+    assert game.state["tally"] == right

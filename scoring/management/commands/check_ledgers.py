@@ -7,6 +7,7 @@ from django.core.management.base import BaseCommand
 from scoring.cache import CACHE_VERSION, result_json, store
 from scoring.ledger import LedgerError, build
 from scoring.models import Game
+from scoring.stats import tally_of
 
 
 class Command(BaseCommand):
@@ -32,6 +33,7 @@ class Command(BaseCommand):
                 bool(game.state)
                 and game.state.get("v") == CACHE_VERSION
                 and game.state.get("table") == ledger.state.to_dict()
+                and game.state.get("tally") == tally_of(ledger.rows, len(game.players))
             )
             if stored == expected and state_ok:
                 continue
