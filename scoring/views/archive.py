@@ -41,4 +41,5 @@ def delete(request: HttpRequest, token: str) -> HttpResponse:
         services.delete_game(game=game)
         messages.success(request, _("已删除牌局：%(names)s。") % {"names": " · ".join(game.players)})
         return redirect("home")
-    return render(request, "scoring/delete.html", {"line": lines([game], [token])[0], "token": token})
+    line = next(iter(lines([game], [token])), None)  # None: a game that no longer replays
+    return render(request, "scoring/delete.html", {"game": game, "line": line, "token": token})

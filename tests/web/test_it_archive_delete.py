@@ -101,3 +101,14 @@ def test_a_view_link_can_neither_archive_nor_delete(client, db):
     a.refresh_from_db()
     assert a.archived_at is None
     assert Hand.objects.filter(game=a).count() == 5
+
+
+def test_a_game_that_no_longer_replays_can_still_be_deleted(client, db):
+    a, _b = same_names_twice(client, db)
+    Hand.objects.filter(game=a, seq=1).update(entry={"outcome": "win", "winner": 9, "win_type": "zimo"})
+    Game.objects.filter(pk=a.pk).update(state=None)  # the stored replay must be rebuilt, and cannot be
+    confirm = client.get(game_url(a) + "delete")
+    assert confirm.status_code == 200
+    assert "甲 · 乙 · 丙 · 丁" in confirm.content.decode()
+    assert client.post(game_url(a) + "delete").status_code == 302
+    assert not Game.objects.filter(pk=a.pk).exists()
