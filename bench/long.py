@@ -1,6 +1,7 @@
 """Long games: replaying 2,000 hands (goal < 50 ms), an edit of hand 1 of 2,000 re-settled
 and written back to the cache (goal < 200 ms), with the worst case of rewriting every result,
-and the whole-game pages (summary, CSV, settle) of a 2,000-hand game (goal < 300 ms).
+the whole-game pages (summary, CSV, settle) of a 2,000-hand game (goal < 300 ms), and /history
+and /stats of an account holding 100 such games (goal < 300 ms each).
 
 Run: make bench-long   (or: .venv/bin/python bench/long.py); DATABASE_URL picks the database
 (SQLite in /tmp by default).
@@ -88,6 +89,7 @@ def main() -> None:
 
     print(f"worst case, every one of the {N} cached results rewritten: {timed(rewrite_all, 5):7.1f} ms")
     pages(game)
+    many_games(game, 100)
     reset_queries()
 
 
@@ -103,6 +105,30 @@ def pages(game: Game) -> None:
     for path in ("summary", "export.csv", "export.json", settle, "?page=1", ""):
         ms = timed(lambda path=path: client.get(base + path), 5)
         print(f"GET {('/' + path)[:40]:42} {ms:7.1f} ms")
+
+
+def many_games(game: Game, count: int) -> None:
+    """/history and /stats of a signed-in person holding ``count`` games of N hands each (copies
+    of ``game``, its stored results and state included): the pages read what is stored, so the
+    time must not grow with the hands (goal < 300 ms each)."""
+    from django.contrib.auth.models import User
+    from django.test import Client
+
+    from scoring.models import SavedGame
+
+    hands = list(Hand.objects.filter(game=game).values("seq", "entry", "result", "voided_at"))
+    User.objects.filter(username="bench-long").delete()
+    user = User.objects.create_user("bench-long")
+    for _ in range(count - 1):
+        copy = Game.objects.create(players=game.players, rules=game.rules, state=game.state)
+        Hand.objects.bulk_create((Hand(game=copy, **h) for h in hands), batch_size=2000)
+    SavedGame.objects.bulk_create(SavedGame(user=user, game=g, token=g.edit_token) for g in Game.objects.all())
+    client = Client(HTTP_HOST="127.0.0.1")
+    client.force_login(user)
+    print(f"{count} games of {N} hands, signed in:")
+    for path in ("/history", "/stats"):
+        ms = timed(lambda path=path: client.get(path), 3)
+        print(f"GET {path:42} {ms:7.1f} ms")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ the text is made when it is read, so rewording an explanation needs no rebuild.
 """
 
 import json
+from copy import deepcopy
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,10 +24,11 @@ from scoring.engine import Ruleset, TableState
 from scoring.engine.points import from_json, to_json
 from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
+from scoring.stats import add_hand, new_tally, tally_of
 
 # 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
-# instead of its text, and the count
-CACHE_VERSION = 4
+# instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py)
+CACHE_VERSION = 5
 # What a ruleset's result may carry beside dealer/streak/net/payments (the contract's output).
 EXTRAS = ("multiplier", "maizi", "xiazi", "tai", "fan")
 RECENT_HANDS = 15  # the game page's list
@@ -92,8 +94,19 @@ def result_from_json(data: dict, ruleset: Ruleset) -> CachedResult:
     return CachedResult(data["dealer"], data["streak"], net, payments, data["count"], extras)
 
 
-def state_json(state: TableState, *, active: int, last_seq: int) -> dict:
-    return {"v": CACHE_VERSION, "table": state.to_dict(), "active": active, "last_seq": last_seq}
+def state_json(state: TableState, *, active: int, last_seq: int, tally: list | None = None) -> dict:
+    """The game's stored replay: the table the next hand is played at, the number of hands that
+    count, the last hand's number and each seat's tally (none yet when ``tally`` is None)."""
+    tally = new_tally(len(state.totals)) if tally is None else tally
+    return {"v": CACHE_VERSION, "table": state.to_dict(), "active": active, "last_seq": last_seq, "tally": tally}
+
+
+def after_hand(game: Game, state: TableState, *, entry: dict, result, seq: int) -> dict:
+    """The stored replay once hand ``seq`` (``entry``, scored as ``result``) is recorded at the
+    end of the game's cached state: ``state`` is the table after it."""
+    tally = deepcopy(game.state["tally"])
+    add_hand(tally, entry, result.net)
+    return state_json(state, active=game.state["active"] + 1, last_seq=seq, tally=tally)
 
 
 def cached_state(game: Game) -> TableState | None:
@@ -113,7 +126,8 @@ def store(game: Game, ledger: Ledger) -> None:
             changed.append(row.hand)
     _write_results(changed)
     last_seq = ledger.rows[-1].hand.seq if ledger.rows else 0
-    game.state = state_json(ledger.state, active=ledger.active_count(), last_seq=last_seq)
+    tally = tally_of(ledger.rows, len(game.players))
+    game.state = state_json(ledger.state, active=ledger.active_count(), last_seq=last_seq, tally=tally)
     Game.objects.filter(pk=game.pk).update(state=game.state)
 
 

@@ -40,6 +40,7 @@ class Game(models.Model):
     changes = models.JSONField(default=list, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
+    archived_at = models.DateTimeField(null=True, blank=True)  # 归档: off the home and history lists
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(first_dealer__lte=3), name="game_first_dealer_seat")]

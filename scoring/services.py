@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring.cache import cached_state, ensure, result_json, state_json, store, table
+from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
 from scoring.engine.errors import BilingualError
@@ -218,7 +218,7 @@ def record_hand(
                 raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
             hand.result = result_json(result, game.engine)
             hand.save()
-            game.state = state_json(state, active=game.state["active"] + 1, last_seq=seq)
+            game.state = after_hand(game, state, entry=entry, result=result, seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).
             game.pending = game.pending if entry.get("outcome") == "manual" else {}
             Game.objects.filter(pk=game.pk).update(state=game.state, pending=game.pending)
@@ -386,3 +386,15 @@ def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
         transfer.save(update_fields=["paid_at"])
         game.bump_version()
         return transfer
+
+
+def archive_game(*, game: Game, archived: bool) -> None:
+    """归档 / 取消归档: off (or back on) the home and history lists, on every phone."""
+    Game.objects.filter(pk=game.pk).update(archived_at=timezone.now() if archived else None)
+
+
+def delete_game(*, game: Game) -> None:
+    """删除: the game and all it holds (hands, settlement, the accounts' saved links), under its
+    row lock so that no write to it is half-done."""
+    with transaction.atomic():
+        _locked(game, playing=False).delete()

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import accounts, analyse, api, games, hands, picture, records, settle
+from scoring.views import accounts, analyse, api, archive, games, hands, picture, records, settle
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -31,6 +31,8 @@ urlpatterns = [
     path("g/<str:token>/export.json", records.export_json, name="export-json"),
     path("g/<str:token>/finish", settle.finish, name="finish"),
     path("g/<str:token>/reopen", settle.reopen, name="reopen"),
+    path("g/<str:token>/archive", archive.archive, name="archive-game"),
+    path("g/<str:token>/delete", archive.delete, name="delete-game"),
     path("g/<str:token>/transfer/<int:transfer_id>/paid", settle.toggle_paid, name="toggle-paid"),
     path("accounts/signup", accounts.signup, name="signup"),
     path("accounts/login", auth_views.LoginView.as_view(), name="login"),

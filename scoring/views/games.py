@@ -5,13 +5,13 @@ import re
 import markdown
 import segno
 from django.conf import settings
-from django.db.models import Count, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from scoring import device
@@ -23,7 +23,8 @@ from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError
-from scoring.models import Game, SavedGame
+from scoring.listing import lines, my_games, my_tokens
+from scoring.models import Game
 from scoring.presenters import game_context
 
 
@@ -32,17 +33,14 @@ def healthz(request: HttpRequest) -> HttpResponse:
     return HttpResponse("ok", content_type="text/plain")
 
 
+HOME_GAMES = 10  # the latest played; 历史牌局 pages through the rest
+
+
+@never_cache  # it lists edit links
 def home(request: HttpRequest) -> HttpResponse:
-    tokens = device.remembered_tokens(request)
-    if request.user.is_authenticated:
-        tokens += list(SavedGame.objects.filter(user=request.user).values_list("token", flat=True))
-    games = (
-        Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens))
-        .annotate(hand_count=Count("hands", filter=Q(hands__voided_at__isnull=True)))
-        .order_by("-updated_at")
-    )
-    rows = [(g, g.edit_token if g.edit_token in tokens else g.view_token) for g in games]
-    context = {"rows": rows}
+    tokens = my_tokens(request)
+    games = list(my_games(tokens).order_by("-updated_at", "-pk")[: HOME_GAMES + 1])
+    context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES}
     if lan := lan_base(request, always=True):
         context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
     return render(request, "scoring/home.html", context)

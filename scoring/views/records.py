@@ -1,11 +1,12 @@
 """Looking back: history, stats, summary and share text, export and import."""
 
 from django.contrib import messages
-from django.db.models import Q
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 
 from scoring import device
 from scoring.access import load_game, spend_new_game, throttle
@@ -17,8 +18,8 @@ from scoring.engine.hygiene import loads
 from scoring.exports import ImportError_, game_csv, import_game, share_text
 from scoring.forms import ImportForm
 from scoring.lang import say
-from scoring.ledger import LedgerError
-from scoring.models import Game, SavedGame, Settlement
+from scoring.listing import lines, my_games, my_tokens
+from scoring.models import Game, Settlement
 from scoring.presenters import hand_title
 from scoring.render import summary_rows_html
 from scoring.stats import player_stats
@@ -26,34 +27,30 @@ from scoring.stats import player_stats
 MAX_IMPORT_BYTES = 4 * 1024 * 1024
 
 
-def my_games(request: HttpRequest):
-    """The games this device opened, and the signed-in person's, newest first."""
-    tokens = device.remembered_tokens(request)
-    if request.user.is_authenticated:
-        tokens += list(SavedGame.objects.filter(user=request.user).values_list("token", flat=True))
-    games = Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens)).order_by("-created_at")
-    return [(g, g.edit_token if g.edit_token in tokens else g.view_token) for g in games]
+HISTORY_PAGE = 20  # games per page of 历史牌局
 
 
-def _ledgers(rows) -> list:
-    ledgers = []
-    for game, token in rows:
-        try:
-            ledgers.append((snapshot(game, limit=None), token))
-        except LedgerError:
-            continue  # a game that no longer replays is shown on its own page, not counted
-    return ledgers
-
-
+@never_cache  # it lists edit links
 def history(request: HttpRequest) -> HttpResponse:
-    ledgers = _ledgers(my_games(request))
-    rows = [(ledger, token, list(zip(ledger.game.players, ledger.totals, strict=True))) for ledger, token in ledgers]
-    return render(request, "scoring/history.html", {"rows": rows})
+    """历史牌局, newest first, a page at a time; ``?archived=1`` lists the archived games."""
+    archived = request.GET.get("archived") == "1"
+    tokens = my_tokens(request)
+    games = my_games(tokens, archived=archived).order_by("-created_at", "-pk")
+    page = Paginator(games, HISTORY_PAGE).get_page(request.GET.get("page"))
+    context = {"rows": lines(page, tokens), "page": page, "archived": archived}
+    return render(request, "scoring/history.html", context)
 
 
+@never_cache
 def stats(request: HttpRequest) -> HttpResponse:
-    ledgers = [ledger for ledger, _token in _ledgers(my_games(request))]
-    return render(request, "scoring/stats.html", {"stats": player_stats(ledgers), "game_count": len(ledgers)})
+    """个人统计 of every game this phone (or account) holds, archived ones included: each game's
+    stored totals and tallies added up, no hand read."""
+    tokens = my_tokens(request)
+    games = [
+        (line.game.players, line.totals, line.count, line.tally)
+        for line in lines(my_games(tokens, archived=None), tokens)
+    ]
+    return render(request, "scoring/stats.html", {"stats": player_stats(games), "game_count": len(games)})
 
 
 def summary(request: HttpRequest, token: str) -> HttpResponse:

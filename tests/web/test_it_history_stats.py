@@ -55,3 +55,20 @@ def test_another_phone_sees_no_history(client, db):
 
     two_games(client)
     assert "这台手机还没有打开过牌局" in Client().get("/history").content.decode()
+
+
+def test_home_history_and_stats_are_kept_by_no_cache(client, db):
+    two_games(client)  # the lists hold edit links: the links are the keys
+    for path in ("/", "/history", "/stats"):
+        assert "no-store" in client.get(path)["Cache-Control"], path
+
+
+def test_history_pages_twenty_games_at_a_time_newest_first(client, db):
+    games = [Game.objects.create(players=[f"甲{i}", "乙", "丙", "丁"], rules=Rules().to_dict()) for i in range(23)]
+    for game in games:
+        client.get(game_url(game))
+    first, second = client.get("/history"), client.get("/history?page=2")
+    assert [line.game for line in first.context["rows"]] == games[::-1][:20]
+    assert [line.game for line in second.context["rows"]] == games[::-1][20:]
+    assert 'href="?page=2"' in first.content.decode()
+    assert client.get("/history?page=x").context["rows"] == first.context["rows"]  # a bad page: the first

@@ -11,6 +11,7 @@ from django.core.management.base import BaseCommand
 from scoring.cache import cached_state, result_json, store
 from scoring.ledger import LedgerError, build
 from scoring.models import Game
+from scoring.stats import tally_of
 
 
 class Command(BaseCommand):
@@ -37,7 +38,9 @@ class Command(BaseCommand):
                 row.hand.seq: (result_json(row.result, game.engine) if row.result else None) for row in ledger.rows
             }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
-            state_ok = game.state.get("table") == ledger.state.to_dict()
+            state_ok = game.state.get("table") == ledger.state.to_dict() and game.state.get("tally") == tally_of(
+                ledger.rows, len(game.players)
+            )
             if stored == expected and state_ok:
                 continue
             wrong += 1

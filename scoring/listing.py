@@ -1,0 +1,78 @@
+"""The games a phone opened (and the signed-in person's), as the home page, 历史牌局 and 个人统计
+list them. Each line is read from the game's stored replay (scoring/cache.py: the totals, the
+number of hands that count, each seat's tally), never from its hands, so a list costs the same
+few queries whatever the number of games and hands."""
+
+from dataclasses import dataclass
+
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+
+from scoring import device
+from scoring.cache import cached_state, rebuild
+from scoring.lang import pick
+from scoring.ledger import LedgerError
+from scoring.models import Game, SavedGame
+
+
+@dataclass
+class GameLine:
+    """One game of a list: the link this phone holds, and the stored totals in seat order."""
+
+    game: Game
+    token: str
+    totals: list  # per seat
+    count: int  # the hands that count
+    tally: list  # per seat (scoring/stats.py)
+
+    @property
+    def can_edit(self) -> bool:
+        return self.token == self.game.edit_token
+
+    @property
+    def ruleset_name(self) -> str:
+        return pick(self.game.engine.zh, self.game.engine.en)
+
+    @property
+    def standings(self) -> list[tuple[str, object]]:
+        """(name, total), the highest first (seat order among equals)."""
+        seats = sorted(range(len(self.totals)), key=lambda s: -self.totals[s])
+        return [(self.game.players[s], self.totals[s]) for s in seats]
+
+    @property
+    def leader(self) -> str | None:
+        """The one player ahead of everyone else, if there is one."""
+        (name, top), *rest = self.standings
+        return name if top > 0 and all(total < top for _name, total in rest) else None
+
+
+def my_tokens(request: HttpRequest) -> list[str]:
+    tokens = device.remembered_tokens(request)
+    if request.user.is_authenticated:
+        tokens += list(SavedGame.objects.filter(user=request.user).values_list("token", flat=True))
+    return tokens
+
+
+def my_games(tokens: list[str], *, archived: bool | None = False) -> QuerySet:
+    """The games ``tokens`` open; the archived ones only (True), the others (False) or all (None)."""
+    games = Game.objects.filter(Q(edit_token__in=tokens) | Q(view_token__in=tokens))
+    if archived is not None:
+        games = games.filter(archived_at__isnull=not archived)
+    return games
+
+
+def lines(games, tokens: list[str]) -> list[GameLine]:
+    """Each game as its stored replay has it. A cache from an older version is rebuilt once (it
+    then stays current); a game that no longer replays is left out (its own page says why)."""
+    tokens = set(tokens)
+    result = []
+    for game in games:
+        if cached_state(game) is None:
+            try:
+                rebuild(game)
+            except LedgerError:
+                continue
+        state, token = game.state, game.edit_token if game.edit_token in tokens else game.view_token
+        totals = game.engine.state_from_dict(state["table"]).totals
+        result.append(GameLine(game, token, totals, state["active"], state["tally"]))
+    return result

@@ -1,0 +1,66 @@
+"""个人统计 on a phone: at 390 px no name and no number is broken over two lines, in either
+language; at 320 px nothing scrolls sideways."""
+
+import pytest
+
+from scoring.models import Game
+from tests.factories import seeded_game
+from tests.web.helpers import game_url
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+NAMES = ["欧阳娜娜娜娜", "诸葛孔明先生", "Maximilian-Alexander", "小李"]  # the third: 20 characters
+
+# Every piece of text on the stats list, with the number of lines it takes on screen.
+BROKEN = """() => {
+  const out = [];
+  const walker = document.createTreeWalker(document.querySelector('.stats'), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent.trim();
+    if (!text) continue;
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) out.push(`${text} (${tops.size} lines)`);
+  }
+  return out;
+}"""
+
+
+@pytest.fixture
+def big_games(db):
+    """Long games with four-digit totals under long names, opened on the phone's cookie."""
+    games = [seeded_game(400, seed=seed) for seed in (1, 2)]
+    Game.objects.filter(pk=games[0].pk).update(players=NAMES)
+    return games
+
+
+def open_games(page, base: str, games) -> None:
+    for game in games:
+        page.goto(base + game_url(game))
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_no_name_or_number_breaks_over_lines_at_390_px(live_server, browser, big_games, language, shot):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    open_games(page, live_server.url, big_games)
+    page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+    page.goto(live_server.url + "/stats")
+    assert page.locator(".stats [data-player]").count() == 7  # the two games' names
+    assert page.evaluate(BROKEN) == []
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(page, f"stats-390-{language}")
+    context.close()
+
+
+def test_nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, shot):
+    context = browser.new_context(viewport={"width": 320, "height": 700}, locale="zh-CN")
+    page = context.new_page()
+    open_games(page, live_server.url, big_games)
+    for path in ("/stats", "/history", "/"):
+        page.goto(live_server.url + path)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 320, path
+    page.goto(live_server.url + "/stats")
+    assert page.evaluate("document.querySelector('.stats').getBoundingClientRect().right") <= 320
+    shot(page, "stats-320")
+    context.close()
