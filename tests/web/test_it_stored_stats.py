@@ -13,7 +13,7 @@ from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from tests.examples import example_files, load
 from tests.factories import random_game
-from tests.web.helpers import game_url, record
+from tests.web.helpers import game_url, record, version_of
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 
@@ -127,7 +127,8 @@ def test_stored_stats_equal_the_replay_after_record_edit_void_undo_and_import(cl
     zhuji = games[1]
     undone = client.get(game_url(zhuji) + "undo")  # 撤销上一局 → the void page, confirmed
     last = Hand.objects.filter(game=zhuji).order_by("-seq").first()
-    assert client.post(undone.url, {"reason": "撤销上一局", "revision": last.revision}).status_code == 302
+    data = {"reason": "撤销上一局", "revision": last.revision, "version": version_of(zhuji)}
+    assert client.post(undone.url, data).status_code == 302
     assert Hand.objects.get(pk=last.pk).voided
     imported = import_game({"ruleset": "yiwu", "players": NAMES[::-1], "hands": random_game(40, seed=3)["hands"]})
     opened(client, [imported])
