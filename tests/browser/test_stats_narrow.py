@@ -64,3 +64,27 @@ def test_nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, sho
     assert page.evaluate("document.querySelector('.stats').getBoundingClientRect().right") <= 320
     shot(page, "stats-320")
     context.close()
+
+
+# The 战绩 table of every hand: each hand's number, each header name and each net on one line (the
+# titles may wrap between words).
+SUMMARY_BROKEN = """() => {
+  const out = [];
+  for (const cell of document.querySelectorAll('.hands-table th:not(:nth-child(2)), .hands-table td:not(.title)')) {
+    const text = cell.textContent.trim();
+    if (!text) continue;
+    const range = document.createRange();
+    range.selectNodeContents(cell);
+    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+    if (tops.size > 1) out.push(`${text} (${tops.size} lines)`);
+  }
+  return out;
+}"""
+
+
+def test_the_summary_table_keeps_numbers_and_names_whole_at_390_px(live_server, phone, big_games, shot):
+    phone.goto(live_server.url + game_url(big_games[0]) + "summary")
+    assert phone.locator(".hands-table tbody tr").count() > 300
+    assert phone.evaluate(SUMMARY_BROKEN) == []
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+    shot(phone, "summary-table-390")

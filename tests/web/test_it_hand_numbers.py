@@ -42,6 +42,6 @@ def test_entry_title_toast_edit_and_void_screens_use_the_standing_number(client,
 def test_summary_and_csv_number_the_hands_that_stand(client, game):
     four_hands_second_voided(client, game)
     summary = client.get(game_url(game) + "summary").content.decode()
-    assert re.findall(r"<tr><td>(\d+)</td><td><bdi>", summary) == ["1", "2", "3"]
+    assert re.findall(r"<tr><td>(\d+)</td><td class=\"title\"><bdi>", summary) == ["1", "2", "3"]
     csv = client.get(game_url(game) + "export.csv").content.decode("utf-8-sig").splitlines()[1:]
     assert [line.split(",")[0] for line in csv] == ["1", "", "2", "3"]

@@ -6,7 +6,7 @@ def test_the_summary_names_each_hand_not_win_or_draw(client, game):
     record(client, game, {"outcome": "draw"})
     html = client.get(game_url(game) + "summary").content.decode()
     assert "老王 自摸 ×2" in html
-    assert "<td><bdi>流局</bdi></td>" in html
+    assert '<td class="title"><bdi>流局</bdi></td>' in html
     assert "<td>win</td>" not in html
     assert "<td>draw</td>" not in html
 
