@@ -10,17 +10,19 @@ from tests.web.helpers import game_url
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["欧阳娜娜娜娜", "诸葛孔明先生", "Maximilian-Alexander", "小李"]  # the third: 20 characters
 
-# Every piece of text on the stats list, with the number of lines it takes on screen.
-BROKEN = """() => {
+# Every piece of text under the elements ``selector`` picks, with the number of lines it takes on screen.
+BROKEN = """(selector) => {
   const out = [];
-  const walker = document.createTreeWalker(document.querySelector('.stats'), NodeFilter.SHOW_TEXT);
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const text = node.textContent.trim();
-    if (!text) continue;
-    const range = document.createRange();
-    range.selectNodeContents(node);
-    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-    if (tops.size > 1) out.push(`${text} (${tops.size} lines)`);
+  for (const root of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent.trim();
+      if (!text) continue;
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+      if (tops.size > 1) out.push(`${text} (${tops.size} lines)`);
+    }
   }
   return out;
 }"""
@@ -47,7 +49,7 @@ def test_no_name_or_number_breaks_over_lines_at_390_px(live_server, browser, big
     page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
     page.goto(live_server.url + "/stats")
     assert page.locator(".stats [data-player]").count() == 7  # the two games' names
-    assert page.evaluate(BROKEN) == []
+    assert page.evaluate(BROKEN, ".stats") == []
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
     shot(page, f"stats-390-{language}")
     context.close()
@@ -68,23 +70,12 @@ def test_nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, sho
 
 # The 战绩 table of every hand: each hand's number, each header name and each net on one line (the
 # titles may wrap between words).
-SUMMARY_BROKEN = """() => {
-  const out = [];
-  for (const cell of document.querySelectorAll('.hands-table th:not(:nth-child(2)), .hands-table td:not(.title)')) {
-    const text = cell.textContent.trim();
-    if (!text) continue;
-    const range = document.createRange();
-    range.selectNodeContents(cell);
-    const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-    if (tops.size > 1) out.push(`${text} (${tops.size} lines)`);
-  }
-  return out;
-}"""
+SUMMARY_CELLS = ".hands-table th:not(:nth-child(2)), .hands-table td:not(.title)"
 
 
 def test_the_summary_table_keeps_numbers_and_names_whole_at_390_px(live_server, phone, big_games, shot):
     phone.goto(live_server.url + game_url(big_games[0]) + "summary")
     assert phone.locator(".hands-table tbody tr").count() > 300
-    assert phone.evaluate(SUMMARY_BROKEN) == []
+    assert phone.evaluate(BROKEN, SUMMARY_CELLS) == []
     assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     shot(phone, "summary-table-390")
