@@ -59,7 +59,7 @@ def games(db):
     zhuji = json.loads((HERE / "zhuji" / "04-no-caishen-zero-tai-half-points.json").read_text())["game"]
     settled = seeded_game(6, seed=3)
     finish_game(game=settled, rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)
-    yiwu = seeded_game(12)
+    yiwu = seeded_game(30)  # long enough for a 连庄 that locks 买子 (its note is text to read)
     return {
         "yiwu": f"/g/{yiwu.edit_token}/",
         "yiwu-view": f"/g/{yiwu.view_token}/",
