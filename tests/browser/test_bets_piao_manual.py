@@ -96,7 +96,11 @@ def test_tap_counts_for_the_common_hands_and_the_floats(live_server, phone, shot
     page.get_by_role("link", name="大刘 飘了").click()
     taps.count += 1
     taps.button("单飘")
+    # each tap's swap settles before the next: 自摸 is on the page before and after, and a tap on the
+    # old one would preview the hand without the float
+    expect(page.locator('.piao-row [aria-pressed="true"]')).to_contain_text("单飘")
     page.get_by_role("button", name="喂家 阿华").click()
+    expect(page.get_by_role("button", name="喂家 阿华")).to_have_attribute("aria-pressed", "true")
     taps.count += 1
     taps.link(re.compile("^自摸"), exact=False)
     expect(page.locator(".preview")).to_contain_text("反赔（大刘飘，喂家阿华胡）")
