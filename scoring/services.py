@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from scoring import live
 from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -397,4 +398,6 @@ def delete_game(*, game: Game) -> None:
     """删除: the game and all it holds (hands, settlement, the accounts' saved links), under its
     row lock so that no write to it is half-done."""
     with transaction.atomic():
-        _locked(game, playing=False).delete()
+        locked = _locked(game, playing=False)
+        live.forget(locked)  # its links' cached versions, once the delete commits
+        locked.delete()

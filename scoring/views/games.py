@@ -114,13 +114,27 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Has the game changed since version ``v``? 204 (one indexed query) or the fresh ledger."""
-    if request.GET.get("v") == str(game_version(request, token)):
+    """Has the game changed since version ``v``? 204 (one indexed query, or none with the shared
+    cache: scoring/live.py) or the fresh ledger. Every answer names the version as its ETag, and
+    a request whose If-None-Match names the current one gets 304: the same question in HTTP's
+    words, for a client that keeps the ETag instead of ``v``."""
+    version = game_version(request, token)
+    etag = f'"v{version}"'
+    if etag in _etags(request.headers.get("If-None-Match", "")):
+        response = HttpResponse(status=304)
+    elif request.GET.get("v") == str(version):
         response = HttpResponse(status=204)
     else:
         game, can_edit = load_game(request, token)
         response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
+        etag = f'"v{game.version}"'  # the version drawn, should it have moved meanwhile
+    response.headers["ETag"] = etag
     return response  # Cache-Control: private, no-store, as for every token page
+
+
+def _etags(header: str) -> set[str]:
+    """The entity tags an If-None-Match header names, weak or not (GZipMiddleware weakens ours)."""
+    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
 @require_POST

@@ -1,0 +1,42 @@
+"""A private Redis for the tests of the shared cache: Debian's redis-server (`apt-get install
+redis-server`; `.ci/run` installs it), started on a Unix socket in a temporary folder, one per
+test process, with nothing saved to disk. No other Redis on the machine is touched."""
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
+
+
+def start() -> tuple[subprocess.Popen, str, Path]:
+    """The server, its address (unix://…) and its folder, once it answers PING."""
+    if not Path(REDIS_SERVER).exists():
+        raise RuntimeError("The shared-cache tests need redis-server: apt-get install redis-server")
+    folder = Path(tempfile.mkdtemp(prefix="yiwu-redis-"))
+    socket = folder / "redis.sock"
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", "0", "--unixsocket", str(socket), "--save", "", "--appendonly", "no"],
+        cwd=folder,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    import redis
+
+    client = redis.Redis(unix_socket_path=str(socket))
+    for _ in range(100):
+        try:
+            client.ping()
+            return server, f"unix://{socket}", folder
+        except redis.exceptions.ConnectionError:
+            time.sleep(0.05)
+    server.kill()
+    raise RuntimeError("redis-server did not answer on its socket")
+
+
+def stop(server: subprocess.Popen, folder: Path) -> None:
+    server.terminate()
+    server.wait(10)
+    shutil.rmtree(folder, ignore_errors=True)
