@@ -11,25 +11,30 @@ from pathlib import Path
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
-def start() -> tuple[subprocess.Popen, str, Path]:
-    """The server, its address (unix://…) and its folder, once it answers PING."""
+def start(port: int | None = None) -> tuple[subprocess.Popen, str, Path]:
+    """The server, its address (unix://…, or redis://127.0.0.1:``port``/0 when a port is
+    given: bench/load.py) and its folder, once it answers PING."""
     if not Path(REDIS_SERVER).exists():
         raise RuntimeError("The shared-cache tests need redis-server: apt-get install redis-server")
     folder = Path(tempfile.mkdtemp(prefix="yiwu-redis-"))
     socket = folder / "redis.sock"
+    listen = (
+        ["--port", "0", "--unixsocket", str(socket)] if port is None else ["--port", str(port), "--bind", "127.0.0.1"]
+    )
     server = subprocess.Popen(
-        [REDIS_SERVER, "--port", "0", "--unixsocket", str(socket), "--save", "", "--appendonly", "no"],
+        [REDIS_SERVER, *listen, "--save", "", "--appendonly", "no"],
         cwd=folder,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
     import redis
 
-    client = redis.Redis(unix_socket_path=str(socket))
+    url = f"unix://{socket}" if port is None else f"redis://127.0.0.1:{port}/0"
+    client = redis.Redis.from_url(url)
     for _ in range(100):
         try:
             client.ping()
-            return server, f"unix://{socket}", folder
+            return server, url, folder
         except redis.exceptions.ConnectionError:
             time.sleep(0.05)
     server.kill()
