@@ -2,8 +2,8 @@
 
 Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
      [--seconds 60] [--workers 2] [--servers 1] [--redis] [--database yiwu_bench])
-Each table has 4 phones polling every 3 s and records a hand every 20 s (preview, then confirm,
-as the entry form does). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
+Each table has 4 phones with its game page open, polling every 3 s with the version they show,
+and records a hand every 20 s (preview, then confirm, as the entry form does). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
 queries each kind of request made (a header the bench's WSGI wrapper adds: bench/counted_wsgi.py)
 and the CPU each part used (app servers, PostgreSQL's backends for the bench database, Redis).
 
@@ -15,8 +15,8 @@ server the shared cache too (implied by more than one). The Redis is a private r
 a free port (Debian's package), stopped at the end.
 
 At the end it checks what the phones saw: the hands in each game are the confirms that
-succeeded (none lost, none twice), and every phone's last poll showed its game's last version
-(the recorders stop 2 polls before the end, so each phone polls after the last write).
+succeeded (none lost, none twice), and once every write is over, no phone still showing an old
+version is told "nothing new" (204) by either server.
 """
 
 import argparse
@@ -206,37 +206,83 @@ def hands_in(tokens: list[str]) -> dict[str, tuple[int, int]]:
     return {token: (n, version) for token, n, version in rows}
 
 
+def stale_phones(seen: list[tuple[str, int]], final: dict[str, tuple[int, int]], servers: Servers) -> str:
+    """Once every write is over, each phone polls once more with the version it shows: a 204
+    to a phone whose version is not its game's is a stale cache (any server may answer)."""
+    for port in servers.ports:  # the backlog of an overloaded run answered first
+        for _ in range(120):
+            start = time.perf_counter()
+            try:
+                request(Servers([port]), "GET", "/healthz", {})
+            except OSError:
+                continue
+            if time.perf_counter() - start < 0.2:
+                break
+    stale = unanswered = 0
+    for token, version in seen:
+        try:
+            status, _text, _queries = request(servers, "GET", f"/g/{token}/poll?v={version}", {})
+        except OSError:
+            unanswered += 1
+            if unanswered == 10:
+                return "not checked (the servers stopped answering)"
+            continue
+        stale += status == 204 and version != final[token][1]
+    return str(stale)
+
+
+def redis_used_memory(url: str) -> int:
+    import redis
+
+    return redis.Redis.from_url(url).info("memory")["used_memory"]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind((HOST, 0))
         return probe.getsockname()[1]
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """User + system CPU of these processes so far (Linux /proc), the ones still running."""
-    tick = os.sysconf("SC_CLK_TCK")
-    total = 0.0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
-    return total
+class CpuMonitor(threading.Thread):
+    """CPU (user + system, Linux /proc) used by groups of processes while the run lasts, read
+    every second: a process that appears is counted from its first reading, one that ends
+    keeps its last (PostgreSQL's backends come and go with the workers' connections)."""
 
+    def __init__(self, groups: dict):
+        super().__init__(daemon=True)
+        self.groups = groups  # name → match(pid, ppid, cmdline)
+        self.first: dict[tuple[str, int], float] = {}
+        self.last: dict[tuple[str, int], float] = {}
+        self.stopping = threading.Event()
+        self.tick = os.sysconf("SC_CLK_TCK")
 
-def processes(match) -> list[int]:
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
+    def sample(self) -> None:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
             try:
-                stat = (entry / "stat").read_text()
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
                 cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
             except OSError:
                 continue
-            if match(int(entry.name), stat, cmdline):
-                pids.append(int(entry.name))
-    return pids
+            pid, seconds = int(entry.name), (int(fields[11]) + int(fields[12])) / self.tick
+            for name, match in self.groups.items():
+                if match(pid, int(fields[1]), cmdline):
+                    self.first.setdefault((name, pid), seconds)
+                    self.last[(name, pid)] = seconds
+
+    def run(self) -> None:
+        while not self.stopping.wait(1.0):
+            self.sample()
+
+    def stop(self) -> dict[str, float]:
+        self.stopping.set()
+        self.join()
+        self.sample()
+        used = dict.fromkeys(self.groups, 0.0)
+        for (name, pid), seconds in self.last.items():
+            used[name] += seconds - self.first[(name, pid)]
+        return used
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -275,35 +321,37 @@ def main() -> None:
             gunicorns.append(start_gunicorn(port, workers=args.workers, app="bench.counted_wsgi"))
         warm_up(ports, tokens)
         masters = {g.pid for g in gunicorns}
-        app_pids = processes(
-            lambda pid, stat, _cmd: pid in masters or int(stat.rsplit(")", 1)[1].split()[1]) in masters
+        redis_pid = redis[0].pid if redis else None
+        monitor = CpuMonitor(
+            {
+                "app servers": lambda pid, ppid, _cmd: pid in masters or ppid in masters,
+                "PostgreSQL": lambda _pid, _ppid, cmd: cmd.startswith("postgres:") and f" {args.database} " in cmd,
+                "Redis": lambda pid, _ppid, _cmd: pid == redis_pid,
+            }
         )
-        db_pids = processes(lambda _pid, _stat, cmd: cmd.startswith("postgres:") and f" {args.database} " in cmd)
-        redis_pids = [redis[0].pid] if redis else []
+        redis_empty = redis_used_memory(redis[1]) if redis else 0
+        monitor.sample()
+        monitor.start()
         results, servers = Results(), Servers(ports)
         start = time.monotonic()
         stop = start + args.seconds
-        cpu_before = [cpu_seconds(pids) for pids in (app_pids, db_pids, redis_pids)]
+        client_cpu = sum(os.times()[:2])
         threads = [
             threading.Thread(target=phone, args=(t, versions[t], stop, results, servers))
             for t in tokens
             for _ in range(4)
         ]
-        threads += [
-            threading.Thread(target=recorder, args=(t, stop - 2 * POLL_EVERY, results, servers)) for t in tokens
-        ]
+        threads += [threading.Thread(target=recorder, args=(t, stop, results, servers)) for t in tokens]
         for thread in threads:
             thread.start()
-        time.sleep(5)  # PostgreSQL's backends for the workers' connections, once they exist
-        db_pids = processes(lambda _pid, _stat, cmd: cmd.startswith("postgres:") and f" {args.database} " in cmd)
-        cpu_before[1] = cpu_seconds(db_pids)
-        db_from = time.monotonic()
         for thread in threads:
             thread.join(args.seconds + 30)
         elapsed = time.monotonic() - start
-        cpu_after = [cpu_seconds(pids) for pids in (app_pids, db_pids, redis_pids)]
-        db_elapsed = time.monotonic() - db_from
+        client_cpu = sum(os.times()[:2]) - client_cpu
+        cpu = monitor.stop()
         final = hands_in(tokens)
+        stale = stale_phones(results.seen, final, servers)
+        redis_memory = redis_used_memory(redis[1]) - redis_empty if redis else 0
     finally:
         for server in gunicorns:
             server.terminate()
@@ -333,18 +381,22 @@ def main() -> None:
             f"queries per poll {statistics.fmean(polls):.2f}, per confirm {statistics.fmean(confirms):.2f}; "
             f"database {all_queries / elapsed:.0f} queries/s, {all_queries / elapsed / args.tables * 1000:.0f} per 1,000 tables"
         )
-    app_cpu, db_cpu, redis_cpu = (after - before for after, before in zip(cpu_after, cpu_before, strict=True))
-    cores = (app_cpu / elapsed, db_cpu / db_elapsed, redis_cpu / elapsed)
     print(
-        f"CPU (cores busy): app servers {cores[0]:.2f}, PostgreSQL {cores[1]:.2f}, Redis {cores[2]:.2f}; "
-        f"{args.tables / max(cores[0], 0.01):.0f} tables per app core"
+        "CPU (cores busy): "
+        + ", ".join(f"{name} {seconds / elapsed:.2f}" for name, seconds in cpu.items())
+        + f", this script (the phones) {client_cpu / elapsed:.2f}; "
+        f"{args.tables / max(cpu['app servers'] / elapsed, 0.01):.0f} tables per app core"
     )
     lost = [t for t in tokens if final[t][0] != 20 + results.confirmed.get(t, 0)]
-    stale = [(t, v) for t, v in results.seen if v != final[t][1]]
     print(
-        f"hands: {sum(results.confirmed.values())} confirmed, {len(lost)} games whose hands differ from the confirms; "
-        f"phones shown an old version at the end: {len(stale)} of {len(results.seen)}"
+        f"hands: {sum(results.confirmed.values())} confirmed, {len(lost)} games whose hands differ from the confirms "
+        f"(a confirm that timed out may still have been recorded); "
+        f"phones told 'nothing new' at an old version after the run: {stale} of {len(results.seen)}"
     )
+    if redis:
+        print(
+            f"Redis holds {redis_memory / 2**20:.1f} MB more than empty, {redis_memory / args.tables / 1024:.1f} KB per table"
+        )
     for error in results.errors[:10]:
         print("error:", error)
 
