@@ -105,6 +105,9 @@ def shared_cache(settings, redis_url):
     app server, here the private Redis, emptied first. Returns its address."""
     settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}}
     settings.SHARED_CACHE = True
+    from yiwu_site.settings import with_quiet_polls
+
+    settings.MIDDLEWARE = with_quiet_polls(settings.MIDDLEWARE)
     from django.core.cache import cache
 
     cache.clear()

@@ -150,6 +150,13 @@ def env_cache_url() -> str:
     return next(iter(given.values()), "")
 
 
+def with_quiet_polls(middleware: list[str]) -> list[str]:
+    """With the shared cache, a quiet poll (most requests: every phone, every 3 s) is answered
+    from it right below SecurityMiddleware, without the rest of the stack (scoring/live.py)."""
+    security = middleware.index("django.middleware.security.SecurityMiddleware")
+    return [*middleware[: security + 1], "scoring.live.QuietPollMiddleware", *middleware[security + 1 :]]
+
+
 # Several app servers (docs/deploy.md): with a Redis address, Django's Redis cache is the one
 # cache every process shares, holding the version each poll compares with (scoring/live.py),
 # the rendered hand rows (scoring/presenters.py) and the budgets' counts (scoring/access.py).
@@ -165,6 +172,7 @@ if SHARED_CACHE:
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
         }
     }
+    MIDDLEWARE = with_quiet_polls(MIDDLEWARE)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from scoring import device
+from scoring import device, live
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
@@ -118,23 +118,12 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
     cache: scoring/live.py) or the fresh ledger. Every answer names the version as its ETag, and
     a request whose If-None-Match names the current one gets 304: the same question in HTTP's
     words, for a client that keeps the ETag instead of ``v``."""
-    version = game_version(request, token)
-    etag = f'"v{version}"'
-    if etag in _etags(request.headers.get("If-None-Match", "")):
-        response = HttpResponse(status=304)
-    elif request.GET.get("v") == str(version):
-        response = HttpResponse(status=204)
-    else:
-        game, can_edit = load_game(request, token)
-        response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
-        etag = f'"v{game.version}"'  # the version drawn, should it have moved meanwhile
-    response.headers["ETag"] = etag
+    if (quiet := live.quiet_answer(request, game_version(request, token))) is not None:
+        return quiet
+    game, can_edit = load_game(request, token)
+    response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
+    response.headers["ETag"] = live.etag(game.version)
     return response  # Cache-Control: private, no-store, as for every token page
-
-
-def _etags(header: str) -> set[str]:
-    """The entity tags an If-None-Match header names, weak or not (GZipMiddleware weakens ours)."""
-    return {tag.strip().removeprefix("W/") for tag in header.split(",") if tag.strip()}
 
 
 @require_POST

@@ -93,7 +93,10 @@ def test_every_integer_setting_is_in_the_readme():
     assert [name for name in INTEGER_SETTINGS if f"`{name}`" not in readme] == []
 
 
-SHOW_CACHE = "from django.conf import settings; c = settings.CACHES['default']; print(c['BACKEND'], c.get('LOCATION'), settings.SHARED_CACHE)"
+SHOW_CACHE = (
+    "from django.conf import settings; c = settings.CACHES['default']; "
+    "print(c['BACKEND'], c.get('LOCATION'), settings.SHARED_CACHE, "scoring.live.QuietPollMiddleware" in settings.MIDDLEWARE)"
+)
 
 
 @pytest.mark.parametrize("name", ["REDIS_URL", "CACHE_URL"])
@@ -104,13 +107,19 @@ def test_a_redis_address_makes_djangos_redis_cache_the_one_every_server_shares(n
         "django.core.cache.backends.redis.RedisCache",
         "redis://cache.internal:6379/1",
         "True",
+        "True",  # quiet polls answered from Redis before the rest of the stack
     ]
 
 
 def test_without_a_redis_address_each_process_keeps_djangos_default_cache():
     result = manage("shell", "--no-imports", "-c", SHOW_CACHE, env={**DEV, "REDIS_URL": "", "CACHE_URL": " "})
     assert result.returncode == 0, result.stderr
-    assert result.stdout.split() == ["django.core.cache.backends.locmem.LocMemCache", "None", "False"]
+    assert result.stdout.split() == [
+        "django.core.cache.backends.locmem.LocMemCache",
+        "None",
+        "False",
+        "False",  # the stack as it always was
+    ]
 
 
 @pytest.mark.parametrize(

@@ -46,6 +46,10 @@ def test_a_quiet_poll_asks_no_database_once_the_version_is_cached(
     assert response.status_code == 204
     assert response.content == b""
     assert response["Cache-Control"] == "private, no-store"
+    assert response["ETag"] == '"v0"'
+    assert response["X-Content-Type-Options"] == "nosniff"  # SecurityMiddleware's headers still apply
+    elsewhere = client.get(game_url(game) + "poll?v=0", headers={"Host": "evil.example.com"})
+    assert elsewhere.status_code == 400  # ALLOWED_HOSTS, as for every request
 
 
 def test_without_a_shared_cache_each_poll_asks_the_database_as_before(
