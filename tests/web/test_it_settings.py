@@ -95,7 +95,7 @@ def test_every_integer_setting_is_in_the_readme():
 
 SHOW_CACHE = (
     "from django.conf import settings; c = settings.CACHES['default']; "
-    "print(c['BACKEND'], c.get('LOCATION'), settings.SHARED_CACHE, "scoring.live.QuietPollMiddleware" in settings.MIDDLEWARE)"
+    "print(c['BACKEND'], c.get('LOCATION'), settings.SHARED_CACHE, 'scoring.live.QuietPollMiddleware' in settings.MIDDLEWARE)"
 )
 
 
