@@ -119,24 +119,21 @@ def _take(kind: str, key: str) -> bool:
     return row is not None
 
 
-def _counter(kind: str, key: str) -> str:
-    return f"budget:{kind}:{key}:{_window(kind)}"
-
-
-def _take_shared(kind: str, key: str) -> bool:
+def _take_shared(kind: str, key: str) -> str | None:
     """``_take`` in the shared cache: one counter per kind, key and window, created at 0 and
-    expiring once its window is over; a count past the budget is taken back."""
-    counter = _counter(kind, key)
-    cache.add(counter, 0, timeout=2 * WINDOWS.get(kind, WINDOW_SECONDS))
+    expiring once its window is over; a count past the budget is taken back. The counter's
+    name when counted, None when the budget is spent."""
+    counter, seconds = f"budget:{kind}:{key}:{_window(kind)}", 2 * WINDOWS.get(kind, WINDOW_SECONDS)
+    cache.add(counter, 0, timeout=seconds)
     try:
         count = cache.incr(counter)
     except ValueError:  # expired between the two calls: this window's first count
-        cache.add(counter, 0, timeout=2 * WINDOWS.get(kind, WINDOW_SECONDS))
+        cache.add(counter, 0, timeout=seconds)
         count = cache.incr(counter)
     if count > settings.RATE_LIMITS[kind]:
         cache.decr(counter)
-        return False
-    return True
+        return None
+    return counter
 
 
 def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
@@ -146,12 +143,12 @@ def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
         taken = []
         for kind in kinds:
             for key in keys:
-                if not _take_shared(kind, key):
-                    for counter in taken:  # nothing at all: the counts already taken go back
-                        cache.decr(counter)
+                if (counter := _take_shared(kind, key)) is None:
+                    for counted in taken:  # nothing at all: the counts already taken go back
+                        cache.decr(counted)
                     zh, en = SAID.get(kind, TOO_MANY)
                     raise TooManyAttempts(zh, en, kind=kind)
-                taken.append(_counter(kind, key))
+                taken.append(counter)
         return
     with transaction.atomic() if len(kinds) * len(keys) > 1 else nullcontext():
         for kind in kinds:
