@@ -56,15 +56,18 @@ class Results:
         self.lock = threading.Lock()
         self.latency: dict[str, list[float]] = {}
         self.queries: dict[str, list[int]] = {}
+        self.cpu_ms: dict[str, list[float]] = {}  # the app's CPU per request, as the server measured it
         self.errors: list[str] = []
         self.confirmed: dict[str, int] = {}  # token → confirms answered 302
         self.seen: list[tuple[str, int]] = []  # (token, last version a phone was shown)
 
-    def add(self, kind: str, ms: float, ok: bool, detail: str = "", queries: int | None = None) -> None:
+    def add(self, kind: str, ms: float, ok: bool, detail: str = "", queries=None, cpu_ms=None) -> None:
         with self.lock:
             self.latency.setdefault(kind, []).append(ms)
             if queries is not None:
                 self.queries.setdefault(kind, []).append(queries)
+            if cpu_ms is not None:
+                self.cpu_ms.setdefault(kind, []).append(cpu_ms)
             if not ok:
                 self.errors.append(f"{kind}: {detail}")
 
@@ -98,8 +101,8 @@ def request(servers: Servers, method: str, path: str, cookies: dict, body: dict 
             if name.lower() == "set-cookie":
                 key, _, rest = value.partition("=")
                 cookies[key] = rest.split(";")[0]
-        queries = response.getheader("X-Queries")
-        return response.status, text, int(queries) if queries is not None else None
+        queries, cpu_us = response.getheader("X-Queries"), response.getheader("X-CPU-us")
+        return response.status, text, (int(queries) if queries else None, int(cpu_us) / 1000 if cpu_us else None)
     finally:
         conn.close()
 
@@ -116,13 +119,13 @@ def timed(
 ):
     start = time.perf_counter()
     try:
-        status, text, queries = request(servers, method, path, cookies, body)
+        status, text, (queries, cpu_ms) = request(servers, method, path, cookies, body)
     except OSError as error:
         results.add(kind, (time.perf_counter() - start) * 1000, False, repr(error))
         return None, ""
     ms = (time.perf_counter() - start) * 1000
     named = f"{kind} {status}" if kind == "poll" else kind  # a quiet poll (204) beside a changed one (200)
-    results.add(named, ms, status in ok_status, f"HTTP {status}", queries)
+    results.add(named, ms, status in ok_status, f"HTTP {status}", queries, cpu_ms)
     return status, text
 
 
@@ -221,7 +224,7 @@ def stale_phones(seen: list[tuple[str, int]], final: dict[str, tuple[int, int]],
     stale = unanswered = 0
     for token, version in seen:
         try:
-            status, _text, _queries = request(servers, "GET", f"/g/{token}/poll?v={version}", {})
+            status, _text, _measured = request(servers, "GET", f"/g/{token}/poll?v={version}", {})
         except OSError:
             unanswered += 1
             if unanswered == 10:
@@ -283,6 +286,31 @@ class CpuMonitor(threading.Thread):
         for (name, pid), seconds in self.last.items():
             used[name] += seconds - self.first[(name, pid)]
         return used
+
+
+def capacity(results: Results, app_cpu_seconds: float) -> str:
+    """What one table costs the app servers at this pace, from the CPU each request kind took
+    (the servers' own measure: robust to a busy machine, unlike the latencies). A table sends
+    4/3 polls a second, 4 of them changed and one preview and one confirm per 20 s; gunicorn's
+    and the kernel's share per request is what /proc counted beyond the app's."""
+    mean = {kind: statistics.fmean(values) for kind, values in results.cpu_ms.items()}
+    needed = ("poll 204", "poll 200", "entry preview", "entry confirm")
+    if any(kind not in mean for kind in needed):
+        return "capacity: not every kind of request was answered"
+    answered = sum(len(values) for values in results.cpu_ms.values())
+    per_request = max(0.0, app_cpu_seconds * 1000 - sum(sum(v) for v in results.cpu_ms.values())) / answered
+    changed = 4 / RECORD_EVERY
+    requests = 4 / POLL_EVERY + 2 / RECORD_EVERY
+    app_ms = (
+        (4 / POLL_EVERY - changed) * mean["poll 204"]
+        + changed * mean["poll 200"]
+        + (mean["entry preview"] + mean["entry confirm"]) / RECORD_EVERY
+    )
+    table_ms = app_ms + requests * per_request
+    return (
+        f"capacity: a table costs {table_ms:.2f} ms of app-server CPU per second ({app_ms:.2f} in the app, "
+        f"{per_request:.2f} ms per request in gunicorn and the kernel): {1000 / table_ms:.0f} tables per app core"
+    )
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -365,13 +393,16 @@ def main() -> None:
     layout = f"{args.servers} gunicorn × {args.workers} workers" + (", Redis" if shared else ", no shared cache")
     print(f"{args.db}, {layout}, {args.tables} tables × 4 phones, {args.seconds:.0f} s")
     print(f"{total} requests, {total / elapsed:.1f} req/s, {len(results.errors)} errors")
-    print(f"{'kind':16} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'queries':>8}")
+    print(
+        f"{'kind':16} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'queries':>8} {'app CPU ms':>10}"
+    )
     for kind, values in sorted(results.latency.items()):
-        queries = results.queries.get(kind)
+        queries, cpu_ms = results.queries.get(kind), results.cpu_ms.get(kind)
         mean = f"{statistics.fmean(queries):8.2f}" if queries else f"{'?':>8}"
+        cpu_text = f"{statistics.median(cpu_ms):10.2f}" if cpu_ms else f"{'?':>10}"
         print(
             f"{kind:16} {len(values):6d} {percentile(values, 50):8.1f} {percentile(values, 95):8.1f}"
-            f" {percentile(values, 99):8.1f} {max(values):8.1f} {mean}"
+            f" {percentile(values, 99):8.1f} {max(values):8.1f} {mean} {cpu_text}"
         )
     polls = [q for kind, qs in results.queries.items() if kind.startswith("poll") for q in qs]
     confirms = results.queries.get("entry confirm", [])
@@ -384,9 +415,9 @@ def main() -> None:
     print(
         "CPU (cores busy): "
         + ", ".join(f"{name} {seconds / elapsed:.2f}" for name, seconds in cpu.items())
-        + f", this script (the phones) {client_cpu / elapsed:.2f}; "
-        f"{args.tables / max(cpu['app servers'] / elapsed, 0.01):.0f} tables per app core"
+        + f", this script (the phones) {client_cpu / elapsed:.2f}"
     )
+    print(capacity(results, cpu["app servers"]))
     lost = [t for t in tokens if final[t][0] != 20 + results.confirmed.get(t, 0)]
     print(
         f"hands: {sum(results.confirmed.values())} confirmed, {len(lost)} games whose hands differ from the confirms "
