@@ -290,26 +290,29 @@ class CpuMonitor(threading.Thread):
 
 def capacity(results: Results, app_cpu_seconds: float) -> str:
     """What one table costs the app servers at this pace, from the CPU each request kind took
-    (the servers' own measure: robust to a busy machine, unlike the latencies). A table sends
-    4/3 polls a second, 4 of them changed and one preview and one confirm per 20 s; gunicorn's
-    and the kernel's share per request is what /proc counted beyond the app's."""
+    (the servers' own measure, robust to a busy machine, unlike the latencies). A table sends
+    4/3 polls a second, 4 of them changed, and one preview and one confirm per 20 s. Beside it,
+    the share of the servers' processes beyond the app (gunicorn, the kernel), per request,
+    when every request was answered (an overloaded server also works for clients gone)."""
     mean = {kind: statistics.fmean(values) for kind, values in results.cpu_ms.items()}
     needed = ("poll 204", "poll 200", "entry preview", "entry confirm")
     if any(kind not in mean for kind in needed):
         return "capacity: not every kind of request was answered"
-    answered = sum(len(values) for values in results.cpu_ms.values())
-    per_request = max(0.0, app_cpu_seconds * 1000 - sum(sum(v) for v in results.cpu_ms.values())) / answered
     changed = 4 / RECORD_EVERY
-    requests = 4 / POLL_EVERY + 2 / RECORD_EVERY
     app_ms = (
         (4 / POLL_EVERY - changed) * mean["poll 204"]
         + changed * mean["poll 200"]
         + (mean["entry preview"] + mean["entry confirm"]) / RECORD_EVERY
     )
-    table_ms = app_ms + requests * per_request
+    said = f"capacity: a table costs {app_ms:.2f} ms of the app's CPU per second: {1000 / app_ms:.0f} tables per core"
+    if results.errors:
+        return said + " (the servers' own share not measured: some requests went unanswered)"
+    answered = sum(len(values) for values in results.cpu_ms.values())
+    per_request = max(0.0, app_cpu_seconds * 1000 - sum(sum(v) for v in results.cpu_ms.values())) / answered
+    table_ms = app_ms + (4 / POLL_EVERY + 2 / RECORD_EVERY) * per_request
     return (
-        f"capacity: a table costs {table_ms:.2f} ms of app-server CPU per second ({app_ms:.2f} in the app, "
-        f"{per_request:.2f} ms per request in gunicorn and the kernel): {1000 / table_ms:.0f} tables per app core"
+        f"{said} in the app; with gunicorn's and the kernel's {per_request:.2f} ms per request, "
+        f"{table_ms:.2f} ms: {1000 / table_ms:.0f} tables per app-server core"
     )
 
 
