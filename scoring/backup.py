@@ -39,7 +39,7 @@ def contract_game(ledger: GameView) -> dict:
     fixes = [(i, hand.fix()) for i, hand in enumerate(active) if hand.fix() is not None]
     return {
         "ruleset": game.ruleset,
-        "rules": game.engine_rules().to_dict(),
+        "rules": game.house_rules().to_dict(),
         "first_dealer": game.first_dealer,
         "players": list(game.players),
         "corrections": [{"hand": i, "dealer": dealer, "streak": streak} for i, (dealer, streak) in fixes],

@@ -106,7 +106,7 @@ class NewGameForm(forms.Form):
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
         self.fields["preset"] = forms.ChoiceField(
-            label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
+            label=pick(*getattr(ruleset.entry, "PRESET_LABEL", ("底分", "Base"))),
             choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,
@@ -190,7 +190,6 @@ class NewGameForm(forms.Form):
         return self.cleaned_data["engine_rules"]
 
 
-PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
 CUSTOM = "custom"  # the preset choice that takes the bases typed in
 
 

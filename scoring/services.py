@@ -81,7 +81,7 @@ def preview_record(*, game: Game, state, entry: dict) -> Preview:
     after = deepcopy(state)
     number = game.state["active"] + 1
     try:
-        result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
+        result = score(game.rulebook, game.house_rules(), after, game.rulebook.parse_hand(entry))
     except ScoringError as error:
         raise LedgerError(game.state["last_seq"] + 1, error, number) from None
     return Preview(result, list(state.totals), after.totals)
@@ -101,7 +101,7 @@ class Carry:
 def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry | None:
     """The bets placed before ``hand`` (played at ``before``) and where a void keeps them, or None
     when there were none."""
-    rules = game.engine_rules()
+    rules = game.house_rules()
     bets = kind_for(game, hand.entry).placed_bets(hand.entry, before, rules)
     if not bets:
         return None
@@ -213,10 +213,10 @@ def record_hand(
             if fix:
                 state.correct(*fix)
             try:
-                result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
+                result = score(game.rulebook, game.house_rules(), state, game.rulebook.parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
-            hand.result = result_json(result, game.engine)
+            hand.result = result_json(result, game.rulebook)
             hand.save()
             game.state = after_hand(game, state, entry=entry, result=result, seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).
@@ -240,7 +240,7 @@ def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -
     with transaction.atomic():
         game = _locked(game)
         ensure(game)
-        pending = change(deepcopy(game.pending or {}), cached_state(game), game.engine_rules())
+        pending = change(deepcopy(game.pending or {}), cached_state(game), game.house_rules())
         Game.objects.filter(pk=game.pk).update(pending=pending)
         game.pending = pending
         game.bump_version(what)

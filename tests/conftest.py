@@ -2,8 +2,8 @@ import os
 
 import pytest
 
-from scoring.engine import Rules
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 from tests import speed
 
 speed.load()  # HYPOTHESIS_PROFILE: quick by default, "ci" for the full counts

@@ -1,11 +1,14 @@
-"""The table's side of each ruleset: how a hand is entered, titled and marked on the page.
+"""The table's side of a ruleset: how a hand is entered, titled and marked on the page.
 
-One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same names:
+Each ruleset's ``entry.py`` (in its folder, ``scoring/rulesets/<code>/``; the ruleset's ``entry``)
+offers the same names; ``base.py`` holds what they share and ``manual.py`` the manual hand
+(手动记分), the same in every ruleset:
 - ``Form``: the hand form (an ``EntryForm``): ``step()`` — the next question of the fast path or
   ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object;
 - ``MISSING``: the message for a step left unanswered on a POST;
 - ``REQUIREMENTS``: the engine fields whose refusal on a preview only means the sheet is not
   done yet (诸暨's 1 台): stated as a note, red only when a confirm is refused;
+- ``FIELD_OF``: the form field that shows an engine refusal's contract field, where they differ;
 - ``initial(entry, fix)``: form data for a stored hand (edit);
 - ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
   refresh of the preview swaps (``request.htmx`` picks it);
@@ -17,20 +20,20 @@ One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same 
   ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
   hand that stands (or the next one recorded);
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;
-- ``COUNT``: the CSV column of what a hand is paid on, a result's ``count`` (倍数, 台, 番).
+- ``game_actions(game)``: the ruleset's own buttons on the game page besides 胡/流局 (义乌's 逃跑);
+- ``ANALYSE_WORDS`` (optional): its own words on the 算牌 page (诸暨 says 放冲), and
+  ``analyse_text(answer, breakdown)`` (optional): how 算牌 says an answer it may not win.
 The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``
-gives ``manual`` (手动记分, every ruleset) for a manual hand instead.
+gives ``manual`` for a manual hand instead.
 """
 
 from types import ModuleType
 
-from scoring.entry import manual, wuyi2, yiwu, zhuji
-
-KINDS: dict[str, ModuleType] = {"yiwu": yiwu, "zhuji": zhuji, "wuyi2": wuyi2}
+from scoring.entry import manual
 
 
 def entry_for(game) -> ModuleType:
-    return KINDS[game.ruleset]
+    return game.rulebook.entry
 
 
 def kind_for(game, data) -> ModuleType:

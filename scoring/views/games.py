@@ -18,7 +18,7 @@ from scoring import device
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
-from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.lang import pick
@@ -66,7 +66,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     """开新牌局: the ruleset first (a tap reloads the form), then its names, presets and rules."""
     data = request.POST if request.method == "POST" else request.GET
     code = data.get("ruleset", DEFAULT_RULESET)
-    ruleset = next((r for r in all_rulesets() if r.code == code), YIWU)
+    ruleset = next((r for r in all_rulesets() if r.code == code), None) or get_ruleset(DEFAULT_RULESET)
     form = NewGameForm(request.POST or None, ruleset=ruleset)
     if request.method == "POST" and form.is_valid():
         spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
@@ -126,7 +126,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     game, can_edit = load_game(request, token)
-    if not can_edit or not 0 <= seat < game.engine.seats:
+    if not can_edit or not 0 <= seat < game.rulebook.seats:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
     device.set_my_seat(request, response, game.id, seat)
@@ -161,25 +161,24 @@ def chart(request: HttpRequest, token: str) -> HttpResponse:
 
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    rules = game.engine_rules().to_dict()
-    house = [(info, rules[name]) for name, info in game.engine.rule_info.items()]
+    rules = game.house_rules().to_dict()
+    house = [(info, rules[name]) for name, info in game.rulebook.rule_info.items()]
     kind = entry_for(game)
     context = {
         "game": game,
         "token": token,
         "house": house,
         "kind_rules": kind.RULES_TEMPLATE,
-        **kind.rules_context(game.engine_rules()),
+        **kind.rules_context(game.house_rules()),
     }
     return render(request, "scoring/rules.html", context)
 
 
-RULES_DOCS = tuple(r.code for r in all_rulesets())  # docs/rules/<code>.md, one per ruleset
 _rules_html: dict[tuple, tuple[str, str]] = {}  # (code, language) → (title, body), read once per process
 
 
 def _render_rules_doc(code: str) -> tuple[str, str]:
-    text = (settings.BASE_DIR / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
+    text = get_ruleset(code).rules_document.read_text(encoding="utf-8")
     # align="…" rather than style="…": the page's CSP allows no inline style.
     body = markdown.markdown(text, extensions=["tables"], extension_configs={"tables": {"use_align_attribute": True}})
     title = re.search(r"<h1>(.*?)</h1>", body)
@@ -196,14 +195,14 @@ def _render_rules_doc(code: str) -> tuple[str, str]:
     )
     body = body.replace("</table>", "</table></div>")
     # Links between the documents (zhuji.md) point at their pages here.
-    linked = "|".join(RULES_DOCS)
+    linked = "|".join(re.escape(r.code) for r in all_rulesets())
     body = re.sub(rf'href="({linked})\.md"', lambda m: f'href="{reverse("rules-doc", args=[m[1]])}"', body)
     return (title[1] if title else code), body
 
 
 def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
-    """规则全文: the ruleset's document (docs/rules/<ruleset>.md) as a page."""
-    if ruleset not in RULES_DOCS:
+    """规则全文: the ruleset's document (docs/rules/<ruleset>.md, its ``rules_document``) as a page."""
+    if ruleset not in {r.code for r in all_rulesets()}:
         raise Http404("unknown ruleset")
     key = (ruleset, translation.get_language())  # the table boxes' names follow the language
     if key not in _rules_html:

@@ -29,7 +29,6 @@ from scoring.partial import wants_part
 from scoring.presenters import bet_words, bets_text, hand_row, hand_title
 
 # Engine field names → the form field that shows the message.
-FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
 ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
@@ -65,7 +64,7 @@ def to_game(request: HttpRequest, token: str) -> HttpResponse:
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
     """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
-    seat = device.my_seat(request, game.id, game.engine.seats)
+    seat = device.my_seat(request, game.id, game.rulebook.seats)
     return {by: game.players[seat] if seat is not None else "", "version": posted_version(request)}
 
 
@@ -131,7 +130,7 @@ class EntryPage:
         if self.fix:
             self.state = deepcopy(self.before)
             self.state.correct(*self.fix)
-        return self.form.entry(self.state, self.game.engine_rules())
+        return self.form.entry(self.state, self.game.house_rules())
 
     def refuse(self, error: LedgerError) -> None:
         """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
@@ -139,7 +138,7 @@ class EntryPage:
         if not confirming(self.request) and error.field in self.kind.REQUIREMENTS:
             self.context["requirement"] = table_words(say(error.error))
             return
-        field = FIELD_OF.get(error.field, error.field)
+        field = getattr(self.kind, "FIELD_OF", {}).get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
     def show(self, preview: services.Preview, hand: Hand) -> None:
@@ -163,7 +162,7 @@ class EntryPage:
             dealer_name=names[self.state.dealer],
             all_seats=list(enumerate(names)),
             winner_name=names[winner] if winner is not None else "",
-            **self.kind.context(self.game, self.form, self.state, self.game.engine_rules()),
+            **self.kind.context(self.game, self.form, self.state, self.game.house_rules()),
         )
         posted = self.request.method == "POST"
         part = posted and step == "preview" and wants_part(self.request)
@@ -251,7 +250,7 @@ def answers(request: HttpRequest, game: Game, before):
     """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
     if request.method == "POST":
         return request.POST
-    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.engine_rules())
+    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.house_rules())
 
 
 @require_POST
@@ -373,7 +372,7 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     before = build(game, [h for h in hands if h.seq < hand.seq]).state
     carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
     return {
-        "row": hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None),
+        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None),
         "number": number_in(hands, hand.seq),
         "before": before,
         "carry": carry,

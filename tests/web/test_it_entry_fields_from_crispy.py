@@ -5,9 +5,9 @@ import re
 from pathlib import Path
 
 from django.conf import settings
+from scoring.rulesets.zhuji.entry import MAX_EXTRA
 
 from scoring.engine.manual import MAX_NOTE
-from scoring.entry.zhuji import MAX_EXTRA
 from tests.web.helpers import game_url, record
 
 ENTRY = Path(settings.BASE_DIR) / "templates" / "scoring" / "entry"

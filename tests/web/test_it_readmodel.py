@@ -40,11 +40,11 @@ def test_the_cache_reads_exactly_as_the_replay(path):
             continue
         assert isinstance(a.result, HandView)
         assert isinstance(b.result, HandView)
-        assert (a.result.dealer, a.result.streak, a.result.net, a.result.count) == (
+        assert (a.result.dealer, a.result.streak, a.result.net, a.result.paid_on) == (
             b.result.dealer,
             b.result.streak,
             b.result.net,
-            b.result.count,
+            b.result.paid_on,
         )
         for p, q in zip(a.result.payments, b.result.payments, strict=True):
             assert isinstance(p, PaymentView)
@@ -63,7 +63,7 @@ def test_a_stored_result_holds_data_not_text(path):
     for row in build(game).rows:
         if row.result is None:
             continue
-        stored = result_json(row.result, game.engine)
+        stored = result_json(row.result, game.rulebook)
         assert json.loads(json.dumps(stored)) == stored
         for payment in row.result.payments:
             text = payment.formula(True, game.players)

@@ -3,8 +3,8 @@ question and buttons, and a preview refresh still swaps only its own part."""
 
 import pytest
 
-from scoring.engine.zhuji.hands import TAI_NAMES
-from scoring.entry import zhuji as zhuji_entry
+from scoring.rulesets.zhuji import entry as zhuji_entry
+from scoring.rulesets.zhuji.engine.hands import TAI_NAMES
 from tests.web.helpers import game_url
 
 HTMX = {"HX-Request": "true"}

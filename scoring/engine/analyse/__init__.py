@@ -7,18 +7,14 @@ turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 ·
 """
 
 from ..errors import ScoringError
-from . import wuyi2, yiwu, zhuji
 from .decompose import is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
-from .request import MAX_TILES, Context, parse, table_rules
+from .request import MAX_TILES, Context, analyser, parse, table_rules
 from .tiles import CODES, INDEX, N_KINDS
-
-_ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
-_BREAKDOWN = {"yiwu": yiwu.breakdown, "zhuji": zhuji.breakdown, "wuyi2": wuyi2.breakdown}
 
 
 def _answer14(ctx: Context, kinds, last: int) -> dict:
-    return _ANSWER[ctx.ruleset](ctx, Hand.of(ctx.ruleset, ctx.flip, kinds, last))
+    return analyser(ctx.ruleset).answer(ctx, Hand.of(ctx.ruleset, ctx.flip, kinds, last))
 
 
 def _waits(ctx: Context) -> dict:
@@ -51,7 +47,7 @@ def analyse_or_error(request) -> tuple[bool, dict]:
         return False, error.to_dict()
 
 
-def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True, rules=None) -> str:
+def breakdown(answer: dict, ruleset: str, zh: bool = True, rules=None) -> str:
     """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」.
     ``rules``: the request's (the table's house rules; None: the defaults), which gave the answer.
 
@@ -62,7 +58,7 @@ def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True, rules=None) 
         return (f"听：{tiles}" if zh else f"Waits: {tiles}") if tiles else ("不听" if zh else "No waits")
     if not answer.get("complete"):
         return "未胡" if zh else "Not complete"
-    return _BREAKDOWN[ruleset](answer, zh, table_rules(ruleset, rules))
+    return analyser(ruleset).breakdown(answer, zh, table_rules(ruleset, rules))
 
 
 __all__ = [
@@ -71,6 +67,7 @@ __all__ = [
     "MAX_TILES",
     "analyse",
     "analyse_or_error",
+    "analyser",
     "breakdown",
     "is_qidui",
     "is_shisanbukao",

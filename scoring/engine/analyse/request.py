@@ -2,16 +2,28 @@
 settled" (context checks) and "Errors". Every problem is a ScoringError with ``hand`` None."""
 
 from dataclasses import dataclass
+from types import ModuleType
 
 from ..errors import ScoringError, unknown_field
+from ..ruleset import DEFAULT_RULESET, get_ruleset
 from .tiles import CODES, INDEX
 
-RULESETS = ("yiwu", "zhuji", "wuyi2")
 FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")
 FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", "rules", *FLAGS))
 SEAT_WINDS = ("E", "S", "W", "N")
-FIRST_ROUND = {"yiwu": (), "zhuji": ("tianhu", "dihu"), "wuyi2": ("tianhu", "dihu", "renhu")}
 MAX_TILES = 14
+
+
+def analyser(ruleset: str) -> ModuleType:
+    """The ruleset's 算牌 (its ``engine/analyse.py``); ScoringError when it has none."""
+    try:
+        found = get_ruleset(ruleset).analyser
+    except ScoringError:
+        found = None
+    if found is None:
+        shown = repr(ruleset)[:20]
+        raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset")
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,8 +48,6 @@ class Context:
 def table_rules(ruleset: str, raw):
     """The ruleset's ``Rules`` from a request's ``rules`` (the game contract's object; None: the
     defaults), or ScoringError naming the rule."""
-    from ..ruleset import get_ruleset  # the registry, filled once scoring.engine is imported
-
     return get_ruleset(ruleset).parse_rules({} if raw is None else raw)
 
 
@@ -85,10 +95,8 @@ def parse(request) -> Context:
     unknown = sorted(k for k in request if k not in FIELDS)
     if unknown:
         raise unknown_field(unknown[0])
-    ruleset = request.get("ruleset", "yiwu")
-    if ruleset not in RULESETS:
-        shown = repr(ruleset)[:20]
-        raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset")
+    ruleset = request.get("ruleset", DEFAULT_RULESET)
+    analyser(ruleset)  # a ruleset that offers 算牌, or ScoringError
     if "tiles" not in request:
         raise ScoringError("缺少 tiles", "tiles is missing", "tiles")
     kinds = _tiles(request["tiles"])
@@ -145,7 +153,7 @@ def _first_round(value, ruleset: str, dealer: bool, self_drawn: bool) -> str | N
     """tianhu = dealer + self-drawn, dihu = non-dealer + discard, renhu = non-dealer + self-drawn."""
     if value is None:
         return None
-    allowed = FIRST_ROUND[ruleset]
+    allowed = analyser(ruleset).FIRST_ROUND
     if value not in allowed:
         shown = repr(value)[:20]
         names = "、".join(allowed) or "无"
