@@ -142,7 +142,7 @@ class NewGameForm(forms.Form):
                     self.add_error(name, _("选了自定，请填底分。"))
         if not self.errors:
             try:
-                data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
+                data["house_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
             except ScoringError as error:
                 field = (error.field or "").replace(".", "__")  # fan.qingyise: the field fan__qingyise
                 self.add_error(field if field in self.fields else None, table_words(say(error)))
@@ -187,7 +187,7 @@ class NewGameForm(forms.Form):
         return [self.cleaned_data[f"name{s}"] for s in range(self.ruleset.seats)]
 
     def rules(self):
-        return self.cleaned_data["engine_rules"]
+        return self.cleaned_data["house_rules"]
 
 
 CUSTOM = "custom"  # the preset choice that takes the bases typed in

@@ -50,7 +50,7 @@ def test_a_refresh_swaps_the_preview_part_and_never_the_correction(client, zhuji
 
 
 def test_the_zhuji_sheet_names_its_chips_from_the_engines_table():
-    """One source of the 台 items' names: the engine's (scoring/engine/zhuji/hands.py)."""
+    """One source of the 台 items' names: the engine's (scoring/rulesets/zhuji/engine/hands.py)."""
     for table in (zhuji_entry.DRAGONS, zhuji_entry.SHAPES, zhuji_entry.FLAGS, zhuji_entry.SPECIALS):
         for code, zh, en in table:
             assert (zh, en) == TAI_NAMES[code]

@@ -33,7 +33,7 @@ def analyse_text(answer: dict, breakdown) -> str:
     return _("%(breakdown)s — 0 台且手里有财神，不能胡") % {"breakdown": breakdown()}
 
 
-# The sheet's chips, named from the engine's one table of 台 items (scoring/engine/zhuji/hands.py).
+# The sheet's chips, named from the engine's one table of 台 items (engine/hands.py).
 DRAGONS = tuple((code, *TAI_NAMES[code]) for code in tai_names.DRAGONS)
 # A wind chip says the seat wind alone (东, "East"): the 台 it is worth is shown beside it.
 WINDS = tuple((code, TAI_NAMES[code][0][0], TAI_NAMES[code][1].split()[0]) for code in tai_names.WINDS)
