@@ -24,7 +24,7 @@ class Game(models.Model):
     STATUS_CHOICES = [(PLAYING, "进行中"), (FINISHED, "已结束")]
 
     ruleset = models.CharField(max_length=10, default=DEFAULT_RULESET)  # frozen with the game, like its rules
-    players = models.JSONField(default=list)  # the names in seat order (东南西北; 2 for wuyi2)
+    players = models.JSONField(default=list)  # the names in seat order (东南西北; as many as its ruleset seats)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PLAYING)

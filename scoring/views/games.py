@@ -40,7 +40,7 @@ HOME_GAMES = 10  # the latest played; 历史牌局 pages through the rest
 def home(request: HttpRequest) -> HttpResponse:
     tokens = my_tokens(request)
     games = list(my_games(tokens).order_by("-updated_at", "-pk")[: HOME_GAMES + 1])
-    context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES}
+    context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES, "rulesets": all_rulesets()}
     if lan := lan_base(request, always=True):
         context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
     return render(request, "scoring/home.html", context)

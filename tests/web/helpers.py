@@ -105,4 +105,3 @@ def template_dirs() -> list[Path]:
     from django.conf import settings
 
     return [Path(settings.BASE_DIR) / "templates", *(r.folder / "templates" for r in all_rulesets())]
-

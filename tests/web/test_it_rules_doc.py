@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from scoring.engine import all_rulesets
 from tests.web.helpers import game_url
 
 SECTIONS = {"yiwu": 13, "zhuji": 7, "wuyi2": 7}
@@ -41,5 +42,7 @@ def test_the_games_rules_page_links_to_its_rulesets_document(client, game):
     assert "完整规则" in html
 
 
-def test_the_home_page_links_to_the_rules(client, db):
-    assert 'href="/rules/yiwu"' in client.get("/").content.decode()
+def test_the_home_page_links_to_every_rulesets_document(client, db):
+    html = client.get("/").content.decode()
+    for ruleset in all_rulesets():
+        assert f'href="/rules/{ruleset.code}">{ruleset.zh}</a>' in html
