@@ -66,7 +66,9 @@ def test_its_folder_holds_its_engine_and_entry(ruleset):
     assert ruleset.package.endswith(ruleset.code)
     assert ruleset.seats in (2, 3, 4)
     assert ruleset.default_preset in ruleset.presets
-    assert ruleset.zh and HAN.search(ruleset.zh) and ruleset.en and not HAN.search(ruleset.en)
+    assert HAN.search(ruleset.zh)
+    assert ruleset.en
+    assert not HAN.search(ruleset.en)
 
 
 @rulesets()
@@ -92,7 +94,9 @@ def test_its_templates_load(ruleset):
 @rulesets()
 def test_its_words_are_said_in_both_languages(ruleset):
     zh, en = ruleset.count_word
-    assert HAN.search(zh) and en and not HAN.search(en)
+    assert HAN.search(zh)
+    assert en
+    assert not HAN.search(en)
     assert all(HAN.search(term) for term in ruleset.field_terms.values())
 
 
