@@ -107,6 +107,11 @@ def list_page(request: HttpRequest) -> int | None:
 
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
+    return game_response(request, game, token, can_edit)
+
+
+def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool) -> HttpResponse:
+    """The game page: its own address's answer, and a write's answer to htmx (views/hands.py)."""
     response = render(request, "scoring/game.html", _ledger_context(request, game, token, can_edit))
     device.remember_game(request, response, token)
     claim(request, game, token)

@@ -4,20 +4,21 @@ and the new preview shown."""
 
 import re
 import secrets
-from copy import copy, deepcopy
+from copy import deepcopy
 from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import resolve, reverse
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import push_url
 
 from scoring import device, services
-from scoring.access import spend_hand_write, writable_game
+from scoring.access import load_game, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
@@ -27,6 +28,7 @@ from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
 from scoring.presenters import bet_words, bets_text, hand_row, hand_title
+from scoring.views.games import game_response
 
 # Engine field names → the form field that shows the message.
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
@@ -46,20 +48,13 @@ def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | Non
 
 def to_game(request: HttpRequest, token: str) -> HttpResponse:
     """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
-    boosted POST gets the game page itself, with ``HX-Push-Url`` for the address bar: one round
-    trip instead of two (the redirect, then the page). The page is the game view's own answer
-    to a GET of its URL (through the URLconf: no view module imports another)."""
+    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
+    for the address bar: one round trip instead of two (the redirect, then the page)."""
     url = reverse("game", args=[token])
     if not request.htmx:
         return redirect(url)
-    get = copy(request)
-    get.method, get.path, get.path_info = "GET", url, url
-    get.META = {**request.META, "REQUEST_METHOD": "GET", "PATH_INFO": url, "QUERY_STRING": ""}
-    get.GET, get.POST = QueryDict(), QueryDict()
-    get.resolver_match = match = resolve(url)
-    response = match.func(get, *match.args, **match.kwargs)
-    response["HX-Push-Url"] = url
-    return response
+    game, can_edit = load_game(request, token)
+    return push_url(game_response(request, game, token, can_edit), url)
 
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
