@@ -40,3 +40,18 @@ def check(expect: dict, ok: bool, body: dict) -> None:
     else:
         assert ok, body
         assert contract_view(body) == expect
+
+
+def game_examples() -> list[Path]:
+    """Every worked example that is a game of a registered ruleset (whatever its folder), in
+    path order: the tests that run over every ruleset take a new ruleset's examples too."""
+    from scoring.engine import DEFAULT_RULESET, all_rulesets
+
+    codes = {r.code for r in all_rulesets()}
+    found = []
+    for path in sorted(HERE.rglob("*.json")):
+        game = load(path).get("game")
+        if isinstance(game, dict) and "hands" in game and game.get("ruleset", DEFAULT_RULESET) in codes:
+            found.append(path)
+    assert {load(p)["game"].get("ruleset", DEFAULT_RULESET) for p in found} == codes, "a ruleset without examples"
+    return found

@@ -9,9 +9,9 @@ from scoring.engine import ScoringError, score_game
 from scoring.exports import import_game
 from scoring.ledger import build
 from scoring.readmodel import GameView, HandView, PaymentView, RowView
-from tests.examples import example_files, load
+from tests.examples import game_examples, load
 
-GAMES = [path for sub in ("", "zhuji", "wuyi2") for path in example_files(sub)]
+GAMES = game_examples()  # every registered ruleset's worked examples
 
 
 def _valid(path) -> bool:
