@@ -110,9 +110,13 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
     return game_response(request, game, token, can_edit)
 
 
-def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool) -> HttpResponse:
-    """The game page: its own address's answer, and a write's answer to htmx (views/hands.py)."""
-    response = render(request, "scoring/game.html", _ledger_context(request, game, token, can_edit))
+def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
+    """The game page: its own address's answer, and a write's answer to htmx (views/hands.py),
+    which names the page's address (``here``, where the language switch comes back to)."""
+    context = _ledger_context(request, game, token, can_edit)
+    if here:
+        context["here"] = here
+    response = render(request, "scoring/game.html", context)
     device.remember_game(request, response, token)
     claim(request, game, token)
     return response

@@ -54,7 +54,7 @@ def to_game(request: HttpRequest, token: str) -> HttpResponse:
     if not request.htmx:
         return redirect(url)
     game, can_edit = load_game(request, token)
-    return push_url(game_response(request, game, token, can_edit), url)
+    return push_url(game_response(request, game, token, can_edit, here=url), url)
 
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
