@@ -4,11 +4,13 @@ every name an entry module offers (scoring/entry/__init__.py), and no 算牌 at 
 import json
 import re
 
+import pytest
 from django.template.loader import get_template
 
 import scoring.entry
 from scoring.exports import import_game
 from scoring.models import Game
+from tests.rulesets import test_every_ruleset as whole
 
 # The names the entry docs define: ``name`` or ``name(args)`` followed by its description (":"),
 # or by the next name ("," / " and "); "(optional)" after one marks a name a module may leave out.
@@ -32,6 +34,21 @@ def test_the_entry_docs_name_what_the_views_ask():
 def test_the_toy_offers_every_name_of_an_entry_module(toy):
     missing = sorted(name for name in required_names() if not hasattr(toy.entry, name))
     assert missing == []
+
+
+# The checks every registered ruleset passes (tests/rulesets/test_every_ruleset.py), which see the
+# toy only while it is registered: each run here on the toy.
+CHECKS = sorted(name for name in dir(whole) if name.startswith("test_its_"))
+
+
+@pytest.mark.parametrize("check", CHECKS)
+def test_the_toy_passes_every_rulesets_checks(toy, check):
+    getattr(whole, check)(toy)
+
+
+def test_with_the_toy_registered_the_installed_come_first_and_no_app_code_names_it(toy):
+    whole.test_the_installed_rulesets_are_registered_in_their_order_home_first()
+    whole.test_no_app_code_names_a_ruleset_outside_its_own_folder()
 
 
 def test_the_toy_document_and_templates_are_in_its_folder(toy):

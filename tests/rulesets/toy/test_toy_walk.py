@@ -3,9 +3,10 @@ both languages: new game, the entry steps, preview, confirm, edit, void, undo, s
 chart, CSV, JSON export and import, the rules pages, history and stats; none answers a 500, and
 none offers 算牌 (the toy has none).
 
-The toy (rules.md): 老王 老王 小李 阿华 大刘 in seats 东南西北, base 2 (the 「2分」 preset). 自摸: each
-of the three others pays 2 × 2 = 4. A discard: the discarder alone pays 2 × 3 = 6. A draw pays
-nothing. The dealer keeps the deal on a win of their own, else it passes to the next seat."""
+The toy (rules.md): 老王 小李 阿华 大刘 (Ann Bob Cat Dan in English) in seats 东南西北, base 2
+(the 「2分」 preset). 自摸: each of the three others pays 2 × 2 = 4. A discard: the discarder
+alone pays 2 × 3 = 6. A draw pays nothing. The dealer keeps the deal on a win of their own,
+else it passes to the next seat."""
 
 import csv
 import io
@@ -26,6 +27,8 @@ WORDS = {  # what each language's pages say of the toy
         "void": "记错了",
         "undo": "撤销",
         "no_analyse": "这个玩法没有算牌",
+        "too_big": "确保该值小于或等于1000",
+        "own_discard": "第2局：放冲的人不能是胡牌者自己",
         "name": "玩具麻将",
         "count": "份数",
         "zimo": "底分2 × 2 自摸",
@@ -36,6 +39,8 @@ WORDS = {  # what each language's pages say of the toy
         "void": "wrong",
         "undo": "undone",
         "no_analyse": "There is no Read tiles page for this ruleset",
+        "too_big": "less than or equal to 1000",
+        "own_discard": "Hand 2: The discarder cannot be the winner",
         "name": "Toy",
         "count": "Shares",
         "zimo": "base 2 × 2 self-drawn",
@@ -120,6 +125,9 @@ def test_a_toy_game_walks_every_page(client, db, toy, lang):
     form = ok(client.get("/new?ruleset=toy"))
     assert 'value="2分"' in form
     assert 'name="name3"' in form
+    too_big = ok(client.post("/new", {**new_toy, "preset": "custom", "base": "1001"}))  # base is 1..1000
+    assert words["too_big"] in too_big
+    assert not Game.objects.exists()
     response = client.post("/new", new_toy)
     game = Game.objects.get(ruleset="toy")
     assert response.status_code == 302
@@ -146,6 +154,11 @@ def test_a_toy_game_walks_every_page(client, db, toy, lang):
     ok(client.post(url + "record", {**confirm, "version": version_of(game)}), 302)
     assert ledger(game) == [12, -4, -4, -4]
     assert table(game) == (0, 1)  # the dealer won: 连庄 1
+
+    # A win on one's own discard is refused, in the page's language, and changes nothing.
+    mine = {"outcome": "win", "winner": "2", "discarder": "2", "confirm": "1", "next_seq": "2"}
+    assert words["own_discard"] in ok(client.post(url + "record", {**mine, "version": version_of(game)}))
+    assert ledger(game) == [12, -4, -4, -4]
 
     # Hand 2: 阿华 wins on 小李's discard; 小李 alone pays 2 × 3 = 6. The deal passes to 小李.
     preview = client.get(url + "record?winner=2&discarder=1")
