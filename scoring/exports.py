@@ -105,12 +105,12 @@ FIELD_TERMS = {
 _FIELD = re.compile(r"(?<![A-Za-z0-9_：:])[a-z][a-z0-9_]*(?![A-Za-z0-9_])")
 
 
-def in_table_terms(text: str) -> str:
+def in_table_terms(text: str, code=None) -> str:
     """An engine refusal for a person restoring a backup: Chinese terms for the fields and the
-    house rules, no § references. Unknown names (「未知字段：x」) stay as the file spells them."""
-    own = {
-        n: t for r in all_rulesets() for n, t in [*r.field_terms.items(), *((k, i.zh) for k, i in r.rule_info.items())]
-    }
+    house rules (of the backup's ruleset ``code``; of every ruleset when it names none known), no §
+    references. Unknown names (「未知字段：x」) stay as the file spells them."""
+    rulesets = [r for r in all_rulesets() if r.code == code] or all_rulesets()
+    own = {n: t for r in rulesets for n, t in [*r.field_terms.items(), *((k, i.zh) for k, i in r.rule_info.items())]}
     terms = {**FIELD_TERMS, **own}
     return _FIELD.sub(lambda m: terms.get(m.group(0), m.group(0)), table_words(text))
 
@@ -121,10 +121,11 @@ def import_game(data) -> Game:
     try:
         score_game(data)
     except ScoringError as error:
+        code = data.get("ruleset", DEFAULT_RULESET) if isinstance(data, dict) else None
         if error.hand is None:
-            raise ImportRefused(in_table_terms(error.zh), error.en) from None
+            raise ImportRefused(in_table_terms(error.zh, code), error.en) from None
         raise ImportRefused(
-            f"第{error.hand + 1}局：{in_table_terms(error.zh)}", f"Hand {error.hand + 1}: {error.en}"
+            f"第{error.hand + 1}局：{in_table_terms(error.zh, code)}", f"Hand {error.hand + 1}: {error.en}"
         ) from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])

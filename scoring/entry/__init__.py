@@ -8,19 +8,27 @@ offers the same names; ``base.py`` holds what they share and ``manual.py`` the m
 - ``MISSING``: the message for a step left unanswered on a POST;
 - ``REQUIREMENTS``: the engine fields whose refusal on a preview only means the sheet is not
   done yet (诸暨's 1 台): stated as a note, red only when a confirm is refused;
-- ``FIELD_OF``: the form field that shows an engine refusal's contract field, where they differ;
+- ``FIELD_OF`` (optional): the form field that shows an engine refusal's contract field, where
+  they differ;
 - ``initial(entry, fix)``: form data for a stored hand (edit);
 - ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
   refresh of the preview swaps (``request.htmx`` picks it);
 - ``context(game, form, state, rules)``: what that template needs;
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
 - ``wind(state, seat)``: the wind shown on a player's tile (诸暨 counts them from the dealer);
-- ``marks(state, seat)``: the badges beside a player's total (买, 下4);
+- ``marks(state, seat, pending)``: the badges beside a player's total (买, 下4);
+- ``bets(game, state, rules)``: the bets the game page offers before the next hand (义乌's 买子,
+  下子) or None, ``prefill(data, pending, state, rules)``: an entry's answers with the bets
+  placed there, and ``change_bet(pending, state, rules, *, bet, seat, amount, on)``: one placed
+  or taken back (``BetRefused`` when the rules do not allow it); a ruleset without such bets
+  offers ``base.NO_BETS`` as the four;
 - ``placed_bets(entry, state, rules)``, ``carry_bets(entry, bets, state, rules)`` and
   ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
-  hand that stands (or the next one recorded);
+  hand that stands (or the next one recorded); without such bets, ``base.NO_CARRIED_BETS``;
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;
-- ``game_actions(game)``: the ruleset's own buttons on the game page besides 胡/流局 (义乌's 逃跑);
+- ``other_outcomes(game)`` (optional): the ruleset's own outcomes besides a win and a draw, as
+  (outcome, label) buttons on the game page and the winner step (义乌's 逃跑);
+- ``PRESET_LABEL`` (optional): the new-game form's name for the presets, (zh, en); 底分 by default;
 - ``ANALYSE_WORDS`` (optional): its own words on the 算牌 page (诸暨 says 放冲), and
   ``analyse_text(answer, breakdown)`` (optional): how 算牌 says an answer it may not win.
 The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``

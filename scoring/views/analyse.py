@@ -3,6 +3,7 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from scoring.access import load_game
 from scoring.analyse import build_page, offers_analysis, read_query
@@ -14,7 +15,7 @@ def analyse(request: HttpRequest, token: str) -> HttpResponse:
     record. A ruleset without 算牌 has no such page (and no page links to it)."""
     game, can_edit = load_game(request, token)
     if not offers_analysis(game):
-        raise Http404("no 算牌 for this ruleset")
+        raise Http404(_("这个玩法没有算牌"))
     state, _seq = table(game)
     query = read_query(request.GET, game.ruleset, game.rulebook.seats)
     base = reverse("analyse", args=[token])

@@ -212,7 +212,7 @@ def _render_rules_doc(code: str) -> tuple[str, str]:
 def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
     """规则全文: the ruleset's document (docs/rules/<ruleset>.md, its ``rules_document``) as a page."""
     if ruleset not in {r.code for r in all_rulesets()}:
-        raise Http404("unknown ruleset")
+        raise Http404(_("没有这个玩法"))
     key = (ruleset, translation.get_language())  # the table boxes' names follow the language
     if key not in _rules_html:
         _rules_html[key] = _render_rules_doc(ruleset)

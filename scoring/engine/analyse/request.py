@@ -16,13 +16,13 @@ MAX_TILES = 14
 
 def analyser(ruleset: str) -> ModuleType:
     """The ruleset's 算牌 (its ``engine/analyse.py``); ScoringError when it has none."""
+    shown = repr(ruleset)[:20]
     try:
         found = get_ruleset(ruleset).analyser
     except ScoringError:
-        found = None
+        raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset") from None
     if found is None:
-        shown = repr(ruleset)[:20]
-        raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset")
+        raise ScoringError(f"玩法 {shown} 没有算牌", f"Ruleset {shown} has no tile reading", "ruleset")
     return found
 
 
