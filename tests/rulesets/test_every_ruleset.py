@@ -30,6 +30,9 @@ ENTRY_NAMES = (
     "placed_bets",
     "carry_bets",
     "merge_pending",
+    "bets",
+    "prefill",
+    "change_bet",
     "RULES_TEMPLATE",
     "rules_context",
 )
