@@ -40,7 +40,7 @@ def random_request(rng: random.Random, ruleset: str) -> dict:
 
 
 def clear_caches() -> None:
-    for fn in (decompose._group, decompose._is_standard, decompose._readings):
+    for fn in (decompose._group, decompose._need, decompose._need_plus, decompose._readings):
         fn.cache_clear()
 
 

@@ -8,10 +8,10 @@ turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 ·
 
 from ..errors import ScoringError
 from . import wuyi2, yiwu, zhuji
-from .decompose import is_qidui, is_shisanbukao, is_standard, standard_readings
+from .decompose import completing, is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
 from .request import MAX_TILES, Context, parse, table_rules
-from .tiles import CODES, INDEX, N_KINDS
+from .tiles import CODES, INDEX, N_KINDS, plain_kind, split_hand
 
 _ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
 _BREAKDOWN = {"yiwu": yiwu.breakdown, "zhuji": zhuji.breakdown, "wuyi2": wuyi2.breakdown}
@@ -22,13 +22,24 @@ def _answer14(ctx: Context, kinds, last: int) -> dict:
 
 
 def _waits(ctx: Context) -> dict:
-    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer."""
+    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer.
+
+    Only the kinds that could complete the tiles in some shape (``completing``, one pass over the
+    13 tiles) are answered in full; the rest would answer ``{"complete": false}``.
+    """
+    counts, wilds = split_hand(ctx.ruleset, ctx.flip, ctx.kinds)
+    plain, wild = completing(counts, wilds)
+    held = [0] * N_KINDS
+    for kind in ctx.kinds:
+        held[kind] += 1
     waits = []
     for kind in range(N_KINDS):
-        if ctx.kinds.count(kind) >= 4:
+        if held[kind] >= 4:
             continue
-        kinds = (*ctx.kinds, kind)
-        answer = _answer14(ctx, kinds, kind)
+        played = plain_kind(ctx.ruleset, ctx.flip, kind)
+        if not (wild if played is None else plain[played]):
+            continue
+        answer = _answer14(ctx, (*ctx.kinds, kind), kind)
         if answer["complete"]:
             waits.append({"tile": CODES[kind], **answer})
     return {"waits": waits}

@@ -82,6 +82,9 @@ def _group(counts: tuple, is_suit: bool, maxw: int) -> frozenset:
     return frozenset(out)
 
 
+_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))  # 万 筒 条, the honours
+
+
 def _segments(counts) -> tuple[tuple, tuple, tuple, tuple]:
     return (tuple(counts[0:9]), tuple(counts[9:18]), tuple(counts[18:27]), tuple(counts[27:34]))
 
@@ -121,79 +124,294 @@ def plain_mask(counts) -> int:
     return mask
 
 
-@lru_cache(maxsize=1 << 16)
-def _is_standard(counts: tuple, wilds: int, nsets: int, npair: int) -> bool:
-    total = sum(counts) + wilds
-    if total != 3 * nsets + 2 * npair:
-        return False
-    # Every state left used all plain tiles; the tile count makes the leftover wilds whole sets.
-    return bool(_fold(counts, wilds, nsets, npair, False))
+# More wilds than any hand holds: a way that cannot be taken.
+_NEVER = 99
 
 
 @lru_cache(maxsize=1 << 16)
-def _plain_ways(seg: tuple, is_suit: bool) -> int:
-    """Without wilds, one group's tiles make: bit 0 only sets, bit 1 sets and one pair."""
-    ways = 0
-    for _, _, p, *_ in _group(seg, is_suit, 0):
-        ways |= 2 if p else 1
-    return ways
+def _need(counts: tuple, is_suit: bool) -> tuple[int, int]:
+    """``(m0, m1)``: the fewest wilds that use up all of one group's plain tiles in sets (``m0``) or in
+    sets and one pair (``m1``); ``_NEVER`` when there is no such way.
+
+    The moves of ``_group``, each set or pair holding the lowest tile present taking every plain tile
+    it can: a way with a wild where a plain tile was free can swap the two (the wild stands in
+    wherever that tile went) and needs no more wilds, so the fewest are among these ways.
+    """
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return (0, _NEVER)
+    c = list(counts)
+    ci = c[i]
+    c[i] = max(ci - 3, 0)  # a pung of kind i
+    r0, r1 = _need(tuple(c), is_suit)
+    m0, m1 = max(3 - ci, 0) + r0, max(3 - ci, 0) + r1
+    c[i] = max(ci - 2, 0)  # the pair, of kind i
+    m1 = min(m1, max(2 - ci, 0) + _need(tuple(c), is_suit)[0])
+    if is_suit:  # a chow holding kind i, each other place a plain tile if there is one
+        c[i] = ci - 1
+        for start in range(max(i - 2, 0), min(i, 6) + 1):
+            c2 = list(c)
+            need = i - start
+            for pos in range(i + 1, start + 3):
+                if c2[pos]:
+                    c2[pos] -= 1
+                else:
+                    need += 1
+            r0, r1 = _need(tuple(c2), True)
+            m0 = min(m0, need + r0)
+            m1 = min(m1, need + r1)
+    return (min(m0, _NEVER), min(m1, _NEVER))
 
 
-def _plain_standard(counts, npair: int) -> bool:
-    """The wild-free case: each group must split into sets, one of them (the ``npair`` one) plus a pair."""
-    pairs = 0
-    for g in range(4):
-        seg = tuple(counts[9 * g : 9 * g + 9]) if g < 3 else tuple(counts[27:34])
-        n = sum(seg)
-        if not n:
-            continue
-        rest = n % 3
-        if rest == 1:
-            return False
-        if rest == 2:
-            pairs += 1
-            if pairs > npair or not _plain_ways(seg, g < 3) & 2:
-                return False
-        elif not _plain_ways(seg, g < 3) & 1:
-            return False
-    return pairs == npair
+@lru_cache(maxsize=1 << 14)
+def _need_plus(counts: tuple, is_suit: bool) -> tuple[tuple[int, int], ...]:
+    """For each place of the group, ``_need`` of the group with one more plain tile there."""
+    out = []
+    for pos in range(len(counts)):
+        c = list(counts)
+        c[pos] += 1
+        out.append(_need(tuple(c), is_suit))
+    return tuple(out)
+
+
+def _standard_cost(needs, npair: int) -> int:
+    """The fewest wilds a hand of these groups' ``(m0, m1)`` needs for its sets and ``npair`` (0 or
+    1) pairs: each group in sets, and the pair in one group or made of two wilds."""
+    total = 0
+    pair = 2
+    for m0, m1 in needs:
+        total += m0
+        if m1 - m0 < pair:
+            pair = m1 - m0
+    return total + pair if npair else total
+
+
+def _group_needs(counts) -> list[tuple[int, int]]:
+    return [
+        _need(tuple(counts[0:9]), True),
+        _need(tuple(counts[9:18]), True),
+        _need(tuple(counts[18:27]), True),
+        _need(tuple(counts[27:34]), False),
+    ]
 
 
 def is_standard(counts, wilds: int = 0, nsets: int = 4, npair: int = 1) -> bool:
-    """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape)."""
+    """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape).
+
+    The tile count settles it with the fewest wilds the plain tiles need: the wilds left over then
+    make whole wild sets (and the pair, when no group holds it). ``npair`` above 1: the full fold.
+    """
+    if sum(counts) + wilds != 3 * nsets + 2 * npair:
+        return False
+    if npair > 1:
+        return bool(_fold(counts, wilds, nsets, npair, False))
     if not wilds:
-        return sum(counts) == 3 * nsets + 2 * npair and _plain_standard(counts, npair)
-    return _is_standard(tuple(counts), wilds, nsets, npair)
+        return _plain_standard(counts, npair)
+    return _standard_cost(_group_needs(counts), npair) <= wilds
 
 
-def _wild_pung_options(proj: str, flip: int) -> list[tuple]:
+def _sets_only(c: list[int], is_suit: bool) -> bool:
+    """Without wilds, whether the counts ``c`` (used up) are all sets. The lowest kind left starts as
+    many chows as its count leaves over 3 (three like chows are three pungs), the rest are pungs."""
+    for i, n in enumerate(c):
+        if n < 0:
+            return False
+        n %= 3
+        if n:
+            if not is_suit or i > 6:
+                return False
+            c[i + 1] -= n
+            c[i + 2] -= n
+    return True
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_ok(seg: tuple, is_suit: bool) -> bool:
+    """Without wilds, whether one group's tiles are all sets (count a multiple of 3) or sets and a
+    pair (count 2 more). The pair's place ``p`` has ``2p`` ≡ the sum of the tiles' places (mod 3)."""
+    rest = sum(seg) % 3
+    if rest == 0:
+        return _sets_only(list(seg), is_suit)
+    if rest == 1:
+        return False
+    place = 2 * sum(i * n for i, n in enumerate(seg)) % 3 if is_suit else None
+    for p, n in enumerate(seg):
+        if n >= 2 and (place is None or p % 3 == place):
+            c = list(seg)
+            c[p] -= 2
+            if _sets_only(c, is_suit):
+                return True
+    return False
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_plus(seg: tuple, is_suit: bool) -> tuple[int, ...]:
+    """The places where one more plain tile leaves the group ``_plain_ok`` (only next to its tiles)."""
+    near = {p + d for p, n in enumerate(seg) if n for d in ((-2, -1, 0, 1, 2) if is_suit else (0,))}
+    out = []
+    for p in sorted(near):
+        if 0 <= p < len(seg):
+            c = list(seg)
+            c[p] += 1
+            if _plain_ok(tuple(c), is_suit):
+                out.append(p)
+    return tuple(out)
+
+
+def _plain_standard(counts, npair: int) -> bool:
+    """``is_standard`` without wilds: each group all sets, and ``npair`` of them with the pair."""
+    pairs = 0
+    for g, (start, end) in enumerate(_GROUPS):
+        seg = tuple(counts[start:end])
+        n = sum(seg)
+        if n:
+            if not _plain_ok(seg, g < 3):
+                return False
+            pairs += n % 3 == 2
+    return pairs == npair
+
+
+def standard_completions(counts, wilds: int) -> tuple[list[int], bool]:
+    """For a hand one tile short of 4 sets and a pair: the kinds whose plain tile completes it
+    (code order) and whether a wild does. Each kind changes one group: the others are summed once."""
+    if sum(counts) + wilds != 13:
+        return [], False
+    if not wilds:
+        return _plain_completions(counts)
+    needs = _group_needs(counts)
+    kinds = []
+    for g, (start, size) in enumerate(((0, 9), (9, 9), (18, 9), (27, 7))):
+        others = needs[:g] + needs[g + 1 :]
+        base = sum(m0 for m0, _ in others)
+        pair = min([2] + [m1 - m0 for m0, m1 in others])
+        for pos, (m0, m1) in enumerate(_need_plus(tuple(counts[start : start + size]), g < 3)):
+            if base + m0 + min(pair, m1 - m0) <= wilds:
+                kinds.append(start + pos)
+    return kinds, _standard_cost(needs, 1) <= wilds + 1
+
+
+def _plain_completions(counts) -> tuple[list[int], bool]:
+    """``standard_completions`` without wilds: the group taking the tile must become all sets (and
+    the pair), every other group already is; a wild completes where some plain tile does (it can be
+    read as that one)."""
+    segs = [tuple(counts[start:end]) for start, end in _GROUPS]
+    sizes = [sum(seg) for seg in segs]
+    ok = [not n or _plain_ok(seg, g < 3) for g, (seg, n) in enumerate(zip(segs, sizes, strict=True))]
+    kinds = []
+    for g, (start, _) in enumerate(_GROUPS):
+        if sum(ok) - ok[g] < 3:  # another group is not sets (and the pair)
+            continue
+        pairs = sum(n % 3 == 2 for h, n in enumerate(sizes) if h != g) + ((sizes[g] + 1) % 3 == 2)
+        if pairs == 1:
+            kinds.extend(start + p for p in _plain_plus(segs[g], g < 3))
+    return kinds, bool(kinds)
+
+
+@lru_cache(maxsize=128)
+def _wild_pung_options(proj: str, flip: int) -> tuple[tuple, ...]:
     """What a set of three wilds can be read as: ``(chows, honour-pung mask, suit mask, sancai)``."""
     fsuit = suit_of(flip)
     fmask = 1 << fsuit
     if proj == "z":
         opts = [(0, 1 << h, HONOURS_BIT, 0) for h in range(7)]
         opts += [(0, 0, 1 << s, 0) for s in range(3)] + [(1, 0, 1 << s, 0) for s in range(3)]
-        return opts
+        return tuple(opts)
     opts = [(0, 0, HONOURS_BIT, 0)] + [(0, 0, 1 << s, 0) for s in range(3)] + [(1, 0, 1 << s, 0) for s in range(3)]
-    return [*opts, (0, 0, fmask, 1)]
+    return (*opts, (0, 0, fmask, 1))
 
 
-def wild_pair_options(proj: str, flip: int) -> list[tuple]:
+@lru_cache(maxsize=128)
+def wild_pair_options(proj: str, flip: int) -> tuple[tuple, ...]:
     """What a pair of two wilds can be read as: ``(pair class, suit mask, caishentou)``."""
     fsuit = suit_of(flip)
     if proj == "z":
-        return [(HONOUR0 + h, HONOURS_BIT, 0) for h in range(7)] + [(s, 1 << s, 0) for s in range(3)]
-    return [(HONOUR0, HONOURS_BIT, 0)] + [(s, 1 << s, 0) for s in range(3)] + [(flip, 1 << fsuit, 1)]
+        return tuple([(HONOUR0 + h, HONOURS_BIT, 0) for h in range(7)] + [(s, 1 << s, 0) for s in range(3)])
+    return ((HONOUR0, HONOURS_BIT, 0), *((s, 1 << s, 0) for s in range(3)), (flip, 1 << fsuit, 1))
 
 
 @lru_cache(maxsize=1 << 14)
 def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
     if sum(counts) + wilds != 3 * nsets + 2 * npair:
         return frozenset()
+    if not wilds:
+        return _plain_readings(counts, npair, proj)
+    return _fold_readings(counts, wilds, nsets, npair, proj, flip)
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_ways(seg: tuple, g: int) -> tuple[int, tuple]:
+    """Without wilds, one group's tiles all used: ``(pairs, ((chows, honour-pung mask, pair class), …))``;
+    the pairs follow from the count (a third left over: none; two thirds: one), no way when it is 1."""
+    pairs = sum(seg) % 3
+    if pairs == 1:
+        return 0, ()
+    ways = {(ch, hp, -1 if pi < 0 else (g if g < 3 else HONOUR0 + pi)) for ch, hp, pi in _plain_group(seg, g < 3)}
+    return pairs // 2, tuple(ways)
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_group(counts: tuple, is_suit: bool) -> frozenset:
+    """``_group`` without wilds, cut to ``(chows, pung mask, pair place)``: the lowest tile present
+    is in a pung, the pair or a chow starting at it."""
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return _NO_TILES
+    out = set()
+    c = list(counts)
+    ci = c[i]
+    if ci >= 3:
+        c[i] = ci - 3
+        bit = 0 if is_suit else 1 << i
+        out.update((ch, hp | bit, pi) for ch, hp, pi in _plain_group(tuple(c), is_suit))
+    if ci >= 2:
+        c[i] = ci - 2
+        out.update((ch, hp, i) for ch, hp, pi in _plain_group(tuple(c), is_suit) if pi < 0)
+    if is_suit and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] = ci - 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out.update((ch + 1, hp, pi) for ch, hp, pi in _plain_group(tuple(c), is_suit))
+    return frozenset(out)
+
+
+_NO_TILES = frozenset({(0, 0, -1)})
+
+
+def _plain_readings(counts, npair: int, proj: str) -> frozenset:
+    """``_fold_readings`` without wilds: each group's ways (memoised), the pair where the count puts
+    it, and the suits as the tiles show them."""
+    pairs = 0
+    mask = 0
+    readings = [(0, 0, -1)]
+    for g, (start, end) in enumerate(_GROUPS):
+        seg = tuple(counts[start:end])
+        if not any(seg):
+            continue
+        mask |= 1 << g
+        n, ways = _plain_ways(seg, g)
+        pairs += n
+        if not ways or pairs > npair:
+            return frozenset()
+        if len(ways) == 1 and len(readings) == 1:
+            (ch, hp, pc), (ch2, hp2, pc2) = readings[0], ways[0]
+            readings = [(ch + ch2, hp | hp2, pc2 if pc < 0 else pc)]
+        else:
+            readings = [
+                (ch + ch2, hp | hp2, pc2 if pc < 0 else pc) for ch, hp, pc in readings for ch2, hp2, pc2 in ways
+            ]
+    if pairs != npair:
+        return frozenset()
+    if proj == "z":
+        return frozenset((ch, hp, pc, mask) for ch, hp, pc in readings)
+    return frozenset((ch > 0, mask, 0, 0) for ch, _, _ in readings)
+
+
+def _fold_readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
+    """Every reading: the groups folded together, the wilds left over made into wild sets and pair."""
     base_mask = plain_mask(counts)
     out = set()
     pungs = _wild_pung_options(proj, flip)
-    pairs = wild_pair_options(proj, flip) if npair else []
+    pairs = wild_pair_options(proj, flip) if npair else ()
     for w, s, p, ch, hp, pc in _fold(counts, wilds, nsets, npair, True):
         a, b = nsets - s, npair - p
         if wilds - w != 3 * a + 2 * b:
@@ -230,8 +448,9 @@ def is_qidui(counts, wilds: int, npairs: int = 7) -> bool:
     takes a wild; the rest of the wilds pair up."""
     if sum(counts) + wilds != 2 * npairs:
         return False
-    singles = sum(c & 1 for c in counts)
-    return singles <= wilds
+    if counts.count(1) + counts.count(3) > wilds:  # the odd counts take a wild each (most hands)
+        return False
+    return sum(c & 1 for c in counts) <= wilds
 
 
 def _spread_ok(mask: int) -> bool:
@@ -253,7 +472,7 @@ def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) ->
     """十三不靠: 14 different kinds, suited tiles of a suit pairwise 3+ apart; wilds stand for
     kinds that keep this true. With ``all_honours_plain_winds`` it is 七风: all 7 honours, the four
     winds plain tiles (docs/rules/wuyi2.md §2, docs/analysis.md "Readings settled")."""
-    if sum(counts) + wilds != 14 or any(c > 1 for c in counts):
+    if sum(counts) + wilds != 14 or max(counts) > 1:
         return False
     room = 0
     for s in range(3):
@@ -274,3 +493,32 @@ def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) ->
 def is_luanfeng(counts) -> bool:
     """乱风: every plain tile an honour (the wilds are read as honours), any arrangement."""
     return not any(counts[:HONOUR0])
+
+
+def completing(counts, wilds: int) -> tuple[list[bool], bool]:
+    """For 13 tiles: which kinds' plain tile (by kind) and whether a wild could complete them in
+    some shape of docs/analysis.md "Shapes" (standard, 七对, 十三不靠, 乱风), whatever the ruleset
+    and ``melded``: a tile left out here completes no ruleset's hand, one let in may still not."""
+    kinds, wild = standard_completions(counts, wilds)
+    plain = [False] * len(counts)
+    for kind in kinds:
+        plain[kind] = True
+    if sum(counts) + wilds == 13:
+        singles = sum(c & 1 for c in counts)
+        if singles + 1 <= wilds:  # 七对 with any tile
+            plain = [True] * len(counts)
+        elif singles - 1 <= wilds:  # 七对 with a tile pairing a single
+            plain = [p or bool(c & 1) for p, c in zip(plain, counts, strict=True)]
+        wild = wild or singles <= wilds + 1
+        if max(counts) <= 1:  # 十三不靠 needs every kind once
+            c = list(counts)
+            for kind in range(len(c)):
+                if not plain[kind] and not c[kind]:
+                    c[kind] = 1
+                    plain[kind] = is_shisanbukao(c, wilds)
+                    c[kind] = 0
+            wild = wild or is_shisanbukao(c, wilds + 1)
+    if not any(counts[:HONOUR0]):  # 乱风: honours and wilds, any count
+        plain[HONOUR0:] = [True] * (len(counts) - HONOUR0)
+        wild = True
+    return plain, wild

@@ -4,6 +4,8 @@ Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s`
 27-33 东南西北中发白 (``E S W N C F P``). Code order is index order.
 """
 
+from functools import lru_cache
+
 CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple("ESWNCFP")
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 N_KINDS = 34
@@ -28,6 +30,7 @@ def next_kind(kind: int) -> int:
     return C + (kind - C + 1) % 3
 
 
+@lru_cache(maxsize=256)
 def wild_kinds(ruleset: str, flip: int) -> frozenset[int]:
     """The kinds whose tiles are wild: the flip's (yiwu, wuyi2), the flip's and the next (zhuji)."""
     if ruleset == "zhuji":
@@ -41,16 +44,16 @@ def split_hand(ruleset: str, flip: int, kinds: list[int]) -> tuple[list[int], in
     Under yiwu and wuyi2 a 白板 counts as a plain tile of the flip's kind (unless the flip is 白,
     when 白 is wild and nothing stands in); under zhuji 白 is plain unless it is itself wild.
     """
-    wild = wild_kinds(ruleset, flip)
     counts = [0] * N_KINDS
-    wilds = 0
     for kind in kinds:
-        if kind in wild:
-            wilds += 1
-        elif kind == P and ruleset != "zhuji":
-            counts[flip] += 1
-        else:
-            counts[kind] += 1
+        counts[kind] += 1
+    wilds = 0
+    for kind in wild_kinds(ruleset, flip):
+        wilds += counts[kind]
+        counts[kind] = 0
+    if ruleset != "zhuji":  # the flip's kind is wild: its plain tiles are the 白板 (none when 白 is wild)
+        counts[flip] += counts[P]
+        counts[P] = 0
     return counts, wilds
 
 

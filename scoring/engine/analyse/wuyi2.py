@@ -89,6 +89,8 @@ def answer(ctx: Context, hand: Hand) -> dict:
     for patterns in _candidates(ctx, hand):
         held = set(patterns) | set(extra)
         fan = sum(table[p] for p in held)
+        if best_key is not None and fan < best_key[0]:
+            continue
         key = (fan, *(code in held for code in ORDER))
         if best_key is None or key > best_key:
             best_key, best = key, held

@@ -9,7 +9,7 @@ holder wins. 天胡 / 地胡 / 全字 are 8 flat, and the reading keeps its othe
 from ..zhuji.hands import DRAGONS as DRAGON_CODES
 from ..zhuji.hands import SPECIAL_TAI, TAI_NAMES
 from ..zhuji.hands import WINDS as WIND_NAMES
-from .decompose import HONOURS_BIT, is_standard, standard_readings
+from .decompose import HONOURS_BIT, standard_readings
 from .hand import Hand
 from .request import Context
 from .tiles import DRAGONS, HONOUR0, WINDS, E
@@ -59,10 +59,11 @@ def _evaluate(reading: tuple, ctx: Context, wilds: int) -> tuple[tuple, dict]:
 
 
 def answer(ctx: Context, hand: Hand) -> dict:
-    if not is_standard(hand.counts, hand.wilds):
+    readings = standard_readings(hand.counts, hand.wilds, "z", ctx.flip)  # none: not standard
+    if not readings:
         return {"complete": False}
     best_key, best = None, None
-    for reading in standard_readings(hand.counts, hand.wilds, "z", ctx.flip):
+    for reading in readings:
         key, value = _evaluate(reading, ctx, hand.wilds)
         if best_key is None or key > best_key:
             best_key, best = key, value
