@@ -20,6 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from mahjong.agari import Agari
 
 from scoring.engine.analyse import CODES, INDEX, analyse, decompose, is_qidui, is_standard
+from scoring.engine.analyse import request as analyse_request
+from scoring.engine.analyse import tiles as analyse_tiles
 from scoring.engine.analyse.tiles import wild_kinds
 from tests.factories import random_complete
 
@@ -40,8 +42,12 @@ def random_request(rng: random.Random, ruleset: str) -> dict:
 
 
 def clear_caches() -> None:
-    for fn in (decompose._group, decompose._need, decompose._need_plus, decompose._readings):
-        fn.cache_clear()
+    """Every memo of the 算牌 engine emptied (the decompositions, the parsed house rules)."""
+    for module in (decompose, analyse_tiles):
+        for fn in vars(module).values():
+            if hasattr(fn, "cache_clear"):
+                fn.cache_clear()
+    analyse_request._RULES.clear()
 
 
 def timings(requests: list[dict]) -> list[float]:

@@ -11,7 +11,7 @@ from . import wuyi2, yiwu, zhuji
 from .decompose import completing, is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
 from .request import MAX_TILES, Context, parse, table_rules
-from .tiles import CODES, INDEX, N_KINDS, plain_kind, split_hand
+from .tiles import CODES, INDEX, N_KINDS, played_kinds, split_hand
 
 _ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
 _BREAKDOWN = {"yiwu": yiwu.breakdown, "zhuji": zhuji.breakdown, "wuyi2": wuyi2.breakdown}
@@ -32,16 +32,13 @@ def _waits(ctx: Context) -> dict:
     held = [0] * N_KINDS
     for kind in ctx.kinds:
         held[kind] += 1
+    answer_of = _ANSWER[ctx.ruleset]
     waits = []
-    for kind in range(N_KINDS):
-        if held[kind] >= 4:
-            continue
-        played = plain_kind(ctx.ruleset, ctx.flip, kind)
-        if not (wild if played is None else plain[played]):
-            continue
-        answer = _answer14(ctx, (*ctx.kinds, kind), kind)
-        if answer["complete"]:
-            waits.append({"tile": CODES[kind], **answer})
+    for kind, played in enumerate(played_kinds(ctx.ruleset, ctx.flip)):
+        if held[kind] < 4 and (wild if played is None else plain[played]):
+            answer = answer_of(ctx, Hand.plus(counts, wilds, played))
+            if answer["complete"]:
+                waits.append({"tile": CODES[kind], **answer})
     return {"waits": waits}
 
 

@@ -30,9 +30,14 @@ def _group(counts: tuple, is_suit: bool, maxw: int) -> frozenset:
     """Every use of all of one group's plain tiles: ``(wilds, sets, pairs, chows, pung mask, pair)``.
 
     The lowest tile present is in a pung or pair of its kind, or (in a suit) in a chow starting
-    two below, one below or at it; positions below it are wilds, positions above it are a plain
-    tile or a wild. No wrap. ``pung mask`` has bit i for a pung of the group's i-th kind (used for
-    honours); ``pair`` is the pair's position in the group or -1. At most 4 sets and 1 pair.
+    two below, one below or at it; positions below it are wilds. No wrap. ``pung mask`` has bit i
+    for a pung of the group's i-th kind (used for honours); ``pair`` is the pair's position in the
+    group or -1. At most 4 sets and 1 pair.
+
+    That set takes every plain tile it can (a pung three, the pair two, a chow the ones above it
+    that are there), wilds filling the rest: a way with a wild where a plain tile was free reads
+    the same with the two swapped (the wild then stands for that tile wherever it went, a set
+    left all wilds being one of the wild sets ``_readings`` adds), so nothing is lost.
     """
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
@@ -40,45 +45,34 @@ def _group(counts: tuple, is_suit: bool, maxw: int) -> frozenset:
     out = set()
     c = list(counts)
     ci = c[i]
-    bit = 0 if is_suit else 1 << i
-    for k in range(1, min(3, ci) + 1):
-        need = 3 - k
-        if need <= maxw:
-            c[i] = ci - k
-            for w, s, p, ch, hp, pi in _group(tuple(c), is_suit, maxw - need):
-                if s < 4:
-                    out.add((w + need, s + 1, p, ch, hp | bit, pi))
-    for k in range(1, min(2, ci) + 1):
-        need = 2 - k
-        if need <= maxw:
-            c[i] = ci - k
-            for w, s, p, ch, hp, _ in _group(tuple(c), is_suit, maxw - need):
-                if p == 0:
-                    out.add((w + need, s, 1, ch, hp, i))
-    c[i] = ci
-    if is_suit:
-        for start in (i - 2, i - 1, i):
-            if start < 0 or start > 6:
+    need = max(3 - ci, 0)  # a pung of kind i
+    if need <= maxw:
+        c[i] = max(ci - 3, 0)
+        bit = 0 if is_suit else 1 << i
+        for w, s, p, ch, hp, pi in _group(tuple(c), is_suit, maxw - need):
+            if s < 4:
+                out.add((w + need, s + 1, p, ch, hp | bit, pi))
+    need = max(2 - ci, 0)  # the pair, of kind i
+    if need <= maxw:
+        c[i] = max(ci - 2, 0)
+        for w, s, p, ch, hp, _ in _group(tuple(c), is_suit, maxw - need):
+            if p == 0:
+                out.add((w + need, s, 1, ch, hp, i))
+    if is_suit:  # a chow holding kind i
+        c[i] = ci - 1
+        for start in range(max(i - 2, 0), min(i, 6) + 1):
+            need = i - start
+            c2 = list(c)
+            for pos in range(i + 1, start + 3):
+                if c2[pos]:
+                    c2[pos] -= 1
+                else:
+                    need += 1
+            if need > maxw:
                 continue
-            highs = range(i + 1, start + 3)
-            for use in range(1 << len(highs)):
-                need = i - start
-                c2 = list(c)
-                c2[i] -= 1
-                ok = True
-                for b, pos in enumerate(highs):
-                    if use >> b & 1:
-                        if not c2[pos]:
-                            ok = False
-                            break
-                        c2[pos] -= 1
-                    else:
-                        need += 1
-                if not ok or need > maxw:
-                    continue
-                for w, s, p, ch, hp, pi in _group(tuple(c2), True, maxw - need):
-                    if s < 4:
-                        out.add((w + need, s + 1, p, ch + 1, hp, pi))
+            for w, s, p, ch, hp, pi in _group(tuple(c2), True, maxw - need):
+                if s < 4:
+                    out.add((w + need, s + 1, p, ch + 1, hp, pi))
     return frozenset(out)
 
 
@@ -440,6 +434,10 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
     ``flip`` is the flip's kind: under ``"w"`` a wild pair / pung read as that kind is flagged
     (武义 caishentou / sancai, docs/rules/wuyi2.md §2).
     """
+    if not wilds:  # each group's ways are memoised: putting them together is cheaper than a memo of the hand
+        if sum(counts) != 3 * nsets + 2 * npair:
+            return frozenset()
+        return _plain_readings(counts, npair, proj)
     return _readings(tuple(counts), wilds, nsets, npair, proj, flip)
 
 

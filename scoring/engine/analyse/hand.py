@@ -15,7 +15,20 @@ class Hand(NamedTuple):
     @classmethod
     def of(cls, ruleset: str, flip: int, kinds, last: int) -> "Hand":
         counts, wilds = split_hand(ruleset, flip, kinds)
-        played = plain_kind(ruleset, flip, last)
+        return cls.made(counts, wilds, plain_kind(ruleset, flip, last))
+
+    @classmethod
+    def plus(cls, counts, wilds: int, played: int | None) -> "Hand":
+        """13 tiles' plain counts and wilds with ``last`` added, playing as ``played`` (None: a wild)."""
+        if played is None:
+            return cls.made(counts, wilds + 1, None)
+        counts = list(counts)
+        counts[played] += 1
+        return cls.made(counts, wilds, played)
+
+    @classmethod
+    def made(cls, counts, wilds: int, played: int | None) -> "Hand":
+        """The hand of these plain counts and wilds, ``last`` playing as ``played``."""
         rest_wilds = wilds - (played is None)
         lone = None
         if rest_wilds >= 1:

@@ -40,7 +40,7 @@ def table_rules(ruleset: str, raw):
     defaults), or ScoringError naming the rule. Parsed once per ruleset and ``rules`` (``Rules`` are
     frozen), as every request of a game sends the same."""
     try:
-        key = (ruleset, _frozen(raw))
+        key = (ruleset, None if raw is None else _frozen(raw))
         rules = _RULES.get(key)
     except TypeError:  # something unhashable: parse it (and fail) every time
         key, rules = None, None
@@ -127,7 +127,8 @@ def parse(request) -> Context:
     kinds = _tiles(request["tiles"])
     if "flip" not in request:
         raise ScoringError("缺少 flip（翻出的财神牌）", "flip (the flipped indicator) is missing", "flip")
-    flip = _code(request["flip"], "flip")
+    flip = request["flip"]
+    flip = INDEX[flip] if type(flip) is str and flip in INDEX else _code(flip, "flip")
     drawn, after_kong, robbing_kong, last_tile, dealer = map(request.get, FLAGS, _NOT_SET)
     if not (
         type(drawn) is bool
@@ -163,7 +164,9 @@ def parse(request) -> Context:
     if not dealer and seat == "E":
         raise ScoringError("只有庄家的门风是东", "Only the dealer's seat wind is E", "seat_wind")
     self_drawn = drawn or after_kong
-    first_round = _first_round(request.get("first_round"), ruleset, dealer, self_drawn)
+    first_round = request.get("first_round")
+    if first_round is not None:
+        first_round = _first_round(first_round, ruleset, dealer, self_drawn)
     rules = table_rules(ruleset, request.get("rules"))
     seat_wind = None if seat is None else INDEX[seat]
     return Context(

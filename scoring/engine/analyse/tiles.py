@@ -64,3 +64,9 @@ def plain_kind(ruleset: str, flip: int, kind: int) -> int | None:
     if kind == P and ruleset != "zhuji":
         return flip
     return kind
+
+
+@lru_cache(maxsize=256)
+def played_kinds(ruleset: str, flip: int) -> tuple[int | None, ...]:
+    """``plain_kind`` of every kind, in code order."""
+    return tuple(plain_kind(ruleset, flip, kind) for kind in range(N_KINDS))

@@ -75,6 +75,11 @@ def _candidates(ctx: Context, hand: Hand):
         yield ["luanfeng"]
 
 
+def _ties(held: set) -> tuple[bool, ...]:
+    """Between readings of equal 番: the §2 items top to bottom, holding one wins."""
+    return tuple(code in held for code in ORDER)
+
+
 def answer(ctx: Context, hand: Hand) -> dict:
     """The reading with the most 番 under the table's 番 table (``ctx.rules``, wuyi2.md §6)."""
     table = ctx.rules.fan_table
@@ -85,18 +90,15 @@ def answer(ctx: Context, hand: Hand) -> dict:
         extra.append("gangkai")
     if ctx.last_tile and ctx.self_drawn:
         extra.append("haidi")
-    best_key, best = None, None
+    best_fan, best = None, None
     for patterns in _candidates(ctx, hand):
         held = set(patterns) | set(extra)
         fan = sum(table[p] for p in held)
-        if best_key is not None and fan < best_key[0]:
-            continue
-        key = (fan, *(code in held for code in ORDER))
-        if best_key is None or key > best_key:
-            best_key, best = key, held
+        if best is None or fan > best_fan or (fan == best_fan and _ties(held) > _ties(best)):
+            best_fan, best = fan, held
     if best is None:
         return {"complete": False}
-    fan = best_key[0] + (table["zimo"] if ctx.self_drawn else 0)
+    fan = best_fan + (table["zimo"] if ctx.self_drawn else 0)
     return {"complete": True, "caishen": hand.wilds, "patterns": [c for c in ORDER if c in best], "fan": fan}
 
 
