@@ -14,9 +14,9 @@ from scoring.engine.analyse.decompose import HONOURS_BIT, _wild_pung_options, wi
 from scoring.engine.analyse.tiles import HONOUR0, next_kind
 from tests.factories import random_complete
 
-SETTINGS = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=300, deadline=None)
 RULESETS = ("yiwu", "zhuji", "wuyi2")
-SHAPES = ("sets", "sets", "sets", "pairs", "spread", "honours", "any")
+SHAPES = ("sets", "sets", "sets", "pairs", "spread", "honours", "honours", "one suit", "runs", "ends", "any")
 
 
 def _kinds_of(rng: random.Random, shape: str, ruleset: str) -> list[int]:
@@ -32,7 +32,23 @@ def _kinds_of(rng: random.Random, shape: str, ruleset: str) -> list[int]:
             for n in (start, start + 3, start + 6)
         ]
         return rng.sample(spaced, rng.randint(5, 9)) + rng.sample(range(HONOUR0, 34), 7)
-    pool = range(HONOUR0, 34) if shape == "honours" else range(34)
+    suit = rng.randrange(3) * 9
+    if shape == "runs":  # three like chows or three pungs (1m1m1m2m2m2m3m3m3m), a pung and a pair
+        start = suit + rng.randrange(7)
+        return [start + n for n in range(3) for _ in range(3)] + [rng.randrange(34)] * 3 + [rng.randrange(34)] * 2
+    if shape == "ends":  # sets at the ends of the suits, a 7 8 9 first (the tiles the tests make wild)
+        kinds = [suit + 6, suit + 7, suit + 8]
+        for _ in range(3):
+            low = rng.choice((0, 6, 9, 15, 18, 24))
+            kinds += [low, low + 1, low + 2] if rng.random() < 0.7 else [rng.choice((low, low + 2))] * 3
+        return [*kinds, *[rng.choice((0, 8, 9, 17, 18, 26))] * 2]
+    if shape == "one suit":  # four sets and a pair of one suit: often read more than one way
+        kinds = [suit + rng.randrange(9)] * 2
+        for _ in range(4):
+            low = suit + rng.randrange(7)
+            kinds += [low, low + 1, low + 2] if rng.random() < 0.6 else [low + rng.randrange(3)] * 3
+        return kinds
+    pool = range(HONOUR0, rng.choice((33, 34))) if shape == "honours" else range(34)  # 白 may play as the flip
     return [rng.choice(pool) for _ in range(14)]
 
 
@@ -41,10 +57,11 @@ def hands(draw, size: int):
     """(ruleset, flip, tiles): ``size`` tiles near a shape, some changed, some made wild."""
     ruleset = draw(st.sampled_from(RULESETS))
     rng = random.Random(draw(st.integers(0, 2**32)))
-    kinds = _kinds_of(rng, draw(st.sampled_from(SHAPES)), ruleset)[:14]
+    shape = draw(st.sampled_from(SHAPES))
+    kinds = _kinds_of(rng, shape, ruleset)[:14]
     kinds += [rng.randrange(34) for _ in range(14 - len(kinds))]
-    for _ in range(draw(st.integers(0, 2))):
-        kinds[rng.randrange(14)] = rng.randrange(34)
+    for _ in range(draw(st.integers(0, 2))):  # (honours stay honours: 乱风)
+        kinds[rng.randrange(14)] = rng.randrange(HONOUR0 if shape == "honours" else 0, 34)
     flip = rng.randrange(34)
     wild = [flip] if ruleset != "zhuji" else [flip, next_kind(flip)]
     for _ in range(draw(st.integers(0, 3 if ruleset != "zhuji" else 6))):
@@ -52,7 +69,8 @@ def hands(draw, size: int):
     for i in range(14):  # at most 4 of a kind
         while kinds[: i + 1].count(kinds[i]) > 4:
             kinds[i] = rng.randrange(34)
-    rng.shuffle(kinds)
+    if shape != "ends":
+        rng.shuffle(kinds)
     return ruleset, CODES[flip], [CODES[k] for k in kinds[:size]]
 
 
@@ -133,7 +151,8 @@ def reference_standard(counts, wilds: int, nsets: int, npair: int) -> bool:
     return sum(counts) + wilds == 3 * nsets + 2 * npair and _search(tuple(counts), wilds, nsets, npair)
 
 
-def _counts(tiles: list[str], flip: str, wilds: int) -> tuple[list[int], int]:
+def _counts(tiles: list[str], wilds: int) -> tuple[list[int], int]:
+    """The tiles' counts, the first ``wilds`` of them taken as wilds."""
     counts = [0] * 34
     for code in tiles[wilds:]:
         counts[CODES.index(code)] += 1
@@ -145,9 +164,9 @@ def _counts(tiles: list[str], flip: str, wilds: int) -> tuple[list[int], int]:
 def test_the_standard_check_agrees_with_the_textbook_search(hand, wilds, lone):
     """Both shapes the rulesets ask: four sets and a pair (14 tiles), and four sets alone (财神头 /
     爆头: 12 tiles)."""
-    _, flip, tiles = hand
+    tiles = hand[2]
     nsets, npair = (4, 0) if lone else (4, 1)
-    counts, wilds = _counts(tiles[: 3 * nsets + 2 * npair], flip, wilds)
+    counts, wilds = _counts(tiles[: 3 * nsets + 2 * npair], wilds)
     assert is_standard(counts, wilds, nsets, npair) is reference_standard(counts, wilds, nsets, npair)
 
 
@@ -196,11 +215,12 @@ def reference_readings(counts, wilds: int, proj: str, flip: int, nsets: int, npa
         if left != 3 * sets + 2 * pairs:
             continue
         chows = sum(kind == "chow" for kind, _ in found)
-        honour_pungs = sum(1 << (k - HONOUR0) for kind, k in found if kind == "pung" and k >= HONOUR0)
         pair = next((k if k >= HONOUR0 else k // 9 for kind, k in found if kind == "pair"), -1)
-        mask = 0
-        for _, k in found:
+        honour_pungs = mask = 0
+        for kind, k in found:
             mask |= _suit_bit(k)
+            if kind == "pung" and k >= HONOUR0:
+                honour_pungs |= 1 << (k - HONOUR0)
         wild_sets = [()]
         for _ in range(sets):
             wild_sets = [(*ws, option) for ws in wild_sets for option in _wild_pung_options(proj, flip)]
@@ -220,12 +240,32 @@ def reference_readings(counts, wilds: int, proj: str, flip: int, nsets: int, npa
     return out
 
 
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=500, deadline=None)
 @given(hands(14), st.integers(0, 4), st.booleans(), st.sampled_from("zw"))
 def test_the_readings_are_every_way_of_using_the_tiles(hand, wilds, lone, proj):
     _, flip, tiles = hand
     nsets, npair = (4, 0) if lone else (4, 1)
-    counts, wilds = _counts(tiles[: 3 * nsets + 2 * npair], flip, wilds)
+    counts, wilds = _counts(tiles[: 3 * nsets + 2 * npair], wilds)
     flip_kind = CODES.index(flip)
     expect = reference_readings(counts, wilds, proj, flip_kind, nsets, npair)
     assert set(standard_readings(counts, wilds, proj, flip_kind, nsets, npair)) == expect
+
+
+# ---------------------------------------------------------------- waits of the other shapes
+
+
+def waits(ruleset: str, tiles: str, flip: str, **context) -> list[str]:
+    answer = analyse({"ruleset": ruleset, "tiles": tiles.split(), "flip": flip, **context})
+    return [wait["tile"] for wait in answer["waits"]]
+
+
+def test_waits_of_seven_pairs_thirteen_apart_and_all_honours():
+    """A wait of every shape is found, the wild's own kind among them: 七对 (not under 诸暨),
+    十三不靠 (the 白 standing for the flip's kind), 乱风 (武义二人: any honour)."""
+    pairs = "1m 1m 3p 3p 5s 5s 7m 7m E E C C 9p"
+    assert waits("yiwu", pairs, "2s") == ["9p", "2s"]
+    assert waits("zhuji", pairs, "2s") == []
+    apart = "1m 4m 7m 2p 5p 8p 3s 6s 9s E S W N"
+    assert waits("yiwu", apart, "C") == waits("wuyi2", apart, "C") == ["C", "F", "P"]
+    assert waits("yiwu", apart, "C", melded=1) == []
+    assert waits("wuyi2", "E E E S S W N N C C F F S", "1m") == ["1m", "E", "S", "W", "N", "C", "F"]

@@ -240,8 +240,9 @@ def _plain_ok(seg: tuple, is_suit: bool) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _plain_plus(seg: tuple, is_suit: bool) -> tuple[int, ...]:
-    """The places where one more plain tile leaves the group ``_plain_ok`` (only next to its tiles)."""
-    near = {p + d for p, n in enumerate(seg) if n for d in ((-2, -1, 0, 1, 2) if is_suit else (0,))}
+    """The places where one more plain tile leaves the group ``_plain_ok``: only at or next to a
+    tile (a set holding the new tile holds another at or next to it)."""
+    near = {p + d for p, n in enumerate(seg) if n for d in ((-1, 0, 1) if is_suit else (0,))}
     out = []
     for p in sorted(near):
         if 0 <= p < len(seg):
