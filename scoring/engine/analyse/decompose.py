@@ -334,14 +334,15 @@ def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip
 
 
 @lru_cache(maxsize=1 << 14)
-def _plain_ways(seg: tuple, g: int) -> tuple[int, tuple]:
-    """Without wilds, one group's tiles all used: ``(pairs, ((chows, honour-pung mask, pair class), …))``;
-    the pairs follow from the count (a third left over: none; two thirds: one), no way when it is 1."""
+def _plain_ways(seg: tuple, g: int) -> tuple[int, tuple, int]:
+    """Without wilds, group ``g``'s tiles all used: ``(pairs, ((chows, honour-pung mask, pair class),
+    …), suit bit)``; the pairs follow from the count (a third left over: none; two thirds: one), no
+    way when it is 1. An empty group: one way of nothing, no bit."""
     pairs = sum(seg) % 3
     if pairs == 1:
-        return 0, ()
+        return 0, (), 1 << g
     ways = {(ch, hp, -1 if pi < 0 else (g if g < 3 else HONOUR0 + pi)) for ch, hp, pi in _plain_group(seg, g < 3)}
-    return pairs // 2, tuple(ways)
+    return pairs // 2, tuple(ways), (1 << g if any(seg) else 0)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -374,28 +375,28 @@ _NO_TILES = frozenset({(0, 0, -1)})
 
 def _plain_readings(counts, npair: int, proj: str) -> frozenset:
     """``_fold_readings`` without wilds: each group's ways (memoised), the pair where the count puts
-    it, and the suits as the tiles show them."""
-    pairs = 0
-    mask = 0
-    readings = [(0, 0, -1)]
+    it, and the suits as the tiles show them. Mostly each group has one way: no products then."""
+    pairs = mask = chows = pungs = 0
+    pair = -1
+    more = None  # the readings so far, once a group has two ways
     for g, (start, end) in enumerate(_GROUPS):
-        seg = tuple(counts[start:end])
-        if not any(seg):
-            continue
-        mask |= 1 << g
-        n, ways = _plain_ways(seg, g)
-        pairs += n
-        if not ways or pairs > npair:
+        n, ways, bit = _plain_ways(tuple(counts[start:end]), g)
+        if not ways:
             return frozenset()
-        if len(ways) == 1 and len(readings) == 1:
-            (ch, hp, pc), (ch2, hp2, pc2) = readings[0], ways[0]
-            readings = [(ch + ch2, hp | hp2, pc2 if pc < 0 else pc)]
+        pairs += n
+        mask |= bit
+        if len(ways) == 1 and more is None:
+            ch, hp, pc = ways[0]
+            chows += ch
+            pungs |= hp
+            if pc >= 0:
+                pair = pc
         else:
-            readings = [
-                (ch + ch2, hp | hp2, pc2 if pc < 0 else pc) for ch, hp, pc in readings for ch2, hp2, pc2 in ways
-            ]
+            more = [(chows, pungs, pair)] if more is None else more
+            more = [(ch + ch2, hp | hp2, pc2 if pc < 0 else pc) for ch, hp, pc in more for ch2, hp2, pc2 in ways]
     if pairs != npair:
         return frozenset()
+    readings = [(chows, pungs, pair)] if more is None else more
     if proj == "z":
         return frozenset((ch, hp, pc, mask) for ch, hp, pc in readings)
     return frozenset((ch > 0, mask, 0, 0) for ch, _, _ in readings)
