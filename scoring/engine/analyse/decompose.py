@@ -6,6 +6,12 @@ group can be used up in sets and at most one pair, with wilds filling gaps, memo
 group's 9- or 7-count tuple. The groups are then folded together and what is left of the wilds
 makes whole wild sets (a wild pung or chow may be read as any kind, docs/analysis.md "Wilds").
 
+Whether a reading exists needs less (``is_standard``): per group only the fewest wilds its tiles
+need in sets, and in sets and the pair (``_need``); without wilds a greedy check per group
+(``_plain_ok``). For 13 tiles ``completing`` says in one pass which tiles could complete them in
+any shape, so the waits answer only those in full. tests/engine/test_analyse_fast_paths.py holds
+each shortcut against a plain reference.
+
 What a reading keeps is cut down to what a ruleset scores (a *projection*):
 
 - ``"y"`` (义乌): nothing — only whether a reading exists (``is_standard``).
