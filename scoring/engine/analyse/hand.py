@@ -3,7 +3,7 @@ and a lone wild (财神头 / 爆头, docs/analysis.md "What each ruleset answers
 
 from typing import NamedTuple
 
-from .tiles import plain_kind, split_hand
+from .tiles import played_kinds, split_hand
 
 
 class Hand(NamedTuple):
@@ -15,7 +15,7 @@ class Hand(NamedTuple):
     @classmethod
     def of(cls, ruleset: str, flip: int, kinds, last: int) -> "Hand":
         counts, wilds = split_hand(ruleset, flip, kinds)
-        return cls.made(counts, wilds, plain_kind(ruleset, flip, last))
+        return cls.made(counts, wilds, played_kinds(ruleset, flip)[last])
 
     @classmethod
     def plus(cls, counts, wilds: int, played: int | None) -> "Hand":

@@ -93,7 +93,7 @@ def _tiles(value) -> tuple[int, ...]:
             "tiles",
         )
     try:
-        kinds = tuple([INDEX[v] for v in value])
+        kinds = tuple(map(INDEX.__getitem__, value))
     except (KeyError, TypeError):  # the first tile that is no code names the error
         kinds = tuple(_code(v, "tiles") for v in value)
     ordered = sorted(kinds)

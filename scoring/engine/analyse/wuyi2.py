@@ -16,6 +16,7 @@ from .tiles import suit_of
 # §2 in its order (the tie-break order): the engine's pattern table, 自摸 left out (only in ``fan``).
 ORDER = LISTABLE
 CAI_SHAPES = ("pinghu", "pengpenghu")
+_PLACE = {code: i for i, code in enumerate(ORDER)}
 
 
 def _standard(ctx: Context, hand: Hand) -> set[tuple]:
@@ -93,13 +94,14 @@ def answer(ctx: Context, hand: Hand) -> dict:
     best_fan, best = None, None
     for patterns in _candidates(ctx, hand):
         held = set(patterns) | set(extra)
-        fan = sum(table[p] for p in held)
+        fan = sum(map(table.__getitem__, held))
         if best is None or fan > best_fan or (fan == best_fan and _ties(held) > _ties(best)):
             best_fan, best = fan, held
     if best is None:
         return {"complete": False}
     fan = best_fan + (table["zimo"] if ctx.self_drawn else 0)
-    return {"complete": True, "caishen": hand.wilds, "patterns": [c for c in ORDER if c in best], "fan": fan}
+    patterns = sorted(best.intersection(_PLACE), key=_PLACE.__getitem__)  # in §2 order
+    return {"complete": True, "caishen": hand.wilds, "patterns": patterns, "fan": fan}
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
