@@ -17,10 +17,6 @@ _ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
 _BREAKDOWN = {"yiwu": yiwu.breakdown, "zhuji": zhuji.breakdown, "wuyi2": wuyi2.breakdown}
 
 
-def _answer14(ctx: Context, kinds, last: int) -> dict:
-    return _ANSWER[ctx.ruleset](ctx, Hand.of(ctx.ruleset, ctx.flip, kinds, last))
-
-
 def _waits(ctx: Context) -> dict:
     """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer.
 
@@ -47,7 +43,7 @@ def analyse(request: dict) -> dict:
     ctx = parse(request)
     if len(ctx.kinds) == 13:
         return _waits(ctx)
-    return _answer14(ctx, ctx.kinds, ctx.last)
+    return _ANSWER[ctx.ruleset](ctx, Hand.of(ctx.ruleset, ctx.flip, ctx.kinds, ctx.last))
 
 
 def analyse_or_error(request) -> tuple[bool, dict]:

@@ -262,8 +262,9 @@ def _plain_plus(seg: tuple, is_suit: bool) -> tuple[int, ...]:
 def _plain_standard(counts, npair: int) -> bool:
     """``is_standard`` without wilds: each group all sets, and ``npair`` of them with the pair."""
     pairs = 0
+    counts = tuple(counts)  # (a tuple's slices are tuples)
     for g, (start, end) in enumerate(_GROUPS):
-        seg = tuple(counts[start:end])
+        seg = counts[start:end]
         n = sum(seg)
         if n:
             if not _plain_ok(seg, g < 3):
@@ -385,8 +386,9 @@ def _plain_readings(counts, npair: int, proj: str) -> frozenset:
     pairs = mask = chows = pungs = 0
     pair = -1
     more = None  # the readings so far, once a group has two ways
+    counts = tuple(counts)  # (a tuple's slices are tuples)
     for g, (start, end) in enumerate(_GROUPS):
-        n, ways, bit = _plain_ways(tuple(counts[start:end]), g)
+        n, ways, bit = _plain_ways(counts[start:end], g)
         if not ways:
             return frozenset()
         pairs += n
@@ -402,7 +404,9 @@ def _plain_readings(counts, npair: int, proj: str) -> frozenset:
             more = [(ch + ch2, hp | hp2, pc2 if pc < 0 else pc) for ch, hp, pc in more for ch2, hp2, pc2 in ways]
     if pairs != npair:
         return frozenset()
-    readings = [(chows, pungs, pair)] if more is None else more
+    if more is None:
+        return frozenset(((chows, pungs, pair, mask) if proj == "z" else (chows > 0, mask, 0, 0),))
+    readings = more
     if proj == "z":
         return frozenset((ch, hp, pc, mask) for ch, hp, pc in readings)
     return frozenset((ch > 0, mask, 0, 0) for ch, _, _ in readings)
@@ -478,7 +482,8 @@ def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) ->
     """十三不靠: 14 different kinds, suited tiles of a suit pairwise 3+ apart; wilds stand for
     kinds that keep this true. With ``all_honours_plain_winds`` it is 七风: all 7 honours, the four
     winds plain tiles (docs/rules/wuyi2.md §2, docs/analysis.md "Readings settled")."""
-    if sum(counts) + wilds != 14 or max(counts) > 1:
+    plain = sum(counts)
+    if plain + wilds != 14 or len(counts) - counts.count(0) != plain:  # a kind held twice
         return False
     room = 0
     for s in range(3):

@@ -55,7 +55,11 @@ def table_rules(ruleset: str, raw):
     return rules
 
 
-_RULES: dict = {}  # (ruleset, _frozen(rules)) -> the parsed Rules
+class _Memo(dict):
+    cache_clear = dict.clear  # emptied like the lru caches (bench/analyse.py)
+
+
+_RULES = _Memo()  # (ruleset, _frozen(rules)) -> the parsed Rules
 
 
 def _frozen(value):
