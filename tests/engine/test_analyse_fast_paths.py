@@ -13,8 +13,9 @@ from scoring.engine.analyse import CODES, analyse, is_standard, standard_reading
 from scoring.engine.analyse.decompose import HONOURS_BIT, _wild_pung_options, wild_pair_options
 from scoring.engine.analyse.tiles import HONOUR0, next_kind
 from tests.factories import random_complete
+from tests.speed import examples
 
-SETTINGS = settings(max_examples=300, deadline=None)
+SETTINGS = settings(max_examples=examples(300), deadline=None)
 RULESETS = ("yiwu", "zhuji", "wuyi2")
 SHAPES = ("sets", "sets", "sets", "pairs", "spread", "honours", "honours", "one suit", "runs", "ends", "any")
 
@@ -240,7 +241,7 @@ def reference_readings(counts, wilds: int, proj: str, flip: int, nsets: int, npa
     return out
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(hands(14), st.integers(0, 4), st.booleans(), st.sampled_from("zw"))
 def test_the_readings_are_every_way_of_using_the_tiles(hand, wilds, lone, proj):
     _, flip, tiles = hand
