@@ -17,6 +17,7 @@ from .patterns import BY_CODE, LISTABLE
 # §2 in its order (the tie-break order): the engine's pattern table, 自摸 left out (only in ``fan``).
 ORDER = LISTABLE
 CAI_SHAPES = ("pinghu", "pengpenghu")
+_PLACE = {code: i for i, code in enumerate(ORDER)}
 
 
 def _standard(ctx: Context, hand: Hand) -> set[tuple]:
@@ -76,6 +77,11 @@ def _candidates(ctx: Context, hand: Hand):
         yield ["luanfeng"]
 
 
+def _ties(held: set) -> tuple[bool, ...]:
+    """Between readings of equal 番: the §2 items top to bottom, holding one wins."""
+    return tuple(code in held for code in ORDER)
+
+
 def answer(ctx: Context, hand: Hand) -> dict:
     """The reading with the most 番 under the table's 番 table (``ctx.rules``, wuyi2.md §6)."""
     table = ctx.rules.fan_table
@@ -86,17 +92,17 @@ def answer(ctx: Context, hand: Hand) -> dict:
         extra.append("gangkai")
     if ctx.last_tile and ctx.self_drawn:
         extra.append("haidi")
-    best_key, best = None, None
+    best_fan, best = None, None
     for patterns in _candidates(ctx, hand):
         held = set(patterns) | set(extra)
-        fan = sum(table[p] for p in held)
-        key = (fan, *(code in held for code in ORDER))
-        if best_key is None or key > best_key:
-            best_key, best = key, held
+        fan = sum(map(table.__getitem__, held))
+        if best is None or fan > best_fan or (fan == best_fan and _ties(held) > _ties(best)):
+            best_fan, best = fan, held
     if best is None:
         return {"complete": False}
-    fan = best_key[0] + (table["zimo"] if ctx.self_drawn else 0)
-    return {"complete": True, "caishen": hand.wilds, "patterns": [c for c in ORDER if c in best], "fan": fan}
+    fan = best_fan + (table["zimo"] if ctx.self_drawn else 0)
+    patterns = sorted(best.intersection(_PLACE), key=_PLACE.__getitem__)  # in §2 order
+    return {"complete": True, "caishen": hand.wilds, "patterns": patterns, "fan": fan}
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:

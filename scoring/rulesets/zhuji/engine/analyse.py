@@ -6,7 +6,7 @@ Only the standard shape counts here. Ties go by the table order 中 发 白 东 
 holder wins. 天胡 / 地胡 / 全字 are 8 flat, and the reading keeps its other fields.
 """
 
-from scoring.engine.analyse.decompose import HONOURS_BIT, is_standard, standard_readings
+from scoring.engine.analyse.decompose import HONOURS_BIT, standard_readings
 from scoring.engine.analyse.hand import Hand
 from scoring.engine.analyse.request import Context
 from scoring.engine.analyse.tiles import DRAGONS, HONOUR0, WINDS, E
@@ -24,11 +24,24 @@ def _wind_tai(kind: int, ctx: Context) -> int:
     return 1 if kind == ctx.seat_wind else 0
 
 
+def _pungs(pungs: int) -> tuple[tuple, tuple, tuple, tuple]:
+    """(dragon names, wind names, wind kinds, 中发白东南西北 held) of an honour-pung mask."""
+    return (
+        tuple(DRAGON_NAMES[i] for i, k in enumerate(DRAGONS) if pungs >> (k - HONOUR0) & 1),
+        tuple(WIND_NAMES[i] for i, k in enumerate(WINDS) if pungs >> (k - HONOUR0) & 1),
+        tuple(k for k in WINDS if pungs >> (k - HONOUR0) & 1),
+        tuple(bool(pungs >> (k - HONOUR0) & 1) for k in (*DRAGONS, *WINDS)),
+    )
+
+
+_PUNGS = [_pungs(mask) for mask in range(1 << 7)]  # every honour-pung mask, worked out once
+
+
 def _evaluate(reading: tuple, ctx: Context, wilds: int) -> tuple[tuple, dict]:
     """(comparison key, TAI object + total) of one reading ``(chows, honour pungs, pair, suits)``."""
     chows, pungs, pair, mask = reading
-    dragons = [DRAGON_NAMES[i] for i, k in enumerate(DRAGONS) if pungs >> (k - HONOUR0) & 1]
-    winds = [WIND_NAMES[i] for i, k in enumerate(WINDS) if pungs >> (k - HONOUR0) & 1]
+    dragons, winds, wind_kinds, held = _PUNGS[pungs]
+    dragons, winds = list(dragons), list(winds)
     scoring_pair = pair in (*DRAGONS, E, ctx.seat_wind)
     if chows == 4 and not scoring_pair:
         shape = "pinghu"
@@ -40,7 +53,7 @@ def _evaluate(reading: tuple, ctx: Context, wilds: int) -> tuple[tuple, dict]:
     hunyise = bool(mask & HONOURS_BIT) and suits in (1, 2, 4)
     quanzi = suits == 0
     special = ctx.first_round or ("quanzi" if quanzi else None)
-    total = len(dragons) + sum(_wind_tai(k, ctx) for k in WINDS if pungs >> (k - HONOUR0) & 1)
+    total = len(dragons) + (sum(_wind_tai(k, ctx) for k in wind_kinds) if wind_kinds else 0)
     total += (shape != "mixed") + hunyise + ctx.robbing_kong
     if special:
         total = SPECIAL_TAI
@@ -54,16 +67,16 @@ def _evaluate(reading: tuple, ctx: Context, wilds: int) -> tuple[tuple, dict]:
         "no_caishen": wilds == 0,
         "special": special,
     }
-    held = tuple(bool(pungs >> (k - HONOUR0) & 1) for k in (*DRAGONS, *WINDS))
     key = (total, *held, shape == "pinghu", shape == "duiduihu", hunyise, quanzi)
     return key, {"tai": tai, "tai_total": total}
 
 
 def answer(ctx: Context, hand: Hand) -> dict:
-    if not is_standard(hand.counts, hand.wilds):
+    readings = standard_readings(hand.counts, hand.wilds, "z", ctx.flip)  # none: not standard
+    if not readings:
         return {"complete": False}
     best_key, best = None, None
-    for reading in standard_readings(hand.counts, hand.wilds, "z", ctx.flip):
+    for reading in readings:
         key, value = _evaluate(reading, ctx, hand.wilds)
         if best_key is None or key > best_key:
             best_key, best = key, value
