@@ -17,7 +17,18 @@ MAX_TILES = 14
 
 
 def analyser(ruleset: str) -> ModuleType:
-    """The ruleset's 算牌 (its ``engine/analyse.py``); ScoringError when it has none."""
+    """The ruleset's 算牌 (its ``engine/analyse.py``); ScoringError when it has none. Asked several
+    times a request, so found once per ruleset (``register`` forgets what it found)."""
+    found = _ANALYSERS.get(ruleset) if isinstance(ruleset, str) else None
+    if found is None:
+        found = _ANALYSERS[ruleset] = _find_analyser(ruleset)
+    return found
+
+
+_ANALYSERS: dict[str, ModuleType] = {}
+
+
+def _find_analyser(ruleset) -> ModuleType:
     shown = repr(ruleset)[:20]
     try:
         found = get_ruleset(ruleset).analyser
