@@ -6,6 +6,7 @@ entry page does not record one yet: it says so instead of showing a form.)"""
 import json
 
 import pytest
+from django.conf import settings
 from django.test import Client
 
 from scoring import services
@@ -41,8 +42,26 @@ def imported(client: Client, data: dict) -> Game:
 
 
 def pages(game: Game) -> list[str]:
+    """Every page of the game (the void pages of the hands that stand), and the lists that hold it."""
     url = game_url(game)
-    return [url, url + "summary", url + "export.csv", url + "settle", url + "?page=1", url + "chart"]
+    voids = [f"{url}hand/{h.seq}/void" for h in game.hands.filter(voided_at__isnull=True)]
+    return [
+        url,
+        url + "summary",
+        url + "export.csv",
+        url + "settle",
+        url + "?page=1",
+        url + "chart",
+        url + "picture",
+        url + "picture.svg",
+        url + "share",
+        url + "rules",
+        url + "analyse",
+        url + "record",
+        *voids,
+        "/history",
+        "/stats",
+    ]
 
 
 def assert_seated(game: Game) -> None:
@@ -66,6 +85,11 @@ def test_a_backup_holding_a_seating_imports_and_every_page_answers(client):
     assert "换人/换位 · 阿明 小芳 小李 阿强" in csv
     summary = client.get(game_url(game) + "summary").content.decode()
     assert "换人/换位" in summary
+    english = Client()
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    for url in pages(game):
+        assert english.get(url).status_code == 200, url
+    assert "New seating · 阿明 小芳 小李 阿强" in english.get(game_url(game)).content.decode()
     # The full backup (the app's own record) holds the seating, and imports again the same.
     backup = json.loads(client.get(game_url(game) + "export.json").content)
     assert backup["hands"][2] == SEATING
