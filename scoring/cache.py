@@ -29,8 +29,10 @@ from scoring.stats import add_hand, new_tally, tally_of
 
 # 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
 # instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py);
-# 6: every field of a ruleset's own result, whatever the ruleset (``own``), and ``paid_on``
-CACHE_VERSION = 6
+# 6: every field of a ruleset's own result, whatever the ruleset (``own``), and ``paid_on``; 7: the
+# table is seated (scoring/engine/seating.py): ``table`` also holds ``seating`` (the names in seat
+# order now) and ``people`` (each person's total, in order of first appearance)
+CACHE_VERSION = 7
 COMMON = frozenset(("dealer", "streak", "net", "payments"))  # the fields every result has
 RECENT_HANDS = 15  # the game page's list
 PAGE_HANDS = 100  # a page of the whole list (?page=N, newest first)
@@ -112,7 +114,8 @@ def after_hand(game: Game, state: State, *, entry: dict, result, seq: int) -> di
 
 
 def cached_state(game: Game) -> State | None:
-    if not game.state or game.state.get("v") != CACHE_VERSION:
+    """The stored table (a ``Seated`` one), or None when it must be rebuilt first."""
+    if not game.state or game.state.get("v") != CACHE_VERSION or "seating" not in game.state["table"]:
         return None
     return game.rulebook.state_from_dict(game.state["table"])
 
@@ -166,7 +169,8 @@ def ensure(game: Game) -> None:
 
 
 def table(game: Game) -> tuple[State, int]:
-    """The state the next hand is played in, and its number: no query beyond the game's row."""
+    """The state the next hand is played in, and its number: no query beyond the game's row. The
+    state is ``Seated``: ``seating`` (who sits where now) and ``people()`` (each person's total)."""
     ensure(game)
     return game.rulebook.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 

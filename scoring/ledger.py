@@ -51,7 +51,7 @@ class Ledger:
 
     game: Game
     rows: list[Row]  # every hand in order, voided ones included
-    state: State  # the state the next hand is played in
+    state: State  # the state the next hand is played in: ``Seated`` (who sits where, each person's total)
 
     @property
     def totals(self) -> list[int]:
@@ -79,7 +79,8 @@ def build(
 ) -> Ledger:
     """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
     edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
-    ``hands`` is played at (a copy is advanced), else the game's first; ``first`` is the number
+    ``hands`` is played at (a copy is advanced), else the game's first with its players seated
+    (``game.players``, the first seating); ``first`` is the number
     of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game). Raises
     ``LedgerError``."""
     hands = list(game.hands.all()) if hands is None else list(hands)
@@ -92,7 +93,9 @@ def build(
     try:
         entries = [h.entry for h in active]
         start = None if start is None else deepcopy(start)
-        results, state = replay(game.rulebook, game.house_rules(), entries, game.first_dealer, fixes, state=start)
+        results, state = replay(
+            game.rulebook, game.house_rules(), entries, game.first_dealer, fixes, state=start, players=game.players
+        )
     except ScoringError as error:
         raise LedgerError(active[error.hand].seq, error, first + error.hand) from None
     by_id = dict(zip((id(h) for h in active), results, strict=True))

@@ -24,9 +24,13 @@ The engine parts of a ruleset, all plain Python:
   JSON form (tuples become lists; the default, ``plain``, suits a why of codes and numbers).
 - ``analyser``: its 算牌 module (``engine/analyse.py``, docs/analysis.md) or None, and then the app
   offers no 算牌 for it anywhere.
+- ``after_seating(state)`` (optional, ``engine/replay.py``): what a change of people does to its
+  own state beyond the dealer (docs/contract.md "People and seats": every bet ends, e.g. 义乌's
+  买子 and 下子); None when it carries no bets.
 - Words the app says about it: ``count_word`` (what a hand is paid on: 倍数 / 台 / 番, for the
   CSV), ``field_terms`` (its contract fields as the table says them, for an import's refusal).
-Every ruleset also takes the manual hand (手动记分, ``manual.py``): ``register`` wraps the three.
+Every ruleset also takes the manual hand (手动记分, ``manual.py``) and the seating entry (换人/换位,
+``seating.py``): ``register`` wraps its parse, score and advance (and ``state_from_dict``).
 A package laid out by these names (``rules.py``, ``hands.py``, ``replay.py``, ``explain.py``)
 registers itself with ``register_package``, stating only its names, seats and what differs.
 """
@@ -109,6 +113,7 @@ class Ruleset:
     count_word: tuple[str, str] = ("倍数", "Multiplier")  # what a hand is paid on (zh, en), the CSV's column
     field_terms: dict = field(default_factory=dict)  # its contract fields as the table says them (zh)
     document: Path | None = None  # its rules document (None: docs/rules/<code>.md)
+    after_seating: Callable[[Any], None] | None = None  # a change of people: its bets end (None: none)
 
     def rules_from_dict(self, data: dict):
         """A game's stored rules (every value, as ``Rules.to_dict`` wrote them)."""
@@ -135,10 +140,12 @@ DEFAULT_RULESET = "yiwu"  # the home ruleset: what a new game and a contract wit
 
 
 def register(ruleset: Ruleset) -> Ruleset:
-    """Add ``ruleset``; its parse/score/advance also take a manual hand (manual.py), for all."""
+    """Add ``ruleset``; its parse/score/advance also take a manual hand (manual.py) and a seating
+    entry (seating.py), for all."""
     from .manual import with_manual
+    from .seating import with_seating
 
-    ruleset = with_manual(ruleset)
+    ruleset = with_seating(with_manual(ruleset))
     _REGISTRY[ruleset.code] = ruleset
     _forget(ruleset.code)
     return ruleset
@@ -182,7 +189,8 @@ def register_package(
 ):
     """Build and ``register`` the ``Ruleset`` of a package from its modules' conventional names:
     ``rules`` (Rules, RULE_INFO, PRESETS, DEFAULT_PRESET, parse_rules), ``hands`` (parse_hand),
-    ``replay`` (TableState, score_hand, advance), ``explain`` (formula, and why_to_json where a
+    ``replay`` (TableState, score_hand, advance, and after_seating where a change of people ends
+    bets), ``explain`` (formula, and why_to_json where a
     why holds more than codes and numbers). ``package``: the engine package's ``__name__``; the
     ruleset's folder is its parent."""
     ruleset = Ruleset(
@@ -208,6 +216,7 @@ def register_package(
         count_word=count_word,
         field_terms=field_terms or {},
         document=document,
+        after_seating=getattr(replay, "after_seating", None),
     )
     return register(ruleset)
 

@@ -32,12 +32,14 @@ offers the same names; ``base.py`` holds what they share and ``manual.py`` the m
 - ``ANALYSE_WORDS`` (optional): its own words on the 算牌 page (诸暨 says 放冲), and
   ``analyse_text(answer, breakdown)`` (optional): how 算牌 says an answer it may not win.
 The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``
-gives ``manual`` for a manual hand instead.
+gives ``manual`` for a manual hand instead, and ``seating`` for a seating entry (换人/换位: a title,
+no bets, and no form yet: ``seating.recordable`` says whether a kind has one).
 """
 
 from types import ModuleType
 
-from scoring.entry import manual
+from scoring.engine.seating import is_seating
+from scoring.entry import manual, seating
 
 
 def entry_for(game) -> ModuleType:
@@ -46,5 +48,8 @@ def entry_for(game) -> ModuleType:
 
 def kind_for(game, data) -> ModuleType:
     """The module that enters and titles ``data`` (a form's answers or a stored entry): the
-    manual hand's (手动记分, the same in every ruleset) or the game's ruleset's."""
-    return manual if manual.is_manual(data) else entry_for(game)
+    manual hand's (手动记分, the same in every ruleset), the seating's (换人/换位, likewise) or the
+    game's ruleset's."""
+    if manual.is_manual(data):
+        return manual
+    return seating if is_seating(data) else entry_for(game)

@@ -19,6 +19,7 @@ from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.engine.seating import seat as seated
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.lang import pick
@@ -76,7 +77,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             players=form.names(),
             first_dealer=first_dealer,
             rules=form.rules().to_dict(),
-            state=state_json(ruleset.new_state(first_dealer), active=0, last_seq=0),  # no hands yet
+            state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
         )
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)

@@ -22,6 +22,7 @@ from scoring.access import load_game, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
+from scoring.entry.seating import recordable
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
@@ -211,9 +212,18 @@ def answers_url(request: HttpRequest) -> str:
     return f"{request.path}?{urlencode(query)}"
 
 
+def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
+    """The game page with a message, when the entry page has no form for ``data``'s kind (a
+    seating: 换人/换位 is not recorded or edited here)."""
+    if recordable(kind_for(game, data)):
+        return None
+    messages.info(request, _("换人/换位不能在这里记录或修改；记错了可以作废这一局。"))
+    return redirect("game", token=token)
+
+
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    if stop := finished(request, game, token):
+    if stop := finished(request, game, token) or no_form(request, game, token, request.POST or request.GET):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
     data = answers(request, game, before)
@@ -295,6 +305,8 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game, hands, hand = load_hand(request, token, seq)
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
+    if stop := no_form(request, game, token, hand.entry):
+        return stop
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
     kind = kind_for(game, hand.entry)
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))

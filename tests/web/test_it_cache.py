@@ -10,7 +10,6 @@ from scoring import services
 from scoring.cache import CACHE_VERSION, result_json, snapshot
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
-from scoring.rulesets.yiwu.engine import TableState
 from tests.engine.strategies import valid_hand
 from tests.speed import examples
 
@@ -23,7 +22,7 @@ def assert_cache_is_the_replay(game: Game) -> None:
     game.refresh_from_db()
     ledger = build(game)
     assert game.state["v"] == CACHE_VERSION
-    assert TableState.from_dict(game.state["table"]) == ledger.state
+    assert game.rulebook.state_from_dict(game.state["table"]) == ledger.state  # seated: people too
     assert game.state["active"] == ledger.active_count()
     stored = {h.seq: h.result for h in Hand.objects.filter(game=game)}
     assert stored == {

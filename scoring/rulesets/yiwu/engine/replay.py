@@ -222,6 +222,14 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     return HandResult(dealer, state.streak, multiplier, maizi, xiazi, net=net, payments=payments)
 
 
+def after_seating(state: TableState) -> None:
+    """§7, §8: a change of people at the table (docs/contract.md "People and seats") ends every
+    bet: no 买子 and no 下子 are held, and the next hand is like a game's first for both (a 买子
+    may be bought, no 下子 placed). The dealer and the 连庄 are the seating's to change."""
+    state.maizi = state.xiazi = (0, 0, 0, 0)
+    state.tenure_hands = state.join_mult = 0
+
+
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
     """§2, §7, §8: the state of the next hand."""
     for seat in range(4):
