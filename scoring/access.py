@@ -165,6 +165,11 @@ def well_formed(token: str) -> bool:
     return TOKEN_SHAPE.fullmatch(token) is not None
 
 
+def missed(request: HttpRequest) -> None:
+    """One more wrong token from this client (a game's or a group's): 429 once too many."""
+    _spend(("miss",), [client_of(request)])
+
+
 def find_game(request: HttpRequest, token: str) -> Game:
     """The game ``token`` opens (edit or view link), or 404; 429 after too many misses."""
     client = client_of(request)
