@@ -490,6 +490,11 @@ def settle_together(group: Group, ids: list[int], game: Game | None = None) -> S
             people = {key(name) for name, _points in people_of(game)}
             if any(key(o.payer) not in people or key(o.payee) not in people for o in parts):
                 raise GroupConflict(*CHANGED)
+        held = {o.transfer.settle_up_part.settle_up_id for o in parts if hasattr(o.transfer, "settle_up_part")}
+        if len(held) == 1 and all(hasattr(o.transfer, "settle_up_part") for o in parts):
+            same = SettleUp.objects.get(pk=held.pop())
+            if same.parts.count() == len(parts):  # a second tap on the same button: already done
+                return same
         netted = net(parts)
         SettleUp.objects.filter(parts__transfer__in=[o.transfer for o in parts]).delete()  # plans given up
         settle_up = SettleUp.objects.create(group=group, game=game)

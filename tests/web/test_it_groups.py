@@ -6,17 +6,21 @@ link or a wrong token."""
 from datetime import timedelta
 
 import pytest
-from django.conf import settings
+from django.conf import settings as django_settings
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scoring import groups
 from scoring.cache import store
 from scoring.engine import get_ruleset
 from scoring.ledger import build
-from scoring.models import Game, Group, Hand, SettleUp, SettleUpTransfer, Transfer
+from scoring.models import AccessMiss, Game, Group, Hand, SettleUp, SettleUpTransfer, Transfer
 from scoring.rulesets.yiwu.engine import Rules
+from tests.speed import examples
 from tests.web.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, record
 from tests.web.test_it_english_pages import leaks
+from tests.web.test_it_no_500 import SAFE, VALUES
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 TONIGHT = ["阿华", "大刘", "老王", "小李"]  # the same four, other seats: 阿华 deals first
@@ -24,7 +28,7 @@ ZHUJI_WIN = {"outcome": "win", "winner": 0, "tai": {"shape": "pinghu"}}
 
 
 def english(client):
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
     return client
 
 
@@ -147,6 +151,7 @@ def test_a_view_link_changes_nothing_and_a_wrong_token_is_not_found(client, grou
     assert client.get(f"/new?group={group.view_token}").status_code == 403
     after = (Game.objects.count(), Group.objects.get().roster, Transfer.objects.filter(paid_at=None).count())
     assert after == before
+    assert game.edit_token not in client.get(view).content.decode()  # its games by their view links only
     assert client.get("/group/nosuchtoken123/").status_code == 404
     assert client.post("/group/nosuchtoken123/again").status_code == 404
     assert client.get("/group/%00bad/").status_code == 404
@@ -406,6 +411,7 @@ def test_settling_tonight_with_last_weeks_unpaid_transfers_nets_them_into_the_fe
     assert f'name="ids" value="{ids}"' in html
     response = client.post(game_url(tonight) + "carry", {"ids": ids}, follow=True)
     assert "已连同以前没付的一起结清：按下面的转账付。" in messages_of(response)
+    client.post(game_url(tonight) + "carry", {"ids": ids})  # a second tap, or another phone's
     settle_up = SettleUp.objects.get()
     assert netted_of(settle_up) == [("大刘", "老王", 1700), ("小李", "老王", 550), ("阿华", "老王", 200)]
     assert sum(t.amount_fen for t in settle_up.transfers.all()) == 2450
@@ -565,3 +571,49 @@ def test_the_period_boundaries_are_monday_and_the_first_in_local_time():
     assert groups.period_start("week", wednesday) == timezone.make_aware(timezone.datetime(2026, 3, 2))
     assert groups.period_start("month", wednesday) == timezone.make_aware(timezone.datetime(2026, 3, 1))
     assert groups.period_start("all", wednesday) is None
+
+
+POSTS = st.dictionaries(
+    st.sampled_from(["ids", "paid", "draw", "name", "roster", "group", "game"]),
+    st.one_of(VALUES, st.just("1,2,3"), st.just("4,5,6,1,2,3")),
+    max_size=5,
+)
+
+
+@settings(max_examples=examples(120), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=POSTS,
+    path=st.sampled_from(["again", "roster", "settle-up", "paid/1", "paid/99", "person", "", "share"]),
+    where=st.sampled_from(["group", "carry", "carry/1/paid", "group-of-game", "new-group", "new-game"]),
+    method=st.sampled_from(["get", "post"]),
+)
+def test_whatever_a_phone_sends_to_a_group_is_a_page_or_a_message(client, pair, data, path, where, method):
+    AccessMiss.objects.all().delete()  # one group for every example: each starts under its budgets
+    group, tonight = pair
+    url = {
+        "group": group_url(group) + path,
+        "carry": game_url(tonight) + "carry",
+        "carry/1/paid": game_url(tonight) + "carry/1/paid",
+        "group-of-game": game_url(tonight) + "group",
+        "new-group": "/group/new",
+        "new-game": "/new",
+    }[where]
+    response = getattr(client, method)(url, data)
+    assert response.status_code in SAFE
+    for settle_up in SettleUp.objects.prefetch_related("transfers", "parts__transfer"):
+        # whatever was netted still clears exactly what it took in
+        moved = {}
+        for t in settle_up.parts.all():
+            game = t.transfer.settlement.game
+            for name, sign in ((game.players[t.transfer.payer], -1), (game.players[t.transfer.payee], 1)):
+                moved[name] = moved.get(name, 0) + sign * t.transfer.amount_fen
+        for t in settle_up.transfers.all():
+            moved[t.payer] = moved.get(t.payer, 0) + t.amount_fen
+            moved[t.payee] = moved.get(t.payee, 0) - t.amount_fen
+        assert set(moved.values()) <= {0}
+
+
+@pytest.fixture
+def pair(client, group):
+    settled_pair(client, group)
+    return group, Game.objects.latest("pk")
