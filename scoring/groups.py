@@ -376,8 +376,10 @@ class Owed:
 
 
 def transfer_names(game: Game, transfer: Transfer) -> tuple[str, str]:
-    """Who pays and who is paid: a game's transfers name its seats' players."""
-    return game.players[transfer.payer], game.players[transfer.payee]
+    """Who pays and who is paid. A settlement keyed by person lists them (``names``); one keyed by
+    seat (every settlement so far) indexes the game's players. The one place that reads it."""
+    names = getattr(transfer.settlement, "names", None) or game.players
+    return names[transfer.payer], names[transfer.payee]
 
 
 def _open_settle_ups(group: Group):

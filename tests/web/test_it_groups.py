@@ -617,3 +617,14 @@ def test_whatever_a_phone_sends_to_a_group_is_a_page_or_a_message(client, pair, 
 def pair(client, group):
     settled_pair(client, group)
     return group, Game.objects.latest("pk")
+
+
+@pytest.mark.parametrize("games", [2, 8])
+def test_the_group_pages_cost_the_same_queries_however_many_games(client, group, games, django_assert_max_num_queries):
+    for n in range(games):
+        evening(client, group, players=NAMES if n % 2 else TONIGHT, rate="100" if n < games - 1 else None)
+    client.get(group_url(group))  # the phone's cookie
+    with django_assert_max_num_queries(9):
+        assert client.get(group_url(group)).status_code == 200
+    with django_assert_max_num_queries(5):
+        assert client.get(group_url(group) + "person?name=老王").status_code == 200
