@@ -1,5 +1,6 @@
 """A 牌友圈 evening on a phone: open the group, 再来一局, play, settle together with last week's
-unpaid transfers, and tick the netted ones 已付 until everything is paid."""
+unpaid transfers, and tick the netted ones 已付 until everything is paid; axe finds nothing
+critical or serious on any of its pages."""
 
 import re
 from datetime import timedelta
@@ -11,7 +12,10 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.models import Game, Group, SettleUp, Transfer
 from scoring.rulesets.yiwu.engine import Rules
+from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm
+from tests.browser.test_accessibility import violations
+from tests.browser.test_tap_targets import audit
 from tests.web.helpers import SETTLE_HANDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -30,13 +34,26 @@ def last_week(group: Group) -> Game:
     return game
 
 
-def test_a_group_evening(live_server, phone, shot):
+@pytest.fixture
+def audited_phone(browser):
+    """A fresh phone (390×844, Chinese) whose pages axe may audit: its script is injected inline,
+    which the site's CSP rightly refuses (as in test_accessibility.py)."""
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", bypass_csp=True)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_group_evening(live_server, audited_phone, shot):
     group = Group.objects.create(name="周五老地方", roster=NAMES)
     earlier = last_week(group)
-    page = phone
+    page = audited_phone
+    taps: list[str] = []  # every tap target under 44×44 px (tests/browser/test_tap_targets.py)
     page.goto(f"{live_server.url}/group/{group.edit_token}/")
     expect(page.locator("#owed")).to_contain_text("各场没付的转账")
     shot(page, "group")
+    assert violations(page) == []
+    taps += audit(page, page.url.rsplit("/", 2)[-2])
 
     page.get_by_role("button", name="再来一局", exact=True).click()
     expect(page.get_by_text("记一局：谁胡了？")).to_be_visible()
@@ -60,6 +77,8 @@ def test_a_group_evening(live_server, phone, shot):
     carry = page.locator("#carry")
     expect(carry).to_contain_text("连同今晚的一起算，只要这几笔")
     shot(page, "group-settle-offer")
+    assert violations(page) == []
+    taps += audit(page, page.url.rsplit("/", 2)[-2])
     carry.get_by_role("button", name="连同以前没付的一起结清").click()
     expect(page.locator(".settle-up")).to_be_visible()
     settle_up = SettleUp.objects.get()
@@ -70,6 +89,8 @@ def test_a_group_evening(live_server, phone, shot):
     assert rows.count() == len(netted)
     expect(page.locator(".transfers .merged")).to_have_count(tonight.settlement.transfers.count())
     shot(page, "group-settled-together")
+    assert violations(page) == []
+    taps += audit(page, page.url.rsplit("/", 2)[-2])
     for n in range(len(netted)):
         rows.nth(n).get_by_role("button", name="标为已付").click()
         expect(page.locator(".settle-up .transfers li").nth(n)).to_contain_text("已付 ✓")
@@ -81,3 +102,6 @@ def test_a_group_evening(live_server, phone, shot):
     page.locator("#standings .person-link").first.click()
     expect(page.locator("#evenings .evening")).to_have_count(2)
     shot(page, "group-person")
+    assert violations(page) == []
+    taps += audit(page, page.url.rsplit("/", 2)[-2])
+    assert taps == [], "\n".join(taps)
