@@ -140,12 +140,20 @@ def people_of(game: Game) -> list[tuple[str, object]]:
     return [(p["name"], from_json(p["total"])) for p in game.state["table"]["people"]]
 
 
+def names_at(game: Game) -> list[str]:
+    """Everyone who sat at ``game`` (``people_of``), or its players if it no longer replays."""
+    try:
+        return [name for name, _total in people_of(game)]
+    except LedgerError:
+        return list(game.players)
+
+
 def join(game: Game, group: Group | None) -> None:
     """Put ``game`` in ``group`` (or take it out, None); its people join the roster."""
     Game.objects.filter(pk=game.pk).update(group=group)
     game.group = group
     if group is not None:
-        add_to_roster(group, [name for name, _total in people_of(game)])
+        add_to_roster(group, names_at(game))
 
 
 def last_game(group: Group) -> Game | None:
@@ -437,7 +445,7 @@ def carry_plan(group: Group, game: Game) -> Plan | None:
     """What settling ``game`` together with earlier evenings would do: every unpaid transfer of
     the group between people who sat at ``game`` (its own included), netted. None when no earlier
     one is among them, or when there would be fewer than two."""
-    people = {key(name) for name, _points in people_of(game)}
+    people = {key(name) for name in names_at(game)}
     parts = [o for o in free_transfers(group) if key(o.payer) in people and key(o.payee) in people]
     if len(parts) < 2 or all(o.game.pk == game.pk for o in parts):
         return None
@@ -489,7 +497,7 @@ def settle_together(group: Group, ids: list[int], game: Game | None = None) -> S
         if len(parts) != len(ids):
             raise GroupConflict(*CHANGED)
         if game is not None:
-            people = {key(name) for name, _points in people_of(game)}
+            people = {key(name) for name in names_at(game)}
             if any(key(o.payer) not in people or key(o.payee) not in people for o in parts):
                 raise GroupConflict(*CHANGED)
         held = {o.transfer.settle_up_part.settle_up_id for o in parts if hasattr(o.transfer, "settle_up_part")}

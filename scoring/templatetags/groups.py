@@ -64,7 +64,7 @@ def group_carry(context) -> dict:
         "csrf_token": context.get("csrf_token"),
     }
     if game.status != game.FINISHED:
-        people = {groups.key(name) for name, _points in groups.people_of(game)}
+        people = {groups.key(name) for name in groups.names_at(game)}
         earlier = [
             o
             for o in groups.free_transfers(group)

@@ -628,3 +628,18 @@ def test_the_group_pages_cost_the_same_queries_however_many_games(client, group,
         assert client.get(group_url(group)).status_code == 200
     with django_assert_max_num_queries(5):
         assert client.get(group_url(group) + "person?name=老王").status_code == 200
+
+
+def test_a_game_that_no_longer_replays_leaves_the_group_pages_whole(client, group):
+    """A stored hand the engine now refuses (as after a rules change): the game's own page says
+    why; the group's pages leave it out of the standings and still answer."""
+    evening(client, group)
+    broken = Game.objects.create(players=list(NAMES), rules=Rules().to_dict())
+    Hand.objects.create(game=broken, seq=1, entry={"outcome": "win", "winner": 7, "win_type": "zimo"})
+    assert client.post(game_url(broken) + "group", {"group": group.edit_token}).status_code == 302
+    broken.refresh_from_db()
+    assert broken.group == group
+    for url in (group_url(group), group_url(group) + "person?name=老王", group_url(group, view=True)):
+        assert client.get(url).status_code == 200, url
+    assert {s.name: s.games for s in client.get(group_url(group)).context["standings"]}["老王"] == 1
+    assert client.post(group_url(group) + "again").status_code == 302  # from the broken one's players
