@@ -111,22 +111,26 @@ def run(label: str, game: Game, client) -> None:
 
     def record():
         posted[0] += 1
-        game.refresh_from_db(fields=["state"])
+        game.refresh_from_db(fields=["state", "version"])
         data = {
             "outcome": "draw",
             "confirm": "1",
+            "version": str(game.version),  # a confirm without it is refused (the preview again)
             "next_seq": str(game.state["last_seq"] + 1),
             "form_token": f"bench-{posted[0]}",
         }
         return client.post(url + "record", data)
 
     htmx = {"HX-Request": "true"}
+    boosted = {"HX-Request": "true", "HX-Boosted": "true"}
     pinghu = {"outcome": "win", "winner": "1", "win_type": "pinghu", "discarder": "0"}
     settle = url + "settle?rate=100&fee_yuan=&fee_mode=equal&fee_payee=0"
     rows = [
         ("hello (floor: /healthz)", lambda: client.get("/healthz")),
         ("game page", lambda: client.get(url)),
         ("poll, nothing new", lambda: client.get(f"{url}poll?v={version}")),
+        # A step of the record flow: a choice screen (who won → how), as htmx's preload fetches it.
+        ("entry step GET (win type)", lambda: client.get(f"{url}record?winner=1&v={version}", headers=boosted)),
         ("hand entry preview (GET)", lambda: client.get(url + "record?winner=1&win_type=pinghu&discarder=0")),
         # A change in 更多 re-posts the form for its preview: the whole page, or htmx's partial.
         ("entry preview POST, page", lambda: client.post(url + "record", pinghu)),

@@ -1,6 +1,7 @@
 """The home page, a new game, the game page (the ledger), its live updates, sharing and rules."""
 
 import re
+from functools import partial
 
 import markdown
 import segno
@@ -25,6 +26,7 @@ from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game
+from scoring.pagecache import game_stamp, render_page
 from scoring.presenters import game_context
 
 
@@ -105,9 +107,17 @@ def list_page(request: HttpRequest) -> int | None:
     return None
 
 
+def _ledger_page(request: HttpRequest, template: str, game: Game, token: str, can_edit: bool) -> HttpResponse:
+    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py):
+    the game's row and this phone's 「我是」 seat are all it adds to the request."""
+    me = device.my_seat(request, game.id, game.engine.seats)
+    context = partial(_ledger_context, request, game, token, can_edit)
+    return render_page(request, template, [game_stamp(game), me], context)
+
+
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
-    response = render(request, "scoring/game.html", _ledger_context(request, game, token, can_edit))
+    response = _ledger_page(request, "scoring/game.html", game, token, can_edit)
     device.remember_game(request, response, token)
     claim(request, game, token)
     return response
@@ -119,7 +129,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
         response = HttpResponse(status=204)
     else:
         game, can_edit = load_game(request, token)
-        response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
+        response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
     return response  # Cache-Control: private, no-store, as for every token page
 
 
