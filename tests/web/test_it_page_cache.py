@@ -131,14 +131,14 @@ def test_a_flash_shows_once_even_when_the_page_is_cached(client, game):
     assert 'role="alert"' not in page(client, game)
 
 
-def test_each_phone_gets_its_own_csrf_token(game):
+def test_each_phone_gets_its_own_csrf_token(one_hand_game):
     """The page's forms work on every phone: a token cached from another phone would be refused."""
     first, second = Client(enforce_csrf_checks=True), Client(enforce_csrf_checks=True)
-    page(first, game)
-    html = page(second, game)  # from the cache
+    cached(first, one_hand_game)
+    html = page(second, one_hand_game)  # from the cache
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html)[1]
     assert f'"X-CSRFToken": "{token}"' in html  # one token per response, as rendered
-    response = second.post(game_url(game) + "me/2", {"csrfmiddlewaretoken": token})
+    response = second.post(game_url(one_hand_game) + "me/2", {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
 
 
@@ -153,10 +153,9 @@ def test_a_repaired_replay_cache_shows_at_once(client, game):
     assert ">+42</span> / <span" in page(client, game)
 
 
-def test_the_poll_answer_is_fresh_too(client, game):
-    record(client, game, DEALER_ZIMO)
+def test_the_poll_answer_is_fresh_too(client, one_hand_game):
+    page(client, one_hand_game)  # the flash of the write
     for _ in range(2):
-        client.get(game_url(game) + "poll?v=0")
-    record(client, game, SOUTH_PINGHU)
-    polled = client.get(game_url(game) + "poll?v=0").content.decode()
-    assert "共 2 局" in polled
+        assert "共 1 局" in client.get(game_url(one_hand_game) + "poll?v=0").content.decode()
+    record(Client(), one_hand_game, SOUTH_PINGHU)  # another phone
+    assert "共 2 局" in client.get(game_url(one_hand_game) + "poll?v=0").content.decode()
