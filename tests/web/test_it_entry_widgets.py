@@ -1,0 +1,57 @@
+"""The entry sheets draw their selects with a faster select.html (scoring/widgets.py): every field of
+every entry form, answered or not, valid or refused, reads exactly as Django's own templates
+draw it."""
+
+import pytest
+from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field
+from django import forms
+from django.forms.renderers import DjangoTemplates
+from django.http import QueryDict
+
+from scoring.entry import manual, wuyi2, yiwu, zhuji
+from scoring.widgets import ENTRY_RENDERER
+
+NAMES = ["老王", "小李", "<b>阿华</b>", "大刘 & 子"]
+ANSWERS = [
+    "",
+    "winner=1",
+    "outcome=win&winner=1&win_type=pinghu&discarder=0&maizi=2&maizi=3&caishen=2&dealer_fix=3&streak_fix=2",
+    "outcome=draw&piao_player=2&piao_level=2&feeder1=0&feeder2=1",
+    "winner=9&win_type=nope&caishen=x&streak_fix=-1&maizi=7",  # refused: every field marked
+    "outcome=win&winner=0&zimo=on&hun=on&fan=3&n0=5&n1=-5&note=x",
+]
+DJANGOS_OWN = DjangoTemplates()
+
+
+@pytest.mark.parametrize("kind", [yiwu, zhuji, wuyi2, manual], ids=lambda k: k.__name__.rsplit(".", 1)[1])
+@pytest.mark.parametrize("answers", ANSWERS)
+def test_every_entry_field_reads_as_djangos_own_templates_draw_it(kind, answers):
+    players = NAMES[:2] if kind is wuyi2 else NAMES
+    drawn = []
+    for renderer in (ENTRY_RENDERER, DJANGOS_OWN):
+        form = kind.Form(QueryDict(answers), players=players, streak=1, renderer=renderer)
+        form.is_valid()
+        drawn.append([(str(form[name]), as_crispy_field(form[name])) for name in form.fields])
+    assert drawn[0] == drawn[1]
+    assert "<select" in str(drawn[0])
+
+
+def test_the_forms_of_the_entry_sheets_draw_with_it():
+    assert yiwu.Form(players=NAMES).renderer is ENTRY_RENDERER
+
+
+class Grouped(forms.Form):
+    """What no entry sheet has yet: option groups, several values, attributes on options."""
+
+    pick = forms.ChoiceField(choices=[("", "—"), ("东", [("1", "一"), ("2", "<二>")]), ("南", [("3", "三")])])
+    many = forms.MultipleChoiceField(choices=[(1, "一"), (2, "二"), (3, "三")], required=False)
+    plain = forms.TypedChoiceField(choices=[(0, 0), (1.5, 1.5), (True, "是")], coerce=str, required=False)
+
+
+@pytest.mark.parametrize("answers", ["", "pick=2&many=1&many=3&plain=1.5", "pick=9&many=8"])
+def test_option_groups_and_several_values_read_the_same_too(answers):
+    drawn = [
+        [str(field) for field in Grouped(QueryDict(answers), renderer=renderer)]
+        for renderer in (ENTRY_RENDERER, DJANGOS_OWN)
+    ]
+    assert drawn[0] == drawn[1]
