@@ -55,3 +55,23 @@ def test_option_groups_and_several_values_read_the_same_too(answers):
         for renderer in (ENTRY_RENDERER, DJANGOS_OWN)
     ]
     assert drawn[0] == drawn[1]
+
+
+def test_each_form_has_fields_of_its_own_however_many_share_a_table():
+    """The forms of one table share what nothing changes (scoring/entry/base.py ``table_fields``):
+    a refused form's red field, its values and another table's names stay its own."""
+    refused = yiwu.Form(QueryDict("winner=9&caishen=x"), players=NAMES, streak=1)
+    assert not refused.is_valid()
+    assert "is-invalid" in as_crispy_field(refused["winner"])
+    fine = yiwu.Form(QueryDict("winner=2"), players=NAMES, streak=1)
+    assert fine.is_valid()
+    drawn = as_crispy_field(fine["winner"])
+    assert "is-invalid" not in drawn
+    assert drawn.count("form-select") == 2  # form-select-sm form-select, once
+    assert '<option value="2" selected>&lt;b&gt;阿华&lt;/b&gt;</option>' in drawn
+    assert as_crispy_field(fine["winner"]) == drawn  # drawn again: the same
+    other = yiwu.Form(QueryDict("winner=1"), players=["甲", "乙", "丙", "丁"], streak=4)
+    assert '<option value="1" selected>乙</option>' in str(other["winner"])
+    assert 'placeholder="4"' in str(other["streak_fix"])
+    assert 'placeholder="1"' in str(fine["streak_fix"])
+    assert "甲" not in str(yiwu.Form(players=NAMES)["winner"])
