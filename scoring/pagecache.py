@@ -54,7 +54,8 @@ def digest(value) -> str:
 @functools.cache
 def build() -> str:
     """This release, read once per process: every template, module and compiled catalogue, the
-    static files' manifest (their hashed names) and the versions of the packages that render."""
+    static files' manifest (their hashed names), the versions of the packages that render and
+    the settings that change what a page links to."""
     h = hashlib.blake2b(digest_size=8)
     base = Path(settings.BASE_DIR)
     for folder, pattern in BUILD_FILES:
@@ -69,6 +70,7 @@ def build() -> str:
             h.update(f"{package}={package_version(package)}".encode())
         except PackageNotFoundError:
             pass
+    h.update(f"debug={settings.DEBUG} static={settings.STATIC_URL}".encode())  # what pages link to
     return h.hexdigest()
 
 

@@ -159,3 +159,19 @@ def test_the_poll_answer_is_fresh_too(client, one_hand_game):
         assert "共 1 局" in client.get(game_url(one_hand_game) + "poll?v=0").content.decode()
     record(Client(), one_hand_game, SOUTH_PINGHU)  # another phone
     assert "共 2 局" in client.get(game_url(one_hand_game) + "poll?v=0").content.decode()
+
+
+def test_a_new_release_never_serves_the_last_ones_pages(settings, tmp_path):
+    """A shared cache outlives a deploy: its keys carry the release (templates, code, wording)."""
+    from scoring.pagecache import build
+
+    (tmp_path / "templates").mkdir()
+    page_file = tmp_path / "templates" / "game.html"
+    settings.BASE_DIR = tmp_path
+    releases = []
+    for text in ("<p>{{ a }}</p>", "<p>{{ a }} </p>", "<p>{{ a }} </p>"):
+        page_file.write_text(text)
+        build.cache_clear()
+        releases.append(build())
+    build.cache_clear()
+    assert releases[0] != releases[1] == releases[2]
