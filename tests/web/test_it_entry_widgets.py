@@ -1,15 +1,19 @@
-"""The entry sheets draw their selects with a faster select.html (scoring/widgets.py): every field of
-every entry form, answered or not, valid or refused, reads exactly as Django's own templates
-draw it."""
+"""The entry sheets draw their selects in Python (scoring/widgets.py): every field of every entry
+form, answered or not, valid or refused, reads exactly as Django's own templates draw it."""
+
+import datetime
 
 import pytest
 from crispy_forms.templatetags.crispy_forms_filters import as_crispy_field
 from django import forms
 from django.forms.renderers import DjangoTemplates
 from django.http import QueryDict
+from django.utils import translation
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext_lazy
 
 from scoring.entry import manual, wuyi2, yiwu, zhuji
-from scoring.widgets import ENTRY_RENDERER
+from scoring.widgets import ENTRY_RENDERER, SELECT
 
 NAMES = ["老王", "小李", "<b>阿华</b>", "大刘 & 子"]
 ANSWERS = [
@@ -40,21 +44,54 @@ def test_the_forms_of_the_entry_sheets_draw_with_it():
     assert yiwu.Form(players=NAMES).renderer is ENTRY_RENDERER
 
 
+class Attributed(forms.Select):
+    """Options with attributes of their own: true, false, numbers, text to escape, safe text."""
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        option["attrs"].update({"data-n": index, "hidden": index == 1, "data-off": False, "title": '<"&>'})
+        option["attrs"]["data-safe"] = mark_safe("<b>")
+        return option
+
+
+class Radios(forms.RadioSelect):
+    template_name = SELECT  # options of another template: the select is left to the templates
+
+
 class Grouped(forms.Form):
-    """What no entry sheet has yet: option groups, several values, attributes on options."""
+    """What no entry sheet has yet: option groups, several values, values that are not text."""
 
-    pick = forms.ChoiceField(choices=[("", "—"), ("东", [("1", "一"), ("2", "<二>")]), ("南", [("3", "三")])])
+    pick = forms.ChoiceField(choices=[("", "—"), ("东", [("1", "一"), ("2", "<二>")]), ("南 & 西", [("3", "三")])])
     many = forms.MultipleChoiceField(choices=[(1, "一"), (2, "二"), (3, "三")], required=False)
-    plain = forms.TypedChoiceField(choices=[(0, 0), (1.5, 1.5), (True, "是")], coerce=str, required=False)
+    plain = forms.TypedChoiceField(
+        choices=[
+            (0, 0),
+            (1.5, 1.5),
+            (True, "是"),
+            (None, "无"),
+            ("s", mark_safe("<i>s</i>")),
+            ("l", gettext_lazy("流局")),
+        ],
+        coerce=str,
+        required=False,
+    )
+    dated = forms.ChoiceField(choices=[("d", datetime.date(2026, 1, 2)), ("n", 1234567)], required=False)
+    marked = forms.ChoiceField(
+        choices=[("a", "甲"), ("b", "乙")], widget=Attributed(attrs={"required": True, "x": False})
+    )
+    radios = forms.ChoiceField(choices=[("a", "甲")], widget=Radios, required=False)
 
 
-@pytest.mark.parametrize("answers", ["", "pick=2&many=1&many=3&plain=1.5", "pick=9&many=8"])
-def test_option_groups_and_several_values_read_the_same_too(answers):
-    drawn = [
-        [str(field) for field in Grouped(QueryDict(answers), renderer=renderer)]
-        for renderer in (ENTRY_RENDERER, DJANGOS_OWN)
-    ]
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+@pytest.mark.parametrize("answers", ["", "pick=2&many=1&many=3&plain=1.5&marked=b", "pick=9&many=8&plain=True"])
+def test_option_groups_several_values_and_values_not_text_read_the_same_too(answers, language):
+    with translation.override(language):
+        drawn = [
+            [str(field) for field in Grouped(QueryDict(answers), renderer=renderer)]
+            for renderer in (ENTRY_RENDERER, DJANGOS_OWN)
+        ]
     assert drawn[0] == drawn[1]
+    assert "<optgroup" in drawn[0][0]
 
 
 def test_each_form_has_fields_of_its_own_however_many_share_a_table():
