@@ -27,7 +27,7 @@ class EntryForm(forms.Form):
     """Base of the hand forms: ``SEAT_FIELDS`` take the table's names; ``fix`` reads the
     correction of the dealer/连庄 that every ruleset offers under 「更多」."""
 
-    default_renderer = ENTRY_RENDERER  # Django's widget templates, a select's options in place (widgets.py)
+    default_renderer = ENTRY_RENDERER  # Django's, drawing a select in Python (widgets.py)
     SEAT_FIELDS: tuple[str, ...] = ("winner", "discarder", "dealer_fix")
     # Every field that, once set, means the form's 「更多」 section should start open.
     MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
