@@ -19,7 +19,6 @@ page is rendered with ``CSRF_MARK`` in its place and each response gets its own 
 
 import functools
 import hashlib
-import json
 from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError
 from importlib.metadata import version as package_version
@@ -47,8 +46,9 @@ BUILD_PACKAGES = ("django", "django-crispy-forms", "crispy-bootstrap5", "django-
 
 
 def digest(value) -> str:
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    """Of plain values (JSON's, datetimes): their ``repr``, the same in every process (a dict
+    read back from the same stored JSON keeps its order), in two thirds of json.dumps's time."""
+    return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
 
 
 @functools.cache
