@@ -19,6 +19,7 @@ from scoring.engine import ScoringError, score
 from scoring.engine.contract import corrections
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import fmt, from_json, to_json
+from scoring.engine.seating import Seated, seat
 from scoring.lang import pick
 from scoring.ledger import build
 from scoring.models import Game, Hand, Settlement, Transfer
@@ -39,7 +40,7 @@ def contract_game(ledger: GameView) -> dict:
     fixes = [(i, hand.fix()) for i, hand in enumerate(active) if hand.fix() is not None]
     return {
         "ruleset": game.ruleset,
-        "rules": game.engine_rules().to_dict(),
+        "rules": game.house_rules().to_dict(),
         "first_dealer": game.first_dealer,
         "players": list(game.players),
         "corrections": [{"hand": i, "dealer": dealer, "streak": streak} for i, (dealer, streak) in fixes],
@@ -110,6 +111,8 @@ def _check_voided(data: dict, records: list[dict], ruleset, rules) -> None:
     at the table where it stands, or (an earlier hand edited since) at a fresh table."""
     fixes, standing = corrections(data, ruleset.seats), iter(enumerate(data["hands"]))
     state = ruleset.new_state(data.get("first_dealer", 0))
+    if data.get("players") is not None:  # the first seating: a seating entry scores against it
+        state = seat(state, data["players"])
     for record in records:
         if "voided_at" not in record:
             index, entry = next(standing)
@@ -117,7 +120,8 @@ def _check_voided(data: dict, records: list[dict], ruleset, rules) -> None:
                 state.correct(*fixes[index])
             score(ruleset, rules, state, ruleset.parse_hand(entry))  # the contract scored it already
             continue
-        tables = [deepcopy(state), ruleset.new_state(state.dealer)]
+        fresh = ruleset.new_state(state.dealer)
+        tables = [deepcopy(state), seat(fresh, state.seating) if isinstance(state, Seated) else fresh]
         if record["dealer_fix"] is not None:
             tables[0].correct(record["dealer_fix"], record["streak_fix"] or 0)
         try:

@@ -15,22 +15,25 @@ the text is made when it is read, so rewording an explanation needs no rebuild.
 
 import json
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 
 from django.db import connection, transaction
 
-from scoring.engine import Ruleset, TableState
+from scoring.engine import Ruleset
 from scoring.engine.points import from_json, to_json
+from scoring.engine.ruleset import State
 from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
 from scoring.stats import add_hand, new_tally, tally_of
 
 # 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
-# instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py)
-CACHE_VERSION = 5
-# What a ruleset's result may carry beside dealer/streak/net/payments (the contract's output).
-EXTRAS = ("multiplier", "maizi", "xiazi", "tai", "fan")
+# instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py);
+# 6: every field of a ruleset's own result, whatever the ruleset (``own``), and ``paid_on``; 7: the
+# table is seated (scoring/engine/seating.py): ``table`` also holds ``seating`` (the names in seat
+# order now) and ``people`` (each person's total, in order of first appearance)
+CACHE_VERSION = 7
+COMMON = frozenset(("dealer", "streak", "net", "payments"))  # the fields every result has
 RECENT_HANDS = 15  # the game page's list
 PAGE_HANDS = 100  # a page of the whole list (?page=N, newest first)
 
@@ -52,25 +55,30 @@ class CachedPayment:
 
 @dataclass
 class CachedResult:
-    """An engine ``HandResult`` back from JSON (a ``HandView``)."""
+    """An engine result back from JSON (a ``HandView``), whatever its ruleset."""
 
     dealer: int
     streak: int
     net: list
     payments: list[CachedPayment]
-    count: int  # what the hand is paid on (multiplier, 台 or 番)
-    extras: dict  # the ruleset's own fields (EXTRAS), e.g. multiplier or tai
+    paid_on: int  # what the hand is paid on (the ruleset's ``count_word``)
+    own: dict  # the ruleset's own fields of its result (e.g. multiplier, tai), as JSON holds them
 
     def __getattr__(self, name):
         try:
-            return self.__dict__["extras"][name]
+            return self.__dict__["own"][name]
         except KeyError:
             raise AttributeError(name) from None
 
 
+def _plain(value):
+    """A field as JSON gives it back: lists, never tuples."""
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
+
+
 def result_json(result, ruleset: Ruleset) -> dict:
-    """A ``HandResult`` as stored: what JSON gives back equals it (lists, never tuples), so an
-    unchanged result is never rewritten."""
+    """A ruleset's result as stored: every field of it (a dataclass: its own fields too, whatever
+    they are), and what JSON gives back equals it, so an unchanged result is never rewritten."""
     why_json = ruleset.why_to_json
     payments = [[p.payer, p.payee, to_json(p.amount), why_json(p.why)] for p in result.payments]
     data = {
@@ -78,30 +86,26 @@ def result_json(result, ruleset: Ruleset) -> dict:
         "streak": result.streak,
         "net": [to_json(n) for n in result.net],
         "payments": payments,
-        "count": result.count,
+        "paid_on": result.paid_on,
+        "own": {f.name: _plain(getattr(result, f.name)) for f in fields(result) if f.name not in COMMON},
     }
-    for name in EXTRAS:
-        value = getattr(result, name, None)
-        if value is not None:
-            data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
 
 def result_from_json(data: dict, ruleset: Ruleset) -> CachedResult:
     payments = [CachedPayment(p[0], p[1], from_json(p[2]), p[3], ruleset) for p in data["payments"]]
-    extras = {name: data[name] for name in EXTRAS if name in data}
     net = [from_json(n) for n in data["net"]]
-    return CachedResult(data["dealer"], data["streak"], net, payments, data["count"], extras)
+    return CachedResult(data["dealer"], data["streak"], net, payments, data["paid_on"], data["own"])
 
 
-def state_json(state: TableState, *, active: int, last_seq: int, tally: list | None = None) -> dict:
+def state_json(state: State, *, active: int, last_seq: int, tally: list | None = None) -> dict:
     """The game's stored replay: the table the next hand is played at, the number of hands that
     count, the last hand's number and each seat's tally (none yet when ``tally`` is None)."""
     tally = new_tally(len(state.totals)) if tally is None else tally
     return {"v": CACHE_VERSION, "table": state.to_dict(), "active": active, "last_seq": last_seq, "tally": tally}
 
 
-def after_hand(game: Game, state: TableState, *, entry: dict, result, seq: int) -> dict:
+def after_hand(game: Game, state: State, *, entry: dict, result, seq: int) -> dict:
     """The stored replay once hand ``seq`` (``entry``, scored as ``result``) is recorded at the
     end of the game's cached state: ``state`` is the table after it."""
     tally = deepcopy(game.state["tally"])
@@ -109,10 +113,11 @@ def after_hand(game: Game, state: TableState, *, entry: dict, result, seq: int) 
     return state_json(state, active=game.state["active"] + 1, last_seq=seq, tally=tally)
 
 
-def cached_state(game: Game) -> TableState | None:
-    if not game.state or game.state.get("v") != CACHE_VERSION:
+def cached_state(game: Game) -> State | None:
+    """The stored table (a ``Seated`` one), or None when it must be rebuilt first."""
+    if not game.state or game.state.get("v") != CACHE_VERSION or "seating" not in game.state["table"]:
         return None
-    return game.engine.state_from_dict(game.state["table"])
+    return game.rulebook.state_from_dict(game.state["table"])
 
 
 @transaction.atomic
@@ -120,7 +125,7 @@ def store(game: Game, ledger: Ledger) -> None:
     """Write a full replay into the cache: the results that changed, and the game's state."""
     changed = []
     for row in ledger.rows:
-        new = result_json(row.result, game.engine) if row.result is not None else None
+        new = result_json(row.result, game.rulebook) if row.result is not None else None
         if row.hand.pk is not None and row.hand.result != new:
             row.hand.result = new
             changed.append(row.hand)
@@ -163,10 +168,11 @@ def ensure(game: Game) -> None:
         rebuild(game)
 
 
-def table(game: Game) -> tuple[TableState, int]:
-    """The state the next hand is played in, and its number: no query beyond the game's row."""
+def table(game: Game) -> tuple[State, int]:
+    """The state the next hand is played in, and its number: no query beyond the game's row. The
+    state is ``Seated``: ``seating`` (who sits where now) and ``people()`` (each person's total)."""
     ensure(game)
-    return game.engine.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
+    return game.rulebook.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
 @dataclass
@@ -176,7 +182,7 @@ class Snapshot:
 
     game: Game
     rows: list[Row]  # the latest hands, oldest first (the page lists them newest first)
-    state: TableState
+    state: State
     active: int
     last_seq: int
 
@@ -211,14 +217,14 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> S
     if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
         rebuild(game)
         return snapshot(game, limit, offset)
-    ruleset = game.engine
+    ruleset = game.rulebook
     rows = [
         Row(h, result_from_json(h.result, ruleset) if h.result is not None and not h.voided else None)
         for h in reversed(hands)
     ]
     state = game.state
     number_rows(game, rows, newest=offset == 0)
-    return Snapshot(game, rows, game.engine.state_from_dict(state["table"]), state["active"], state["last_seq"])
+    return Snapshot(game, rows, game.rulebook.state_from_dict(state["table"]), state["active"], state["last_seq"])
 
 
 def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:

@@ -106,7 +106,7 @@ class NewGameForm(forms.Form):
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
         self.fields["preset"] = forms.ChoiceField(
-            label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
+            label=pick(*getattr(ruleset.entry, "PRESET_LABEL", ("底分", "Base"))),
             choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,
@@ -142,7 +142,7 @@ class NewGameForm(forms.Form):
                     self.add_error(name, _("选了自定，请填底分。"))
         if not self.errors:
             try:
-                data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
+                data["house_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
             except ScoringError as error:
                 field = (error.field or "").replace(".", "__")  # fan.qingyise: the field fan__qingyise
                 self.add_error(field if field in self.fields else None, table_words(say(error)))
@@ -187,10 +187,9 @@ class NewGameForm(forms.Form):
         return [self.cleaned_data[f"name{s}"] for s in range(self.ruleset.seats)]
 
     def rules(self):
-        return self.cleaned_data["engine_rules"]
+        return self.cleaned_data["house_rules"]
 
 
-PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
 CUSTOM = "custom"  # the preset choice that takes the bases typed in
 
 

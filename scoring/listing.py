@@ -31,7 +31,7 @@ class GameLine:
 
     @property
     def ruleset_name(self) -> str:
-        return pick(self.game.engine.zh, self.game.engine.en)
+        return pick(self.game.rulebook.zh, self.game.rulebook.en)
 
     @property
     def standings(self) -> list[tuple[str, object]]:
@@ -73,6 +73,6 @@ def lines(games, tokens: list[str]) -> list[GameLine]:
             except LedgerError:
                 continue
         state, token = game.state, game.edit_token if game.edit_token in tokens else game.view_token
-        totals = game.engine.state_from_dict(state["table"]).totals
+        totals = game.rulebook.state_from_dict(state["table"]).totals
         result.append(GameLine(game, token, totals, state["active"], state["tally"]))
     return result

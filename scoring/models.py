@@ -24,7 +24,7 @@ class Game(models.Model):
     STATUS_CHOICES = [(PLAYING, "进行中"), (FINISHED, "已结束")]
 
     ruleset = models.CharField(max_length=10, default=DEFAULT_RULESET)  # frozen with the game, like its rules
-    players = models.JSONField(default=list)  # the names in seat order (东南西北; 2 for wuyi2)
+    players = models.JSONField(default=list)  # the names in seat order (东南西北; as many as its ruleset seats)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PLAYING)
@@ -49,12 +49,14 @@ class Game(models.Model):
         return " · ".join(self.players)
 
     @property
-    def engine(self) -> Ruleset:
-        """The game's ruleset (scoring/engine/ruleset.py)."""
+    def rulebook(self) -> Ruleset:
+        """Everything about the game's ruleset (``ruleset`` is its code, as in the contract): its
+        engine, entry, words and rules document (scoring/engine/ruleset.py)."""
         return get_ruleset(self.ruleset)
 
-    def engine_rules(self):
-        return self.engine.rules_from_dict(self.rules)
+    def house_rules(self):
+        """The game's house rules as its ruleset's ``Rules`` (``rules`` holds them as JSON)."""
+        return self.rulebook.rules_from_dict(self.rules)
 
     def bump_version(self, change: tuple[str, str] | None = None) -> None:
         """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says

@@ -75,22 +75,10 @@ def build() -> str:
 
 
 def game_stamp(game: Game) -> str:
-    """The game's row as this request read it: every write bumps ``version``; the rest covers
-    a replay cache rebuilt in place (scoring/cache.py ``store``) and any field a page shows."""
-    return digest(
-        [
-            game.pk,
-            game.version,
-            game.created_at,
-            game.ruleset,
-            game.status,
-            game.players,
-            game.first_dealer,
-            game.rules,
-            game.state,
-            game.pending,
-        ]
-    )
+    """The game's row as this request read it, every field: each write bumps ``version``, and
+    the rest covers a replay cache rebuilt in place (scoring/cache.py ``store``) and any field a
+    page shows, this one or one added later."""
+    return digest([getattr(game, field.attname) for field in Game._meta.concrete_fields])
 
 
 def page_key(request: HttpRequest, template: str, inputs) -> str:

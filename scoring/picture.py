@@ -69,7 +69,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
     people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: seat order on ties
     return Facts(
         date=f"{timezone.localtime(game.created_at):%Y-%m-%d}",
-        ruleset=pick(game.engine.zh, game.engine.en),
+        ruleset=pick(game.rulebook.zh, game.rulebook.en),
         rate=rate,
         people=people,
         transfers=transfers,

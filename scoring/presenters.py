@@ -133,12 +133,12 @@ def earlier_text(n: int) -> str:
 
 
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
-    me = device.my_seat(request, game.id, game.engine.seats)
+    me = device.my_seat(request, game.id, game.rulebook.seats)
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = list(reversed(ledger.rows)) if ledger else []  # newest first
     last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
     playing = can_edit and game.status == Game.PLAYING and ledger is not None
-    bets = entry_for(game).bets(game, ledger.state, game.engine_rules()) if playing else None
+    bets = entry_for(game).bets(game, ledger.state, game.house_rules()) if playing else None
     return {
         "bets": bets,
         # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.

@@ -16,6 +16,7 @@ from scoring.engine.contract import MAX_HANDS
 from scoring.engine.errors import BilingualError
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import from_json, to_json
+from scoring.engine.seating import is_seating
 from scoring.entry import entry_for, kind_for
 from scoring.ledger import Ledger, LedgerError, build
 from scoring.models import Game, Hand, Settlement, Transfer
@@ -81,7 +82,7 @@ def preview_record(*, game: Game, state, entry: dict) -> Preview:
     after = deepcopy(state)
     number = game.state["active"] + 1
     try:
-        result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
+        result = score(game.rulebook, game.house_rules(), after, game.rulebook.parse_hand(entry))
     except ScoringError as error:
         raise LedgerError(game.state["last_seq"] + 1, error, number) from None
     return Preview(result, list(state.totals), after.totals)
@@ -100,13 +101,16 @@ class Carry:
 
 def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry | None:
     """The bets placed before ``hand`` (played at ``before``) and where a void keeps them, or None
-    when there were none."""
-    rules = game.engine_rules()
+    when there were none, or when a seating follows before a hand could take them (a change of
+    people ends every bet: docs/contract.md "People and seats")."""
+    rules = game.house_rules()
     bets = kind_for(game, hand.entry).placed_bets(hand.entry, before, rules)
     if not bets:
         return None
     for later in hands:
         if later.seq > hand.seq and not later.voided:
+            if is_seating(later.entry):
+                return None
             entry = kind_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
             if entry is not None:  # a manual hand takes no bets: the next one does
                 target = copy_hand(later)
@@ -213,10 +217,10 @@ def record_hand(
             if fix:
                 state.correct(*fix)
             try:
-                result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
+                result = score(game.rulebook, game.house_rules(), state, game.rulebook.parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
-            hand.result = result_json(result, game.engine)
+            hand.result = result_json(result, game.rulebook)
             hand.save()
             game.state = after_hand(game, state, entry=entry, result=result, seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).
@@ -240,7 +244,7 @@ def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -
     with transaction.atomic():
         game = _locked(game)
         ensure(game)
-        pending = change(deepcopy(game.pending or {}), cached_state(game), game.engine_rules())
+        pending = change(deepcopy(game.pending or {}), cached_state(game), game.house_rules())
         Game.objects.filter(pk=game.pk).update(pending=pending)
         game.pending = pending
         game.bump_version(what)

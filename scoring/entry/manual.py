@@ -13,6 +13,7 @@ from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial,
 from scoring.forms import StrictDecimalField, no_control_characters
 from scoring.lang import pick
 
+FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
 TEMPLATE = "scoring/entry/manual.html"
 PARTIAL = "scoring/entry/_preview.html"
 REQUIREMENTS = ()
@@ -67,7 +68,7 @@ def initial(entry: dict, fix) -> dict:
 
 
 def context(game, form, state, rules) -> dict:
-    step = "0.5" if game.engine.halves else "1"
+    step = "0.5" if game.rulebook.halves else "1"
     return {"amounts": [(s, game.players[s], form[f"n{s}"]) for s in range(len(game.players))], "amount_step": step}
 
 

@@ -4,32 +4,34 @@ and the new preview shown."""
 
 import re
 import secrets
-from copy import copy, deepcopy
+from copy import deepcopy
 from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import resolve, reverse
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import push_url
 
 from scoring import device, services
-from scoring.access import spend_hand_write, writable_game
+from scoring.access import load_game, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
+from scoring.entry.seating import recordable
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
 from scoring.presenters import bet_words, bets_text, hand_row, hand_title
+from scoring.views.games import game_response
 
 # Engine field names → the form field that shows the message.
-FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
 ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
@@ -47,25 +49,18 @@ def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | Non
 
 def to_game(request: HttpRequest, token: str) -> HttpResponse:
     """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
-    boosted POST gets the game page itself, with ``HX-Push-Url`` for the address bar: one round
-    trip instead of two (the redirect, then the page). The page is the game view's own answer
-    to a GET of its URL (through the URLconf: no view module imports another)."""
+    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
+    for the address bar: one round trip instead of two (the redirect, then the page)."""
     url = reverse("game", args=[token])
     if not request.htmx:
         return redirect(url)
-    get = copy(request)
-    get.method, get.path, get.path_info = "GET", url, url
-    get.META = {**request.META, "REQUEST_METHOD": "GET", "PATH_INFO": url, "QUERY_STRING": ""}
-    get.GET, get.POST = QueryDict(), QueryDict()
-    get.resolver_match = match = resolve(url)
-    response = match.func(get, *match.args, **match.kwargs)
-    response["HX-Push-Url"] = url
-    return response
+    game, can_edit = load_game(request, token)
+    return push_url(game_response(request, game, token, can_edit, here=url), url)
 
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
     """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
-    seat = device.my_seat(request, game.id, game.engine.seats)
+    seat = device.my_seat(request, game.id, game.rulebook.seats)
     return {by: game.players[seat] if seat is not None else "", "version": posted_version(request)}
 
 
@@ -131,7 +126,7 @@ class EntryPage:
         if self.fix:
             self.state = deepcopy(self.before)
             self.state.correct(*self.fix)
-        return self.form.entry(self.state, self.game.engine_rules())
+        return self.form.entry(self.state, self.game.house_rules())
 
     def refuse(self, error: LedgerError) -> None:
         """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
@@ -139,7 +134,7 @@ class EntryPage:
         if not confirming(self.request) and error.field in self.kind.REQUIREMENTS:
             self.context["requirement"] = table_words(say(error.error))
             return
-        field = FIELD_OF.get(error.field, error.field)
+        field = getattr(self.kind, "FIELD_OF", {}).get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
     def show(self, preview: services.Preview, hand: Hand) -> None:
@@ -163,7 +158,7 @@ class EntryPage:
             dealer_name=names[self.state.dealer],
             all_seats=list(enumerate(names)),
             winner_name=names[winner] if winner is not None else "",
-            **self.kind.context(self.game, self.form, self.state, self.game.engine_rules()),
+            **self.kind.context(self.game, self.form, self.state, self.game.house_rules()),
         )
         posted = self.request.method == "POST"
         part = posted and step == "preview" and wants_part(self.request)
@@ -217,9 +212,18 @@ def answers_url(request: HttpRequest) -> str:
     return f"{request.path}?{urlencode(query)}"
 
 
+def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
+    """The game page with a message, when the entry page has no form for ``data``'s kind (a
+    seating: 换人/换位 is not recorded or edited here)."""
+    if recordable(kind_for(game, data)):
+        return None
+    messages.info(request, _("换人/换位不能在这里记录或修改；记错了可以作废这一局。"))
+    return redirect("game", token=token)
+
+
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    if stop := finished(request, game, token):
+    if stop := finished(request, game, token) or no_form(request, game, token, request.POST or request.GET):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
     data = answers(request, game, before)
@@ -251,7 +255,7 @@ def answers(request: HttpRequest, game: Game, before):
     """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
     if request.method == "POST":
         return request.POST
-    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.engine_rules())
+    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.house_rules())
 
 
 @require_POST
@@ -301,6 +305,8 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game, hands, hand = load_hand(request, token, seq)
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
+    if stop := no_form(request, game, token, hand.entry):
+        return stop
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
     kind = kind_for(game, hand.entry)
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
@@ -373,7 +379,7 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     before = build(game, [h for h in hands if h.seq < hand.seq]).state
     carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
     return {
-        "row": hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None),
+        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None),
         "number": number_in(hands, hand.seq),
         "before": before,
         "carry": carry,

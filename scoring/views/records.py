@@ -15,7 +15,7 @@ from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.engine import ScoringError
 from scoring.engine.hygiene import loads
-from scoring.exports import ImportError_, game_csv, import_game, share_text
+from scoring.exports import ImportRefused, game_csv, import_game, share_text
 from scoring.forms import ImportForm
 from scoring.lang import say
 from scoring.listing import lines, my_games, my_tokens
@@ -90,12 +90,12 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def read_backup(raw: bytes):
-    """The backup's JSON, or ImportError_ saying why not: read as strictly as the API reads it
+    """The backup's JSON, or ImportRefused saying why not: read as strictly as the API reads it
     (no NaN or Infinity, no repeated key, no lone surrogate; deep nesting, huge numbers)."""
     try:
         return loads(raw)
     except ScoringError as error:
-        raise ImportError_(f"不是有效的 JSON 文件：{error.zh}", f"Not a valid JSON file: {error.en}") from None
+        raise ImportRefused(f"不是有效的 JSON 文件：{error.zh}", f"Not a valid JSON file: {error.en}") from None
 
 
 def import_view(request: HttpRequest) -> HttpResponse:
@@ -108,10 +108,10 @@ def import_view(request: HttpRequest) -> HttpResponse:
         raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
         try:
             if len(raw) > MAX_IMPORT_BYTES:
-                raise ImportError_("文件太大。", "The file is too large.")
+                raise ImportRefused("文件太大。", "The file is too large.")
             data = read_backup(raw)
             game = import_game(data)
-        except ImportError_ as problem:
+        except ImportRefused as problem:
             error = say(problem)
         else:
             messages.success(request, _("已导入牌局。"))

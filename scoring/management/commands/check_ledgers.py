@@ -35,7 +35,7 @@ class Command(BaseCommand):
                     store(game, ledger)
                 continue
             expected = {
-                row.hand.seq: (result_json(row.result, game.engine) if row.result else None) for row in ledger.rows
+                row.hand.seq: (result_json(row.result, game.rulebook) if row.result else None) for row in ledger.rows
             }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
             state_ok = game.state.get("table") == ledger.state.to_dict() and game.state.get("tally") == tally_of(
