@@ -1,7 +1,6 @@
 """The home page, a new game, the game page (the ledger), its live updates, sharing and rules."""
 
 import re
-from functools import partial
 
 import markdown
 import segno
