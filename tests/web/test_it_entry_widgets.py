@@ -12,7 +12,9 @@ from django.utils import translation
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from scoring.entry import manual, wuyi2, yiwu, zhuji
+from scoring.engine import all_rulesets
+from scoring.entry import manual
+from scoring.rulesets.yiwu import entry as yiwu
 from scoring.widgets import ENTRY_RENDERER, SELECT
 
 NAMES = ["老王", "小李", "<b>阿华</b>", "大刘 & 子"]
@@ -27,10 +29,13 @@ ANSWERS = [
 DJANGOS_OWN = DjangoTemplates()
 
 
-@pytest.mark.parametrize("kind", [yiwu, zhuji, wuyi2, manual], ids=lambda k: k.__name__.rsplit(".", 1)[1])
+KINDS = [(r.code, r.entry, r.seats) for r in all_rulesets()] + [("manual", manual, 4)]
+
+
+@pytest.mark.parametrize(("kind", "seats"), [(k, n) for _, k, n in KINDS], ids=[code for code, _, _ in KINDS])
 @pytest.mark.parametrize("answers", ANSWERS)
-def test_every_entry_field_reads_as_djangos_own_templates_draw_it(kind, answers):
-    players = NAMES[:2] if kind is wuyi2 else NAMES
+def test_every_entry_field_reads_as_djangos_own_templates_draw_it(kind, seats, answers):
+    players = NAMES[:seats]
     drawn = []
     for renderer in (ENTRY_RENDERER, DJANGOS_OWN):
         form = kind.Form(QueryDict(answers), players=players, streak=1, renderer=renderer)
