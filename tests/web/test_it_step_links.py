@@ -28,7 +28,7 @@ def test_every_link_on_a_step_carries_the_answers_and_its_tap(answers, taps):
     """Several links in one render, as on a step screen, and a second set of answers among them."""
     data = QueryDict(urlencode(answers), mutable=True)
     other = QueryDict("winner=3&outcome=win")
-    source = "{% load yiwu %}" + "".join(
+    source = "{% load table %}" + "".join(
         f"{{% step_url url {name} {' '.join(f'{k}=t{i}.{k}' for k in tap)} %}}|"
         for i, tap in enumerate(taps)
         for name in ("data", "other")
@@ -40,7 +40,7 @@ def test_every_link_on_a_step_carries_the_answers_and_its_tap(answers, taps):
 
 
 def test_a_link_keeps_every_value_of_a_repeated_answer_in_order():
-    html = Template("{% load yiwu %}{% step_url '/r' data winner=2 %}").render(
+    html = Template("{% load table %}{% step_url '/r' data winner=2 %}").render(
         Context({"data": QueryDict("maizi=1&maizi=3&winner=0")})
     )
     assert parse_qsl(html.split("?")[1].replace("&amp;", "&")) == [("maizi", "1"), ("maizi", "3"), ("winner", "2")]
