@@ -340,16 +340,33 @@ def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip
     return _fold_readings(counts, wilds, nsets, npair, proj, flip)
 
 
-@lru_cache(maxsize=1 << 14)
+class _Memos(tuple):
+    """One memo (a dict) per group, emptied together like the lru caches (bench/analyse.py)."""
+
+    def cache_clear(self) -> None:
+        for memo in self:
+            memo.clear()
+
+
+_PLAIN_WAYS = _Memos({} for _ in _GROUPS)  # group -> {its counts: _plain_ways}
+
+
 def _plain_ways(seg: tuple, g: int) -> tuple[int, tuple, int]:
     """Without wilds, group ``g``'s tiles all used: ``(pairs, ((chows, honour-pung mask, pair class),
     …), suit bit)``; the pairs follow from the count (a third left over: none; two thirds: one), no
-    way when it is 1. An empty group: one way of nothing, no bit."""
+    way when it is 1. An empty group: one way of nothing, no bit. Remembered in ``_PLAIN_WAYS[g]``
+    (which ``_plain_readings`` asks first)."""
     pairs = sum(seg) % 3
     if pairs == 1:
-        return 0, (), 1 << g
-    ways = {(ch, hp, -1 if pi < 0 else (g if g < 3 else HONOUR0 + pi)) for ch, hp, pi in _plain_group(seg, g < 3)}
-    return pairs // 2, tuple(ways), (1 << g if any(seg) else 0)
+        found = 0, (), 1 << g
+    else:
+        ways = {(ch, hp, -1 if pi < 0 else (g if g < 3 else HONOUR0 + pi)) for ch, hp, pi in _plain_group(seg, g < 3)}
+        found = pairs // 2, tuple(ways), (1 << g if any(seg) else 0)
+    memo = _PLAIN_WAYS[g]
+    if len(memo) >= 1 << 14:
+        memo.clear()
+    memo[seg] = found
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
@@ -387,8 +404,8 @@ def _plain_readings(counts, npair: int, proj: str) -> frozenset:
     pair = -1
     more = None  # the readings so far, once a group has two ways
     counts = tuple(counts)  # (a tuple's slices are tuples)
-    for g, (start, end) in enumerate(_GROUPS):
-        n, ways, bit = _plain_ways(counts[start:end], g)
+    for g, seg in enumerate((counts[0:9], counts[9:18], counts[18:27], counts[27:34])):
+        n, ways, bit = _PLAIN_WAYS[g].get(seg) or _plain_ways(seg, g)
         if not ways:
             return frozenset()
         pairs += n
@@ -455,12 +472,10 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
 
 def is_qidui(counts, wilds: int, npairs: int = 7) -> bool:
     """七对 (docs/analysis.md "Shapes"): every plain tile pairs (four of a kind = two pairs) or
-    takes a wild; the rest of the wilds pair up."""
-    if sum(counts) + wilds != 2 * npairs:
-        return False
-    if counts.count(1) + counts.count(3) > wilds:  # the odd counts take a wild each (most hands)
-        return False
-    return sum(c & 1 for c in counts) <= wilds
+    takes a wild; the rest of the wilds pair up. (A kind holds 0-4 tiles: 1 and 3 are the odd.)"""
+    if not wilds:  # (most hands) no odd count: the search stops at the first
+        return 1 not in counts and 3 not in counts and sum(counts) == 2 * npairs
+    return sum(counts) + wilds == 2 * npairs and counts.count(1) + counts.count(3) <= wilds
 
 
 def _spread_ok(mask: int) -> bool:
