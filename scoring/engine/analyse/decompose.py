@@ -335,7 +335,7 @@ def wild_pair_options(proj: str, flip: int) -> tuple[tuple, ...]:
 def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
     if sum(counts) + wilds != 3 * nsets + 2 * npair:
         return frozenset()
-    if not wilds:
+    if not wilds and npair <= 1:
         return _plain_readings(counts, npair, proj)
     return _fold_readings(counts, wilds, nsets, npair, proj, flip)
 
@@ -350,23 +350,33 @@ class _Memos(tuple):
 
 _PLAIN_WAYS = _Memos({} for _ in _GROUPS)  # group -> {its counts: _plain_ways}
 
+# A wild-free group's way packed in one int: the suit bit (bits 0-3), pairs (4-6), chows (7-10),
+# the honour-pung mask (11-17) and the pair's class + 1 (18 up; 0: no pair). Each field of the
+# groups' sum is the hand's (the bits and the pung mask are the groups' own, one group holds the
+# pair), so a hand's reading is the sum of one way of each group.
+_PAIRS, _CHOWS, _PUNGS, _PAIR = 4, 7, 11, 18
 
-def _plain_ways(seg: tuple, g: int) -> tuple[int, tuple, int]:
-    """Without wilds, group ``g``'s tiles all used: ``(pairs, ((chows, honour-pung mask, pair class),
-    …), suit bit)``; the pairs follow from the count (a third left over: none; two thirds: one), no
-    way when it is 1. An empty group: one way of nothing, no bit. Remembered in ``_PLAIN_WAYS[g]``
-    (which ``_plain_readings`` asks first)."""
-    pairs = sum(seg) % 3
-    if pairs == 1:
-        found = 0, (), 1 << g
+
+def _plain_ways(seg: tuple, g: int) -> tuple[int, ...]:
+    """Without wilds, every way group ``g``'s tiles are all used, packed (above); none when no sets
+    and at most a pair take them all (the pair follows from the count: a third left over, none; two
+    thirds, one). An empty group: one way of nothing. Remembered in ``_PLAIN_WAYS[g]``."""
+    n = sum(seg)
+    if n % 3 == 1:
+        ways = ()
     else:
-        ways = {(ch, hp, -1 if pi < 0 else (g if g < 3 else HONOUR0 + pi)) for ch, hp, pi in _plain_group(seg, g < 3)}
-        found = pairs // 2, tuple(ways), (1 << g if any(seg) else 0)
+        base = (1 << g if n else 0) | (n % 3 // 2) << _PAIRS
+        ways = tuple(
+            {
+                base | ch << _CHOWS | hp << _PUNGS | (0 if pi < 0 else (g if g < 3 else HONOUR0 + pi) + 1) << _PAIR
+                for ch, hp, pi in _plain_group(seg, g < 3)
+            }
+        )
     memo = _PLAIN_WAYS[g]
     if len(memo) >= 1 << 14:
         memo.clear()
-    memo[seg] = found
-    return found
+    memo[seg] = ways
+    return ways
 
 
 @lru_cache(maxsize=1 << 16)
@@ -398,35 +408,31 @@ _NO_TILES = frozenset({(0, 0, -1)})
 
 
 def _plain_readings(counts, npair: int, proj: str) -> frozenset:
-    """``_fold_readings`` without wilds: each group's ways (memoised), the pair where the count puts
-    it, and the suits as the tiles show them. Mostly each group has one way: no products then."""
-    pairs = mask = chows = pungs = 0
-    pair = -1
-    more = None  # the readings so far, once a group has two ways
+    """``_fold_readings`` without wilds and with at most one pair: a way of each group (memoised),
+    added up (``_plain_ways``). Mostly each group has one way: one sum then."""
     counts = tuple(counts)  # (a tuple's slices are tuples)
+    total = 0
+    more = None  # the sums of the groups so far with two or more ways
     for g, seg in enumerate((counts[0:9], counts[9:18], counts[18:27], counts[27:34])):
-        n, ways, bit = _PLAIN_WAYS[g].get(seg) or _plain_ways(seg, g)
-        if not ways:
+        ways = _PLAIN_WAYS[g].get(seg)
+        if ways is None:
+            ways = _plain_ways(seg, g)
+        if len(ways) == 1:
+            total += ways[0]
+        elif not ways:
             return frozenset()
-        pairs += n
-        mask |= bit
-        if len(ways) == 1 and more is None:
-            ch, hp, pc = ways[0]
-            chows += ch
-            pungs |= hp
-            if pc >= 0:
-                pair = pc
         else:
-            more = [(chows, pungs, pair)] if more is None else more
-            more = [(ch + ch2, hp | hp2, pc2 if pc < 0 else pc) for ch, hp, pc in more for ch2, hp2, pc2 in ways]
-    if pairs != npair:
+            more = ways if more is None else [a + b for a in more for b in ways]
+    if (total if more is None else total + more[0]) >> _PAIRS & 7 != npair:  # (each way of a group: as many pairs)
         return frozenset()
     if more is None:
-        return frozenset(((chows, pungs, pair, mask) if proj == "z" else (chows > 0, mask, 0, 0),))
-    readings = more
+        if proj == "z":
+            return frozenset(((total >> _CHOWS & 15, total >> _PUNGS & 127, (total >> _PAIR) - 1, total & 15),))
+        return frozenset(((total >> _CHOWS & 15 > 0, total & 15, 0, 0),))
+    sums = [total + m for m in more]
     if proj == "z":
-        return frozenset((ch, hp, pc, mask) for ch, hp, pc in readings)
-    return frozenset((ch > 0, mask, 0, 0) for ch, _, _ in readings)
+        return frozenset((r >> _CHOWS & 15, r >> _PUNGS & 127, (r >> _PAIR) - 1, r & 15) for r in sums)
+    return frozenset((r >> _CHOWS & 15 > 0, r & 15, 0, 0) for r in sums)
 
 
 def _fold_readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
@@ -463,7 +469,7 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
     ``flip`` is the flip's kind: under ``"w"`` a wild pair / pung read as that kind is flagged
     (武义 caishentou / sancai, docs/rules/wuyi2.md §2).
     """
-    if not wilds:  # each group's ways are memoised: putting them together is cheaper than a memo of the hand
+    if not wilds and npair <= 1:  # each group's ways are memoised: adding them up is cheaper than a memo of the hand
         if sum(counts) != 3 * nsets + 2 * npair:
             return frozenset()
         return _plain_readings(counts, npair, proj)
