@@ -423,13 +423,13 @@ def _plain_readings(counts, npair: int, proj: str) -> frozenset:
             return frozenset()
         else:
             more = ways if more is None else [a + b for a in more for b in ways]
-    if (total if more is None else total + more[0]) >> _PAIRS & 7 != npair:  # (each way of a group: as many pairs)
+    sums = (total,) if more is None else [total + m for m in more]
+    if sums[0] >> _PAIRS & 7 != npair:  # (every way of a group holds as many pairs)
         return frozenset()
-    if more is None:
+    if more is None:  # (most hands) one reading: made without a loop
         if proj == "z":
             return frozenset(((total >> _CHOWS & 15, total >> _PUNGS & 127, (total >> _PAIR) - 1, total & 15),))
         return frozenset(((total >> _CHOWS & 15 > 0, total & 15, 0, 0),))
-    sums = [total + m for m in more]
     if proj == "z":
         return frozenset((r >> _CHOWS & 15, r >> _PUNGS & 127, (r >> _PAIR) - 1, r & 15) for r in sums)
     return frozenset((r >> _CHOWS & 15 > 0, r & 15, 0, 0) for r in sums)

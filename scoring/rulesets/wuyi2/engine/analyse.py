@@ -57,21 +57,19 @@ def _codes(bits: int) -> tuple[str, ...]:
 _CODES: dict[int, tuple[str, ...]] = {}
 
 
-def _standard(ctx: Context, hand: Hand):
-    """Standard readings ``(has chow, suit mask, caishentou, sancai, baotou)`` (one may repeat)."""
-    for chow, mask, cst, sancai in standard_readings(hand.counts, hand.wilds, "w", ctx.flip):
-        yield chow, mask, cst, sancai, False
-    if hand.lone is not None:
-        counts, wilds = hand.lone
-        sets_only = standard_readings(counts, wilds, "w", ctx.flip, nsets=4, npair=0)
-        if hand.last is not None:
-            suit = suit_of(hand.last)
-            pairs = [(1 << suit, 0)]
-        else:  # last is a wild: two wilds pair, read as anything
-            pairs = [(mask, cst) for _, mask, cst in _wild_pairs("w", ctx.flip)]
-        for chow, mask, _, sancai in sets_only:
-            for pmask, cst in pairs:
-                yield chow, mask | pmask, cst, sancai, True
+def _baotou(ctx: Context, hand: Hand):
+    """爆头 readings ``(has chow, suit mask, caishentou, sancai)``: sets without ``last`` and the lone
+    wild, which pair (one may repeat)."""
+    counts, wilds = hand.lone
+    sets_only = standard_readings(counts, wilds, "w", ctx.flip, nsets=4, npair=0)
+    if hand.last is not None:
+        suit = suit_of(hand.last)
+        pairs = [(1 << suit, 0)]
+    else:  # last is a wild: two wilds pair, read as anything
+        pairs = [(mask, cst) for _, mask, cst in _wild_pairs("w", ctx.flip)]
+    for chow, mask, _, sancai in sets_only:
+        for pmask, cst in pairs:
+            yield chow, mask | pmask, cst, sancai
 
 
 @lru_cache(maxsize=1024)
@@ -102,8 +100,11 @@ def _candidates(ctx: Context, hand: Hand):
     None where it has none."""
     wild = hand.wilds > 0
     quanqiuren = ctx.melded == 4 and not ctx.self_drawn
-    for reading in _standard(ctx, hand):
-        yield from _with_reading(*reading, quanqiuren, wild)
+    for chow, mask, cst, sancai in standard_readings(hand.counts, hand.wilds, "w", ctx.flip):
+        yield from _with_reading(chow, mask, cst, sancai, False, quanqiuren, wild)
+    if hand.lone is not None:
+        for chow, mask, cst, sancai in _baotou(ctx, hand):
+            yield from _with_reading(chow, mask, cst, sancai, True, quanqiuren, wild)
     suit_code = "qingyise_cai" if wild else "qingyise"
     if ctx.melded == 0 and is_qidui(hand.counts, hand.wilds):
         shapes = ["qidui" if wild else "qingqidui"]
