@@ -340,15 +340,11 @@ def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip
     return _fold_readings(counts, wilds, nsets, npair, proj, flip)
 
 
-class _Memos(tuple):
-    """One memo (a dict) per group, emptied together like the lru caches (bench/analyse.py)."""
+class _Memo(dict):
+    """A memo emptied like the lru caches (``cache_clear``, bench/analyse.py)."""
 
-    def cache_clear(self) -> None:
-        for memo in self:
-            memo.clear()
+    cache_clear = dict.clear
 
-
-_PLAIN_WAYS = _Memos({} for _ in _GROUPS)  # group -> {its counts: _plain_ways}
 
 # A wild-free group's way packed in one int: the suit bit (bits 0-3), pairs (4-6), chows (7-10),
 # the honour-pung mask (11-17) and the pair's class + 1 (18 up; 0: no pair). Each field of the
@@ -356,27 +352,33 @@ _PLAIN_WAYS = _Memos({} for _ in _GROUPS)  # group -> {its counts: _plain_ways}
 # pair), so a hand's reading is the sum of one way of each group.
 _PAIRS, _CHOWS, _PUNGS, _PAIR = 4, 7, 11, 18
 
+_PLAIN_WAYS = _Memo()  # a group's counts -> _plain_ways (9 counts: any suit's; 7: the honours')
+# What a group adds to each of its ways by its place (``_plain_ways``): nothing (no tile), its
+# bit (sets), its bit and, for a suit, the pair's class (sets and the pair).
+_BY_PLACE = (*((0, 1 << g, 1 << g | (g + 1) << _PAIR) for g in range(3)), (0, HONOURS_BIT, HONOURS_BIT))
 
-def _plain_ways(seg: tuple, g: int) -> tuple[int, ...]:
-    """Without wilds, every way group ``g``'s tiles are all used, packed (above); none when no sets
-    and at most a pair take them all (the pair follows from the count: a third left over, none; two
-    thirds, one). An empty group: one way of nothing. Remembered in ``_PLAIN_WAYS[g]``."""
+
+def _plain_ways(seg: tuple) -> tuple[tuple[int, ...], int]:
+    """Without wilds, every way one group's tiles are all used, packed (above), and what the group
+    adds by its place: ``_BY_PLACE[group][0]`` no tile, ``[1]`` sets, ``[2]`` sets and the pair (the
+    pair follows from the count: a third left over, none; two thirds, one; no way when it is 1).
+    Alike in every suit, so the three share them; remembered in ``_PLAIN_WAYS``."""
     n = sum(seg)
+    is_suit = len(seg) == 9
     if n % 3 == 1:
         ways = ()
     else:
-        base = (1 << g if n else 0) | (n % 3 // 2) << _PAIRS
+        pairs = n % 3 // 2
         ways = tuple(
             {
-                base | ch << _CHOWS | hp << _PUNGS | (0 if pi < 0 else (g if g < 3 else HONOUR0 + pi) + 1) << _PAIR
-                for ch, hp, pi in _plain_group(seg, g < 3)
+                pairs << _PAIRS | ch << _CHOWS | hp << _PUNGS | (0 if is_suit or pi < 0 else HONOUR0 + pi + 1) << _PAIR
+                for ch, hp, pi in _plain_group(seg, is_suit)
             }
         )
-    memo = _PLAIN_WAYS[g]
-    if len(memo) >= 1 << 14:
-        memo.clear()
-    memo[seg] = ways
-    return ways
+    if len(_PLAIN_WAYS) >= 1 << 15:
+        _PLAIN_WAYS.clear()
+    found = _PLAIN_WAYS[seg] = ways, (n > 0) + (n % 3 == 2)
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
@@ -414,15 +416,14 @@ def _plain_readings(counts, npair: int, proj: str) -> frozenset:
     total = 0
     more = None  # the sums of the groups so far with two or more ways
     for g, seg in enumerate((counts[0:9], counts[9:18], counts[18:27], counts[27:34])):
-        ways = _PLAIN_WAYS[g].get(seg)
-        if ways is None:
-            ways = _plain_ways(seg, g)
+        ways, place = _PLAIN_WAYS.get(seg) or _plain_ways(seg)
+        add = _BY_PLACE[g][place]
         if len(ways) == 1:
-            total += ways[0]
+            total += ways[0] + add
         elif not ways:
             return frozenset()
         else:
-            more = ways if more is None else [a + b for a in more for b in ways]
+            more = [w + add for w in ways] if more is None else [a + b + add for a in more for b in ways]
     sums = (total,) if more is None else [total + m for m in more]
     if sums[0] >> _PAIRS & 7 != npair:  # (every way of a group holds as many pairs)
         return frozenset()
