@@ -25,7 +25,7 @@ Pair class: 0-2 for a suited pair of that suit, 27-33 for an honour pair of that
 from functools import lru_cache
 from itertools import combinations_with_replacement, pairwise
 
-from .tiles import HONOUR0, suit_of
+from .tiles import HONOUR0, Memo, suit_of
 
 HONOURS_BIT = 8
 _EMPTY = frozenset({(0, 0, 0, 0, 0, -1)})
@@ -340,19 +340,13 @@ def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip
     return _fold_readings(counts, wilds, nsets, npair, proj, flip)
 
 
-class _Memo(dict):
-    """A memo emptied like the lru caches (``cache_clear``, bench/analyse.py)."""
-
-    cache_clear = dict.clear
-
-
 # A wild-free group's way packed in one int: the suit bit (bits 0-3), pairs (4-6), chows (7-10),
 # the honour-pung mask (11-17) and the pair's class + 1 (18 up; 0: no pair). Each field of the
 # groups' sum is the hand's (the bits and the pung mask are the groups' own, one group holds the
 # pair), so a hand's reading is the sum of one way of each group.
 _PAIRS, _CHOWS, _PUNGS, _PAIR = 4, 7, 11, 18
 
-_PLAIN_WAYS = _Memo()  # a group's counts -> _plain_ways (9 counts: any suit's; 7: the honours')
+_PLAIN_WAYS = Memo()  # a group's counts -> _plain_ways (9 counts: any suit's; 7: the honours')
 # What a group adds to each of its ways by its place (``_plain_ways``): nothing (no tile), its
 # bit (sets), its bit and, for a suit, the pair's class (sets and the pair).
 _BY_PLACE = (*((0, 1 << g, 1 << g | (g + 1) << _PAIR) for g in range(3)), (0, HONOURS_BIT, HONOURS_BIT))

@@ -7,7 +7,7 @@ from typing import NamedTuple
 
 from ..errors import ScoringError, unknown_field
 from ..ruleset import DEFAULT_RULESET, get_ruleset
-from .tiles import CODES, INDEX
+from .tiles import CODES, INDEX, Memo
 
 FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")  # each false unless sent
 FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", "rules", *FLAGS))
@@ -78,11 +78,7 @@ def table_rules(ruleset: str, raw):
     return rules
 
 
-class _Memo(dict):
-    cache_clear = dict.clear  # emptied like the lru caches (bench/analyse.py)
-
-
-_RULES = _Memo()  # (ruleset, _frozen(rules)) -> the parsed Rules
+_RULES = Memo()  # (ruleset, _frozen(rules)) -> the parsed Rules
 
 
 def _frozen(value):

@@ -12,7 +12,7 @@ from scoring.engine.analyse.decompose import is_luanfeng, is_qidui, is_shisanbuk
 from scoring.engine.analyse.decompose import wild_pair_options as _wild_pairs
 from scoring.engine.analyse.hand import Hand
 from scoring.engine.analyse.request import Context
-from scoring.engine.analyse.tiles import suit_of
+from scoring.engine.analyse.tiles import Memo, suit_of
 
 from .patterns import BY_CODE, LISTABLE
 
@@ -42,19 +42,14 @@ def _worths(table: dict) -> dict:
     return found[1]
 
 
-_WORTHS: dict[int, tuple[dict, dict]] = {}
+_WORTHS = Memo()  # id(table) -> (table, its worths)
 
 
+@lru_cache(maxsize=4096)
 def _codes(bits: int) -> tuple[str, ...]:
-    """The codes of a set of tie bits, in §2 order. Remembered: §2 allows at most one shape, suit,
-    财神, first-round pattern, 杠开 and 海底 together, a few thousand sets in all."""
-    codes = _CODES.get(bits)
-    if codes is None:
-        codes = _CODES[bits] = tuple(code for code in ORDER if bits & _TIE_BIT[code])
-    return codes
-
-
-_CODES: dict[int, tuple[str, ...]] = {}
+    """The codes of a set of tie bits, in §2 order (§2 allows at most one shape, suit, 财神,
+    first-round pattern, 杠开 and 海底 together: a few thousand sets in all)."""
+    return tuple(code for code in ORDER if bits & _TIE_BIT[code])
 
 
 def _baotou(ctx: Context, hand: Hand):
@@ -138,13 +133,13 @@ def answer(ctx: Context, hand: Hand) -> dict:
             best = value
     if best is None:
         return {"complete": False}
+    if ctx.first_round:  # the context's patterns: in every reading, never in a candidate
+        best += worth[ctx.first_round]
+    if ctx.after_kong:
+        best += worth["gangkai"]
+    if ctx.last_tile and ctx.self_drawn:
+        best += worth["haidi"]
     fan, bits = divmod(best, _FAN)
-    extra = [code for code, held in (("gangkai", ctx.after_kong), ("haidi", ctx.last_tile and ctx.self_drawn)) if held]
-    if ctx.first_round:
-        extra.append(ctx.first_round)
-    for code in extra:
-        fan += table[code]
-        bits |= _TIE_BIT[code]
     if ctx.self_drawn:
         fan += table["zimo"]
     return {"complete": True, "caishen": hand.wilds, "patterns": list(_codes(bits)), "fan": fan}
