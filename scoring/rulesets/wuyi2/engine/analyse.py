@@ -95,7 +95,9 @@ def _candidates(ctx: Context, hand: Hand):
     None where it has none."""
     wild = hand.wilds > 0
     quanqiuren = ctx.melded == 4 and not ctx.self_drawn
+    standard = False
     for chow, mask, cst, sancai in standard_readings(hand.counts, hand.wilds, "w", ctx.flip):
+        standard = True
         yield from _with_reading(chow, mask, cst, sancai, False, quanqiuren, wild)
     if hand.lone is not None:
         for chow, mask, cst, sancai in _baotou(ctx, hand):
@@ -113,7 +115,8 @@ def _candidates(ctx: Context, hand: Hand):
                 if suit == "qingyise_cai" and shape == "qingqidui":
                     continue
                 yield shape, suit, None
-    if ctx.melded == 0 and is_shisanbukao(hand.counts, hand.wilds):
+    # 十三不靠 holds no kind twice: a wild-free hand read as standard holds its pair (most hands)
+    if ctx.melded == 0 and (wild or not standard) and is_shisanbukao(hand.counts, hand.wilds):
         yield "shisanbukao", None, None
         if is_shisanbukao(hand.counts, hand.wilds, all_honours_plain_winds=True):
             yield "qifeng", None, None
