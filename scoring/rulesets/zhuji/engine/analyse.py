@@ -65,6 +65,7 @@ def _key(reading: tuple, ctx: Context) -> tuple:
 
 
 def answer(ctx: Context, hand: Hand) -> dict:
+    """The TAI object of the best standard reading (mostly there is one: nothing to compare)."""
     readings = standard_readings(hand.counts, hand.wilds, "z", ctx.flip)  # none: not standard
     if not readings:
         return {"complete": False}
