@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mahjong.agari import Agari
 
-from scoring.engine.analyse import CODES, INDEX, analyse, decompose, is_qidui, is_standard
+from scoring.engine.analyse import CODES, INDEX, analyse, analyser, decompose, is_qidui, is_standard
 from scoring.engine.analyse import request as analyse_request
 from scoring.engine.analyse import tiles as analyse_tiles
 from scoring.engine.analyse.tiles import wild_kinds
@@ -42,8 +42,9 @@ def random_request(rng: random.Random, ruleset: str) -> dict:
 
 
 def clear_caches() -> None:
-    """Every memo of the 算牌 engine emptied (the decompositions, the parsed house rules)."""
-    for module in (decompose, analyse_tiles, analyse_request):
+    """Every memo of the 算牌 engine emptied (the decompositions, the parsed house rules, the
+    rulesets' own)."""
+    for module in (decompose, analyse_tiles, analyse_request, *map(analyser, RULESETS)):
         for memo in vars(module).values():
             if not isinstance(memo, type) and hasattr(memo, "cache_clear"):
                 memo.cache_clear()

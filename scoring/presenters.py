@@ -16,6 +16,7 @@ from scoring.engine import SEATS_ZH
 from scoring.entry import entry_for, kind_for
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
+from scoring.pagecache import build
 from scoring.readmodel import GameView, HandView
 
 
@@ -68,7 +69,7 @@ def hand_row(game: Game, hand: Hand, result: HandView | None, number: int | None
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"
-ROW_KEY = "hand-row:2"  # bump when _hand_row.html changes and the cache outlives a deploy
+ROW_KEY = "hand-row"  # with the release's digest: a deploy never shows the last one's rows
 ROW_SECONDS = 60 * 60 * 24
 
 
@@ -81,11 +82,11 @@ def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str
     """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
     its creation time, should a restored database reuse ids), its 第N局 (a void before it
     renumbers it), its cached result (an edit of an earlier hand rescores it without touching
-    its revision), the names, the language and the link its 修改/作废 buttons use ("" when it
-    has none)."""
+    its revision), the names, the language, the link its 修改/作废 buttons use ("" when it
+    has none) and the release (scoring/pagecache.py ``build``: its templates and wording)."""
     result = "void" if hand.voided else _digest(hand.result)
     made = hand.created_at.timestamp() if hand.created_at else 0
-    return f"{ROW_KEY}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
+    return f"{ROW_KEY}:{build()}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
 
 
 def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:

@@ -29,19 +29,35 @@ def tone(value) -> str:
     return "gain" if value > 0 else "loss" if value < 0 else "even"
 
 
-@register.simple_tag
-def step_url(base: str, data, **updates) -> str:
-    """``base`` with the form's current answers plus ``updates``: each tap is a plain link."""
-    items = []
+ONE_TIME_FIELDS = ("csrfmiddlewaretoken", "form_token", "next_seq")  # never carried by a link
+
+
+@register.simple_tag(takes_context=True)
+def step_url(context, base: str, data, **updates) -> str:
+    """``base`` with the form's current answers plus ``updates``: each tap is a plain link. A
+    step screen has a score of them: the answers are encoded once per template render."""
+    memo = context.render_context.setdefault("step_url", {})
+    answers = memo.get(id(data))
+    if answers is None or answers[0] is not data:
+        answers = memo[id(data)] = (data, _encoded_answers(data))
+    query = [pair for key, pair in answers[1] if key not in updates]
+    changed = [(k, v) for k, v in updates.items() if v not in (None, "")]
+    if changed:
+        query.append(urlencode(changed))
+    return f"{base}?{'&'.join(query)}" if query else base
+
+
+def _encoded_answers(data) -> list[tuple[str, str]]:
+    """(field, "field=value") for each answer in ``data``, as ``urlencode`` writes each pair."""
+    pairs = []
     for key in data or {}:
-        if key in updates or key in ("csrfmiddlewaretoken", "form_token", "next_seq"):
+        if key in ONE_TIME_FIELDS:
             continue
         values = data.getlist(key) if hasattr(data, "getlist") else data[key]
         for value in values if isinstance(values, list) else [values]:
             if value not in (None, ""):
-                items.append((key, value))
-    items.extend((k, v) for k, v in updates.items() if v not in (None, ""))
-    return f"{base}?{urlencode(items)}" if items else base
+                pairs.append((key, urlencode([(key, value)])))
+    return pairs
 
 
 @register.filter

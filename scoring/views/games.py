@@ -26,6 +26,7 @@ from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game
+from scoring.pagecache import game_stamp, render_page
 from scoring.presenters import game_context
 
 
@@ -115,6 +116,20 @@ def list_page(request: HttpRequest) -> int | None:
     return None
 
 
+def _ledger_page(
+    request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
+) -> HttpResponse:
+    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py):
+    the game's row, this phone's 「我是」 seat and the address the language switch returns to
+    (``here``) are all it adds to the request."""
+    me = device.my_seat(request, game.id, game.rulebook.seats)
+
+    def context() -> dict:
+        return {**_ledger_context(request, game, token, can_edit), **({"here": here} if here else {})}
+
+    return render_page(request, template, [game_stamp(game), me, here], context)
+
+
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
     return game_response(request, game, token, can_edit)
@@ -123,10 +138,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
     """The game page: its own address's answer, and a write's answer to htmx (views/hands.py),
     which names the page's address (``here``, where the language switch comes back to)."""
-    context = _ledger_context(request, game, token, can_edit)
-    if here:
-        context["here"] = here
-    response = render(request, "scoring/game.html", context)
+    response = _ledger_page(request, "scoring/game.html", game, token, can_edit, here)
     device.remember_game(request, response, token)
     claim(request, game, token)
     return response
@@ -138,7 +150,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
         response = HttpResponse(status=204)
     else:
         game, can_edit = load_game(request, token)
-        response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
+        response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
     return response  # Cache-Control: private, no-store, as for every token page
 
 

@@ -6,7 +6,7 @@ and the readings the rulesets score agree with every way of using the tiles, non
 import random
 from functools import cache
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.analyse import CODES, analyse, is_standard, standard_readings
@@ -241,8 +241,13 @@ def reference_readings(counts, wilds: int, proj: str, flip: int, nsets: int, npa
     return out
 
 
+RUNS_AND_PAIR = "1m 1m 1m 2m 2m 2m 3m 3m 3m 5m 5m E E E".split()  # 万 read as 3 pungs or 3 chows, with the pair
+
+
 @settings(max_examples=examples(500), deadline=None)
 @given(hands(14), st.integers(0, 4), st.booleans(), st.sampled_from("zw"))
+@example(("zhuji", "9p", RUNS_AND_PAIR), 0, False, "z")
+@example(("wuyi2", "9p", RUNS_AND_PAIR), 0, False, "w")
 def test_the_readings_are_every_way_of_using_the_tiles(hand, wilds, lone, proj):
     _, flip, tiles = hand
     nsets, npair = (4, 0) if lone else (4, 1)

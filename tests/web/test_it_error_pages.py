@@ -64,7 +64,7 @@ def test_a_crash_answers_the_apps_500_page(client, game, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(games, "render", boom)
+    monkeypatch.setattr(games, "game_context", boom)  # the game page's presenter
     client.raise_request_exception = False
     response = client.get(game_url(game))
     assert response.status_code == 500

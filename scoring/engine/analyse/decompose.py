@@ -25,7 +25,7 @@ Pair class: 0-2 for a suited pair of that suit, 27-33 for an honour pair of that
 from functools import lru_cache
 from itertools import combinations_with_replacement, pairwise
 
-from .tiles import HONOUR0, suit_of
+from .tiles import HONOUR0, Memo, suit_of
 
 HONOURS_BIT = 8
 _EMPTY = frozenset({(0, 0, 0, 0, 0, -1)})
@@ -335,21 +335,44 @@ def wild_pair_options(proj: str, flip: int) -> tuple[tuple, ...]:
 def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
     if sum(counts) + wilds != 3 * nsets + 2 * npair:
         return frozenset()
-    if not wilds:
+    if not wilds and npair <= 1:
         return _plain_readings(counts, npair, proj)
     return _fold_readings(counts, wilds, nsets, npair, proj, flip)
 
 
-@lru_cache(maxsize=1 << 14)
-def _plain_ways(seg: tuple, g: int) -> tuple[int, tuple, int]:
-    """Without wilds, group ``g``'s tiles all used: ``(pairs, ((chows, honour-pung mask, pair class),
-    …), suit bit)``; the pairs follow from the count (a third left over: none; two thirds: one), no
-    way when it is 1. An empty group: one way of nothing, no bit."""
-    pairs = sum(seg) % 3
-    if pairs == 1:
-        return 0, (), 1 << g
-    ways = {(ch, hp, -1 if pi < 0 else (g if g < 3 else HONOUR0 + pi)) for ch, hp, pi in _plain_group(seg, g < 3)}
-    return pairs // 2, tuple(ways), (1 << g if any(seg) else 0)
+# A wild-free group's way packed in one int: the suit bit (bits 0-3), pairs (4-6), chows (7-10),
+# the honour-pung mask (11-17) and the pair's class + 1 (18 up; 0: no pair). Each field of the
+# groups' sum is the hand's (the bits and the pung mask are the groups' own, one group holds the
+# pair), so a hand's reading is the sum of one way of each group.
+_PAIRS, _CHOWS, _PUNGS, _PAIR = 4, 7, 11, 18
+
+_PLAIN_WAYS = Memo()  # a group's counts -> _plain_ways (9 counts: any suit's; 7: the honours')
+# What a group adds to each of its ways by its place (``_plain_ways``): nothing (no tile), its
+# bit (sets), its bit and, for a suit, the pair's class (sets and the pair).
+_BY_PLACE = (*((0, 1 << g, 1 << g | (g + 1) << _PAIR) for g in range(3)), (0, HONOURS_BIT, HONOURS_BIT))
+
+
+def _plain_ways(seg: tuple) -> tuple[tuple[int, ...], int]:
+    """Without wilds, every way one group's tiles are all used, packed (above), and what the group
+    adds by its place: ``_BY_PLACE[group][0]`` no tile, ``[1]`` sets, ``[2]`` sets and the pair (the
+    pair follows from the count: a third left over, none; two thirds, one; no way when it is 1).
+    Alike in every suit, so the three share them; remembered in ``_PLAIN_WAYS``."""
+    n = sum(seg)
+    is_suit = len(seg) == 9
+    if n % 3 == 1:
+        ways = ()
+    else:
+        pairs = n % 3 // 2
+        ways = tuple(
+            {
+                pairs << _PAIRS | ch << _CHOWS | hp << _PUNGS | (0 if is_suit or pi < 0 else HONOUR0 + pi + 1) << _PAIR
+                for ch, hp, pi in _plain_group(seg, is_suit)
+            }
+        )
+    if len(_PLAIN_WAYS) >= 1 << 15:
+        _PLAIN_WAYS.clear()
+    found = _PLAIN_WAYS[seg] = ways, (n > 0) + (n % 3 == 2)
+    return found
 
 
 @lru_cache(maxsize=1 << 16)
@@ -381,35 +404,30 @@ _NO_TILES = frozenset({(0, 0, -1)})
 
 
 def _plain_readings(counts, npair: int, proj: str) -> frozenset:
-    """``_fold_readings`` without wilds: each group's ways (memoised), the pair where the count puts
-    it, and the suits as the tiles show them. Mostly each group has one way: no products then."""
-    pairs = mask = chows = pungs = 0
-    pair = -1
-    more = None  # the readings so far, once a group has two ways
+    """``_fold_readings`` without wilds and with at most one pair: a way of each group (memoised),
+    added up (``_plain_ways``). Mostly each group has one way: one sum then."""
     counts = tuple(counts)  # (a tuple's slices are tuples)
-    for g, (start, end) in enumerate(_GROUPS):
-        n, ways, bit = _plain_ways(counts[start:end], g)
-        if not ways:
+    total = 0
+    more = None  # the sums of the groups so far with two or more ways
+    for g, seg in enumerate((counts[0:9], counts[9:18], counts[18:27], counts[27:34])):
+        ways, place = _PLAIN_WAYS.get(seg) or _plain_ways(seg)
+        add = _BY_PLACE[g][place]
+        if len(ways) == 1:
+            total += ways[0] + add
+        elif not ways:
             return frozenset()
-        pairs += n
-        mask |= bit
-        if len(ways) == 1 and more is None:
-            ch, hp, pc = ways[0]
-            chows += ch
-            pungs |= hp
-            if pc >= 0:
-                pair = pc
         else:
-            more = [(chows, pungs, pair)] if more is None else more
-            more = [(ch + ch2, hp | hp2, pc2 if pc < 0 else pc) for ch, hp, pc in more for ch2, hp2, pc2 in ways]
-    if pairs != npair:
+            more = [w + add for w in ways] if more is None else [a + b + add for a in more for b in ways]
+    sums = (total,) if more is None else [total + m for m in more]
+    if sums[0] >> _PAIRS & 7 != npair:  # (every way of a group holds as many pairs)
         return frozenset()
-    if more is None:
-        return frozenset(((chows, pungs, pair, mask) if proj == "z" else (chows > 0, mask, 0, 0),))
-    readings = more
+    if more is None:  # (most hands) one reading: made without a loop
+        if proj == "z":
+            return frozenset(((total >> _CHOWS & 15, total >> _PUNGS & 127, (total >> _PAIR) - 1, total & 15),))
+        return frozenset(((total >> _CHOWS & 15 > 0, total & 15, 0, 0),))
     if proj == "z":
-        return frozenset((ch, hp, pc, mask) for ch, hp, pc in readings)
-    return frozenset((ch > 0, mask, 0, 0) for ch, _, _ in readings)
+        return frozenset((r >> _CHOWS & 15, r >> _PUNGS & 127, (r >> _PAIR) - 1, r & 15) for r in sums)
+    return frozenset((r >> _CHOWS & 15 > 0, r & 15, 0, 0) for r in sums)
 
 
 def _fold_readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
@@ -446,7 +464,7 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
     ``flip`` is the flip's kind: under ``"w"`` a wild pair / pung read as that kind is flagged
     (武义 caishentou / sancai, docs/rules/wuyi2.md §2).
     """
-    if not wilds:  # each group's ways are memoised: putting them together is cheaper than a memo of the hand
+    if not wilds and npair <= 1:  # each group's ways are memoised: adding them up is cheaper than a memo of the hand
         if sum(counts) != 3 * nsets + 2 * npair:
             return frozenset()
         return _plain_readings(counts, npair, proj)
@@ -455,12 +473,10 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
 
 def is_qidui(counts, wilds: int, npairs: int = 7) -> bool:
     """七对 (docs/analysis.md "Shapes"): every plain tile pairs (four of a kind = two pairs) or
-    takes a wild; the rest of the wilds pair up."""
-    if sum(counts) + wilds != 2 * npairs:
-        return False
-    if counts.count(1) + counts.count(3) > wilds:  # the odd counts take a wild each (most hands)
-        return False
-    return sum(c & 1 for c in counts) <= wilds
+    takes a wild; the rest of the wilds pair up. (A kind holds 0-4 tiles: 1 and 3 are the odd.)"""
+    if not wilds:  # (most hands) no odd count: the search stops at the first
+        return 1 not in counts and 3 not in counts and sum(counts) == 2 * npairs
+    return sum(counts) + wilds == 2 * npairs and counts.count(1) + counts.count(3) <= wilds
 
 
 def _spread_ok(mask: int) -> bool:

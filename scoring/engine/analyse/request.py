@@ -1,16 +1,15 @@
 """The request and its checks: docs/analysis.md "Request fields", "Context fields", "Readings
 settled" (context checks) and "Errors". Every problem is a ScoringError with ``hand`` None."""
 
-from operator import eq
+from operator import eq, itemgetter
 from types import ModuleType
 from typing import NamedTuple
 
 from ..errors import ScoringError, unknown_field
 from ..ruleset import DEFAULT_RULESET, get_ruleset
-from .tiles import CODES, INDEX
+from .tiles import CODES, INDEX, Memo
 
-FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")
-_NOT_SET = (False,) * len(FLAGS)  # each flag's default
+FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")  # each false unless sent
 FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", "rules", *FLAGS))
 SEAT_WINDS = ("E", "S", "W", "N")
 MAX_TILES = 14
@@ -58,6 +57,9 @@ class Context(NamedTuple):
     rules: object  # the table's house rules (the ruleset's ``Rules``): 武义's 番 table
 
 
+_new = tuple.__new__  # a named tuple made from a tuple, without its Python-level __new__
+
+
 def table_rules(ruleset: str, raw):
     """The ruleset's ``Rules`` from a request's ``rules`` (the game contract's object; None: the
     defaults), or ScoringError naming the rule. Parsed once per ruleset and ``rules`` (``Rules`` are
@@ -76,11 +78,7 @@ def table_rules(ruleset: str, raw):
     return rules
 
 
-class _Memo(dict):
-    cache_clear = dict.clear  # emptied like the lru caches (bench/analyse.py)
-
-
-_RULES = _Memo()  # (ruleset, _frozen(rules)) -> the parsed Rules
+_RULES = Memo()  # (ruleset, _frozen(rules)) -> the parsed Rules
 
 
 def _frozen(value):
@@ -118,7 +116,7 @@ def _tiles(value) -> tuple[int, ...]:
             "tiles",
         )
     try:
-        kinds = tuple(map(INDEX.__getitem__, value))
+        kinds = itemgetter(*value)(INDEX)  # every code's kind, a tuple (13 or 14 of them)
     except (KeyError, TypeError):  # the first tile that is no code names the error
         kinds = tuple(_code(v, "tiles") for v in value)
     ordered = sorted(kinds)
@@ -152,7 +150,11 @@ def parse(request) -> Context:
         raise ScoringError("缺少 flip（翻出的财神牌）", "flip (the flipped indicator) is missing", "flip")
     flip = request["flip"]
     flip = INDEX[flip] if type(flip) is str and flip in INDEX else _code(flip, "flip")
-    drawn, after_kong, robbing_kong, last_tile, dealer = map(request.get, FLAGS, _NOT_SET)
+    drawn = request.get("self_drawn", False)
+    after_kong = request.get("after_kong", False)
+    robbing_kong = request.get("robbing_kong", False)
+    last_tile = request.get("last_tile", False)
+    dealer = request.get("dealer", False)
     if not (
         type(drawn) is bool
         and type(after_kong) is bool
@@ -192,20 +194,23 @@ def parse(request) -> Context:
         first_round = _first_round(first_round, ruleset, dealer, self_drawn)
     rules = table_rules(ruleset, request.get("rules"))
     seat_wind = None if seat is None else INDEX[seat]
-    return Context(
-        ruleset,
-        kinds,
-        flip,
-        last,
-        self_drawn,
-        after_kong,
-        robbing_kong,
-        last_tile,
-        melded,
-        dealer,
-        seat_wind,
-        first_round,
-        rules,
+    return _new(  # Context(...), made faster
+        Context,
+        (
+            ruleset,
+            kinds,
+            flip,
+            last,
+            self_drawn,
+            after_kong,
+            robbing_kong,
+            last_tile,
+            melded,
+            dealer,
+            seat_wind,
+            first_round,
+            rules,
+        ),
     )
 
 

@@ -30,6 +30,12 @@ def next_kind(kind: int) -> int:
     return C + (kind - C + 1) % 3
 
 
+class Memo(dict):
+    """A memo (a dict) emptied like the lru caches, by ``cache_clear`` (bench/analyse.py)."""
+
+    cache_clear = dict.clear
+
+
 @cache
 def _wild_rule(ruleset: str) -> tuple[bool, bool]:
     """(the next kind is wild too, 白板 stands in for the flip's kind), as the ruleset's 算牌 says."""

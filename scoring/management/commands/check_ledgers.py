@@ -47,6 +47,7 @@ class Command(BaseCommand):
             self.stdout.write(f"game {game.pk}: cache differs from the replay{' (repaired)' if repair else ''}")
             if repair:
                 store(game, ledger)
+                game.bump_version()  # what the pages show changed: phones poll it, kept pages go
         if unfilled:
             done = "filled now" if repair else "filled on first read, or now by --repair"
             self.stdout.write(f"{unfilled} game(s) not cached yet ({done})")

@@ -18,12 +18,6 @@ from .hands import WINDS as WIND_NAMES
 DRAGON_NAMES = tuple(DRAGON_CODES)  # in 中发白 order, as DRAGONS (the tiles)
 
 
-def _wind_tai(kind: int, ctx: Context) -> int:
-    if kind == E:
-        return 2 if ctx.dealer else 1
-    return 1 if kind == ctx.seat_wind else 0
-
-
 def _pungs(pungs: int) -> tuple[tuple, tuple, tuple, tuple]:
     """(dragon names, wind names, wind kinds, 中发白东南西北 held) of an honour-pung mask."""
     return (
@@ -35,54 +29,64 @@ def _pungs(pungs: int) -> tuple[tuple, tuple, tuple, tuple]:
 
 
 _PUNGS = [_pungs(mask) for mask in range(1 << 7)]  # every honour-pung mask, worked out once
+_SCORING_PAIRS = frozenset((*DRAGONS, E))  # a pair of these (or of the seat wind) is no 平胡
 
 
-def _evaluate(reading: tuple, ctx: Context, wilds: int) -> tuple[tuple, dict]:
-    """(comparison key, TAI object + total) of one reading ``(chows, honour pungs, pair, suits)``."""
+def _read(reading: tuple, ctx: Context) -> tuple[int, str, bool, bool, str | None]:
+    """(台 total, shape, 混一色, 全字, special) of one reading ``(chows, honour pungs, pair, suits)``."""
     chows, pungs, pair, mask = reading
-    dragons, winds, wind_kinds, held = _PUNGS[pungs]
-    dragons, winds = list(dragons), list(winds)
-    scoring_pair = pair in (*DRAGONS, E, ctx.seat_wind)
-    if chows == 4 and not scoring_pair:
-        shape = "pinghu"
-    elif chows == 0:
+    if chows == 0:
         shape = "duiduihu"
+    elif chows == 4 and pair not in _SCORING_PAIRS and pair != ctx.seat_wind:
+        shape = "pinghu"
     else:
         shape = "mixed"
     suits = mask & 7
     hunyise = bool(mask & HONOURS_BIT) and suits in (1, 2, 4)
     quanzi = suits == 0
     special = ctx.first_round or ("quanzi" if quanzi else None)
-    total = len(dragons) + (sum(_wind_tai(k, ctx) for k in wind_kinds) if wind_kinds else 0)
-    total += (shape != "mixed") + hunyise + ctx.robbing_kong
     if special:
-        total = SPECIAL_TAI
+        return SPECIAL_TAI, shape, hunyise, quanzi, special
+    dragons, _, wind_kinds, _ = _PUNGS[pungs]
+    total = len(dragons) + (shape != "mixed") + hunyise + ctx.robbing_kong
+    for kind in wind_kinds:
+        if kind == E:
+            total += 2 if ctx.dealer else 1
+        elif kind == ctx.seat_wind:
+            total += 1
+    return total, shape, hunyise, quanzi, special
+
+
+def _key(reading: tuple, ctx: Context) -> tuple:
+    """What picks the best of several readings: the total, then the table order ("Readings
+    settled"). Equal keys read the same TAI object."""
+    total, shape, hunyise, quanzi, _ = _read(reading, ctx)
+    return (total, *_PUNGS[reading[1]][3], shape == "pinghu", shape == "duiduihu", hunyise, quanzi)
+
+
+def answer(ctx: Context, hand: Hand) -> dict:
+    """The TAI object of the best standard reading (mostly there is one: nothing to compare)."""
+    readings = standard_readings(hand.counts, hand.wilds, "z", ctx.flip)  # none: not standard
+    if not readings:
+        return {"complete": False}
+    if len(readings) == 1:
+        (best,) = readings
+    else:
+        best = max(readings, key=lambda reading: _key(reading, ctx))
+    total, shape, hunyise, _, special = _read(best, ctx)
+    dragons, winds, _, _ = _PUNGS[best[1]]
     tai = {
-        "dragon_pungs": dragons,
-        "wind_pungs": winds,
+        "dragon_pungs": list(dragons),
+        "wind_pungs": list(winds),
         "shape": shape,
         "hunyise": hunyise,
         "qianggang": ctx.robbing_kong,
         "gangkai": ctx.after_kong,
-        "no_caishen": wilds == 0,
+        "no_caishen": hand.wilds == 0,
         "special": special,
     }
-    key = (total, *held, shape == "pinghu", shape == "duiduihu", hunyise, quanzi)
-    return key, {"tai": tai, "tai_total": total}
-
-
-def answer(ctx: Context, hand: Hand) -> dict:
-    readings = standard_readings(hand.counts, hand.wilds, "z", ctx.flip)  # none: not standard
-    if not readings:
-        return {"complete": False}
-    best_key, best = None, None
-    for reading in readings:
-        key, value = _evaluate(reading, ctx, hand.wilds)
-        if best_key is None or key > best_key:
-            best_key, best = key, value
-    total = best["tai_total"]
     can_win = total >= 1 or hand.wilds == 0 or ctx.after_kong
-    return {"complete": True, "caishen": hand.wilds, **best, "can_win": can_win}
+    return {"complete": True, "caishen": hand.wilds, "tai": tai, "tai_total": total, "can_win": can_win}
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
