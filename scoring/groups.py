@@ -103,6 +103,21 @@ def group_token_for(request: HttpRequest, group: Group) -> str:
     return group.view_token
 
 
+def page_inputs(request: HttpRequest, game: Game) -> list:
+    """What the game page's 牌友圈 box (``{% group_box %}``) adds to the key the page is kept
+    under (scoring/pagecache.py): the group links this phone holds, the groups the signed-in
+    person made, and the name of the game's group. Without them one phone's page, holding the
+    group's edit link, would be served to another that holds only the game's link. No query for
+    a game in no group opened by a phone signed in to nothing."""
+    inputs: list = [device.remembered_groups(request)]
+    user = request.user
+    if user.is_authenticated:
+        inputs.append(list(Group.objects.filter(owner=user).values_list("pk", "name")))
+    if game.group_id is not None:
+        inputs.append(Group.objects.filter(pk=game.group_id).values_list("name", flat=True).first())
+    return inputs
+
+
 def game_token(game: Game, can_edit: bool) -> str:
     """A group's edit link opens its games' edit links; its view link, their view links."""
     return game.edit_token if can_edit else game.view_token

@@ -127,7 +127,8 @@ def _ledger_page(
     def context() -> dict:
         return {**_ledger_context(request, game, token, can_edit), **({"here": here} if here else {})}
 
-    return render_page(request, template, [game_stamp(game), me, here], context)
+    box = groups.page_inputs(request, game) if template == "scoring/game.html" else []  # its 牌友圈 box
+    return render_page(request, template, [game_stamp(game), me, here, *box], context)
 
 
 def game_page(request: HttpRequest, token: str) -> HttpResponse:

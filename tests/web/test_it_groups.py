@@ -643,3 +643,22 @@ def test_a_game_that_no_longer_replays_leaves_the_group_pages_whole(client, grou
         assert client.get(url).status_code == 200, url
     assert {s.name: s.games for s in client.get(group_url(group)).context["standings"]}["老王"] == 1
     assert client.post(group_url(group) + "again").status_code == 302  # from the broken one's players
+
+
+def test_a_kept_game_page_never_hands_one_phones_group_link_to_another(client, group):
+    """The game page is kept rendered (scoring/pagecache.py); its 牌友圈 box depends on the phone
+    (the group links it holds) and on the group's name: a phone holding only the game's link
+    never gets the group's edit link from a page rendered for another phone, and a renamed group
+    shows at once."""
+    game = evening(client, group, rate=None)
+    client.get(group_url(group))  # this phone holds the group's edit link
+    for url in (game_url(game), game_url(game, view=True)):
+        assert group.edit_token in client.get(url).content.decode(), url
+        stranger = type(client)().get(url).content.decode()
+        assert group.edit_token not in stranger, url
+        assert group.view_token in stranger, url
+    client.post(group_url(group) + "roster", {"name": "周六新地方", "roster": "老王"})
+    assert "周六新地方" in client.get(game_url(game)).content.decode()
+    other = Game.objects.create(players=list(NAMES), rules=Rules().to_dict())
+    assert "周六新地方" in client.get(game_url(other)).content.decode()  # offered to join it
+    assert "周六新地方" not in type(client)().get(game_url(other)).content.decode()
