@@ -165,6 +165,11 @@ def well_formed(token: str) -> bool:
     return TOKEN_SHAPE.fullmatch(token) is not None
 
 
+def missed(request: HttpRequest) -> None:
+    """One more wrong token from this client (a game's or a group's): 429 once too many."""
+    _spend(("miss",), [client_of(request)])
+
+
 @functools.cache
 def _game_by_token() -> str:
     """The game a token opens, as ``Game.objects.filter(Q(edit_token=token) | Q(view_token=token))

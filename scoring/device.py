@@ -1,9 +1,11 @@
-"""What this phone remembers, in signed cookies: the games it opened and who it is at each."""
+"""What this phone remembers, in signed cookies: the games it opened and who it is at each, and
+the groups (牌友圈) it opened."""
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
 GAMES_COOKIE = "yiwu_games"
+GROUPS_COOKIE = "yiwu_groups"
 ME_COOKIE = "yiwu_me"
 MAX_GAMES = 60
 YEAR = 365 * 24 * 3600
@@ -32,11 +34,24 @@ def _set(response: HttpResponse, name: str, value: str) -> None:
 
 
 def remember_game(request: HttpRequest, response: HttpResponse, token: str) -> None:
-    tokens = remembered_tokens(request)
+    _remember(request, response, GAMES_COOKIE, token)
+
+
+def remembered_groups(request: HttpRequest) -> list[str]:
+    """Tokens of the groups this device opened, most recent first."""
+    return [t for t in _read(request, GROUPS_COOKIE).split(",") if t]
+
+
+def remember_group(request: HttpRequest, response: HttpResponse, token: str) -> None:
+    _remember(request, response, GROUPS_COOKIE, token)
+
+
+def _remember(request: HttpRequest, response: HttpResponse, name: str, token: str) -> None:
+    tokens = [t for t in _read(request, name).split(",") if t]
     if tokens[:1] == [token]:
         return
     tokens = [token] + [t for t in tokens if t != token]
-    _set(response, GAMES_COOKIE, ",".join(tokens[:MAX_GAMES]))
+    _set(response, name, ",".join(tokens[:MAX_GAMES]))
 
 
 def my_seat(request: HttpRequest, game_id: int, seats: int) -> int | None:

@@ -41,6 +41,8 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     archived_at = models.DateTimeField(null=True, blank=True)  # 归档: off the home and history lists
+    # 牌友圈 (scoring/groups.py): the group whose evenings this game is one of, if any.
+    group = models.ForeignKey("Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(first_dealer__lte=3), name="game_first_dealer_seat")]
@@ -174,6 +176,62 @@ class Transfer(models.Model):
     settlement = models.ForeignKey(Settlement, on_delete=models.CASCADE, related_name="transfers")
     payer = models.PositiveSmallIntegerField()
     payee = models.PositiveSmallIntegerField()
+    amount_fen = models.PositiveBigIntegerField()
+    paid_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.payer}→{self.payee} {self.amount_fen}"
+
+
+class Group(models.Model):
+    """牌友圈: a roster of people and their games, opened by link like a game (an edit link and a
+    view link); an account may own it. Standings and carry-over are scoring/groups.py's."""
+
+    name = models.CharField(max_length=40)
+    roster = models.JSONField(default=list)  # the people's names, in the order they joined
+    edit_token = models.CharField(max_length=32, unique=True, default=new_token)
+    view_token = models.CharField(max_length=32, unique=True, default=new_token)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="mahjong_groups"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SettleUp(models.Model):
+    """一起结清: unpaid transfers of a group's evenings (``parts``, each a game's ``Transfer``)
+    netted into the fewest transfers between the same people (``transfers``). When every one of
+    those is 已付, so is every part."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="settle_ups")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"一起结清 {self.group}"
+
+
+class SettleUpPart(models.Model):
+    """A game's transfer settled within a ``SettleUp`` (one at most)."""
+
+    settle_up = models.ForeignKey(SettleUp, on_delete=models.CASCADE, related_name="parts")
+    transfer = models.OneToOneField(Transfer, on_delete=models.CASCADE, related_name="settle_up_part")
+
+    def __str__(self) -> str:
+        return f"{self.settle_up} ∋ {self.transfer}"
+
+
+class SettleUpTransfer(models.Model):
+    """One of a ``SettleUp``'s netted transfers, between two people (by name)."""
+
+    settle_up = models.ForeignKey(SettleUp, on_delete=models.CASCADE, related_name="transfers")
+    payer = models.CharField(max_length=40)
+    payee = models.CharField(max_length=40)
     amount_fen = models.PositiveBigIntegerField()
     paid_at = models.DateTimeField(null=True, blank=True)
 

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
+from scoring import groups
 from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -369,9 +370,18 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
 
 
 def reopen_game(*, game: Game) -> None:
-    """重新打开: the settlement goes (it no longer matches once hands change)."""
+    """重新打开: the settlement goes (it no longer matches once hands change), and any 牌友圈
+    settle-up nothing of which is paid yet gives its transfers back (scoring/groups.py); one paid
+    from already holds the game's money: 已付 must be taken back there first."""
     with transaction.atomic():
         game = _locked(game, playing=False)
+        if groups.paid_in_settle_up(game):
+            raise Conflict(
+                "这局的钱已和别的晚上一起结清，并且有人付了：先在那里取消已付，再重新打开。",
+                "This game's money was settled together with other evenings and some of it is paid: "
+                "untick 已付 there first, then reopen.",
+            )
+        groups.release(game)
         Settlement.objects.filter(game=game).delete()
         Game.objects.filter(pk=game.pk).update(status=Game.PLAYING)
         game.bump_version()
@@ -385,6 +395,11 @@ def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
         if transfer is None:  # looked up under the lock: a reopen deletes the settlement
             raise Conflict(
                 "这笔转账已不存在（牌局已重新打开）。", "This transfer no longer exists (the game was reopened)."
+            )
+        if hasattr(transfer, "settle_up_part"):  # its money goes by the settle-up's transfers
+            raise Conflict(
+                "这笔已并入「一起结清」：请在下面一起结清的转账上标已付。",
+                "This transfer is part of a settle-up: mark the settle-up's transfers paid below.",
             )
         transfer.paid_at = timezone.now() if paid else None
         transfer.save(update_fields=["paid_at"])
@@ -401,4 +416,6 @@ def delete_game(*, game: Game) -> None:
     """删除: the game and all it holds (hands, settlement, the accounts' saved links), under its
     row lock so that no write to it is half-done."""
     with transaction.atomic():
-        _locked(game, playing=False).delete()
+        game = _locked(game, playing=False)
+        groups.release(game)
+        game.delete()

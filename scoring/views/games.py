@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from scoring import device
+from scoring import device, groups
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
@@ -69,7 +69,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     code = data.get("ruleset", DEFAULT_RULESET)
     ruleset = next((r for r in all_rulesets() if r.code == code), None) or get_ruleset(DEFAULT_RULESET)
-    form = NewGameForm(request.POST or None, ruleset=ruleset)
+    group = groups.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
+    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=groups.new_game_initial(group, ruleset))
+    groups.offer_roster(form, group)
     if request.method == "POST" and form.is_valid():
         spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
         first_dealer = form.cleaned_data["first_dealer"]
@@ -79,12 +81,19 @@ def new_game(request: HttpRequest) -> HttpResponse:
             first_dealer=first_dealer,
             rules=form.rules().to_dict(),
             state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
+            group=group,
         )
+        if group is not None:
+            groups.add_to_roster(group, form.names())
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)
         return response
-    return render(request, "scoring/new_game.html", {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset})
+    context = {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset, "group": group}
+    response = render(request, "scoring/new_game.html", context)
+    if group is not None:  # the page holds the group's edit link
+        response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
@@ -118,7 +127,8 @@ def _ledger_page(
     def context() -> dict:
         return {**_ledger_context(request, game, token, can_edit), **({"here": here} if here else {})}
 
-    return render_page(request, template, [game_stamp(game), me, here], context)
+    box = groups.page_inputs(request, game) if template == "scoring/game.html" else []  # its 牌友圈 box
+    return render_page(request, template, [game_stamp(game), me, here, *box], context)
 
 
 def game_page(request: HttpRequest, token: str) -> HttpResponse:

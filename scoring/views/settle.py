@@ -37,7 +37,8 @@ def settled(settlement: Settlement, names: list[str]) -> dict:
         **fee_advance(names, settlement.fee_fen, settlement.fee_payee),
         "settlement": settlement,
         "transfers": [
-            (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in settlement.transfers.all()
+            (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese()))
+            for t in settlement.transfers.select_related("settle_up_part")
         ],
         "balances": balances(names, points, settlement.balances_fen),
         "rounded": needs_rounding(points, settlement.rate_fen),
@@ -103,7 +104,11 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def reopen(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    services.reopen_game(game=game)
+    try:
+        services.reopen_game(game=game)
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+        return redirect("settle", token=token)
     messages.success(request, _("牌局已重新打开，可以继续记分。"))
     return redirect("game", token=token)
 
