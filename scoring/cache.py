@@ -108,7 +108,8 @@ def state_json(
     """The game's stored replay: the table the next hand is played at, the number of hands that
     count (a seating is not one), the last hand's number, each person's tally (none yet when
     ``tally`` is None) and each seating that stands, as [seq, names] (scoring/people.py)."""
-    tally = new_tally(len(state.people())) if tally is None else tally
+    if tally is None:  # a seated table's people (a bare ruleset's table: its seats; it is rebuilt seated)
+        tally = new_tally(len(state.people()) if hasattr(state, "people") else len(state.totals))
     return {
         "v": CACHE_VERSION,
         "table": state.to_dict(),

@@ -197,6 +197,8 @@ def record_hand(
         with transaction.atomic():
             game = _locked(game)
             done = game.hands.filter(form_token=form_token).first() if form_token else None
+            if done is not None and is_seating(done.entry):
+                raise Conflict("这次换人/换位已经记过了。", "This seating was already recorded.", done)
             if done is not None:
                 number = game.number_of(done.seq)
                 raise Conflict(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
@@ -207,6 +209,11 @@ def record_hand(
                     f"A game holds at most {MAX_HANDS} hands: settle this one and start a new game.",
                 )
             seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
+            if seq != next_seq and is_seating(entry):
+                raise Conflict(
+                    "刚才别的手机记了一局或换了人，请看最新的记录再换。",
+                    "Another phone just recorded a hand or a seating: check the ledger, then change seats.",
+                )
             if seq != next_seq:
                 number = game.number_of(next_seq)
                 raise Conflict(

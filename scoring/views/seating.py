@@ -30,6 +30,7 @@ from scoring.engine import SEATS_ZH, score
 from scoring.engine.seating import OUTCOME, key
 from scoring.entry import entry_for
 from scoring.forms import NAME_LIMIT, ascii_int, no_control_characters, refusal
+from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.people import draw, names_to_offer
@@ -55,7 +56,10 @@ class NameForm(forms.Form):
         max_length=NAME_LIMIT,
         strip=True,
         validators=[no_control_characters],
-        error_messages={"required": gettext_lazy("请填名字。")},
+        error_messages={
+            "required": gettext_lazy("请填名字。"),
+            "max_length": gettext_lazy("名字最多 %(limit_value)d 个字。"),
+        },
     )
 
 
@@ -283,7 +287,8 @@ class Shown:
         self.request, self.context = request, context
 
     def refuse(self, error: LedgerError) -> None:
-        self.context["errors"].append(error.message())
+        """The engine's reason, without a 第N局 (a seating is no hand)."""
+        self.context["errors"].append(table_words(say(error.error)))
         self.context.pop("preview", None)
 
     def render(self) -> HttpResponse:
