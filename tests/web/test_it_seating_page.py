@@ -6,11 +6,13 @@ it by person, sitting out or not. Both languages."""
 import html as html_lib
 import json
 import re
+from urllib.parse import parse_qs
 
 import pytest
 from django.conf import settings
 from django.test import Client
 
+from scoring import services
 from scoring.engine import score_game
 from scoring.models import Game, Hand, Settlement
 from tests.web.helpers import NEW_GAME, game_url, messages_of, record, version_of
@@ -304,13 +306,21 @@ def test_voiding_a_seating_previews_who_gets_the_hands_after_it(client, game):
 PEOPLE = {"老王": 18, "小李": 1, "阿华": -6, "大刘": -40, "小周": 27}
 
 
+def seated_by_the_write(game: Game, *names: str) -> None:
+    """A seating through the one write every hand takes (the page's 确认 calls it: tests above)."""
+    game.refresh_from_db()
+    seq = game.hands.count() + 1
+    entry = {"outcome": "seating", "players": list(names)}
+    services.record_hand(game=game, entry=entry, fix=None, next_seq=seq, form_token="", entered_by="")
+
+
 @pytest.fixture
 def evening(client, game) -> Game:
     win(client, game, 0)
     win(client, game, 1)
-    seat(client, game, "老王", "小李", "小周", "大刘")
+    seated_by_the_write(game, "老王", "小李", "小周", "大刘")
     win(client, game, 2)
-    seat(client, game, "阿华", "小李", "小周", "大刘")
+    seated_by_the_write(game, "阿华", "小李", "小周", "大刘")
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 3})
     return game
 
@@ -460,3 +470,33 @@ def test_the_new_game_form_sets_the_rounds_to_play(client, db):
     response = client.post("/new", {**NEW_GAME, "round_length": "5"})
     assert response.status_code == 200
     assert Game.objects.count() == 2
+
+
+HOSTILE = [
+    "p=老王&p=小李&p=阿华",  # a name short: the menu again
+    "p=老王&p=&p=阿华&p=大刘",
+    "p=老王&p=小李&p=阿华&p=小周&dealer=9",
+    "p=老王&p=小李&p=阿华&p=小周&dealer=x",
+    "p=老王&p=小李&p=阿华&p=" + "长" * 41,
+    "p=老王&p=小李&p=阿华&p=%00",
+    "how=sub&seat=-1",
+    "how=sub&seat=99&name=小周",
+    "how=swap&a=７",
+    "how=order&" + "&".join(f"o=甲{i}" for i in range(9)),
+    "how=order&o=老王&o=老王&o=老王",
+    "how=nothing&p=老王",
+    "how=sub&seat=1&name=" + "长" * 5000,
+]
+
+
+@pytest.mark.parametrize("query", HOSTILE)
+def test_no_address_of_the_seating_page_is_a_500(client, game, query):
+    response = client.get(game_url(game) + "seating?" + query)
+    assert response.status_code == 200
+    answers = parse_qs(query, keep_blank_values=True)
+    confirmed = client.post(
+        game_url(game) + "seating",
+        {**answers, "confirm": "1", "version": version_of(game), "next_seq": "x", "form_token": "!" * 80},
+    )
+    assert confirmed.status_code in (200, 302)
+    assert game.hands.count() == 0
