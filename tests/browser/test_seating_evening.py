@@ -70,7 +70,7 @@ def test_an_evening_with_a_substitute_a_swap_at_the_rounds_end_and_a_fifth_frien
     page.locator(".seating-link").click()
     fits(page)
     shot(page, "seating-menu")
-    page.get_by_role("link", name=re.compile("^换人")).click()
+    page.locator(".seating-menu").get_by_role("link", name=re.compile("^换人")).click()
     page.get_by_role("link", name="西 阿华").click()
     page.fill("#id_name", "小周")
     page.get_by_role("button", name="坐进来").click()
@@ -89,7 +89,7 @@ def test_an_evening_with_a_substitute_a_swap_at_the_rounds_end_and_a_fifth_frien
     fits(page)
     shot(page, "game-round-end")
     card.get_by_role("link", name="换位", exact=True).click()
-    page.get_by_role("link", name=re.compile("^两人换位")).click()
+    page.locator(".seating-menu").get_by_role("link", name=re.compile("^两人换位")).click()
     page.get_by_role("link", name="东 老王").click()
     page.get_by_role("link", name="南 小李").click()
     expect(page.locator(".seating-preview .new-dealer")).to_contain_text("小李 坐庄")
@@ -100,7 +100,7 @@ def test_an_evening_with_a_substitute_a_swap_at_the_rounds_end_and_a_fifth_frien
 
     # The fifth friend rotates back in for 大刘: offered by name, one tap.
     page.locator(".seating-link").click()
-    page.get_by_role("link", name=re.compile("^换人")).click()
+    page.locator(".seating-menu").get_by_role("link", name=re.compile("^换人")).click()
     page.get_by_role("link", name="北 大刘").click()
     page.locator(".choices").get_by_role("link", name="阿华").click()
     expect(page.locator(".seating-preview")).to_contain_text("轮空（不在桌上）: 大刘 −14")
