@@ -91,6 +91,7 @@ def test_an_evening_with_a_substitute_a_swap_at_the_rounds_end_and_a_fifth_frien
     card.get_by_role("link", name="换位", exact=True).click()
     page.locator(".seating-menu").get_by_role("link", name=re.compile("^两人换位")).click()
     page.get_by_role("link", name="东 老王").click()
+    expect(page.locator(".question")).to_have_text("老王和谁换位？")  # the second tap is on the next step
     page.get_by_role("link", name="南 小李").click()
     expect(page.locator(".seating-preview .new-dealer")).to_contain_text("小李 坐庄")
     shot(page, "seating-swap-preview")
@@ -102,6 +103,7 @@ def test_an_evening_with_a_substitute_a_swap_at_the_rounds_end_and_a_fifth_frien
     page.locator(".seating-link").click()
     page.locator(".seating-menu").get_by_role("link", name=re.compile("^换人")).click()
     page.get_by_role("link", name="北 大刘").click()
+    expect(page.locator(".question")).to_have_text("谁坐北，换下大刘？")
     page.locator(".choices").get_by_role("link", name="阿华").click()
     expect(page.locator(".seating-preview")).to_contain_text("轮空（不在桌上）: 大刘 −14")
     confirm_seating(page)
