@@ -209,7 +209,7 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
     「谁放铳都是 老王+14」 when every discarder gives the same."""
     if q.winner is None or not can_win(game.ruleset, answer):
         return []
-    names = game.players
+    names = game.seating
     winner = names[q.winner]
     if not is_discard(game.ruleset, answer, q):
         net = net_for(game, state, hand_entry(game.ruleset, answer, q.winner, None))
@@ -251,16 +251,16 @@ def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list
         return f"{record_url}?{urlencode(data, doseq=True)}"
 
     def use_with(seat):  # 「用这个记分（小李放铳）」
-        return {"label": said["use_with"] % {"name": game.players[seat]}, "url": url(seat)}
+        return {"label": said["use_with"] % {"name": game.seating[seat]}, "url": url(seat)}
 
     if not is_discard(game.ruleset, answer, q):
         return [{"label": _("用这个记分"), "url": url(None)}]
     if q.discarder is not None and q.discarder != q.winner:
         return [use_with(q.discarder)]
-    others = [s for s in range(len(game.players)) if s != q.winner]
+    others = [s for s in range(len(game.seating)) if s != q.winner]
     if len(others) == 1:
         return [use_with(others[0])]
-    return [{"label": said["discarded"] % {"name": game.players[s]}, "url": url(s)} for s in others]
+    return [{"label": said["discarded"] % {"name": game.seating[s]}, "url": url(s)} for s in others]
 
 
 def _keyboard(q: Query, base: str, choosing_flip: bool) -> list[dict]:
@@ -362,7 +362,7 @@ def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, rec
     dealer = state.dealer
     page["winners"] = [
         {"name": name, "dealer": s == dealer, "on": s == q.winner, "url": q.link(base, winner=s, first_round=None)}
-        for s, name in enumerate(game.players)
+        for s, name in enumerate(game.seating)
     ]
     if q.flip is None:
         page.update(stage="flip", rows=_keyboard(q, base, True))

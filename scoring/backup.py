@@ -23,6 +23,7 @@ from scoring.engine.seating import Seated, seat
 from scoring.lang import pick
 from scoring.ledger import build
 from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.people import people_of
 from scoring.readmodel import GameView
 
 # --- writing ------------------------------------------------------------------------------
@@ -99,6 +100,7 @@ def backup_json(ledger: GameView) -> dict:
             "pending": game.pending or {},
             "hands": [_hand_record(row.hand) for row in ledger.rows],
             "settlement": _settlement_record(game),
+            "round_length": game.round_length,
         },
     }
 
@@ -152,14 +154,16 @@ def _rows(game: Game, records: list[dict], entries: list, fixes: dict) -> list[H
     return rows
 
 
-def _settle(game: Game, totals: list, saved: dict) -> None:
-    """The settlement worked out again from the replayed totals, as 结算 does, with the 已付
-    marks of the file's transfers that it still holds."""
+def _settle(game: Game, people: list, saved: dict) -> None:
+    """The settlement worked out again from the replayed totals of each person (name, total), as
+    结算 does, with the 已付 marks of the file's transfers that it still holds."""
     terms = {k: saved[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
+    totals = [total for _name, total in people]
     plan = settlement_plan(totals, **terms)
     settlement = Settlement.objects.create(
         game=game,
         **terms,
+        names=[name for name, _total in people],
         points=[to_json(t) for t in totals],
         balances_fen=plan.balances_fen,
         created_at=saved["created_at"],
@@ -178,10 +182,15 @@ def _settle(game: Game, totals: list, saved: dict) -> None:
     Transfer.objects.bulk_create(transfers)
 
 
+def seatings_in(data: dict) -> list[list[str]]:
+    """The seatings among a contract game's hands (the standing ones), in order."""
+    return [hand["players"] for hand in data["hands"] if isinstance(hand, dict) and hand.get("outcome") == "seating"]
+
+
 def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
     ``backup`` object cannot be restored, and then nothing is created)."""
-    saved = read_backup(data, ruleset)
+    saved = read_backup(data, ruleset, people=len(people_of(players, seatings_in(data))))
     if saved:
         _check_voided(data, saved["hands"], ruleset, rules)
     now = timezone.now()
@@ -200,6 +209,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
             first_dealer=data.get("first_dealer", 0),
             rules=rules.to_dict(),
             status=saved["status"] if saved else Game.PLAYING,
+            round_length=saved["round_length"] if saved else None,
             pending=saved["pending"] if saved else {},
             created_at=saved["created_at"] if saved else now,
         )
@@ -207,7 +217,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
         ledger = build(game)
         store(game, ledger)
         if saved and saved["settlement"]:
-            _settle(game, ledger.totals, saved["settlement"])
+            _settle(game, ledger.state.people(), saved["settlement"])
         if records:
             game.bump_version()
     return game

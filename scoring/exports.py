@@ -9,10 +9,12 @@ from django.utils import timezone
 from scoring.backup import BackupError, restore_game
 from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
 from scoring.engine.errors import BilingualError
-from scoring.engine.points import fmt, to_json
+from scoring.engine.points import fmt, from_json, to_json
+from scoring.engine.seating import key
 from scoring.forms import control_character
 from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
+from scoring.people import evening
 from scoring.presenters import hand_title
 from scoring.readmodel import GameView
 from scoring.yuan import money, won_or_lost, yuan_text
@@ -44,35 +46,43 @@ CSV_HEADER_EN = ["Hand", "Status", "Dealer", "Streak", "Result", "{count}", "Pay
 
 
 def game_csv(ledger: GameView) -> str:
-    """One row per payment (a hand without payments gets one row), nets per player at the end."""
-    names = ledger.game.players
+    """One row per payment (a hand without payments gets one row), then each person's net (empty
+    for one sitting out) and running total: every person of the evening, in order of first
+    appearance. A seating (换人/换位) is a row of its own, with no 局 number."""
+    evening_ = evening(ledger.game, ledger.rows)
+    people = evening_.people
     out = io.StringIO()
     writer = SafeWriter(out)
     zh = chinese()  # the header and the words in the cells follow the page's language
     label = pick(*ledger.game.rulebook.count_word)  # what a hand is paid on: 倍数, 台 or 番
     header = [label if h == "{count}" else h for h in (CSV_HEADER if zh else CSV_HEADER_EN)]
     nets, runs = (
-        ([f"{n}输赢" for n in names], [f"{n}累计" for n in names])
+        ([f"{n}输赢" for n in people], [f"{n}累计" for n in people])
         if zh
         else (
-            [f"{n} net" for n in names],
-            [f"{n} total" for n in names],
+            [f"{n} net" for n in people],
+            [f"{n} total" for n in people],
         )
     )
     writer.writerow(header + nets + runs)
     void, counted, nobody = ("作废：", "有效", "无人付分") if zh else ("Void: ", "Counted", "Nobody pays")
-    totals = [0] * len(names)
-    for row in ledger.rows:
-        title = hand_title(ledger.game, row.hand.entry, row.result)
+    seating = "换人/换位" if zh else "Seating"
+    totals = [0] * len(people)
+    for line in evening_.lines:
+        row, names = line.row, line.names
+        title = hand_title(ledger.game, row.hand.entry, row.result, names)
         if row.result is None:
             writer.writerow(
-                ["", f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""] + [""] * (2 * len(names))
+                ["", f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""] + [""] * (2 * len(people))
             )
             continue
+        if line.nets is None:  # a seating: who sits where from here on
+            writer.writerow(["", seating, "", "", title, "", "", "", "", ""] + [""] * len(people) + totals)
+            continue
         result = row.result
-        totals = [t + n for t, n in zip(totals, result.net, strict=True)]
+        totals = [t if n is None else t + n for t, n in zip(totals, line.nets, strict=True)]
         head = [row.number, counted, names[result.dealer], result.streak, title, result.paid_on]
-        tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
+        tail = ["" if n is None else to_json(n) for n in line.nets] + [to_json(t) for t in totals]
         for p in result.payments or [None]:
             pay = [names[p.payer], names[p.payee], fmt(p.amount), p.formula(zh, names)] if p else ["", "", "", nobody]
             writer.writerow(head + pay + tail)
@@ -143,24 +153,33 @@ def import_game(data) -> Game:
 
 
 def share_text(ledger: GameView, settlement=None) -> str:
-    """A few lines for WeChat in the page's language: the totals and the hand count and, once
-    settled, each person's 元, the rate and fee, who advanced the fee and every transfer."""
+    """A few lines for WeChat in the page's language: each person's total (with the seat they sit
+    in now; none for one sitting out) and the hand count and, once settled, each person's 元, the
+    rate and fee, who advanced the fee and every transfer."""
     game, zh = ledger.game, chinese()
-    names, seats = game.players, SEATS_ZH if zh else SEATS_EN
+    seats = SEATS_ZH if zh else SEATS_EN
     count = ledger.active_count()
     when = timezone.localtime(game.created_at)
     head = (
         f"{game.rulebook.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.rulebook.en} {when:%m-%d} · {count} hands"
     )
     lines = [head]
+    people = ledger.state.people()
+    if settlement is not None:  # as settled (the game's people then are its people now: it is finished)
+        people = list(zip(settlement.people(), [from_json(p) for p in settlement.points], strict=True))
+    names, totals = [name for name, _t in people], [total for _name, total in people]
+    seat_of = {key(name): s for s, name in enumerate(ledger.state.seating)}
     balances = settlement.balances_fen if settlement is not None else None
-    order = sorted(range(len(names)), key=lambda s: -ledger.totals[s])
-    for s in order:
-        line = f"{names[s]}（{seats[s]}）{fmt(ledger.totals[s], signed=True)}"
-        if not zh:
-            line = f"{names[s]} ({seats[s]}) {fmt(ledger.totals[s], signed=True)}"
+    order = sorted(range(len(names)), key=lambda i: -totals[i])
+    for i in order:
+        seat = seat_of.get(key(names[i]))
+        if seat is None:  # sitting out
+            where = " "
+        else:
+            where = f"（{seats[seat]}）" if zh else f" ({seats[seat]}) "
+        line = f"{names[i]}{where}{fmt(totals[i], signed=True)}"
         if balances is not None:
-            line += f" · {won_or_lost(balances[s], zh)}"
+            line += f" · {won_or_lost(balances[i], zh)}"
         lines.append(line)
     if settlement is None:
         return "\n".join(lines)

@@ -74,6 +74,7 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
 NAME_LIMIT = 20  # a name typed at the table: what a tile shows (imports may bring up to MAX_NAME)
+ROUND_LENGTHS = (1, 2, 4, 8, 16)  # 打几圈: the lengths the new-game form offers
 
 
 def preset_label(name: str) -> str:
@@ -105,6 +106,16 @@ class NewGameForm(forms.Form):
                 ),
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
+        # 打几圈: the table's own setting (the app offers 换位 or 结算 when it is played), no rule.
+        self.fields["round_length"] = forms.TypedChoiceField(
+            label=_("打几圈"),
+            choices=[("", _("不限")), *((str(n), _("%(n)s 圈") % {"n": n}) for n in ROUND_LENGTHS)],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            initial="",
+            widget=forms.RadioSelect,
+        )
         self.fields["preset"] = forms.ChoiceField(
             label=pick(*getattr(ruleset.entry, "PRESET_LABEL", ("底分", "Base"))),
             choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from scoring.engine import ScoringError, replay
 from scoring.engine.errors import BilingualError
 from scoring.engine.ruleset import State
+from scoring.engine.seating import is_seating
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
 from scoring.readmodel import HandView
@@ -62,7 +63,8 @@ class Ledger:
         return self.rows[-1].hand.seq + 1 if self.rows else 1
 
     def active_count(self) -> int:
-        return sum(1 for row in self.rows if row.result is not None)
+        """The hands that count: a seating (换人/换位) is none."""
+        return sum(1 for row in self.rows if row.result is not None and not is_seating(row.hand.entry))
 
     def row(self, seq: int) -> Row | None:
         return next((row for row in self.rows if row.hand.seq == seq), None)
@@ -97,7 +99,24 @@ def build(
             game.rulebook, game.house_rules(), entries, game.first_dealer, fixes, state=start, players=game.players
         )
     except ScoringError as error:
-        raise LedgerError(active[error.hand].seq, error, first + error.hand) from None
+        raise LedgerError(active[error.hand].seq, error, first + counted(active[: error.hand])) from None
     by_id = dict(zip((id(h) for h in active), results, strict=True))
-    numbers = {id(h): n for n, h in enumerate(active, start=first)}
+    numbers = {id(h): n for n, h in enumerate((h for h in active if not is_seating(h.entry)), start=first)}
     return Ledger(game, [Row(h, by_id.get(id(h)), numbers.get(id(h))) for h in hands], state)
+
+
+def counted(hands) -> int:
+    """How many of ``hands`` count as hands (第N局): the standing ones that are no seating."""
+    return sum(1 for h in hands if not h.voided and not is_seating(h.entry))
+
+
+def number_in(hands, seq: int) -> int:
+    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the hands that count
+    before it, plus one."""
+    return counted(h for h in hands if h.seq < seq) + 1
+
+
+def numbers(hands) -> dict[int, int]:
+    """Each counted hand's 第N局, by seq."""
+    counted_hands = (h for h in hands if not h.voided and not is_seating(h.entry))
+    return {h.seq: n for n, h in enumerate(counted_hands, start=1)}

@@ -43,12 +43,21 @@ class Game(models.Model):
     archived_at = models.DateTimeField(null=True, blank=True)  # 归档: off the home and history lists
     # 牌友圈 (scoring/groups.py): the group whose evenings this game is one of, if any.
     group = models.ForeignKey("Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
+    # 打几圈: the evening's length in rounds (圈), a table's setting, not a ruleset's rule; None: open.
+    round_length = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(first_dealer__lte=3), name="game_first_dealer_seat")]
 
     def __str__(self) -> str:
         return " · ".join(self.players)
+
+    @property
+    def seating(self) -> list[str]:
+        """The names in seat order now (``players`` is the first seating, as in the contract; a
+        seating hand changes who sits where: scoring/people.py)."""
+        table = (self.state or {}).get("table") or {}
+        return list(table.get("seating") or self.players)
 
     @property
     def rulebook(self) -> Ruleset:
@@ -77,8 +86,10 @@ class Game(models.Model):
 
     def number_of(self, seq: int) -> int:
         """The 第N局 shown for hand ``seq``: the hands that stand before it, plus one (a voided
-        hand keeps the number it had). One query; a page of rows takes theirs from its read model."""
-        return self.hands.filter(seq__lt=seq, voided_at__isnull=True).count() + 1
+        hand keeps the number it had; a seating, 换人/换位, is no hand). One query; a page of rows
+        takes theirs from its read model."""
+        before = self.hands.filter(seq__lt=seq, voided_at__isnull=True).exclude(entry__outcome="seating")
+        return before.count() + 1
 
 
 class Hand(models.Model):
@@ -156,20 +167,26 @@ class AccessMiss(models.Model):
 
 
 class Settlement(models.Model):
-    """结算: how a finished game's points became money, and who pays whom."""
+    """结算: how a finished game's points became money, and who pays whom: by person (``names``,
+    every person of the evening in order of first appearance; ``fee_payee``, ``points``,
+    ``balances_fen`` and each transfer's ``payer``/``payee`` index them)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="settlement")
     # Money in 分, 64-bit: PostgreSQL's integer stops at 21,474,836.47 元.
     rate_fen = models.PositiveBigIntegerField()  # 分 per point
     fee_fen = models.PositiveBigIntegerField(default=0)  # 台费
     fee_mode = models.CharField(max_length=10, default="equal")
-    fee_payee = models.PositiveSmallIntegerField(default=0)  # the seat who pays the venue
-    points = models.JSONField()  # the totals settled, per seat
-    balances_fen = models.JSONField()  # per seat, after the fee
+    fee_payee = models.PositiveSmallIntegerField(default=0)  # the person who pays the venue
+    names = models.JSONField(default=list)  # the people settled ([] before people: the game's players)
+    points = models.JSONField()  # the totals settled, per person
+    balances_fen = models.JSONField()  # per person, after the fee
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
         return f"结算 {self.game}"
+
+    def people(self) -> list[str]:
+        return list(self.names or self.game.players)
 
 
 class Transfer(models.Model):

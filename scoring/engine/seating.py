@@ -10,7 +10,10 @@ stay.
 A game that names its players is played at a ``Seated`` table: the ruleset's own state (the
 seats: dealer, 连庄, each seat's total, its bets) and the people at it. A person's total is the
 sum of the nets of the seats they sat in; it is kept as an offset from the seat's running total,
-so an ordinary hand costs nothing here: only a seating moves the offsets. ``register`` wraps every
+so an ordinary hand costs nothing here: only a seating moves the offsets. The table also counts
+the deal passing (``passes``): each hand after which another seat deals. A round (圈) ends when
+the deal has passed around all seats; a seating's or a correction's new dealer is not a pass.
+``register`` wraps every
 ruleset with ``with_seating`` (after the manual hand), so its parse/score/advance take a seating
 entry and hand the ruleset its own state for every other hand.
 """
@@ -24,7 +27,7 @@ from .points import from_json, norm, to_json
 
 OUTCOME = "seating"
 FIELDS = frozenset(("outcome", "players", "dealer"))
-KEYS = ("seating", "people")  # what a seated table adds to its ruleset's state's dict
+KEYS = ("seating", "people", "passes")  # what a seated table adds to its ruleset's state's dict
 
 
 def key(name: str) -> str:
@@ -87,14 +90,16 @@ class Seated:
     in seat order now, and each person's total (``people()``). Reads of anything else (义乌's
     ``maizi``, ``may_buy_maizi``…) go to the ruleset's state, so the app asks it as before."""
 
-    __slots__ = ("offsets", "seating", "table")
+    __slots__ = ("offsets", "passes", "seating", "table")
 
-    def __init__(self, table, seating, offsets: dict):
+    def __init__(self, table, seating, offsets: dict, passes: int = 0):
         self.table = table
         self.seating = list(seating)
         # Each person (by the name they first sat down under, in order of first appearance): their
         # total, less the running total of the seat they sit in now (if they sit).
         self.offsets = offsets
+        # How many hands passed the deal to another seat (rounds: passes // seats).
+        self.passes = passes
 
     def __getattr__(self, name):
         if name.startswith("__") or name in Seated.__slots__:  # while copying: not yet set
@@ -129,22 +134,25 @@ class Seated:
 
     def to_dict(self) -> dict:
         people = [{"name": name, "total": to_json(total)} for name, total in self.people()]
-        return {**self.table.to_dict(), "seating": list(self.seating), "people": people}
+        return {**self.table.to_dict(), "seating": list(self.seating), "people": people, "passes": self.passes}
 
     def __deepcopy__(self, memo) -> "Seated":
         from copy import deepcopy
 
-        return Seated(deepcopy(self.table, memo), self.seating, dict(self.offsets))
+        return Seated(deepcopy(self.table, memo), self.seating, dict(self.offsets), self.passes)
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Seated):
             return NotImplemented
-        return (self.table, self.seating, self.people()) == (other.table, other.seating, other.people())
+        return self._key() == other._key()
+
+    def _key(self) -> tuple:
+        return self.table, self.seating, self.people(), self.passes
 
     __hash__ = None
 
     def __repr__(self) -> str:
-        return f"Seated({self.table!r}, seating={self.seating!r}, people={self.people()!r})"
+        return f"Seated({self.table!r}, seating={self.seating!r}, people={self.people()!r}, passes={self.passes})"
 
 
 def seat(state, players) -> Seated:
@@ -161,7 +169,7 @@ def from_dict(data: dict, table_from_dict) -> "Seated":
         seat_ = seat_of.get(key(person["name"]))
         total = from_json(person["total"])
         offsets[person["name"]] = total if seat_ is None else norm(total - table.totals[seat_])
-    return Seated(table, data["seating"], offsets)
+    return Seated(table, data["seating"], offsets, data.get("passes", 0))
 
 
 def score(state, hand: SeatingEntry) -> SeatingResult:
@@ -216,8 +224,13 @@ def with_seating(ruleset):
     def advance_any(rules, state, hand, result):
         if type(hand) is SeatingEntry:
             advance(state, hand, after)
+        elif type(state) is Seated:
+            dealer = state.table.dealer
+            advance_(rules, state.table, hand, result)
+            if state.table.dealer != dealer:  # the deal passed (rounds: scoring/people.py)
+                state.passes += 1
         else:
-            advance_(rules, state.table if type(state) is Seated else state, hand, result)
+            advance_(rules, state, hand, result)
 
     def from_dict_any(data: dict):
         return from_dict(data, state_from_dict) if "seating" in data else state_from_dict(data)

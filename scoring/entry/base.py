@@ -15,6 +15,13 @@ from scoring.lang import pick
 from scoring.widgets import ENTRY_RENDERER
 
 
+def seated_names(game, state) -> list[str]:
+    """The names in seat order at ``state``: who sits where at a seated table (换人/换位 move
+    people between hands: scoring/engine/seating.py), else the game's players."""
+    seating = getattr(state, "seating", None)
+    return list(seating) if seating else list(game.players)
+
+
 def seat_choices(count: int) -> list[tuple[int, str]]:
     return [(s, pick(SEATS_ZH[s], SEATS_EN[s])) for s in range(count)]
 

@@ -9,7 +9,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field
+from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field, seated_names
 from scoring.forms import StrictDecimalField, no_control_characters
 from scoring.lang import pick
 
@@ -69,7 +69,8 @@ def initial(entry: dict, fix) -> dict:
 
 def context(game, form, state, rules) -> dict:
     step = "0.5" if game.rulebook.halves else "1"
-    return {"amounts": [(s, game.players[s], form[f"n{s}"]) for s in range(len(game.players))], "amount_step": step}
+    names = seated_names(game, state)
+    return {"amounts": [(s, names[s], form[f"n{s}"]) for s in range(len(names))], "amount_step": step}
 
 
 def title(names: list[str], entry: dict, result=None) -> str:

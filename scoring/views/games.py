@@ -79,6 +79,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             ruleset=ruleset.code,
             players=form.names(),
             first_dealer=first_dealer,
+            round_length=form.cleaned_data.get("round_length"),
             rules=form.rules().to_dict(),
             state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
             group=group,

@@ -20,14 +20,16 @@ from django_htmx.http import push_url
 from scoring import device, services
 from scoring.access import load_game, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
+from scoring.engine.seating import is_seating
 from scoring.entry import entry_for, kind_for
 from scoring.entry.base import BetRefused
 from scoring.entry.seating import recordable
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import say, table_words
-from scoring.ledger import LedgerError, build
+from scoring.ledger import LedgerError, build, number_in
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
+from scoring.people import person_nets
 from scoring.presenters import bet_words, bets_text, hand_row, hand_title
 from scoring.views.games import game_response
 
@@ -61,7 +63,7 @@ def to_game(request: HttpRequest, token: str) -> HttpResponse:
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
     """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
     seat = device.my_seat(request, game.id, game.rulebook.seats)
-    return {by: game.players[seat] if seat is not None else "", "version": posted_version(request)}
+    return {by: game.seating[seat] if seat is not None else "", "version": posted_version(request)}
 
 
 def confirming(request: HttpRequest) -> bool:
@@ -83,21 +85,26 @@ def unstamped(request: HttpRequest, *names: str) -> str | None:
     return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
 
 
-def totals_change(names: list[str], preview: services.Preview) -> list[tuple]:
-    """(name, total before, total after, difference) for each seat."""
-    return [(name, b, a, a - b) for name, b, a in zip(names, preview.before, preview.after, strict=True)]
+def people_change(preview: services.Preview) -> list[tuple]:
+    """(name, total before, total after, difference) for each person of the evening, in order of
+    first appearance (someone a change brings in or takes out counts 0 where absent)."""
+    before, after = dict(preview.people_before), dict(preview.people_after)
+    names = [*before, *(name for name in after if name not in before)]
+    return [(n, before.get(n, 0), after.get(n, 0), after.get(n, 0) - before.get(n, 0)) for n in names]
 
 
-def other_hands(game: Game, preview: services.Preview) -> list[dict]:
-    """Each other hand an edit or a void changes: its 第N局, title and (before, after) per seat."""
-    return [
-        {
-            "number": o.number,
-            "title": hand_title(game, o.hand.entry),
-            "amounts": list(zip(o.before, o.after, strict=True)),
-        }
-        for o in preview.others
-    ]
+def other_hands(game: Game, preview: services.Preview, people: list[str]) -> list[dict]:
+    """Each other hand an edit or a void changes: its 第N局, title and (before, after) for each of
+    ``people`` (None where they did not sit at it, before and after)."""
+    rows = []
+    for o in preview.others:
+        before = person_nets(people, o.names_before, o.before)
+        after = person_nets(people, o.names_after, o.after)
+        amounts = [None if b is None and a is None else (b or 0, a or 0) for b, a in zip(before, after, strict=True)]
+        rows.append(
+            {"number": o.number, "title": hand_title(game, o.hand.entry, None, o.names_before), "amounts": amounts}
+        )
+    return rows
 
 
 class EntryPage:
@@ -106,7 +113,8 @@ class EntryPage:
 
     def __init__(self, request: HttpRequest, game: Game, before, data, **context):
         self.request, self.game, self.kind = request, game, kind_for(game, data)
-        self.form = self.kind.Form(data, players=game.players, streak=before.streak)
+        self.names = list(before.seating)  # who sits at the hand's table
+        self.form = self.kind.Form(data, players=self.names, streak=before.streak)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
 
@@ -138,17 +146,17 @@ class EntryPage:
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
     def show(self, preview: services.Preview, hand: Hand) -> None:
-        row = hand_row(self.game, hand, preview.result)
-        change = totals_change(self.game.players, preview)
-        self.context.update(
-            row=row, change=change, other_hands=other_hands(self.game, preview), version=self.game.version
-        )
+        row = hand_row(self.game, hand, preview.result, names=self.names)
+        change = people_change(preview)
+        people = [name for name, *_rest in change]
+        others = other_hands(self.game, preview, people)
+        self.context.update(row=row, change=change, other_hands=others, other_people=people, version=self.game.version)
 
     def render(self) -> HttpResponse:
         """A question with big buttons, or the preview form; the form's own refresh of the
         preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
         the address of its answers, so a reload or the back gesture shows it again."""
-        names, data = self.game.players, getattr(self.form, "cleaned_data", {})
+        names, data = self.names, getattr(self.form, "cleaned_data", {})
         winner = data.get("winner")
         step = self.form.step() if self.form.is_valid() and self.request.method == "GET" else "preview"
         self.context.update(
@@ -213,12 +221,11 @@ def answers_url(request: HttpRequest) -> str:
 
 
 def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
-    """The game page with a message, when the entry page has no form for ``data``'s kind (a
-    seating: 换人/换位 is not recorded or edited here)."""
+    """The seating page, when the entry page has no form for ``data``'s kind (换人/换位 has its
+    own page: scoring/views/seating.py)."""
     if recordable(kind_for(game, data)):
         return None
-    messages.info(request, _("换人/换位不能在这里记录或修改；记错了可以作废这一局。"))
-    return redirect("game", token=token)
+    return redirect("seating", token=token)
 
 
 def record(request: HttpRequest, token: str) -> HttpResponse:
@@ -270,7 +277,7 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("game", token=token)
     change = partial(entry_for(game).change_bet, **form.cleaned_data)
     try:
-        services.change_pending(game=game, change=change, what=bet_words(game.players, **form.cleaned_data))
+        services.change_pending(game=game, change=change, what=bet_words(game.seating, **form.cleaned_data))
     except BetRefused as refused:
         messages.warning(request, say(refused))
     except services.Conflict as conflict:
@@ -305,8 +312,10 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game, hands, hand = load_hand(request, token, seq)
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
-    if stop := no_form(request, game, token, hand.entry):
-        return stop
+    if is_seating(hand.entry):  # 换人/换位 is changed on its own page
+        from scoring.views.seating import seating
+
+        return seating(request, token, hand=hand, game=game, hands=hands)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
     kind = kind_for(game, hand.entry)
     data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
@@ -332,11 +341,6 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     return page.render()
 
 
-def number_in(hands: list[Hand], seq: int) -> int:
-    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the ones standing before it, plus one."""
-    return sum(1 for h in hands if h.seq < seq and not h.voided) + 1
-
-
 def edited_message(hands: list[Hand], seq: int) -> str:
     if any(h.seq > seq and not h.voided for h in hands):
         return _("已修改第%(seq)s局，之后的每一局都已重算。")
@@ -360,7 +364,9 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
             "blocked_url": hand_link(token, hands, error.seq),
         }
         return render(request, "scoring/void.html", {**context, **blocked})
-    context.update(change=totals_change(game.players, preview), other_hands=other_hands(game, preview))
+    change = people_change(preview)
+    people = [name for name, *_rest in change]
+    context.update(change=change, other_hands=other_hands(game, preview, people), other_people=people)
     if request.method == "POST" and form.is_valid():
         if refused := unstamped(request, "version", "revision"):
             form.add_error(None, refused)
@@ -369,7 +375,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         revision = ascii_int(request.POST["revision"], -1)
         reason = form.cleaned_data["reason"] or _("作废")
         write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason, keep_bets=keep)
-        done = voided_message(hands, seq) % {"seq": context["number"]}
+        done = voided_message(hands, hand) % {"seq": context["number"]}
         return confirm(request, token, partial(write, **signed(request, game, "voided_by")), done)
     return render(request, "scoring/void.html", context)
 
@@ -378,12 +384,14 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     """The hand as it stands, its 第N局, the table before it and the bets placed before it."""
     before = build(game, [h for h in hands if h.seq < hand.seq]).state
     carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
+    names = list(before.seating)
     return {
-        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None),
+        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None, None, names),
         "number": number_in(hands, hand.seq),
         "before": before,
         "carry": carry,
-        "bets": bets_text(game.players, carry.bets) if carry else "",
+        "bets": bets_text(names, carry.bets) if carry else "",
+        "seating": is_seating(hand.entry),
     }
 
 
@@ -405,8 +413,11 @@ def hand_link(token: str, hands: list[Hand], seq: int) -> str:
     return f"{url}#hand-{seq}"
 
 
-def voided_message(hands: list[Hand], seq: int) -> str:
-    if any(h.seq > seq and not h.voided for h in hands):
+def voided_message(hands: list[Hand], hand: Hand) -> str:
+    later = any(h.seq > hand.seq and not h.voided for h in hands)
+    if is_seating(hand.entry):
+        return _("这次换人/换位已作废，之后的每一局都已重算。") if later else _("这次换人/换位已作废。")
+    if later:
         return _("第%(seq)s局已作废，之后的每一局都已重算。")
     return _("第%(seq)s局已作废。")
 

@@ -20,6 +20,7 @@ from scoring.forms import ImportForm
 from scoring.lang import say
 from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game, Settlement
+from scoring.people import evening
 from scoring.presenters import hand_title
 from scoring.render import summary_rows_html
 from scoring.stats import player_stats
@@ -46,10 +47,7 @@ def stats(request: HttpRequest) -> HttpResponse:
     """个人统计 of every game this phone (or account) holds, archived ones included: each game's
     stored totals and tallies added up, no hand read."""
     tokens = my_tokens(request)
-    games = [
-        (line.game.players, line.totals, line.count, line.tally)
-        for line in lines(my_games(tokens, archived=None), tokens)
-    ]
+    games = [(line.names, line.totals, line.tally) for line in lines(my_games(tokens, archived=None), tokens)]
     return render(request, "scoring/stats.html", {"stats": player_stats(games), "game_count": len(games)})
 
 
@@ -63,9 +61,15 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
         "share": share_text(ledger, Settlement.objects.filter(game=game).first()),
         "chart": ledger_chart(ledger),
     }
-    context["totals"] = list(zip(game.players, ledger.totals, strict=True))
-    hands = [(r.number, hand_title(game, r.hand.entry, r.result), r.result.net) for r in ledger.rows if r.result]
-    context["hands_html"] = summary_rows_html(hands)
+    seen = evening(game, ledger.rows)
+    context["people"] = seen.people
+    context["totals"] = ledger.state.people()
+    hands = [
+        (line.row.number, hand_title(game, line.row.hand.entry, line.row.result, line.names), line.nets)
+        for line in seen.lines
+        if line.row.result
+    ]
+    context["hands_html"] = summary_rows_html(hands, len(seen.people))
     return render(request, "scoring/summary.html", context)
 
 

@@ -288,6 +288,32 @@ def test_the_seated_table_round_trips_through_its_dict_and_copies_apart():
     assert dict(copy.people())["丁"] == 2
 
 
+# --- rounds: the deal passing ------------------------------------------------------------------------
+
+
+def test_the_seated_table_counts_the_deal_passing_by_play_only():
+    """A hand after which another seat deals is a pass (rounds: scoring/people.py); a seating's or a
+    correction's new dealer is not. 义乌: a dealer's win or a draw keeps the deal; another's win
+    passes it to the next seat."""
+    yiwu = get_ruleset("yiwu")
+    hands = [
+        {"outcome": "win", "winner": 0, "win_type": "zimo"},  # 阿明 deals on: no pass
+        {"outcome": "win", "winner": 2, "win_type": "zimo"},  # to 小芳: 1
+        {"outcome": "draw"},  # 小芳 deals on: 1
+        seating(["阿明", "小芳", "小李", "阿强"], dealer=3),  # a new dealer by the table: still 1
+        {"outcome": "win", "winner": 1, "win_type": "zimo"},  # from 阿强 to 阿明: 2
+        {"outcome": "manual", "net": [1, -1, 0, 0], "note": "罚分", "dealer": 2},  # the table moves it: 3
+        {"outcome": "draw"},  # a correction before it (to seat 0) is no pass: 3
+    ]
+    rules = yiwu.parse_rules({})
+    for count, passes in ((1, 0), (2, 1), (3, 1), (4, 1), (5, 2), (6, 3)):
+        assert replay(yiwu, rules, hands[:count], players=NAMES)[1].passes == passes, count
+    state = replay(yiwu, rules, hands, fixes={6: (0, 0)}, players=NAMES)[1]
+    assert (state.dealer, state.passes) == (0, 3)
+    assert yiwu.state_from_dict(state.to_dict()) == state  # kept in the stored table
+    assert state.to_dict()["passes"] == 3
+
+
 # --- errors ------------------------------------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 """A game whose hands hold a seating (换人/换位, docs/contract.md "People and seats") in the app:
 a backup with one imports and exports again, every page of it answers, the stored table keeps who
 sits where and each person's total, and a seating ends the bets a void would carry past it. (The
-entry page does not record one yet: it says so instead of showing a form.)"""
+seating page itself: tests/web/test_it_seating_page.py.)"""
 
 import json
 
@@ -14,7 +14,7 @@ from scoring.cache import snapshot
 from scoring.engine import score_game
 from scoring.ledger import build
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url, messages_of, record, version_of
+from tests.web.helpers import game_url, record, version_of
 
 NAMES = ["阿明", "小芳", "老王", "阿强"]
 SEATING = {"outcome": "seating", "players": ["阿明", "小芳", "小李", "阿强"]}
@@ -113,7 +113,7 @@ def test_a_backup_with_a_voided_seating_and_a_hand_after_it_restores(client):
         game_url(game) + "hand/3/void", {"reason": "记错了", "revision": seating.revision, "version": version_of(game)}
     )
     assert response.status_code == 200
-    assert "第4局" in response.content.decode()
+    assert "第3局" in response.content.decode()  # the hand after it (a seating is no hand: no 第N局)
     hand4 = Hand.objects.get(game=game, seq=4)
     client.post(
         game_url(game) + "hand/4/void", {"reason": "记错了", "revision": hand4.revision, "version": version_of(game)}
@@ -156,13 +156,14 @@ def test_a_seating_recorded_as_a_hand_clears_the_bets_placed_and_keeps_the_cache
 
 
 @pytest.mark.django_db
-def test_the_entry_page_answers_a_seating_with_a_message_not_a_form(client):
+def test_the_entry_page_sends_a_seating_to_the_seating_page(client):
     game = imported(client, GAME)
-    for url in (game_url(game) + "hand/3/edit", game_url(game) + "record?outcome=seating"):
-        response = client.get(url, follow=True)
-        assert response.status_code == 200
-        assert response.redirect_chain[-1][0] == game_url(game)
-        assert any("换人/换位不能在这里记录或修改" in m for m in messages_of(response))
+    response = client.get(game_url(game) + "record?outcome=seating")
+    assert response.status_code == 302
+    assert response["Location"] == game_url(game) + "seating"
+    html = client.get(game_url(game) + "hand/3/edit").content.decode()
+    assert "修改换人/换位" in html
+    assert "确认修改" in html
 
 
 @pytest.mark.django_db

@@ -39,7 +39,7 @@ class Command(BaseCommand):
             }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
             state_ok = game.state.get("table") == ledger.state.to_dict() and game.state.get("tally") == tally_of(
-                ledger.rows, len(game.players)
+                ledger.rows, game.players
             )
             if stored == expected and state_ok:
                 continue

@@ -8,7 +8,15 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, WinOrDrawForm, seat_field, win_initial, win_title
+from scoring.entry.base import (
+    NO_BETS,
+    NO_CARRIED_BETS,
+    WinOrDrawForm,
+    seat_field,
+    seated_names,
+    win_initial,
+    win_title,
+)
 from scoring.lang import pick, table_words
 from scoring.rulesets.wuyi2.engine import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
 
@@ -66,7 +74,7 @@ def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
 def context(game, form, state, rules) -> dict:
     """The chips by group; each refused chip carries the reason scoring would give."""
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names, winner = game.players, data.get("winner")
+    names, winner = seated_names(game, state), data.get("winner")
     self_drawn = bool(data.get("zimo"))
     codes = form.codes() if data else ["pinghu"]
     shape, others = codes[0], codes[1:]

@@ -4,7 +4,7 @@ to the next one that stands."""
 
 from dataclasses import dataclass
 
-from scoring.entry.base import BetRefused
+from scoring.entry.base import BetRefused, seated_names
 from scoring.forms import BetForm
 from scoring.lang import pick
 from scoring.models import Game
@@ -114,6 +114,7 @@ class BetOffer:
 def bets(game: Game, state, rules) -> dict:
     """The game page's 「下一局下注」: 下子 for each 闲 right after a dealer win, 买子 for each player."""
     maizi, xiazi = valid_pending(game.pending or {}, state)
+    names = seated_names(game, state)
     can_buy = state.may_buy_maizi(rules)
     buy = []
     for s in range(4):
@@ -122,14 +123,14 @@ def bets(game: Game, state, rules) -> dict:
             note = pick("已买，换庄前不退", "bought: kept until the dealer changes")
         elif not can_buy:
             note = pick("连庄后不可买子", "no new buy-in after a tenure's first hand")
-        buy.append(BetOffer(s, game.players[s], placed=s in maizi, note=note))
+        buy.append(BetOffer(s, names[s], placed=s in maizi, note=note))
     full, bet = state.join_amount(rules), []
     if full:
         for s in range(4):
             if s == state.dealer:
                 continue
             note = pick(f"已下{state.xiazi[s]}", f"placed {state.xiazi[s]}") if state.xiazi[s] else ""
-            bet.append(BetOffer(s, game.players[s], placed=s in xiazi, amount=xiazi.get(s, full), note=note))
+            bet.append(BetOffer(s, names[s], placed=s in xiazi, amount=xiazi.get(s, full), note=note))
     return {
         "maizi": buy,
         "maizi_points": rules.maizi_points,

@@ -7,7 +7,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field
+from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field, seated_names
 from scoring.forms import StrictIntegerField
 from scoring.lang import pick, say, table_words
 from scoring.models import Game
@@ -166,11 +166,12 @@ def _bet_options(game: Game, form, state, rules) -> dict:
     """The folded 「更多」 section: which 买子 and 下子 toggles exist, and how they stand."""
     data = form.cleaned_data if form.is_bound and hasattr(form, "cleaned_data") else {}
     chosen = set(data.get("maizi") or [])
+    names = seated_names(game, state)
     can_buy = state.may_buy_maizi(rules)
     maizi = [
         SeatOption(
             s,
-            game.players[s],
+            names[s],
             checked=bool(state.maizi[s]) or s in chosen,
             locked=bool(state.maizi[s]),
             allowed=can_buy or bool(state.maizi[s]),
@@ -189,7 +190,7 @@ def _bet_options(game: Game, form, state, rules) -> dict:
             xiazi.append(
                 SeatOption(
                     s,
-                    game.players[s],
+                    names[s],
                     checked=True,
                     locked=True,
                     amount=state.xiazi[s],
@@ -197,9 +198,7 @@ def _bet_options(game: Game, form, state, rules) -> dict:
                 )
             )
         elif full:
-            xiazi.append(
-                SeatOption(s, game.players[s], checked=bool(data.get(f"xz{s}")), amount=data.get(f"xz{s}") or full)
-            )
+            xiazi.append(SeatOption(s, names[s], checked=bool(data.get(f"xz{s}")), amount=data.get(f"xz{s}") or full))
     return {
         "maizi_options": maizi,
         "xiazi_options": xiazi,
@@ -253,7 +252,7 @@ def _offered_types(rules, winner: int | None, data: dict) -> dict:
 
 def context(game: Game, form, state, rules) -> dict:
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names = game.players
+    names = seated_names(game, state)
     winner, type_code = data.get("winner"), data.get("win_type")
     return {
         **_piao_options(form, names, winner),

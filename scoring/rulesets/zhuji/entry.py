@@ -5,7 +5,15 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, WinOrDrawForm, seat_field, win_initial, win_title
+from scoring.entry.base import (
+    NO_BETS,
+    NO_CARRIED_BETS,
+    WinOrDrawForm,
+    seat_field,
+    seated_names,
+    win_initial,
+    win_title,
+)
 from scoring.forms import StrictIntegerField
 from scoring.lang import pick
 from scoring.rulesets.zhuji.engine import hands as tai_names
@@ -100,7 +108,7 @@ def initial(entry: dict, fix) -> dict:
 def context(game, form, state, rules) -> dict:
     """The sheet: winds labelled relative to the dealer (§1), the winner's own wind marked."""
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names, winner = game.players, data.get("winner")
+    names, winner = seated_names(game, state), data.get("winner")
     winds = []
     for i, (code, zh, en) in enumerate(WINDS):
         seat = (state.dealer + i) % 4

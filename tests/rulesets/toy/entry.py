@@ -3,7 +3,15 @@
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, WinOrDrawForm, seat_field, win_initial, win_title
+from scoring.entry.base import (
+    NO_BETS,
+    NO_CARRIED_BETS,
+    WinOrDrawForm,
+    seat_field,
+    seated_names,
+    win_initial,
+    win_title,
+)
 from scoring.lang import pick
 
 TEMPLATE = "toy/entry.html"
@@ -23,7 +31,7 @@ def initial(entry: dict, fix) -> dict:
 
 def context(game, form, state, rules) -> dict:
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names, winner = game.players, data.get("winner")
+    names, winner = seated_names(game, state), data.get("winner")
     return {
         "others": [(s, names[s]) for s in range(4) if s != winner],
         "zimo_now": bool(data.get("zimo")),
