@@ -243,11 +243,11 @@ def answer_text(game, answer: dict) -> str:
 def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:
     """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player,
     in the ruleset's words (诸暨 writes 放冲, as its entry form does)."""
-    kind = game.rulebook.entry
+    module = game.rulebook.entry
     said = words(game)
 
     def url(discarder):
-        data = kind.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
+        data = module.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
         return f"{record_url}?{urlencode(data, doseq=True)}"
 
     def use_with(seat):  # 「用这个记分（小李放铳）」

@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from scoring import device
 from scoring.engine import SEATS_ZH
 from scoring.engine.seating import is_seating, key
-from scoring.entry import entry_for, kind_for
+from scoring.entry import entry_for, entry_module_for
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import build
@@ -58,7 +58,7 @@ class HandRow:
 def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
     """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words), with the
     names of who sat at the hand (``names``; the game's first seating by default)."""
-    return kind_for(game, entry).title(names or game.players, entry, result)
+    return entry_module_for(game, entry).title(names or game.players, entry, result)
 
 
 def hand_row(
@@ -128,8 +128,8 @@ def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> 
     """One tile per seat: who sits there now and their total for the evening (a person's, over
     every seat they sat in)."""
     state = ledger.state if ledger else None
-    kind = entry_for(game)
-    marks = kind.marks
+    module = entry_for(game)
+    marks = module.marks
     names = list(state.seating) if state is not None else list(game.players)
     if state is not None:
         person = {key(name): total for name, total in state.people()}
@@ -137,7 +137,7 @@ def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> 
     return [
         Tile(
             seat=s,
-            wind=translation.gettext(kind.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
+            wind=translation.gettext(module.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
             name=names[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,

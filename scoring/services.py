@@ -18,7 +18,7 @@ from scoring.engine.errors import BilingualError
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import from_json, to_json
 from scoring.engine.seating import is_seating
-from scoring.entry import entry_for, kind_for
+from scoring.entry import entry_for, entry_module_for
 from scoring.ledger import Ledger, LedgerError, build, number_in, numbers
 from scoring.models import Game, Hand, Settlement, Transfer
 from scoring.people import Seatings
@@ -113,14 +113,14 @@ def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry 
     when there were none, or when a seating follows before a hand could take them (a change of
     people ends every bet: docs/contract.md "People and seats")."""
     rules = game.house_rules()
-    bets = kind_for(game, hand.entry).placed_bets(hand.entry, before, rules)
+    bets = entry_module_for(game, hand.entry).placed_bets(hand.entry, before, rules)
     if not bets:
         return None
     for later in hands:
         if later.seq > hand.seq and not later.voided:
             if is_seating(later.entry):
                 return None
-            entry = kind_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
+            entry = entry_module_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
             if entry is not None:  # a manual hand takes no bets: the next one does
                 target = copy_hand(later)
                 target.entry = entry

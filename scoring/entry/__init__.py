@@ -31,9 +31,9 @@ offers the same names; ``base.py`` holds what they share and ``manual.py`` the m
 - ``PRESET_LABEL`` (optional): the new-game form's name for the presets, (zh, en); 底分 by default;
 - ``ANALYSE_WORDS`` (optional): its own words on the 算牌 page (诸暨 says 放冲), and
   ``analyse_text(answer, breakdown)`` (optional): how 算牌 says an answer it may not win.
-The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``
+The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``entry_module_for(game, data)``
 gives ``manual`` for a manual hand instead, and ``seating`` for a seating entry (换人/换位: a title,
-no bets, and no form yet: ``seating.recordable`` says whether a kind has one).
+no bets, and no form yet: ``seating.recordable`` says whether an entry module has one).
 """
 
 from types import ModuleType
@@ -46,7 +46,7 @@ def entry_for(game) -> ModuleType:
     return game.rulebook.entry
 
 
-def kind_for(game, data) -> ModuleType:
+def entry_module_for(game, data) -> ModuleType:
     """The module that enters and titles ``data`` (a form's answers or a stored entry): the
     manual hand's (手动记分, the same in every ruleset), the seating's (换人/换位, likewise) or the
     game's ruleset's."""

@@ -1,7 +1,7 @@
 """手动记分 at the table, the same in every ruleset: each player's change typed in, a note, and
 optionally the next dealer (scoring/engine/manual.py). Offers the names a ruleset's entry module
 offers for a hand (``Form``, ``MISSING``, ``initial``, ``TEMPLATE``, ``PARTIAL``, ``context``,
-``title``); ``kind_for`` picks it for a manual hand."""
+``title``); ``entry_module_for`` picks it for a manual hand."""
 
 from decimal import Decimal
 

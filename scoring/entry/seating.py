@@ -1,5 +1,5 @@
 """换人/换位 in the hand list, the same in every ruleset (scoring/engine/seating.py): a seating
-entry stored as a hand is titled, takes no bets and ends the ones placed before it. ``kind_for``
+entry stored as a hand is titled, takes no bets and ends the ones placed before it. ``entry_module_for``
 picks it for a seating entry. It offers no ``Form``: the entry page does not record or edit a
 seating (``recordable``), so a hand row's 修改 of one answers with a message, never a form."""
 
@@ -17,9 +17,9 @@ def title(names: list[str], entry: dict, result=None) -> str:
     return text
 
 
-def recordable(kind) -> bool:
-    """Whether the entry page can record or edit a hand of ``kind`` (an entry module)."""
-    return hasattr(kind, "Form")
+def recordable(module) -> bool:
+    """Whether the entry page can record or edit a hand with ``module`` (an entry module)."""
+    return hasattr(module, "Form")
 
 
 bets, prefill, change_bet, marks = NO_BETS  # no bets placed before a seating

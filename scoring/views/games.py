@@ -196,13 +196,13 @@ def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
     rules = game.house_rules().to_dict()
     house = [(info, rules[name]) for name, info in game.rulebook.rule_info.items()]
-    kind = entry_for(game)
+    module = entry_for(game)
     context = {
         "game": game,
         "token": token,
         "house": house,
-        "kind_rules": kind.RULES_TEMPLATE,
-        **kind.rules_context(game.house_rules()),
+        "ruleset_rules": module.RULES_TEMPLATE,
+        **module.rules_context(game.house_rules()),
     }
     return render(request, "scoring/rules.html", context)
 

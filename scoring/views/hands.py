@@ -21,7 +21,7 @@ from scoring import device, services
 from scoring.access import load_game, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.engine.seating import is_seating
-from scoring.entry import entry_for, kind_for
+from scoring.entry import entry_for, entry_module_for
 from scoring.entry.base import BetRefused
 from scoring.entry.seating import recordable
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
@@ -112,9 +112,9 @@ class EntryPage:
     table the hand is played at, and the preview once the hand is whole."""
 
     def __init__(self, request: HttpRequest, game: Game, before, data, **context):
-        self.request, self.game, self.kind = request, game, kind_for(game, data)
+        self.request, self.game, self.module = request, game, entry_module_for(game, data)
         self.names = list(before.seating)  # who sits at the hand's table
-        self.form = self.kind.Form(data, players=self.names, streak=before.streak)
+        self.form = self.module.Form(data, players=self.names, streak=before.streak)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
 
@@ -125,7 +125,7 @@ class EntryPage:
             return True
         step = self.form.step()
         if step != "preview" and self.request.method == "POST":
-            self.form.add_error(step if step in self.form.fields else None, self.kind.MISSING[step])
+            self.form.add_error(step if step in self.form.fields else None, self.module.MISSING[step])
         return step != "preview"
 
     def entry(self) -> dict:
@@ -138,11 +138,11 @@ class EntryPage:
 
     def refuse(self, error: LedgerError) -> None:
         """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
-        the sheet has not met yet (the kind's ``REQUIREMENTS``) is a plain note instead."""
-        if not confirming(self.request) and error.field in self.kind.REQUIREMENTS:
+        the sheet has not met yet (the entry module's ``REQUIREMENTS``) is a plain note instead."""
+        if not confirming(self.request) and error.field in self.module.REQUIREMENTS:
             self.context["requirement"] = table_words(say(error.error))
             return
-        field = getattr(self.kind, "FIELD_OF", {}).get(error.field, error.field)
+        field = getattr(self.module, "FIELD_OF", {}).get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
     def show(self, preview: services.Preview, hand: Hand) -> None:
@@ -162,15 +162,15 @@ class EntryPage:
         self.context.update(
             step=step,
             state=self.state,
-            kind_template=self.kind.TEMPLATE,
+            entry_template=self.module.TEMPLATE,
             dealer_name=names[self.state.dealer],
             all_seats=list(enumerate(names)),
             winner_name=names[winner] if winner is not None else "",
-            **self.kind.context(self.game, self.form, self.state, self.game.house_rules()),
+            **self.module.context(self.game, self.form, self.state, self.game.house_rules()),
         )
         posted = self.request.method == "POST"
         part = posted and step == "preview" and wants_part(self.request)
-        response = render(self.request, self.kind.PARTIAL if part else "scoring/hand_form.html", self.context)
+        response = render(self.request, self.module.PARTIAL if part else "scoring/hand_form.html", self.context)
         if posted and not part and self.request.htmx:
             response["HX-Push-Url"] = answers_url(self.request)
         if self.preloadable():
@@ -221,9 +221,9 @@ def answers_url(request: HttpRequest) -> str:
 
 
 def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
-    """The seating page, when the entry page has no form for ``data``'s kind (换人/换位 has its
+    """The seating page, when the entry page has no form for ``data``'s entry module (换人/换位 has its
     own page: scoring/views/seating.py)."""
-    if recordable(kind_for(game, data)):
+    if recordable(entry_module_for(game, data)):
         return None
     return redirect("seating", token=token)
 
@@ -262,7 +262,7 @@ def answers(request: HttpRequest, game: Game, before):
     """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
     if request.method == "POST":
         return request.POST
-    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.house_rules())
+    return entry_module_for(game, request.GET).prefill(request.GET, game.pending, before, game.house_rules())
 
 
 @require_POST
@@ -317,8 +317,8 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 
         return seating(request, token, hand=hand, game=game, hands=hands)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
-    kind = kind_for(game, hand.entry)
-    data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
+    module = entry_module_for(game, hand.entry)
+    data = request.POST if request.method == "POST" else (request.GET or module.initial(hand.entry, hand.fix()))
     revision = ascii_int(data.get("revision", hand.revision), -1)
     page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
     page.context.update(form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq))
