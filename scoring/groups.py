@@ -38,6 +38,7 @@ from scoring.engine.points import from_json
 from scoring.engine.seating import is_seating, key
 from scoring.engine.seating import seat as seated
 from scoring.engine.transfers import min_transfers
+from scoring.forms import answers_for
 from scoring.ledger import LedgerError
 from scoring.models import Game, Group, Hand, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
 from scoring.stats import add_hand, new_tally
@@ -186,8 +187,8 @@ def seating_of(game: Game) -> list[str]:
 
 
 def again(group: Group, *, draw: bool) -> Game:
-    """再来一局: the next game with the last one's ruleset, rules and people, in the seats they
-    sat in at its end or (``draw``) in seats drawn at random here on the server."""
+    """再来一局: the next game with the last one's ruleset, rules, length (打几圈) and people, in
+    the seats they sat in at its end or (``draw``) in seats drawn at random here on the server."""
     last = last_game(group)
     if last is None:
         raise GroupConflict("这个牌友圈还没有牌局：先开一局。", "This group has no game yet: start one first.")
@@ -200,6 +201,7 @@ def again(group: Group, *, draw: bool) -> Game:
         players=players,
         first_dealer=last.first_dealer,
         rules=dict(last.rules),
+        round_length=last.round_length,
         group=group,
         state=state_json(seated(ruleset.new_state(last.first_dealer), players), active=0, last_seq=0),
     )
@@ -215,10 +217,15 @@ def new_game_names(group: Group, seats: int) -> list[str]:
 
 
 def new_game_initial(group: Group | None, ruleset) -> dict:
-    """The new-game form's names in ``group``: ``new_game_names``, seat by seat."""
+    """The new-game form's answers in ``group``: ``new_game_names``, seat by seat, and, when the
+    last game was of the same ruleset, its rules and its 打几圈 (换人或换玩法: change what differs)."""
     if group is None:
         return {}
-    return {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
+    initial = {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
+    last = last_game(group)
+    if last is not None and last.ruleset == ruleset.code:
+        initial.update(answers_for(ruleset, last.rules, last.round_length))
+    return initial
 
 
 def offer_roster(form, group: Group | None) -> None:
