@@ -9,6 +9,8 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -742,3 +744,23 @@ def test_a_new_game_from_the_group_page_starts_from_the_last_games_rules(client,
     fresh = client.get(f"/new?ruleset={other}&group={group.edit_token}").context["form"]
     assert fresh["preset"].value() == get_ruleset(other).default_preset
     assert fresh["round_length"].value() in ("", None)
+
+
+def test_standings_read_each_persons_stored_tally_without_walking_the_hands(client, group):
+    """A game with a seating costs the group page no query more than one without: each person's
+    wins, 自摸 and 放铳 come from the game's stored replay (by person), not from its hands."""
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(group_url(group)).status_code == 200
+        return len(captured)
+
+    zimo = {"outcome": "win", "winner": 0, "win_type": "zimo"}
+    evening(client, group, hands=[zimo, zimo])
+    client.get(group_url(group))  # the phone's cookie
+    plain = queries()
+    Group.objects.get(pk=group.pk).games.all().delete()
+    evening(client, group, hands=[zimo, {"outcome": "seating", "players": ["小张", "小李", "阿华", "大刘"]}, zimo])
+    assert queries() == plain
+    standings = {s.name: s for s in client.get(group_url(group)).context["standings"]}
+    assert (standings["老王"].wins, standings["小张"].wins, standings["小张"].zimo) == (1, 1, 1)
