@@ -7,8 +7,8 @@ the ones it made (``Group.owner``). A game may belong to one group (``Game.group
 Standings add up the group's **settled** games only (a game counts once it is 结束并结算). Per
 person, the 元 won or lost in a game is its points × its rate, rounded as its settlement rounds
 them (``points_to_fen``); the table fee is a cost, not a loss to anyone, so it is left out. The
-tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay: in a game
-without a seating (换人/换位) a seat is a person; a game with one is walked hand by hand.
+tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay, which keeps
+them by person through every seating (换人/换位; scoring/cache.py).
 
 What is still owed carries over. A settle-up (``SettleUp``) nets unpaid transfers of the group's
 games, tonight's and earlier evenings', into the fewest transfers between the same people
