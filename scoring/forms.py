@@ -204,6 +204,26 @@ class NewGameForm(forms.Form):
 CUSTOM = "custom"  # the preset choice that takes the bases typed in
 
 
+def answers_for(ruleset: Ruleset, rules: dict, round_length: int | None = None) -> dict:
+    """The new-game form's answers that make a game's stored ``rules`` (and its 打几圈) again: the
+    preset whose values they have (else 自定, the bases typed in), every other rule's value and
+    every table entry. Rules that no longer read as the ruleset's give no answer (its defaults)."""
+    try:
+        rules = ruleset.rules_from_dict(rules).to_dict()
+    except (TypeError, ValueError, ScoringError):
+        return {}
+    set_by_presets = {name for preset in ruleset.presets.values() for name in preset}
+    preset = next((p for p, values in ruleset.presets.items() if all(rules[n] == v for n, v in values.items())), None)
+    out = {"preset": preset or CUSTOM, "round_length": "" if round_length is None else str(round_length)}
+    for name, info in ruleset.rule_info.items():
+        if info.kind == "map":
+            for key, _zh, _en, standard in info.entries:
+                out[table_field(name, key)] = (rules.get(name) or {}).get(key, standard)
+        elif name not in set_by_presets or preset is None:
+            out[name] = rules[name]
+    return out
+
+
 def table_field(rule: str, key: str) -> str:
     """The form field of one entry of a table rule: ``fan__qingyise``."""
     return f"{rule}__{key}"

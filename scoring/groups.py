@@ -7,8 +7,8 @@ the ones it made (``Group.owner``). A game may belong to one group (``Game.group
 Standings add up the group's **settled** games only (a game counts once it is 结束并结算). Per
 person, the 元 won or lost in a game is its points × its rate, rounded as its settlement rounds
 them (``points_to_fen``); the table fee is a cost, not a loss to anyone, so it is left out. The
-tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay: in a game
-without a seating (换人/换位) a seat is a person; a game with one is walked hand by hand.
+tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay, which keeps
+them by person through every seating (换人/换位; scoring/cache.py).
 
 What is still owed carries over. A settle-up (``SettleUp``) nets unpaid transfers of the group's
 games, tonight's and earlier evenings', into the fewest transfers between the same people
@@ -35,12 +35,13 @@ from scoring.engine import get_ruleset
 from scoring.engine.errors import BilingualError
 from scoring.engine.money import points_to_fen
 from scoring.engine.points import from_json
-from scoring.engine.seating import is_seating, key
+from scoring.engine.seating import key
 from scoring.engine.seating import seat as seated
 from scoring.engine.transfers import min_transfers
+from scoring.forms import answers_for
 from scoring.ledger import LedgerError
-from scoring.models import Game, Group, Hand, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
-from scoring.stats import add_hand, new_tally
+from scoring.models import Game, Group, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
+from scoring.stats import new_tally
 
 ROSTER_LIMIT = 40  # names a group keeps
 MAX_NETTED = 12  # people one settle-up nets (the fewest-transfers search is 2^n)
@@ -186,8 +187,8 @@ def seating_of(game: Game) -> list[str]:
 
 
 def again(group: Group, *, draw: bool) -> Game:
-    """再来一局: the next game with the last one's ruleset, rules and people, in the seats they
-    sat in at its end or (``draw``) in seats drawn at random here on the server."""
+    """再来一局: the next game with the last one's ruleset, rules, length (打几圈) and people, in
+    the seats they sat in at its end or (``draw``) in seats drawn at random here on the server."""
     last = last_game(group)
     if last is None:
         raise GroupConflict("这个牌友圈还没有牌局：先开一局。", "This group has no game yet: start one first.")
@@ -200,6 +201,7 @@ def again(group: Group, *, draw: bool) -> Game:
         players=players,
         first_dealer=last.first_dealer,
         rules=dict(last.rules),
+        round_length=last.round_length,
         group=group,
         state=state_json(seated(ruleset.new_state(last.first_dealer), players), active=0, last_seq=0),
     )
@@ -215,10 +217,15 @@ def new_game_names(group: Group, seats: int) -> list[str]:
 
 
 def new_game_initial(group: Group | None, ruleset) -> dict:
-    """The new-game form's names in ``group``: ``new_game_names``, seat by seat."""
+    """The new-game form's answers in ``group``: ``new_game_names``, seat by seat, and, when the
+    last game was of the same ruleset, its rules and its 打几圈 (换人或换玩法: change what differs)."""
     if group is None:
         return {}
-    return {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
+    initial = {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
+    last = last_game(group)
+    if last is not None and last.ruleset == ruleset.code:
+        initial.update(answers_for(ruleset, last.rules, last.round_length))
+    return initial
 
 
 def offer_roster(form, group: Group | None) -> None:
@@ -275,69 +282,32 @@ class Standing:
         return round(100 * self.zimo / self.wins) if self.wins else 0
 
 
-def _merge(into: dict, counts: dict) -> None:
-    for name in ("wins", "zimo", "discards"):
-        into[name] += counts[name]
-    if from_json(counts["biggest"]) > from_json(into["biggest"]):
-        into["biggest"] = counts["biggest"]
-
-
-def person_tallies(game: Game, hands: list[Hand]) -> dict[str, dict]:
-    """Each person's tally (by ``key``) of a game with a seating: its standing hands walked in
-    order, each seat's counts going to whoever sat there then."""
-    seating, out = list(game.players), {}
-    for hand in hands:
-        if hand.voided:
-            continue
-        if is_seating(hand.entry):
-            seating = list(hand.entry["players"])
-            continue
-        if hand.result is None:
-            continue
-        tally = new_tally(len(seating))
-        add_hand(tally, hand.entry, [from_json(n) for n in hand.result["net"]])
-        for name, counts in zip(seating, tally, strict=True):
-            _merge(out.setdefault(key(name), new_tally(1)[0]), counts)
-    return out
-
-
 def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> list[Evening]:
     """The group's games, newest first (the archived ones only, True; the others, False; all,
-    None), each with its people's points, 元 and tallies. A game that no longer replays is left
-    out (its own page says why). A few queries whatever the number of hands, except for games
-    with a seating, whose hands are read."""
+    None), each with its people's points, 元 and tallies (the stored replay's, by person:
+    scoring/cache.py). A game that no longer replays is left out (its own page says why). A few
+    queries whatever the number of games and hands."""
     games = group.games.select_related("settlement").order_by("-created_at", "-pk")
     if archived is not None:
         games = games.filter(archived_at__isnull=not archived)
-    games = list(games)
-    seated_ids = set(
-        Hand.objects.filter(game__in=games, voided_at__isnull=True, entry__outcome="seating").values_list(
-            "game_id", flat=True
-        )
-    )
-    hands_of: dict[int, list[Hand]] = {}
-    for hand in Hand.objects.filter(game_id__in=seated_ids).order_by("game_id", "seq"):
-        hands_of.setdefault(hand.game_id, []).append(hand)
     out = []
     for game in games:
         try:
-            people = people_of(game)
+            people = people_of(game)  # a stale replay is rebuilt: the tally below is by person
         except LedgerError:
             continue
+        tallies = {key(name): counts for (name, _p), counts in zip(people, game.state["tally"], strict=True)}
         settlement = getattr(game, "settlement", None)
         rate = settlement.rate_fen if settlement is not None else None
-        if game.pk in seated_ids:  # who sat where changed: each person walked hand by hand
-            tallies = person_tallies(game, hands_of.get(game.pk, []))
+        if game.state["seatings"]:  # who sat where changed: each person's own total at the rate
             fen = dict(
                 zip((key(n) for n, _p in people), points_to_fen([p for _n, p in people], rate or 0), strict=True)
             )
         else:  # the people are the players, seat by seat (the settlement's own 分)
-            tallies, fen = {}, {}
-            seat_fen = points_to_fen([from_json(p) for p in settlement.points], rate) if rate is not None else None
-            for seat, (name, counts) in enumerate(zip(game.players, game.state["tally"], strict=True)):
-                _merge(tallies.setdefault(key(name), new_tally(1)[0]), counts)
-                if seat_fen is not None:
-                    fen[key(name)] = fen.get(key(name), 0) + seat_fen[seat]
+            fen = {}
+            if rate is not None:
+                seat_fen = points_to_fen([from_json(p) for p in settlement.points], rate)
+                fen = {key(name): seat_fen[seat] for seat, name in enumerate(game.players)}
         nights = [
             Night(name, points, fen[key(name)] if rate is not None else None, tallies.get(key(name), new_tally(1)[0]))
             for name, points in people

@@ -116,10 +116,16 @@ def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
 
 def names_to_offer(game, state) -> list[str]:
     """The names the seating page offers for a seat, besides a new name typed in: everyone of this
-    evening who is not sitting now, in order of first appearance. (The one place to add a group's
-    roster of regulars.)"""
-    sitting = {key(name) for name in state.seating}
-    return [name for name, _total in state.people() if key(name) not in sitting]
+    evening who is not sitting now, in order of first appearance, then the rest of the game's
+    牌友圈 roster (scoring/groups.py), in the order they joined it."""
+    roster = game.group.roster if game.group_id is not None else []
+    taken = {key(name) for name in state.seating}
+    out = []
+    for name in [*(name for name, _total in state.people()), *roster]:
+        if key(name) not in taken:
+            taken.add(key(name))
+            out.append(name)
+    return out
 
 
 def draw(names: list[str]) -> list[str]:

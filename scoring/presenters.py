@@ -161,7 +161,7 @@ def sitting_out(state) -> list[tuple[str, object]]:
 
 
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
-    me = device.my_seat(request, game.id, game.rulebook.seats)
+    me, my_name = device.my_seat(request, game), device.my_name(request, game)
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = list(reversed(ledger.rows)) if ledger else []  # newest first
     last_row = next((row for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
@@ -185,6 +185,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "voided_count": ledger.last_seq - ledger.active_count() - len(game.state["seatings"]) if ledger else 0,
         "earlier_text": earlier_text(ledger.earlier if ledger else 0),
         "me": me,
+        "me_out": my_name if my_name is not None and me is None else None,  # 我是 someone sitting out
         "seats": [(s, SEATS_ZH[s], names[s]) for s in range(len(names))],
     }
 

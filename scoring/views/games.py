@@ -121,9 +121,9 @@ def _ledger_page(
     request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
 ) -> HttpResponse:
     """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py):
-    the game's row, this phone's 「我是」 seat and the address the language switch returns to
+    the game's row, this phone's 「我是」 person and the address the language switch returns to
     (``here``) are all it adds to the request."""
-    me = device.my_seat(request, game.id, game.rulebook.seats)
+    me = device.my_name(request, game)
 
     def context() -> dict:
         return {**_ledger_context(request, game, token, can_edit), **({"here": here} if here else {})}
@@ -162,7 +162,7 @@ def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     if not can_edit or not 0 <= seat < game.rulebook.seats:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
-    device.set_my_seat(request, response, game.id, seat)
+    device.set_my_name(request, response, game.id, game.seating[seat])  # the person, wherever they sit later
     return response
 
 

@@ -61,9 +61,8 @@ def to_game(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
-    """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
-    seat = device.my_seat(request, game.id, game.rulebook.seats)
-    return {by: game.seating[seat] if seat is not None else "", "version": posted_version(request)}
+    """Who writes (this phone's 「我是」, by name, sitting or not) and the game version the confirmed preview was made at."""
+    return {by: device.my_name(request, game) or "", "version": posted_version(request)}
 
 
 def confirming(request: HttpRequest) -> bool:

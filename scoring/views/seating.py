@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import services
+from scoring import groups, services
 from scoring.access import spend_hand_write, writable_game
 from scoring.cache import table
 from scoring.engine import SEATS_ZH, score
@@ -304,6 +304,18 @@ def at_table(before, fix):
     return table_
 
 
+def onto_roster(game: Game, write, names: list[str]):
+    """``write``, then (when it is done) everyone it seats joins the game's 牌友圈 roster: a new
+    name typed in at a group's table is one of its people from then on."""
+
+    def run():
+        write()
+        if game.group_id is not None:
+            groups.add_to_roster(game.group, names)
+
+    return run
+
+
 def record_seating(request, game, token, page, context, entry, fix, before, next_seq) -> HttpResponse:
     form_token = page.data.get("form_token") or secrets.token_urlsafe(16)
     context.update(form_token=form_token, next_seq=next_seq, version=game.version)
@@ -318,7 +330,7 @@ def record_seating(request, game, token, page, context, entry, fix, before, next
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
         write = partial(services.record_hand, game=game, entry=entry, fix=fix, next_seq=next_seq)
         write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
-        return confirm(request, token, write, _("已换人/换位。"), shown)
+        return confirm(request, token, onto_roster(game, write, entry["players"]), _("已换人/换位。"), shown)
     try:
         preview = services.preview_record(game=game, state=at_table(before, fix), entry=entry)
     except LedgerError as error:
@@ -342,7 +354,8 @@ def edit_seating(request, game, token, page, context, entry, fix, before, hands,
         write = partial(services.edit_hand, game=game, seq=hand.seq, revision=revision, entry=entry, fix=fix)
         later = any(h.seq > hand.seq and not h.voided for h in hands)
         done = _("已修改这次换人/换位，之后的每一局都已重算。") if later else _("已修改这次换人/换位。")
-        return confirm(request, token, partial(write, **signed(request, game, "edited_by")), done, shown)
+        write = onto_roster(game, partial(write, **signed(request, game, "edited_by")), entry["players"])
+        return confirm(request, token, write, done, shown)
     try:
         preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)
     except LedgerError as error:

@@ -3,10 +3,14 @@ against the games' settlements, written out), what is still owed and settling it
 tonight's (the arithmetic written out), 已付, archiving; both languages, and no write by a view
 link or a wrong token."""
 
+import html as html_lib
+import re
 from datetime import timedelta
 
 import pytest
 from django.conf import settings as django_settings
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -21,6 +25,8 @@ from tests.speed import examples
 from tests.web.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, record
 from tests.web.test_it_english_pages import leaks
 from tests.web.test_it_no_500 import SAFE, VALUES
+from tests.web.test_it_seating_page import confirm as confirm_seating
+from tests.web.test_it_seating_page import text
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 TONIGHT = ["阿华", "大刘", "老王", "小李"]  # the same four, other seats: 阿华 deals first
@@ -662,3 +668,99 @@ def test_a_kept_game_page_never_hands_one_phones_group_link_to_another(client, g
     other = Game.objects.create(players=list(NAMES), rules=Rules().to_dict())
     assert "周六新地方" in client.get(game_url(other)).content.decode()  # offered to join it
     assert "周六新地方" not in type(client)().get(game_url(other)).content.decode()
+
+
+# -- 换人 at a group's table, and the next game's settings -----------------------------------------
+
+
+def test_a_seat_is_offered_the_groups_roster_and_a_new_name_joins_it(client, group):
+    """换人 in a group's game offers the regulars on its roster who are not at the table (after
+    the evening's own people); a new name typed in joins the roster."""
+    Group.objects.filter(pk=group.pk).update(roster=[*NAMES, "小周", "阿芳"])
+    game = evening(client, group, rate=None)
+    step = client.get(game_url(game) + "seating?how=sub&seat=0").content.decode()
+    offered = re.findall(r'href="[^"]*"[^>]*><bdi>([^<]+)</bdi>', step)
+    assert offered[-2:] == ["小周", "阿芳"]
+    assert not set(offered) & set(NAMES)
+    back = html_lib.unescape(re.search(r'href="([^"]*)"[^>]*><bdi>小周</bdi>', step).group(1))
+    assert confirm_seating(client, back).status_code == 302
+    game.refresh_from_db()
+    assert game.state["table"]["seating"] == ["小周", "小李", "阿华", "大刘"]
+    # a new name typed in for 小李's seat joins the roster, and is offered at the group's next table
+    new = game_url(game) + "seating?how=sub&seat=1&name=新来的"
+    assert confirm_seating(client, new).status_code == 302
+    group.refresh_from_db()
+    assert group.roster == [*NAMES, "小周", "阿芳", "新来的"]
+    english(client)
+    response = client.get(game_url(game) + "seating?how=sub&seat=0")
+    step = response.content.decode()
+    assert "Who sits E instead of 小周?" in text(response)
+    assert {"老王", "小李", "阿芳"} <= set(re.findall(r'href="[^"]*"[^>]*><bdi>([^<]+)</bdi>', step))
+
+
+def test_again_keeps_the_last_games_length_in_rounds(client, group):
+    last = evening(client, group, rate=None)
+    Game.objects.filter(pk=last.pk).update(round_length=4)
+    client.post(group_url(group) + "again")
+    assert Game.objects.latest("pk").round_length == 4
+
+
+def form_answers(form) -> dict:
+    """What a phone posts for the new-game form as it is shown (an unticked box is not sent)."""
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value is None or value is False:
+            continue
+        data[name] = "on" if value is True else value
+    return data
+
+
+@pytest.mark.parametrize(
+    ("code", "rules", "preset"),
+    [
+        ("yiwu", {"base_dealer": 6, "base_other": 4, "maizi_points": 3, "xiazi_cap": 10}, "custom"),
+        ("yiwu", {"base_dealer": 9, "base_other": 7, "abandon_enabled": True}, "9/7"),
+        ("zhuji", {"base": 2, "tai_cap": 8, "draw_passes_deal": True}, "2分"),
+        ("wuyi2", {"base": 5, "fan": {"qingyise": 5}}, "5分"),
+    ],
+)
+def test_a_new_game_from_the_group_page_starts_from_the_last_games_rules(client, group, code, rules, preset):
+    """换人或换玩法，开新局: the form starts from the last game's rules and 打几圈 when the ruleset is
+    the same (posted as shown, the new game has them); another ruleset starts from its defaults."""
+    ruleset = get_ruleset(code)
+    stored = ruleset.rules_class(**rules).to_dict()
+    players = NAMES[: ruleset.seats]
+    Game.objects.create(ruleset=code, players=players, rules=stored, round_length=8, group=group)
+    client.get(group_url(group))
+    link = re.search(r'href="([^"]+)">换人或换玩法，开新局', client.get(group_url(group)).content.decode()).group(1)
+    form = client.get(html_lib.unescape(link)).context["form"]
+    assert form["preset"].value() == preset
+    response = client.post("/new", {**form_answers(form), "group": group.edit_token})
+    assert response.status_code == 302
+    game = Game.objects.latest("pk")
+    assert (game.ruleset, game.rules, game.round_length, game.players) == (code, stored, 8, players)
+    other = "zhuji" if code != "zhuji" else "yiwu"
+    fresh = client.get(f"/new?ruleset={other}&group={group.edit_token}").context["form"]
+    assert fresh["preset"].value() == get_ruleset(other).default_preset
+    assert fresh["round_length"].value() in ("", None)
+
+
+def test_standings_read_each_persons_stored_tally_without_walking_the_hands(client, group):
+    """A game with a seating costs the group page no query more than one without: each person's
+    wins, 自摸 and 放铳 come from the game's stored replay (by person), not from its hands."""
+
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(group_url(group)).status_code == 200
+        return len(captured)
+
+    zimo = {"outcome": "win", "winner": 0, "win_type": "zimo"}
+    evening(client, group, hands=[zimo, zimo])
+    client.get(group_url(group))  # the phone's cookie
+    plain = queries()
+    Group.objects.get(pk=group.pk).games.all().delete()
+    evening(client, group, hands=[zimo, {"outcome": "seating", "players": ["小张", "小李", "阿华", "大刘"]}, zimo])
+    assert queries() == plain
+    standings = {s.name: s for s in client.get(group_url(group)).context["standings"]}
+    assert (standings["老王"].wins, standings["小张"].wins, standings["小张"].zimo) == (1, 1, 1)

@@ -500,3 +500,54 @@ def test_no_address_of_the_seating_page_is_a_500(client, game, query):
     )
     assert confirmed.status_code in (200, 302)
     assert game.hands.count() == 0
+
+
+# --- 「我是」 is a person, not a seat ---------------------------------------------------------------
+
+
+def me_tile(client, game: Game) -> str | None:
+    """The name on the tile marked 我 (None if none is)."""
+    page = client.get(game_url(game)).content.decode()
+    found = re.search(r'tile-me">.*?<bdi>([^<]+)</bdi>', page, re.S)
+    return found.group(1) if found else None
+
+
+def test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out(client, game):
+    """我是小李 taps his seat (南); after he swaps into 东 the phone still is 小李 (his tile is
+    marked, his hands signed 小李, not 老王's); sitting out, the page says so and still signs 小李."""
+    client.post(game_url(game) + "me/1")
+    assert me_tile(client, game) == "小李"
+    seat(client, game, "小李", "老王", "阿华", "大刘")
+    assert me_tile(client, game) == "小李"
+    assert client.get(game_url(game)).context["me"] == 0
+    win(client, game, 0)
+    assert Hand.objects.get(game=game, seq=2).entered_by == "小李"
+    seat(client, game, "小周", "老王", "阿华", "大刘")  # 小李 goes home
+    assert me_tile(client, game) is None
+    assert "我是 小李 （现在轮空，记录仍署这个名字）" in text(client.get(game_url(game)))
+    phone = english()
+    phone.cookies.update(client.cookies)
+    assert "I am 小李 (sitting out now; what I record is still signed with this name)" in text(
+        phone.get(game_url(game))
+    )
+    win(client, game, 1)
+    assert Hand.objects.get(game=game, seq=4).entered_by == "小李"
+    seat(client, game, "小周", "老王", "小李", "大刘")  # back, in 西
+    assert me_tile(client, game) == "小李"
+    assert "现在轮空" not in text(client.get(game_url(game)))
+
+
+def test_an_older_phones_seat_means_whoever_sits_there_now(client, game):
+    """A 「我是」 cookie written before people (a seat number) still reads: the person in that seat."""
+    from django.core import signing
+
+    from scoring.device import ME_COOKIE
+
+    seat(client, game, "小李", "老王", "阿华", "大刘")
+    client.cookies[ME_COOKIE] = signing.get_cookie_signer(salt=ME_COOKIE + ME_COOKIE).sign(f"{game.id}:1")
+    assert me_tile(client, game) == "老王"
+    win(client, game, 0)
+    assert Hand.objects.get(game=game, seq=2).entered_by == "老王"
+    client.post(game_url(game) + "me/0")  # taps 小李's tile: from now on it is 小李, wherever he sits
+    seat(client, game, "老王", "小李", "阿华", "大刘")
+    assert me_tile(client, game) == "小李"
