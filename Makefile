@@ -54,7 +54,7 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/transfers.py
 	$(BIN)/python bench/long.py
 
-# 算牌 speed; compares with the mahjong package's is_agari when it happens to be installed (never required).
+# 算牌 speed, side by side with the mahjong package (a dev requirement) on the same wild-free hands.
 bench-analyse: $(VENV)/.dev
 	$(BIN)/python bench/analyse.py
 

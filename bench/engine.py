@@ -11,10 +11,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import best_of
-from scoring.engine import WUYI2, YIWU, ZHUJI, Rules, ScoringError, replay, score, score_game
-from scoring.engine import zhuji as zj
-from scoring.engine.wuyi2 import LISTABLE, conflicts
-from scoring.engine.wuyi2 import Rules as Wuyi2Rules
+from scoring.engine import ScoringError, replay, score, score_game
+from scoring.rulesets.wuyi2.engine import LISTABLE, WUYI2, conflicts
+from scoring.rulesets.wuyi2.engine import Rules as Wuyi2Rules
+from scoring.rulesets.yiwu.engine import YIWU, Rules
+from scoring.rulesets.zhuji import engine as zj
+from scoring.rulesets.zhuji.engine import ZHUJI
 from tests.factories import random_game
 
 

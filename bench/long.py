@@ -29,9 +29,10 @@ from django.db import connection, reset_queries  # noqa: E402
 
 from scoring import services  # noqa: E402
 from scoring.cache import store  # noqa: E402
-from scoring.engine import YIWU, Rules, replay  # noqa: E402
+from scoring.engine import replay  # noqa: E402
 from scoring.ledger import build  # noqa: E402
 from scoring.models import Game, Hand  # noqa: E402
+from scoring.rulesets.yiwu.engine import YIWU, Rules  # noqa: E402
 from tests.factories import random_game  # noqa: E402
 
 N = 2000
@@ -59,7 +60,7 @@ def main() -> None:
     game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
     Hand.objects.bulk_create(Hand(game=game, seq=i, entry=e) for i, e in enumerate(entries, start=1))
     store(game, build(game))
-    rules = game.engine_rules()
+    rules = game.house_rules()
     print(f"{N}-hand game on {connection.vendor}")
     print(f"engine replay of {N} hands:                     {timed(lambda: replay(YIWU, rules, entries), 20):7.1f} ms")
     print(f"ledger replay (load {N} hands from the DB + replay): {timed(lambda: build(game), 10):7.1f} ms")

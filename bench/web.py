@@ -1,14 +1,18 @@
-"""Request cost, in process, side by side (issue: game page ≤ 3× and polling ≤ 1.5× a minimal view).
+"""Request cost, in process, side by side (issue: game page ≤ 3× and polling ≤ 1.5× a minimal view;
+a step of the record flow, a choice screen, ≤ 5 ms).
 
 Run: make bench-web   (or: .venv/bin/python bench/web.py [HANDS])
 Production settings (DEBUG off, manifest static files), a throwaway database (SQLite in /tmp unless
 DATABASE_URL is set), a game seeded with 500 hands. Prints the median and p95 of many requests,
 twice: in process (Django's test client: the app's own cost) and over HTTP against a local
-gunicorn (what a phone's request costs the server, connection included).
+gunicorn (what a phone's request costs the server, connection included). Each line gives the
+ratio to /healthz measured in the same run, and the CPU time the serving process spent per
+request (the figure that does not grow when other processes share the cores).
 """
 
 import http.client
 import os
+import socket
 import statistics
 import sys
 import tempfile
@@ -20,7 +24,9 @@ sys.path.insert(0, str(ROOT))
 
 from bench.common import PRODUCTION_ENV, start_gunicorn  # noqa: E402
 
-os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="testserver")
+# One table records 111 hands here in a few seconds: past its budget of writes per minute, every
+# confirm would measure the 429 page instead.
+os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="testserver", DJANGO_LIMIT_HANDS_PER_MINUTE="1000000")
 os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-web.sqlite3")
 
 import django  # noqa: E402
@@ -38,18 +44,50 @@ from tests.factories import seeded_game  # noqa: E402
 REPEATS = 300
 
 
-def measure(fn, repeats: int = REPEATS) -> tuple[float, float, int, int]:
-    """(median ms, p95 ms, queries in the last call, bytes in the last response)."""
+def measure(fn, repeats: int = REPEATS, server: int | None = None) -> tuple[float, float, float, int, int]:
+    """(median ms, p95 ms, server CPU ms per request, queries in the last call, bytes in the last
+    response). The CPU time is the serving process's (``server``, else this one's): unlike the
+    wall-clock times it does not grow when other processes share the machine's cores."""
     for _ in range(10):
         fn()  # warm up
     times = []
+    cpu = cpu_seconds(server)
     for _ in range(repeats):
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1000)
+    cpu = (cpu_seconds(server) - cpu) * 1000 / repeats
     with CaptureQueriesContext(connection) as queries:
         response = fn()  # counts only in process; over HTTP the server runs the queries
-    return statistics.median(times), statistics.quantiles(times, n=20)[18], len(queries), len(response.content)
+    return statistics.median(times), statistics.quantiles(times, n=20)[18], cpu, len(queries), len(response.content)
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def cpu_seconds(pid: int | None) -> float:
+    """User + system CPU seconds of process ``pid`` (Linux /proc), or of this process."""
+    if pid is None:
+        return time.process_time()
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
+
+def worker_of(master: int) -> int:
+    """The pid of gunicorn's one worker (the child of ``master``)."""
+    for _ in range(50):
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            if int(fields[1]) == master:  # its parent
+                return int(stat.parent.name)
+        time.sleep(0.1)
+    raise RuntimeError("no gunicorn worker")
 
 
 class HttpClient:
@@ -94,15 +132,16 @@ def main() -> None:
     Game.objects.all().delete()
     game = seeded_game(hands)
     run("in process (test client)", game, Client())
-    server = start_gunicorn(8765, workers=1)
+    port = free_port()  # another benchmark may be serving on the machine
+    server = start_gunicorn(port, workers=1)
     try:
-        run("over HTTP (local gunicorn, 1 worker)", game, HttpClient(8765))
+        run("over HTTP (local gunicorn, 1 worker)", game, HttpClient(port), worker_of(server.pid))
     finally:
         server.terminate()
         server.wait()
 
 
-def run(label: str, game: Game, client) -> None:
+def run(label: str, game: Game, client, server: int | None = None) -> None:
     hands = game.hands.count()
     url = f"/g/{game.edit_token}/"
     client.get(url)  # this phone's cookies, as at the table
@@ -111,22 +150,29 @@ def run(label: str, game: Game, client) -> None:
 
     def record():
         posted[0] += 1
-        game.refresh_from_db(fields=["state"])
+        game.refresh_from_db(fields=["state", "version"])
         data = {
             "outcome": "draw",
             "confirm": "1",
+            "version": str(game.version),  # a confirm without it is refused (the preview again)
             "next_seq": str(game.state["last_seq"] + 1),
             "form_token": f"bench-{posted[0]}",
         }
         return client.post(url + "record", data)
 
+    views = iter(range(10**9))
     htmx = {"HX-Request": "true"}
+    boosted = {"HX-Request": "true", "HX-Boosted": "true"}
     pinghu = {"outcome": "win", "winner": "1", "win_type": "pinghu", "discarder": "0"}
     settle = url + "settle?rate=100&fee_yuan=&fee_mode=equal&fee_payee=0"
     rows = [
         ("hello (floor: /healthz)", lambda: client.get("/healthz")),
         ("game page", lambda: client.get(url)),
+        # Its first view after a write renders it (kept pages are per address: ?n= makes each new).
+        ("game page, first view", lambda: client.get(f"{url}?n={next(views)}")),
         ("poll, nothing new", lambda: client.get(f"{url}poll?v={version}")),
+        # A step of the record flow: a choice screen (who won → how), as htmx's preload fetches it.
+        ("entry step GET (win type)", lambda: client.get(f"{url}record?winner=1&v={version}", headers=boosted)),
         ("hand entry preview (GET)", lambda: client.get(url + "record?winner=1&win_type=pinghu&discarder=0")),
         # A change in 更多 re-posts the form for its preview: the whole page, or htmx's partial.
         ("entry preview POST, page", lambda: client.post(url + "record", pinghu)),
@@ -135,13 +181,13 @@ def run(label: str, game: Game, client) -> None:
         ("settle preview, htmx", lambda: client.get(settle, headers=htmx)),
         ("hand entry POST (confirm)", record),
     ]
-    results = [(name, *measure(fn, REPEATS if "POST" not in name else 100)) for name, fn in rows]
+    results = [(name, *measure(fn, REPEATS if "POST" not in name else 100, server)) for name, fn in rows]
     floor = results[0][1]
     print(f"\n{label}: {hands}-hand game, {connection.vendor}, {REPEATS} requests each (POST: 100)")
-    print(f"{'endpoint':28} {'median ms':>10} {'p95 ms':>8} {'× floor':>8} {'queries':>8} {'bytes':>8}")
-    for name, median, p95, queries, size in results:
+    print(f"{'endpoint':28} {'median ms':>10} {'p95 ms':>8} {'× floor':>8} {'CPU ms':>7} {'queries':>8} {'bytes':>8}")
+    for name, median, p95, cpu, queries, size in results:
         count = f"{queries:8d}" if isinstance(client, Client) else f"{'-':>8}"
-        print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {count} {size:8d}")
+        print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {cpu:7.2f} {count} {size:8d}")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ expires with it), else in the database (``AccessMiss`` rows). A count's key is n
 an address, an account or a game (``key_of``).
 """
 
+import functools
 import hashlib
 import ipaddress
 import re
@@ -19,7 +20,6 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
-from django.db.models import Q
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -197,14 +197,47 @@ def well_formed(token: str) -> bool:
     return TOKEN_SHAPE.fullmatch(token) is not None
 
 
+def missed(request: HttpRequest) -> None:
+    """One more wrong token from this client (a game's or a group's): 429 once too many."""
+    _spend(("miss",), [client_of(request)])
+
+
+@functools.cache
+def _game_by_token() -> str:
+    """The game a token opens, as ``Game.objects.filter(Q(edit_token=token) | Q(view_token=token))
+    .first()`` asks for it, written out once: every page with a token runs it, and building it
+    through the ORM each time took three times as long (0.26 ms against 0.09 here, with
+    ``Game.objects.raw``; read as ``_game_of`` reads it, 0.08)."""
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(field.column) for field in Game._meta.concrete_fields)
+    table = quote(Game._meta.db_table)
+    return f"SELECT {columns} FROM {table} WHERE edit_token = %s OR view_token = %s ORDER BY {quote('id')} LIMIT 1"
+
+
+def _game_of(row: tuple) -> Game:
+    """The ``Game`` of a row of ``_game_by_token``, each value through the converters the ORM
+    applies to it (the database's, then the field's: JSON decoded, SQLite's datetimes read)."""
+    fields, values = Game._meta.concrete_fields, []
+    for field, value in zip(fields, row, strict=True):
+        column = field.get_col(Game._meta.db_table)
+        for convert in connection.ops.get_db_converters(column) + field.get_db_converters(connection):
+            value = convert(value, column, connection)
+        values.append(value)
+    return Game.from_db(connection.alias, [field.attname for field in fields], values)
+
+
 def find_game(request: HttpRequest, token: str) -> Game:
     """The game ``token`` opens (edit or view link), or 404; 429 after too many misses."""
     client = client_of(request)
-    game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).first() if well_formed(token) else None
-    if game is None:
+    row = None
+    if well_formed(token):
+        with connection.cursor() as cursor:
+            cursor.execute(_game_by_token(), [token, token])
+            row = cursor.fetchone()
+    if row is None:
         _spend(("miss",), [client])
         raise Http404(_("没有这个牌局"))
-    return game
+    return _game_of(row)
 
 
 def game_version(request: HttpRequest, token: str) -> int:

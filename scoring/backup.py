@@ -19,9 +19,11 @@ from scoring.engine import ScoringError, score
 from scoring.engine.contract import corrections
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import fmt, from_json, to_json
+from scoring.engine.seating import Seated, seat
 from scoring.lang import pick
 from scoring.ledger import build
 from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.people import people_of
 from scoring.readmodel import GameView
 
 # --- writing ------------------------------------------------------------------------------
@@ -39,7 +41,7 @@ def contract_game(ledger: GameView) -> dict:
     fixes = [(i, hand.fix()) for i, hand in enumerate(active) if hand.fix() is not None]
     return {
         "ruleset": game.ruleset,
-        "rules": game.engine_rules().to_dict(),
+        "rules": game.house_rules().to_dict(),
         "first_dealer": game.first_dealer,
         "players": list(game.players),
         "corrections": [{"hand": i, "dealer": dealer, "streak": streak} for i, (dealer, streak) in fixes],
@@ -98,6 +100,7 @@ def backup_json(ledger: GameView) -> dict:
             "pending": game.pending or {},
             "hands": [_hand_record(row.hand) for row in ledger.rows],
             "settlement": _settlement_record(game),
+            "round_length": game.round_length,
         },
     }
 
@@ -110,6 +113,8 @@ def _check_voided(data: dict, records: list[dict], ruleset, rules) -> None:
     at the table where it stands, or (an earlier hand edited since) at a fresh table."""
     fixes, standing = corrections(data, ruleset.seats), iter(enumerate(data["hands"]))
     state = ruleset.new_state(data.get("first_dealer", 0))
+    if data.get("players") is not None:  # the first seating: a seating entry scores against it
+        state = seat(state, data["players"])
     for record in records:
         if "voided_at" not in record:
             index, entry = next(standing)
@@ -117,7 +122,8 @@ def _check_voided(data: dict, records: list[dict], ruleset, rules) -> None:
                 state.correct(*fixes[index])
             score(ruleset, rules, state, ruleset.parse_hand(entry))  # the contract scored it already
             continue
-        tables = [deepcopy(state), ruleset.new_state(state.dealer)]
+        fresh = ruleset.new_state(state.dealer)
+        tables = [deepcopy(state), seat(fresh, state.seating) if isinstance(state, Seated) else fresh]
         if record["dealer_fix"] is not None:
             tables[0].correct(record["dealer_fix"], record["streak_fix"] or 0)
         try:
@@ -148,14 +154,16 @@ def _rows(game: Game, records: list[dict], entries: list, fixes: dict) -> list[H
     return rows
 
 
-def _settle(game: Game, totals: list, saved: dict) -> None:
-    """The settlement worked out again from the replayed totals, as 结算 does, with the 已付
-    marks of the file's transfers that it still holds."""
+def _settle(game: Game, people: list, saved: dict) -> None:
+    """The settlement worked out again from the replayed totals of each person (name, total), as
+    结算 does, with the 已付 marks of the file's transfers that it still holds."""
     terms = {k: saved[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
+    totals = [total for _name, total in people]
     plan = settlement_plan(totals, **terms)
     settlement = Settlement.objects.create(
         game=game,
         **terms,
+        names=[name for name, _total in people],
         points=[to_json(t) for t in totals],
         balances_fen=plan.balances_fen,
         created_at=saved["created_at"],
@@ -174,10 +182,15 @@ def _settle(game: Game, totals: list, saved: dict) -> None:
     Transfer.objects.bulk_create(transfers)
 
 
+def seatings_in(data: dict) -> list[list[str]]:
+    """The seatings among a contract game's hands (the standing ones), in order."""
+    return [hand["players"] for hand in data["hands"] if isinstance(hand, dict) and hand.get("outcome") == "seating"]
+
+
 def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
     ``backup`` object cannot be restored, and then nothing is created)."""
-    saved = read_backup(data, ruleset)
+    saved = read_backup(data, ruleset, people=len(people_of(players, seatings_in(data))))
     if saved:
         _check_voided(data, saved["hands"], ruleset, rules)
     now = timezone.now()
@@ -196,6 +209,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
             first_dealer=data.get("first_dealer", 0),
             rules=rules.to_dict(),
             status=saved["status"] if saved else Game.PLAYING,
+            round_length=saved["round_length"] if saved else None,
             pending=saved["pending"] if saved else {},
             created_at=saved["created_at"] if saved else now,
         )
@@ -203,7 +217,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
         ledger = build(game)
         store(game, ledger)
         if saved and saved["settlement"]:
-            _settle(game, ledger.totals, saved["settlement"])
+            _settle(game, ledger.state.people(), saved["settlement"])
         if records:
             game.bump_version()
     return game

@@ -17,6 +17,8 @@ from scoring.models import Game
 
 FORMAT = 2  # 1 was the contract's game alone
 BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
+BACKUP_OPTIONAL = frozenset(("round_length",))  # 打几圈 (files written before it have none)
+MAX_ROUNDS = 99
 HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
 SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "created_at", "transfers"))
@@ -130,20 +132,22 @@ def _points(value) -> object:
     return from_json(value)
 
 
-def _settlement(raw, seats: int) -> dict | None:
+def _settlement(raw, people: int) -> dict | None:
+    """The settlement, by person: ``fee_payee`` and each transfer's ``payer``/``payee`` index the
+    game's people (the contract's ``people``: the players, then each newcomer)."""
     if raw is None:
         return None
     s = _object(raw, SETTLEMENT_FIELDS, ("结算", "the settlement"))
     if s["fee_mode"] not in FEE_MODES:
         _refuse(f"台费分法应为 {' / '.join(FEE_MODES)}。", f"fee_mode must be one of {', '.join(FEE_MODES)}.")
-    if not isinstance(s["transfers"], list) or len(s["transfers"]) > seats:
+    if not isinstance(s["transfers"], list) or len(s["transfers"]) > people:
         _refuse("转账 transfers 应为列表。", "transfers must be a list.")
     transfers = [_object(t, TRANSFER_FIELDS, ("每笔转账", "each transfer")) for t in s["transfers"]]
     return {
         "rate_fen": _int(s["rate_fen"], 1, MAX_RATE_YUAN * 100, ("每点多少分 rate_fen", "rate_fen")),
         "fee_fen": _int(s["fee_fen"], 0, MAX_FEE_YUAN * 100, ("台费 fee_fen", "fee_fen")),
         "fee_mode": s["fee_mode"],
-        "fee_payee": _int(s["fee_payee"], 0, seats - 1, ("垫付台费的座位", "fee_payee")),
+        "fee_payee": _int(s["fee_payee"], 0, people - 1, ("垫付台费的人", "fee_payee")),
         "created_at": _time(s["created_at"], ("结算时间", "The settlement's created_at")),
         "paid": [
             (t["payer"], t["payee"], t["amount_fen"], _time(t["paid_at"], ("已付时间", "paid_at"), optional=True))
@@ -152,19 +156,20 @@ def _settlement(raw, seats: int) -> dict | None:
     }
 
 
-def read_backup(data: dict, ruleset) -> dict | None:
+def read_backup(data: dict, ruleset, people: int | None = None) -> dict | None:
     """``data``'s ``backup`` object, checked (``BackupError`` says what is wrong), or None for a
-    file without one. ``data`` is a game the contract has scored."""
+    file without one. ``data`` is a game the contract has scored; ``people``, how many people it
+    has (its seats by default)."""
     if "backup" not in data:
         return None
-    raw = _object(data["backup"], BACKUP_FIELDS, ("backup", "backup"))
+    raw = _object(data["backup"], BACKUP_FIELDS, ("backup", "backup"), optional=BACKUP_OPTIONAL)
     if raw["format"] != FORMAT:
         _refuse(
             f"格式 {raw['format']!r} 不是这个版本能读的（{FORMAT}）。", f"format {raw['format']!r} is not {FORMAT}."
         )
     if raw["status"] not in (Game.PLAYING, Game.FINISHED):
         _refuse("状态 status 应为 playing 或 finished。", "status must be playing or finished.")
-    settlement = _settlement(raw["settlement"], ruleset.seats)
+    settlement = _settlement(raw["settlement"], people or ruleset.seats)
     if (raw["status"] == Game.FINISHED) != (settlement is not None):
         _refuse("已结束的牌局才有结算，反之亦然。", "A finished game has a settlement, and only a finished one.")
     totals = raw["totals"]
@@ -177,4 +182,7 @@ def read_backup(data: dict, ruleset) -> dict | None:
         "pending": _pending(raw["pending"], ruleset.seats),
         "hands": _hands(raw["hands"], ruleset, len(data["hands"])),
         "settlement": settlement,
+        "round_length": _int(raw["round_length"], 1, MAX_ROUNDS, ("打几圈 round_length", "round_length"))
+        if raw.get("round_length") is not None
+        else None,
     }

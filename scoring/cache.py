@@ -15,22 +15,29 @@ the text is made when it is read, so rewording an explanation needs no rebuild.
 
 import json
 from copy import deepcopy
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from fractions import Fraction
 
 from django.db import connection, transaction
 
-from scoring.engine import Ruleset, TableState
+from scoring.engine import Ruleset
 from scoring.engine.points import from_json, to_json
+from scoring.engine.ruleset import State
+from scoring.engine.seating import is_seating
 from scoring.ledger import Ledger, Row, build
 from scoring.models import Game, Hand
-from scoring.stats import add_hand, new_tally, tally_of
+from scoring.people import evening_nets
+from scoring.stats import add_hand, new_tally, tally_of, who_sits
 
 # 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
-# instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py)
-CACHE_VERSION = 5
-# What a ruleset's result may carry beside dealer/streak/net/payments (the contract's output).
-EXTRAS = ("multiplier", "maizi", "xiazi", "tai", "fan")
+# instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py);
+# 6: every field of a ruleset's own result, whatever the ruleset (``own``), and ``paid_on``; 7: the
+# table is seated (scoring/engine/seating.py): ``table`` also holds ``seating`` (the names in seat
+# order now) and ``people`` (each person's total, in order of first appearance); 8: the table's
+# ``passes`` (rounds), each standing seating (``seatings``: [seq, names]), ``active`` counts no
+# seating, and the tally is by person (scoring/stats.py)
+CACHE_VERSION = 8
+COMMON = frozenset(("dealer", "streak", "net", "payments"))  # the fields every result has
 RECENT_HANDS = 15  # the game page's list
 PAGE_HANDS = 100  # a page of the whole list (?page=N, newest first)
 
@@ -52,25 +59,30 @@ class CachedPayment:
 
 @dataclass
 class CachedResult:
-    """An engine ``HandResult`` back from JSON (a ``HandView``)."""
+    """An engine result back from JSON (a ``HandView``), whatever its ruleset."""
 
     dealer: int
     streak: int
     net: list
     payments: list[CachedPayment]
-    count: int  # what the hand is paid on (multiplier, 台 or 番)
-    extras: dict  # the ruleset's own fields (EXTRAS), e.g. multiplier or tai
+    paid_on: int  # what the hand is paid on (the ruleset's ``count_word``)
+    own: dict  # the ruleset's own fields of its result (e.g. multiplier, tai), as JSON holds them
 
     def __getattr__(self, name):
         try:
-            return self.__dict__["extras"][name]
+            return self.__dict__["own"][name]
         except KeyError:
             raise AttributeError(name) from None
 
 
+def _plain(value):
+    """A field as JSON gives it back: lists, never tuples."""
+    return [_plain(v) for v in value] if isinstance(value, tuple | list) else value
+
+
 def result_json(result, ruleset: Ruleset) -> dict:
-    """A ``HandResult`` as stored: what JSON gives back equals it (lists, never tuples), so an
-    unchanged result is never rewritten."""
+    """A ruleset's result as stored: every field of it (a dataclass: its own fields too, whatever
+    they are), and what JSON gives back equals it, so an unchanged result is never rewritten."""
     why_json = ruleset.why_to_json
     payments = [[p.payer, p.payee, to_json(p.amount), why_json(p.why)] for p in result.payments]
     data = {
@@ -78,41 +90,59 @@ def result_json(result, ruleset: Ruleset) -> dict:
         "streak": result.streak,
         "net": [to_json(n) for n in result.net],
         "payments": payments,
-        "count": result.count,
+        "paid_on": result.paid_on,
+        "own": {f.name: _plain(getattr(result, f.name)) for f in fields(result) if f.name not in COMMON},
     }
-    for name in EXTRAS:
-        value = getattr(result, name, None)
-        if value is not None:
-            data[name] = list(value) if isinstance(value, tuple) else value
     return data
 
 
 def result_from_json(data: dict, ruleset: Ruleset) -> CachedResult:
     payments = [CachedPayment(p[0], p[1], from_json(p[2]), p[3], ruleset) for p in data["payments"]]
-    extras = {name: data[name] for name in EXTRAS if name in data}
     net = [from_json(n) for n in data["net"]]
-    return CachedResult(data["dealer"], data["streak"], net, payments, data["count"], extras)
+    return CachedResult(data["dealer"], data["streak"], net, payments, data["paid_on"], data["own"])
 
 
-def state_json(state: TableState, *, active: int, last_seq: int, tally: list | None = None) -> dict:
+def state_json(
+    state: State, *, active: int, last_seq: int, tally: list | None = None, seatings: list | None = None
+) -> dict:
     """The game's stored replay: the table the next hand is played at, the number of hands that
-    count, the last hand's number and each seat's tally (none yet when ``tally`` is None)."""
-    tally = new_tally(len(state.totals)) if tally is None else tally
-    return {"v": CACHE_VERSION, "table": state.to_dict(), "active": active, "last_seq": last_seq, "tally": tally}
+    count (a seating is not one), the last hand's number, each person's tally (none yet when
+    ``tally`` is None) and each seating that stands, as [seq, names] (scoring/people.py)."""
+    if tally is None:  # a seated table's people (a bare ruleset's table: its seats; it is rebuilt seated)
+        tally = new_tally(len(state.people()) if hasattr(state, "people") else len(state.totals))
+    return {
+        "v": CACHE_VERSION,
+        "table": state.to_dict(),
+        "active": active,
+        "last_seq": last_seq,
+        "tally": tally,
+        "seatings": seatings or [],
+    }
 
 
-def after_hand(game: Game, state: TableState, *, entry: dict, result, seq: int) -> dict:
+def after_hand(game: Game, state: State, *, entry: dict, result, seq: int) -> dict:
     """The stored replay once hand ``seq`` (``entry``, scored as ``result``) is recorded at the
     end of the game's cached state: ``state`` is the table after it."""
-    tally = deepcopy(game.state["tally"])
-    add_hand(tally, entry, result.net)
-    return state_json(state, active=game.state["active"] + 1, last_seq=seq, tally=tally)
+    tally, seatings, active = deepcopy(game.state["tally"]), list(game.state["seatings"]), game.state["active"]
+    people = [name for name, _total in state.people()]
+    if is_seating(entry):
+        seatings.append([seq, list(entry["players"])])
+        tally += new_tally(len(people) - len(tally))  # the newcomers
+    else:
+        add_hand(tally, entry, result.net, who_sits(people, state.seating))
+        active += 1
+    return state_json(state, active=active, last_seq=seq, tally=tally, seatings=seatings)
 
 
-def cached_state(game: Game) -> TableState | None:
-    if not game.state or game.state.get("v") != CACHE_VERSION:
+def cached_state(game: Game) -> State | None:
+    """The stored table (a ``Seated`` one), or None when it must be rebuilt first: missing, from
+    an older version, or seating other players first than the game's (its players renamed)."""
+    if not game.state or game.state.get("v") != CACHE_VERSION or "seating" not in game.state["table"]:
         return None
-    return game.engine.state_from_dict(game.state["table"])
+    first = [person["name"] for person in game.state["table"]["people"][: len(game.players)]]
+    if first != list(game.players):
+        return None
+    return game.rulebook.state_from_dict(game.state["table"])
 
 
 @transaction.atomic
@@ -120,14 +150,16 @@ def store(game: Game, ledger: Ledger) -> None:
     """Write a full replay into the cache: the results that changed, and the game's state."""
     changed = []
     for row in ledger.rows:
-        new = result_json(row.result, game.engine) if row.result is not None else None
+        new = result_json(row.result, game.rulebook) if row.result is not None else None
         if row.hand.pk is not None and row.hand.result != new:
             row.hand.result = new
             changed.append(row.hand)
     _write_results(changed)
     last_seq = ledger.rows[-1].hand.seq if ledger.rows else 0
-    tally = tally_of(ledger.rows, len(game.players))
-    game.state = state_json(ledger.state, active=ledger.active_count(), last_seq=last_seq, tally=tally)
+    tally = tally_of(ledger.rows, game.players)
+    seatings = [[r.hand.seq, r.hand.entry["players"]] for r in ledger.rows if r.result and is_seating(r.hand.entry)]
+    state = state_json(ledger.state, active=ledger.active_count(), last_seq=last_seq, tally=tally, seatings=seatings)
+    game.state = state
     Game.objects.filter(pk=game.pk).update(state=game.state)
 
 
@@ -163,10 +195,11 @@ def ensure(game: Game) -> None:
         rebuild(game)
 
 
-def table(game: Game) -> tuple[TableState, int]:
-    """The state the next hand is played in, and its number: no query beyond the game's row."""
+def table(game: Game) -> tuple[State, int]:
+    """The state the next hand is played in, and its number: no query beyond the game's row. The
+    state is ``Seated``: ``seating`` (who sits where now) and ``people()`` (each person's total)."""
     ensure(game)
-    return game.engine.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
+    return game.rulebook.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
 @dataclass
@@ -176,7 +209,7 @@ class Snapshot:
 
     game: Game
     rows: list[Row]  # the latest hands, oldest first (the page lists them newest first)
-    state: TableState
+    state: State
     active: int
     last_seq: int
 
@@ -211,35 +244,37 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> S
     if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
         rebuild(game)
         return snapshot(game, limit, offset)
-    ruleset = game.engine
+    ruleset = game.rulebook
     rows = [
         Row(h, result_from_json(h.result, ruleset) if h.result is not None and not h.voided else None)
         for h in reversed(hands)
     ]
     state = game.state
     number_rows(game, rows, newest=offset == 0)
-    return Snapshot(game, rows, game.engine.state_from_dict(state["table"]), state["active"], state["last_seq"])
+    return Snapshot(game, rows, game.rulebook.state_from_dict(state["table"]), state["active"], state["last_seq"])
 
 
 def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:
-    """Each standing row's 第N局 (``Row.number``): the hands that stand before it, plus one. The
-    latest rows (``newest``) count back from the stored count; no query unless an older page
-    follows a void."""
-    standing = sum(1 for row in rows if not row.hand.voided)
-    if newest or game.state["active"] == game.state["last_seq"]:  # no void at all: the number is the seq
-        first = game.state["active"] - standing + 1 if newest else rows[0].hand.seq if rows else 1
+    """Each counted row's 第N局 (``Row.number``): the hands that stand before it, plus one (a
+    seating is no hand: it has none). The latest rows (``newest``) count back from the stored
+    count; no query unless an older page follows a void or a seating."""
+    counted = [row for row in rows if not row.hand.voided and not is_seating(row.hand.entry)]
+    if newest:
+        first = game.state["active"] - len(counted) + 1
+    elif game.state["active"] == game.state["last_seq"]:  # no void, no seating: the number is the seq
+        first = rows[0].hand.seq if rows else 1
     else:
-        first = game.hands.filter(seq__lt=rows[0].hand.seq, voided_at__isnull=True).count() + 1
-    for row in rows:
-        if not row.hand.voided:
-            row.number, first = first, first + 1
+        first = game.number_of(rows[0].hand.seq)
+    for row in counted:
+        row.number, first = first, first + 1
 
 
-def all_nets(game: Game) -> list[list[int]]:
-    """Every counted hand's nets, in order, for the charts: one query, no replay."""
+def all_nets(game: Game) -> tuple[list[str], list[list]]:
+    """The people of the evening and every counted hand's nets by person (0 for one sitting out),
+    in order, for the charts: one query, no replay."""
     ensure(game)
-    results = game.hands.filter(voided_at__isnull=True).order_by("seq").values_list("result", flat=True)
-    if any(r is None for r in results):
+    hands = game.hands.filter(voided_at__isnull=True).order_by("seq").values_list("entry", "result")
+    if any(r is None for _entry, r in hands):
         rebuild(game)
         return all_nets(game)
-    return [[from_json(n) for n in r["net"]] for r in results]
+    return evening_nets(game, [(entry, [from_json(n) for n in r["net"]]) for entry, r in hands])

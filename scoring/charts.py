@@ -5,11 +5,15 @@ from django.utils.html import escape
 from scoring.cache import all_nets
 from scoring.engine.points import fmt
 from scoring.lang import chinese, pick
+from scoring.people import evening
 
-COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00")  # one per seat, fixed: the lines
-# Colour is not the only tell (a deuteranope sees the red and green lines alike): each seat's line
+# One per person of the evening, in order of first appearance (the first four are the first
+# seating's, as before people could change): the lines.
+COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5d4037", "#ad1457")
+# Colour is not the only tell (a deuteranope sees the red and green lines alike): each person's line
 # also has its own dash pattern and its own mark at the line's end and in the legend.
-DASHES = ("", "7 3", "2 2.5", "9 3 2 3")
+DASHES = ("", "7 3", "2 2.5", "9 3 2 3", "4 2", "1 3", "12 4", "6 2 1 2")
+LEGEND_SLOTS, LEGEND_ROW = 4, 16  # names a legend row holds; the height each further row adds
 # The legend's totals take the money colours of app.css: 红涨绿跌 in Chinese, the other way in English.
 RED, GREEN, EVEN = "#c62828", "#2e7d32", "#222"
 
@@ -23,8 +27,13 @@ WIDTH, HEIGHT = 360, 200
 PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 34, 8, 8, 36
 
 
+def chart_height(people: int) -> int:
+    """The chart's height in its own units: one legend row per four people."""
+    return HEIGHT + LEGEND_ROW * (max(1, -(-people // LEGEND_SLOTS)) - 1)
+
+
 def running_totals(nets: list[list[int]]) -> list[list[int]]:
-    """Each seat's total after each hand, starting from 0 before the first."""
+    """Each person's total after each hand (0 while they sit out), starting from 0 before the first."""
     seats = len(nets[0]) if nets else 4
     series = [[0] for _ in range(seats)]
     for net in nets:
@@ -53,8 +62,9 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str, plac
     step = (WIDTH - PAD_LEFT - PAD_RIGHT) / max(hands, 1)
     where = 'x="{}" y="{}" width="{}" height="{}"'.format(*place) if place else 'class="chart"'
     label = escape(chart_words(title, names, series))
+    height = chart_height(len(names))
     parts = [
-        f'<svg {where} viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-label="{label}" xmlns="http://www.w3.org/2000/svg">',
+        f'<svg {where} viewBox="0 0 {WIDTH} {height}" role="img" aria-label="{label}" xmlns="http://www.w3.org/2000/svg">',
         f"<title>{label}</title>",
         f'<line x1="{PAD_LEFT}" x2="{WIDTH - PAD_RIGHT}" y1="{y(0)}" y2="{y(0)}" stroke="#999" stroke-dasharray="3 3"/>',
         f'<text x="{PAD_LEFT - 4}" y="{y(hi) + 4}" text-anchor="end" font-size="10" fill="#555">{hi_text}</text>',
@@ -63,22 +73,32 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str, plac
     ]
     for seat, line in enumerate(series):
         points = " ".join(f"{round(PAD_LEFT + i * step, 1)},{y(v)}" for i, v in enumerate(line))
-        dash = f' stroke-dasharray="{DASHES[seat]}"' if DASHES[seat] else ""
-        parts.append(f'<polyline fill="none" stroke="{COLOURS[seat]}" stroke-width="2"{dash} points="{points}"/>')
+        dash = DASHES[seat % len(DASHES)]
+        dash = f' stroke-dasharray="{dash}"' if dash else ""
+        colour = COLOURS[seat % len(COLOURS)]
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2"{dash} points="{points}"/>')
         parts.append(_mark(seat, round(PAD_LEFT + hands * step, 1), y(line[-1])))
+    slots = min(len(names), LEGEND_SLOTS)
     for seat, name in enumerate(names):
-        x = PAD_LEFT + seat * (WIDTH - PAD_LEFT) / len(names)
+        row, slot = divmod(seat, LEGEND_SLOTS)
+        x = PAD_LEFT + slot * (WIDTH - PAD_LEFT) / slots
+        bottom = HEIGHT + row * LEGEND_ROW
         total = series[seat][-1]
-        text = f'{escape(legend_name(name, len(names)))} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{fmt(total, signed=True)}</tspan>'
-        parts.append(_mark(seat, x + 5, HEIGHT - 11))
-        parts.append(f'<text x="{x + 13}" y="{HEIGHT - 7}" font-size="11" fill="#222">{text}</text>')
+        shown = fmt(total, signed=True)
+        text = f'{escape(legend_name(name, slots))} <tspan class="total" fill="{money_colour(total)}" font-weight="700">{shown}</tspan>'
+        parts.append(_mark(seat, x + 5, bottom - 11))
+        parts.append(f'<text x="{x + 13}" y="{bottom - 7}" font-size="11" fill="#222">{text}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 def _mark(seat: int, x: float, y: float) -> str:
-    """The seat's own mark (● ■ ▲ ◆) centred at (x, y), in its colour."""
-    colour, r = COLOURS[seat], 4.5
+    """The person's own mark (● ■ ▲ ◆; from the fifth person on the same shapes, hollow) centred
+    at (x, y), in their colour."""
+    colour, r = COLOURS[seat % len(COLOURS)], 4.5
+    if seat % len(COLOURS) >= 4:
+        solid = _mark(seat % 4, x, y)
+        return solid.replace(f'fill="{COLOURS[seat % 4]}"', f'fill="#fff" stroke="{colour}" stroke-width="2"')
     if seat == 0:
         return f'<circle cx="{x}" cy="{y}" r="{r}" fill="{colour}"/>'
     if seat == 1:
@@ -122,11 +142,12 @@ def clip(name: str, room: int) -> str:
 
 
 def ledger_chart(ledger) -> str:
-    """The running totals of a game whose every row is loaded (the summary page)."""
-    nets = [row.result.net for row in ledger.rows if row.result is not None]
-    return running_totals_svg(ledger.game.players, nets, pick("每人总分走势", "Running totals"))
+    """The running totals of every person of a game whose every row is loaded (the summary page)."""
+    seen = evening(ledger.game, ledger.rows)
+    return running_totals_svg(seen.people, seen.nets(), pick("每人总分走势", "Running totals"))
 
 
 def game_chart(game) -> str:
     """The same chart from the stored nets alone, one query (the 走势图 fold, the settle page)."""
-    return running_totals_svg(game.players, all_nets(game), pick("每人总分走势", "Running totals"))
+    people, nets = all_nets(game)
+    return running_totals_svg(people, nets, pick("每人总分走势", "Running totals"))

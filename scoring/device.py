@@ -1,12 +1,19 @@
-"""What this phone remembers, in signed cookies: the games it opened and who it is at each."""
+"""What this phone remembers, in signed cookies: the games it opened and who it is at each, and
+the groups (牌友圈) it opened."""
+
+import base64
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 
+from scoring.engine.seating import key
+
 GAMES_COOKIE = "yiwu_games"
+GROUPS_COOKIE = "yiwu_groups"
 ME_COOKIE = "yiwu_me"
 MAX_GAMES = 60
 YEAR = 365 * 24 * 3600
+ME_CHARS = 3000  # 我是: a cookie stays under the 4096 bytes a browser keeps
 
 
 def _read(request: HttpRequest, name: str) -> str:
@@ -32,23 +39,67 @@ def _set(response: HttpResponse, name: str, value: str) -> None:
 
 
 def remember_game(request: HttpRequest, response: HttpResponse, token: str) -> None:
-    tokens = remembered_tokens(request)
+    _remember(request, response, GAMES_COOKIE, token)
+
+
+def remembered_groups(request: HttpRequest) -> list[str]:
+    """Tokens of the groups this device opened, most recent first."""
+    return [t for t in _read(request, GROUPS_COOKIE).split(",") if t]
+
+
+def remember_group(request: HttpRequest, response: HttpResponse, token: str) -> None:
+    _remember(request, response, GROUPS_COOKIE, token)
+
+
+def _remember(request: HttpRequest, response: HttpResponse, name: str, token: str) -> None:
+    tokens = [t for t in _read(request, name).split(",") if t]
     if tokens[:1] == [token]:
         return
     tokens = [token] + [t for t in tokens if t != token]
-    _set(response, GAMES_COOKIE, ",".join(tokens[:MAX_GAMES]))
+    _set(response, name, ",".join(tokens[:MAX_GAMES]))
 
 
-def my_seat(request: HttpRequest, game_id: int, seats: int) -> int | None:
-    """The seat this device said it sits at in a game (我是…), if any and if the game has it."""
-    for item in _read(request, ME_COOKIE).split(","):
-        gid, _, seat = item.partition(":")
-        if gid == str(game_id) and seat in [str(s) for s in range(seats)]:
-            return int(seat)
+def _me_items(request: HttpRequest) -> list[str]:
+    return [i for i in _read(request, ME_COOKIE).split(",") if i]
+
+
+def _name_of(value: str) -> str | None:
+    """A name as the cookie holds it (``n`` and its UTF-8 in URL-safe base64, unpadded)."""
+    try:
+        name = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return name or None
+
+
+def my_name(request: HttpRequest, game) -> str | None:
+    """The person this device said it is in ``game`` (我是…), by name, wherever they sit now or
+    if they sit out. An older cookie holds a seat: the person sitting there now."""
+    for item in _me_items(request):
+        gid, _, value = item.partition(":")
+        if gid != str(game.id):
+            continue
+        if value.startswith("n"):
+            return _name_of(value[1:])
+        seating = game.seating
+        return seating[int(value)] if value in [str(s) for s in range(len(seating))] else None
     return None
 
 
-def set_my_seat(request: HttpRequest, response: HttpResponse, game_id: int, seat: int) -> None:
-    items = [i for i in _read(request, ME_COOKIE).split(",") if i and not i.startswith(f"{game_id}:")]
-    items = [f"{game_id}:{seat}", *items][:MAX_GAMES]
+def my_seat(request: HttpRequest, game) -> int | None:
+    """The seat this device's person (``my_name``) sits at now, None if they sit out."""
+    name = my_name(request, game)
+    if name is None:
+        return None
+    return next((s for s, sitting in enumerate(game.seating) if key(sitting) == key(name)), None)
+
+
+def set_my_name(request: HttpRequest, response: HttpResponse, game_id: int, name: str) -> None:
+    """Remember ``name`` as this device's person in a game, newest first: as many games as fit
+    in a cookie (``ME_CHARS``), and no more than ``MAX_GAMES``."""
+    item = f"{game_id}:n" + base64.urlsafe_b64encode(name.encode()).decode().rstrip("=")
+    others = [i for i in _me_items(request) if not i.startswith(f"{game_id}:")]
+    items = [item, *others[: MAX_GAMES - 1]]
+    while len(",".join(items)) > ME_CHARS and len(items) > 1:
+        items.pop()
     _set(response, ME_COOKIE, ",".join(items))

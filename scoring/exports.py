@@ -9,11 +9,12 @@ from django.utils import timezone
 from scoring.backup import BackupError, restore_game
 from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
 from scoring.engine.errors import BilingualError
-from scoring.engine.points import fmt, to_json
-from scoring.entry import entry_for
+from scoring.engine.points import fmt, from_json, to_json
+from scoring.engine.seating import key
 from scoring.forms import control_character
-from scoring.lang import chinese, table_words
+from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
+from scoring.people import evening
 from scoring.presenters import hand_title
 from scoring.readmodel import GameView
 from scoring.yuan import money, won_or_lost, yuan_text
@@ -42,47 +43,53 @@ class SafeWriter:
 
 CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款人", "收款人", "分数", "说明"]
 CSV_HEADER_EN = ["Hand", "Status", "Dealer", "Streak", "Result", "{count}", "Payer", "Payee", "Points", "Explanation"]
-COUNT_EN = {"倍数": "Multiplier", "台": "Tai", "番": "Fan"}  # the entry modules' COUNT, in English
 
 
 def game_csv(ledger: GameView) -> str:
-    """One row per payment (a hand without payments gets one row), nets per player at the end."""
-    names = ledger.game.players
+    """One row per payment (a hand without payments gets one row), then each person's net (empty
+    for one sitting out) and running total: every person of the evening, in order of first
+    appearance. A seating (换人/换位) is a row of its own, with no 局 number."""
+    evening_ = evening(ledger.game, ledger.rows)
+    people = evening_.people
     out = io.StringIO()
     writer = SafeWriter(out)
     zh = chinese()  # the header and the words in the cells follow the page's language
-    label = entry_for(ledger.game).COUNT  # what a hand is paid on: 倍数, 台 or 番
-    label = label if zh else COUNT_EN.get(label, label)
+    label = pick(*ledger.game.rulebook.count_word)  # what a hand is paid on: 倍数, 台 or 番
     header = [label if h == "{count}" else h for h in (CSV_HEADER if zh else CSV_HEADER_EN)]
     nets, runs = (
-        ([f"{n}输赢" for n in names], [f"{n}累计" for n in names])
+        ([f"{n}输赢" for n in people], [f"{n}累计" for n in people])
         if zh
         else (
-            [f"{n} net" for n in names],
-            [f"{n} total" for n in names],
+            [f"{n} net" for n in people],
+            [f"{n} total" for n in people],
         )
     )
     writer.writerow(header + nets + runs)
     void, counted, nobody = ("作废：", "有效", "无人付分") if zh else ("Void: ", "Counted", "Nobody pays")
-    totals = [0] * len(names)
-    for row in ledger.rows:
-        title = hand_title(ledger.game, row.hand.entry, row.result)
+    seating = "换人/换位" if zh else "Seating"
+    totals = [0] * len(people)
+    for line in evening_.lines:
+        row, names = line.row, line.names
+        title = hand_title(ledger.game, row.hand.entry, row.result, names)
         if row.result is None:
             writer.writerow(
-                ["", f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""] + [""] * (2 * len(names))
+                ["", f"{void}{row.hand.void_reason}", "", "", title, "", "", "", "", ""] + [""] * (2 * len(people))
             )
             continue
+        if line.nets is None:  # a seating: who sits where from here on
+            writer.writerow(["", seating, "", "", title, "", "", "", "", ""] + [""] * len(people) + totals)
+            continue
         result = row.result
-        totals = [t + n for t, n in zip(totals, result.net, strict=True)]
-        head = [row.number, counted, names[result.dealer], result.streak, title, result.count]
-        tail = [to_json(n) for n in [*result.net, *totals]]  # numbers a spreadsheet can sum
+        totals = [t if n is None else t + n for t, n in zip(totals, line.nets, strict=True)]
+        head = [row.number, counted, names[result.dealer], result.streak, title, result.paid_on]
+        tail = ["" if n is None else to_json(n) for n in line.nets] + [to_json(t) for t in totals]
         for p in result.payments or [None]:
             pay = [names[p.payer], names[p.payee], fmt(p.amount), p.formula(zh, names)] if p else ["", "", "", nobody]
             writer.writerow(head + pay + tail)
     return BOM + out.getvalue()
 
 
-class ImportError_(BilingualError):
+class ImportRefused(BilingualError):
     """A file that is not a game this app can import; the message says why."""
 
 
@@ -98,18 +105,9 @@ FIELD_TERMS = {
     "winner": "谁胡了",
     "win_type": "胡牌型",
     "discarder": "谁放铳",
-    "leaver": "谁逃跑",
-    "maizi": "买子",
-    "xiazi": "下子",
-    "piao": "飘",
-    "feeders": "喂家",
-    "caishen": "财神数",
     "dealer_fix": "更正庄家",
     "corrections": "更正庄家",
     "backup": "备份",
-    "tai": "台",
-    "fan": "番",
-    "patterns": "番型",
     "tiles": "牌",
     "melded": "副露",
     "seat_wind": "门风",
@@ -117,10 +115,13 @@ FIELD_TERMS = {
 _FIELD = re.compile(r"(?<![A-Za-z0-9_：:])[a-z][a-z0-9_]*(?![A-Za-z0-9_])")
 
 
-def in_table_terms(text: str) -> str:
+def in_table_terms(text: str, code=None) -> str:
     """An engine refusal for a person restoring a backup: Chinese terms for the fields and the
-    house rules, no § references. Unknown names (「未知字段：x」) stay as the file spells them."""
-    terms = {**FIELD_TERMS, **{n: i.zh for r in all_rulesets() for n, i in r.rule_info.items()}}
+    house rules (of the backup's ruleset ``code``; of every ruleset when it names none known), no §
+    references. Unknown names (「未知字段：x」) stay as the file spells them."""
+    rulesets = [r for r in all_rulesets() if r.code == code] or all_rulesets()
+    own = {n: t for r in rulesets for n, t in [*r.field_terms.items(), *((k, i.zh) for k, i in r.rule_info.items())]}
+    terms = {**FIELD_TERMS, **own}
     return _FIELD.sub(lambda m: terms.get(m.group(0), m.group(0)), table_words(text))
 
 
@@ -130,16 +131,17 @@ def import_game(data) -> Game:
     try:
         score_game(data)
     except ScoringError as error:
+        code = data.get("ruleset", DEFAULT_RULESET) if isinstance(data, dict) else None
         if error.hand is None:
-            raise ImportError_(in_table_terms(error.zh), error.en) from None
-        raise ImportError_(
-            f"第{error.hand + 1}局：{in_table_terms(error.zh)}", f"Hand {error.hand + 1}: {error.en}"
+            raise ImportRefused(in_table_terms(error.zh, code), error.en) from None
+        raise ImportRefused(
+            f"第{error.hand + 1}局：{in_table_terms(error.zh, code)}", f"Hand {error.hand + 1}: {error.en}"
         ) from None
     ruleset = get_ruleset(data.get("ruleset", DEFAULT_RULESET))
     players = data.get("players") or list(DEFAULT_NAMES[: ruleset.seats])
     for name in players:
         if code := control_character(name):
-            raise ImportError_(
+            raise ImportRefused(
                 f"名字不能包含控制字符或文字方向字符（{code}）。",
                 f"Names may not contain control or text-direction characters ({code}).",
             )
@@ -147,26 +149,37 @@ def import_game(data) -> Game:
     try:
         return restore_game(data=data, ruleset=ruleset, players=players, rules=rules)
     except BackupError as error:
-        raise ImportError_(error.zh, error.en) from None
+        raise ImportRefused(error.zh, error.en) from None
 
 
 def share_text(ledger: GameView, settlement=None) -> str:
-    """A few lines for WeChat in the page's language: the totals and the hand count and, once
-    settled, each person's 元, the rate and fee, who advanced the fee and every transfer."""
+    """A few lines for WeChat in the page's language: each person's total (with the seat they sit
+    in now; none for one sitting out) and the hand count and, once settled, each person's 元, the
+    rate and fee, who advanced the fee and every transfer."""
     game, zh = ledger.game, chinese()
-    names, seats = game.players, SEATS_ZH if zh else SEATS_EN
+    seats = SEATS_ZH if zh else SEATS_EN
     count = ledger.active_count()
     when = timezone.localtime(game.created_at)
-    head = f"{game.engine.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.engine.en} {when:%m-%d} · {count} hands"
+    head = (
+        f"{game.rulebook.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.rulebook.en} {when:%m-%d} · {count} hands"
+    )
     lines = [head]
+    people = ledger.state.people()
+    if settlement is not None:  # as settled (the game's people then are its people now: it is finished)
+        people = list(zip(settlement.people(), [from_json(p) for p in settlement.points], strict=True))
+    names, totals = [name for name, _t in people], [total for _name, total in people]
+    seat_of = {key(name): s for s, name in enumerate(ledger.state.seating)}
     balances = settlement.balances_fen if settlement is not None else None
-    order = sorted(range(len(names)), key=lambda s: -ledger.totals[s])
-    for s in order:
-        line = f"{names[s]}（{seats[s]}）{fmt(ledger.totals[s], signed=True)}"
-        if not zh:
-            line = f"{names[s]} ({seats[s]}) {fmt(ledger.totals[s], signed=True)}"
+    order = sorted(range(len(names)), key=lambda i: -totals[i])
+    for i in order:
+        seat = seat_of.get(key(names[i]))
+        if seat is None:  # sitting out
+            where = " "
+        else:
+            where = f"（{seats[seat]}）" if zh else f" ({seats[seat]}) "
+        line = f"{names[i]}{where}{fmt(totals[i], signed=True)}"
         if balances is not None:
-            line += f" · {won_or_lost(balances[s], zh)}"
+            line += f" · {won_or_lost(balances[i], zh)}"
         lines.append(line)
     if settlement is None:
         return "\n".join(lines)

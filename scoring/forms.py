@@ -74,6 +74,7 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]
 NAME_LIMIT = 20  # a name typed at the table: what a tile shows (imports may bring up to MAX_NAME)
+ROUND_LENGTHS = (1, 2, 4, 8, 16)  # 打几圈: the lengths the new-game form offers
 
 
 def preset_label(name: str) -> str:
@@ -105,8 +106,18 @@ class NewGameForm(forms.Form):
                 ),
             )
         self.fields["first_dealer"] = forms.TypedChoiceField(label=_("首局庄家"), choices=seats, coerce=int, initial=0)
+        # 打几圈: the table's own setting (the app offers 换位 or 结算 when it is played), no rule.
+        self.fields["round_length"] = forms.TypedChoiceField(
+            label=_("打几圈"),
+            choices=[("", _("不限")), *((str(n), _("%(n)s 圈") % {"n": n}) for n in ROUND_LENGTHS)],
+            coerce=int,
+            empty_value=None,
+            required=False,
+            initial="",
+            widget=forms.RadioSelect,
+        )
         self.fields["preset"] = forms.ChoiceField(
-            label=pick(*PRESET_LABEL.get(ruleset.code, ("底分", "Base"))),
+            label=pick(*getattr(ruleset.entry, "PRESET_LABEL", ("底分", "Base"))),
             choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,
@@ -142,7 +153,7 @@ class NewGameForm(forms.Form):
                     self.add_error(name, _("选了自定，请填底分。"))
         if not self.errors:
             try:
-                data["engine_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
+                data["house_rules"] = self.ruleset.parse_rules(self._raw_rules(data))
             except ScoringError as error:
                 field = (error.field or "").replace(".", "__")  # fan.qingyise: the field fan__qingyise
                 self.add_error(field if field in self.fields else None, table_words(say(error)))
@@ -187,11 +198,30 @@ class NewGameForm(forms.Form):
         return [self.cleaned_data[f"name{s}"] for s in range(self.ruleset.seats)]
 
     def rules(self):
-        return self.cleaned_data["engine_rules"]
+        return self.cleaned_data["house_rules"]
 
 
-PRESET_LABEL = {"yiwu": ("底分（庄/闲）", "Base (dealer/other)")}
 CUSTOM = "custom"  # the preset choice that takes the bases typed in
+
+
+def answers_for(ruleset: Ruleset, rules: dict, round_length: int | None = None) -> dict:
+    """The new-game form's answers that make a game's stored ``rules`` (and its 打几圈) again: the
+    preset whose values they have (else 自定, the bases typed in), every other rule's value and
+    every table entry. Rules that no longer read as the ruleset's give no answer (its defaults)."""
+    try:
+        rules = ruleset.rules_from_dict(rules).to_dict()
+    except (TypeError, ValueError, ScoringError):
+        return {}
+    set_by_presets = {name for preset in ruleset.presets.values() for name in preset}
+    preset = next((p for p, values in ruleset.presets.items() if all(rules[n] == v for n, v in values.items())), None)
+    out = {"preset": preset or CUSTOM, "round_length": "" if round_length is None else str(round_length)}
+    for name, info in ruleset.rule_info.items():
+        if info.kind == "map":
+            for key, _zh, _en, standard in info.entries:
+                out[table_field(name, key)] = (rules.get(name) or {}).get(key, standard)
+        elif name not in set_by_presets or preset is None:
+            out[name] = rules[name]
+    return out
 
 
 def table_field(rule: str, key: str) -> str:

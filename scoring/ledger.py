@@ -7,15 +7,14 @@ rest from there), and a write is refused if any hand would stop being valid.
 
 from copy import deepcopy
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from scoring.engine import HandResult, ScoringError, TableState, replay
+from scoring.engine import ScoringError, replay
 from scoring.engine.errors import BilingualError
+from scoring.engine.ruleset import State
+from scoring.engine.seating import is_seating
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
-
-if TYPE_CHECKING:
-    from scoring.cache import CachedResult
+from scoring.readmodel import HandView
 
 
 class LedgerError(BilingualError):
@@ -36,11 +35,11 @@ class LedgerError(BilingualError):
 
 @dataclass
 class Row:
-    """A hand and its result: the engine's ``HandResult`` in a ``Ledger``, a ``CachedResult`` in
-    a cache ``Snapshot`` (both ``HandView``s)."""
+    """A hand and its result: the engine's result in a ``Ledger``, a ``CachedResult`` in a cache
+    ``Snapshot`` (both ``HandView``s)."""
 
     hand: Hand
-    result: "HandResult | CachedResult | None"  # None for a voided hand
+    result: HandView | None  # None for a voided hand
     # 第N局 as the table sees it: the hands that stand are numbered 1, 2, 3…; a voided one has
     # none (``Hand.seq`` stays the hand's id in addresses). Set where rows are made: ``build``
     # and the cache's ``snapshot``.
@@ -53,7 +52,7 @@ class Ledger:
 
     game: Game
     rows: list[Row]  # every hand in order, voided ones included
-    state: TableState  # the state the next hand is played in
+    state: State  # the state the next hand is played in: ``Seated`` (who sits where, each person's total)
 
     @property
     def totals(self) -> list[int]:
@@ -64,7 +63,8 @@ class Ledger:
         return self.rows[-1].hand.seq + 1 if self.rows else 1
 
     def active_count(self) -> int:
-        return sum(1 for row in self.rows if row.result is not None)
+        """The hands that count: a seating (换人/换位) is none."""
+        return sum(1 for row in self.rows if row.result is not None and not is_seating(row.hand.entry))
 
     def row(self, seq: int) -> Row | None:
         return next((row for row in self.rows if row.hand.seq == seq), None)
@@ -81,7 +81,8 @@ def build(
 ) -> Ledger:
     """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
     edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
-    ``hands`` is played at (a copy is advanced), else the game's first; ``first`` is the number
+    ``hands`` is played at (a copy is advanced), else the game's first with its players seated
+    (``game.players``, the first seating); ``first`` is the number
     of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game). Raises
     ``LedgerError``."""
     hands = list(game.hands.all()) if hands is None else list(hands)
@@ -94,9 +95,28 @@ def build(
     try:
         entries = [h.entry for h in active]
         start = None if start is None else deepcopy(start)
-        results, state = replay(game.engine, game.engine_rules(), entries, game.first_dealer, fixes, state=start)
+        results, state = replay(
+            game.rulebook, game.house_rules(), entries, game.first_dealer, fixes, state=start, players=game.players
+        )
     except ScoringError as error:
-        raise LedgerError(active[error.hand].seq, error, first + error.hand) from None
+        raise LedgerError(active[error.hand].seq, error, first + counted(active[: error.hand])) from None
     by_id = dict(zip((id(h) for h in active), results, strict=True))
-    numbers = {id(h): n for n, h in enumerate(active, start=first)}
+    numbers = {id(h): n for n, h in enumerate((h for h in active if not is_seating(h.entry)), start=first)}
     return Ledger(game, [Row(h, by_id.get(id(h)), numbers.get(id(h))) for h in hands], state)
+
+
+def counted(hands) -> int:
+    """How many of ``hands`` count as hands (第N局): the standing ones that are no seating."""
+    return sum(1 for h in hands if not h.voided and not is_seating(h.entry))
+
+
+def number_in(hands, seq: int) -> int:
+    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the hands that count
+    before it, plus one."""
+    return counted(h for h in hands if h.seq < seq) + 1
+
+
+def numbers(hands) -> dict[int, int]:
+    """Each counted hand's 第N局, by seq."""
+    counted_hands = (h for h in hands if not h.voided and not is_seating(h.entry))
+    return {h.seq: n for n, h in enumerate(counted_hands, start=1)}

@@ -1,6 +1,6 @@
 """The games a phone opened (and the signed-in person's), as the home page, 历史牌局 and 个人统计
 list them. Each line is read from the game's stored replay (scoring/cache.py: the totals, the
-number of hands that count, each seat's tally), never from its hands, so a list costs the same
+number of hands that count, each person's tally), never from its hands, so a list costs the same
 few queries whatever the number of games and hands."""
 
 from dataclasses import dataclass
@@ -17,13 +17,15 @@ from scoring.models import Game, SavedGame
 
 @dataclass
 class GameLine:
-    """One game of a list: the link this phone holds, and the stored totals in seat order."""
+    """One game of a list: the link this phone holds, and the stored totals of every person of the
+    evening, in order of first appearance."""
 
     game: Game
     token: str
-    totals: list  # per seat
+    totals: list  # per person
     count: int  # the hands that count
-    tally: list  # per seat (scoring/stats.py)
+    tally: list  # per person (scoring/stats.py)
+    names: list  # every person
 
     @property
     def can_edit(self) -> bool:
@@ -31,13 +33,13 @@ class GameLine:
 
     @property
     def ruleset_name(self) -> str:
-        return pick(self.game.engine.zh, self.game.engine.en)
+        return pick(self.game.rulebook.zh, self.game.rulebook.en)
 
     @property
     def standings(self) -> list[tuple[str, object]]:
-        """(name, total), the highest first (seat order among equals)."""
-        seats = sorted(range(len(self.totals)), key=lambda s: -self.totals[s])
-        return [(self.game.players[s], self.totals[s]) for s in seats]
+        """(name, total), the highest first (the order they first sat down among equals)."""
+        order = sorted(range(len(self.totals)), key=lambda i: -self.totals[i])
+        return [(self.names[i], self.totals[i]) for i in order]
 
     @property
     def leader(self) -> str | None:
@@ -73,6 +75,7 @@ def lines(games, tokens: list[str]) -> list[GameLine]:
             except LedgerError:
                 continue
         state, token = game.state, game.edit_token if game.edit_token in tokens else game.view_token
-        totals = game.engine.state_from_dict(state["table"]).totals
-        result.append(GameLine(game, token, totals, state["active"], state["tally"]))
+        people = game.rulebook.state_from_dict(state["table"]).people()
+        names, totals = [name for name, _t in people], [total for _name, total in people]
+        result.append(GameLine(game, token, totals, state["active"], state["tally"], names))
     return result

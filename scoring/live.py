@@ -20,6 +20,7 @@ Without a shared cache nothing here is used: each poll asks the database (scorin
 """
 
 import logging
+from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
@@ -77,6 +78,15 @@ def announce(game) -> None:
         return
     tokens, version = [game.edit_token, game.view_token], game.version
     transaction.on_commit(lambda: _raise(tokens, version), robust=True)
+
+
+def announce_versions(games) -> None:
+    """``announce`` for games (a queryset) whose versions one UPDATE bumped: read back now, in
+    the same transaction, and raised once it commits."""
+    if not shared():
+        return
+    for edit_token, view_token, version in games.values_list("edit_token", "view_token", "version"):
+        transaction.on_commit(partial(_raise, [edit_token, view_token], version), robust=True)
 
 
 def forget(game) -> None:

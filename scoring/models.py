@@ -25,7 +25,7 @@ class Game(models.Model):
     STATUS_CHOICES = [(PLAYING, "进行中"), (FINISHED, "已结束")]
 
     ruleset = models.CharField(max_length=10, default=DEFAULT_RULESET)  # frozen with the game, like its rules
-    players = models.JSONField(default=list)  # the names in seat order (东南西北; 2 for wuyi2)
+    players = models.JSONField(default=list)  # the names in seat order (东南西北; as many as its ruleset seats)
     first_dealer = models.PositiveSmallIntegerField(default=0)
     rules = models.JSONField(default=dict)  # every rule's value, frozen when the game is created
     status = models.CharField(max_length=10, choices=STATUS_CHOICES, default=PLAYING)
@@ -42,6 +42,10 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     archived_at = models.DateTimeField(null=True, blank=True)  # 归档: off the home and history lists
+    # 牌友圈 (scoring/groups.py): the group whose evenings this game is one of, if any.
+    group = models.ForeignKey("Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
+    # 打几圈: the evening's length in rounds (圈), a table's setting, not a ruleset's rule; None: open.
+    round_length = models.PositiveSmallIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(first_dealer__lte=3), name="game_first_dealer_seat")]
@@ -50,12 +54,21 @@ class Game(models.Model):
         return " · ".join(self.players)
 
     @property
-    def engine(self) -> Ruleset:
-        """The game's ruleset (scoring/engine/ruleset.py)."""
+    def seating(self) -> list[str]:
+        """The names in seat order now (``players`` is the first seating, as in the contract; a
+        seating hand changes who sits where: scoring/people.py)."""
+        table = (self.state or {}).get("table") or {}
+        return list(table.get("seating") or self.players)
+
+    @property
+    def rulebook(self) -> Ruleset:
+        """Everything about the game's ruleset (``ruleset`` is its code, as in the contract): its
+        engine, entry, words and rules document (scoring/engine/ruleset.py)."""
         return get_ruleset(self.ruleset)
 
-    def engine_rules(self):
-        return self.engine.rules_from_dict(self.rules)
+    def house_rules(self):
+        """The game's house rules as its ruleset's ``Rules`` (``rules`` holds them as JSON)."""
+        return self.rulebook.rules_from_dict(self.rules)
 
     def bump_version(self, change: tuple[str, str] | None = None) -> None:
         """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says
@@ -76,8 +89,10 @@ class Game(models.Model):
 
     def number_of(self, seq: int) -> int:
         """The 第N局 shown for hand ``seq``: the hands that stand before it, plus one (a voided
-        hand keeps the number it had). One query; a page of rows takes theirs from its read model."""
-        return self.hands.filter(seq__lt=seq, voided_at__isnull=True).count() + 1
+        hand keeps the number it had; a seating, 换人/换位, is no hand). One query; a page of rows
+        takes theirs from its read model."""
+        before = self.hands.filter(seq__lt=seq, voided_at__isnull=True).exclude(entry__outcome="seating")
+        return before.count() + 1
 
 
 class Hand(models.Model):
@@ -155,26 +170,88 @@ class AccessMiss(models.Model):
 
 
 class Settlement(models.Model):
-    """结算: how a finished game's points became money, and who pays whom."""
+    """结算: how a finished game's points became money, and who pays whom: by person (``names``,
+    every person of the evening in order of first appearance; ``fee_payee``, ``points``,
+    ``balances_fen`` and each transfer's ``payer``/``payee`` index them)."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="settlement")
     # Money in 分, 64-bit: PostgreSQL's integer stops at 21,474,836.47 元.
     rate_fen = models.PositiveBigIntegerField()  # 分 per point
     fee_fen = models.PositiveBigIntegerField(default=0)  # 台费
     fee_mode = models.CharField(max_length=10, default="equal")
-    fee_payee = models.PositiveSmallIntegerField(default=0)  # the seat who pays the venue
-    points = models.JSONField()  # the totals settled, per seat
-    balances_fen = models.JSONField()  # per seat, after the fee
+    fee_payee = models.PositiveSmallIntegerField(default=0)  # the person who pays the venue
+    names = models.JSONField(default=list)  # the people settled ([] before people: the game's players)
+    points = models.JSONField()  # the totals settled, per person
+    balances_fen = models.JSONField()  # per person, after the fee
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
         return f"结算 {self.game}"
+
+    def people(self) -> list[str]:
+        return list(self.names or self.game.players)
 
 
 class Transfer(models.Model):
     settlement = models.ForeignKey(Settlement, on_delete=models.CASCADE, related_name="transfers")
     payer = models.PositiveSmallIntegerField()
     payee = models.PositiveSmallIntegerField()
+    amount_fen = models.PositiveBigIntegerField()
+    paid_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+
+    def __str__(self) -> str:
+        return f"{self.payer}→{self.payee} {self.amount_fen}"
+
+
+class Group(models.Model):
+    """牌友圈: a roster of people and their games, opened by link like a game (an edit link and a
+    view link); an account may own it. Standings and carry-over are scoring/groups.py's."""
+
+    name = models.CharField(max_length=40)
+    roster = models.JSONField(default=list)  # the people's names, in the order they joined
+    edit_token = models.CharField(max_length=32, unique=True, default=new_token)
+    view_token = models.CharField(max_length=32, unique=True, default=new_token)
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="mahjong_groups"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SettleUp(models.Model):
+    """一起结清: unpaid transfers of a group's evenings (``parts``, each a game's ``Transfer``)
+    netted into the fewest transfers between the same people (``transfers``). When every one of
+    those is 已付, so is every part."""
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="settle_ups")
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    def __str__(self) -> str:
+        return f"一起结清 {self.group}"
+
+
+class SettleUpPart(models.Model):
+    """A game's transfer settled within a ``SettleUp`` (one at most)."""
+
+    settle_up = models.ForeignKey(SettleUp, on_delete=models.CASCADE, related_name="parts")
+    transfer = models.OneToOneField(Transfer, on_delete=models.CASCADE, related_name="settle_up_part")
+
+    def __str__(self) -> str:
+        return f"{self.settle_up} ∋ {self.transfer}"
+
+
+class SettleUpTransfer(models.Model):
+    """One of a ``SettleUp``'s netted transfers, between two people (by name)."""
+
+    settle_up = models.ForeignKey(SettleUp, on_delete=models.CASCADE, related_name="transfers")
+    payer = models.CharField(max_length=40)
+    payee = models.CharField(max_length=40)
     amount_fen = models.PositiveBigIntegerField()
     paid_at = models.DateTimeField(null=True, blank=True)
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 from django.utils.html import escape
 
+from scoring import charts
 from scoring.cache import all_nets
 from scoring.charts import RED, clip, money_colour, running_totals_svg
 from scoring.engine.points import fmt, from_json
@@ -46,30 +47,32 @@ class Facts:
     transfers: list[tuple[str, str, int]] = field(default_factory=list)  # payer, payee, 分
     hands: int = 0
     biggest: tuple[int, str, object] | None = None  # (第N局, winner, points)
-    nets: list = field(default_factory=list)
-    names: list[str] = field(default_factory=list)  # in seat order, for the chart
+    nets: list = field(default_factory=list)  # each counted hand's nets by person
+    names: list[str] = field(default_factory=list)  # every person, in order of first appearance, for the chart
 
 
 def facts_of(game: Game, settlement: Settlement | None) -> Facts:
-    """The picture's facts: a settled game in 元 with its transfers, an open one in points."""
-    nets = all_nets(game)
-    names = list(game.players)
+    """The picture's facts, by person (everyone of the evening, sitting out or not): a settled
+    game in 元 with its transfers, an open one in points."""
+    names, nets = all_nets(game)
     if settlement is not None:
         points = [from_json(p) for p in settlement.points]
-        people = [Person(n, p, f) for n, p, f in zip(names, points, settlement.balances_fen, strict=True)]
-        transfers = [(names[t.payer], names[t.payee], t.amount_fen) for t in settlement.transfers.all()]
+        settled = settlement.people()
+        people = [Person(n, p, f) for n, p, f in zip(settled, points, settlement.balances_fen, strict=True)]
+        names = settled
+        transfers = [(settled[t.payer], settled[t.payee], t.amount_fen) for t in settlement.transfers.all()]
         rate = pick(
             f"每点 {yuan_text(settlement.rate_fen)} 元 · 台费 {yuan_text(settlement.fee_fen)} 元",
             f"¥{yuan_text(settlement.rate_fen)} a point · table fee ¥{yuan_text(settlement.fee_fen)}",
         )
     else:
-        totals = [sum((net[seat] for net in nets), 0) for seat in range(len(names))]
+        totals = [sum((net[person] for net in nets), 0) for person in range(len(names))]
         people = [Person(n, p, None) for n, p in zip(names, totals, strict=True)]
         transfers, rate = [], pick("未结算 · 按分计", "Not settled · in points")
-    people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: seat order on ties
+    people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: first seen first on ties
     return Facts(
         date=f"{timezone.localtime(game.created_at):%Y-%m-%d}",
-        ruleset=pick(game.engine.zh, game.engine.en),
+        ruleset=pick(game.rulebook.zh, game.rulebook.en),
         rate=rate,
         people=people,
         transfers=transfers,
@@ -81,13 +84,13 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
 
 
 def biggest_hand(nets: list, names: list[str]) -> tuple[int, str, object] | None:
-    """The standing hand with the largest single gain: (its number among the standing hands,
-    who won it, the points); the earliest one when several tie."""
+    """The counted hand with the largest single gain: (its number among the counted hands, who
+    won it, the points); the earliest one when several tie. ``nets`` are by person."""
     best = None
     for number, net in enumerate(nets, start=1):
-        seat = max(range(len(net)), key=lambda s: net[s])
-        if net[seat] > 0 and (best is None or net[seat] > best[2]):
-            best = (number, names[seat], net[seat])
+        person = max(range(len(net)), key=lambda s: net[s])
+        if net[person] > 0 and (best is None or net[person] > best[2]):
+            best = (number, names[person], net[person])
     return best
 
 
@@ -146,7 +149,7 @@ def picture_svg(facts: Facts) -> str:
         )
         parts.append(_text(right, y, biggest, 36, fill="#444", anchor="end"))
     y += 30
-    chart_height = WIDTH * 200 // 360  # the chart's own 360×200, scaled to the width
+    chart_height = WIDTH * charts.chart_height(len(facts.names)) // charts.WIDTH  # the chart's own units, scaled
     chart = running_totals_svg(
         facts.names, facts.nets, pick("每人总分走势", "Running totals"), place=(0, y, WIDTH, chart_height)
     )

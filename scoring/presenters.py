@@ -13,9 +13,12 @@ from django.utils.safestring import SafeString, mark_safe
 
 from scoring import device
 from scoring.engine import SEATS_ZH
-from scoring.entry import entry_for, kind_for
+from scoring.engine.seating import is_seating, key
+from scoring.entry import entry_for, entry_module_for
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
+from scoring.pagecache import build
+from scoring.people import Seatings, round_of
 from scoring.readmodel import GameView, HandView
 
 
@@ -47,28 +50,38 @@ class HandRow:
     nets: list[tuple[str, int]]
     payments: list[PaymentLine]
     dealer: str = ""
-    number: int | None = None  # 第N局 among the hands that stand; None for a voided one
+    number: int | None = None  # 第N局 among the hands that count; None for a voided one or a seating
+    seated: list[tuple[str, str]] = ()  # (wind, name): who played it
+    seating: bool = False  # 换人/换位: no hand, who sits where from here on
 
 
-def hand_title(game: Game, entry: dict, result=None) -> str:
-    """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words)."""
-    return kind_for(game, entry).title(game.players, entry, result)
+def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
+    """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words), with the
+    names of who sat at the hand (``names``; the game's first seating by default)."""
+    return entry_module_for(game, entry).title(names or game.players, entry, result)
 
 
-def hand_row(game: Game, hand: Hand, result: HandView | None, number: int | None = None) -> HandRow:
-    names = game.players
-    nets = list(zip(names, result.net, strict=True)) if result else []
+def hand_row(
+    game: Game, hand: Hand, result: HandView | None, number: int | None = None, names: list[str] | None = None
+) -> HandRow:
+    """A hand as the list shows it; ``names``: who sat at it, in seat order (the first seating by
+    default)."""
+    names = list(names or game.players)
+    seating = is_seating(hand.entry)
+    nets = list(zip(names, result.net, strict=True)) if result and not seating else []
     payments = (
         [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula(chinese(), names)) for p in result.payments]
         if result
         else []
     )
-    dealer = names[result.dealer] if result else ""
-    return HandRow(hand, hand_title(game, hand.entry, result), result, nets, payments, dealer, number)
+    dealer = names[result.dealer] if result and not seating else ""
+    seated = [(translation.gettext(SEATS_ZH[s]), name) for s, name in enumerate(names)]
+    title = hand_title(game, hand.entry, result, names)
+    return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating)
 
 
 ROW_TEMPLATE = "scoring/_hand_row.html"
-ROW_KEY = "hand-row:2"  # bump when _hand_row.html changes and the cache outlives a deploy
+ROW_KEY = "hand-row"  # with the release's digest: a deploy never shows the last one's rows
 ROW_SECONDS = 60 * 60 * 24
 
 
@@ -81,26 +94,30 @@ def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str
     """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
     its creation time, should a restored database reuse ids), its 第N局 (a void before it
     renumbers it), its cached result (an edit of an earlier hand rescores it without touching
-    its revision), the names, the language and the link its 修改/作废 buttons use ("" when it
-    has none)."""
+    its revision), the names of who sat at it, the language, the link its 修改/作废 buttons use
+    ("" when it has none) and the release (scoring/pagecache.py ``build``: its templates and wording)."""
     result = "void" if hand.voided else _digest(hand.result)
     made = hand.created_at.timestamp() if hand.created_at else 0
-    return f"{ROW_KEY}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
+    return f"{ROW_KEY}:{build()}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
 
 
 def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
     """The hand list, newest first: each row rendered from _hand_row.html once, then served from
     the cache until the hand, its result, the names or the language change."""
-    names, lang = _digest(game.players), translation.get_language() or ""
+    lang, seatings = translation.get_language() or "", Seatings.of_game(game)
     base_url = reverse("game", args=[token])
-    keys = [row_key(row.hand, row.number, names, lang, base_url if can_edit else "") for row in rows]
+    seated = [seatings.at(row.hand.seq) for row in rows]
+    keys = [
+        row_key(row.hand, row.number, _digest(names), lang, base_url if can_edit else "")
+        for row, names in zip(rows, seated, strict=True)
+    ]
     found = cache.get_many(keys)
     missing = {}
     if len(found) < len(keys):
         template = get_template(ROW_TEMPLATE)
-        for key, row in zip(keys, rows, strict=True):
+        for key, row, names in zip(keys, rows, seated, strict=True):
             if key not in found:
-                row_view = hand_row(game, row.hand, row.result, row.number)
+                row_view = hand_row(game, row.hand, row.result, row.number, names)
                 context = {"row": row_view, "can_edit": can_edit, "base_url": base_url}
                 missing[key] = str(template.render(context))
         cache.set_many(missing, ROW_SECONDS)
@@ -108,21 +125,27 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
 
 
 def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> list[Tile]:
+    """One tile per seat: who sits there now and their total for the evening (a person's, over
+    every seat they sat in)."""
     state = ledger.state if ledger else None
-    kind = entry_for(game)
-    marks = kind.marks
+    module = entry_for(game)
+    marks = module.marks
+    names = list(state.seating) if state is not None else list(game.players)
+    if state is not None:
+        person = {key(name): total for name, total in state.people()}
+        totals = [person[key(name)] for name in names]
     return [
         Tile(
             seat=s,
-            wind=translation.gettext(kind.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
-            name=game.players[s],
+            wind=translation.gettext(module.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
+            name=names[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
             marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )
-        for s in range(len(game.players))
+        for s in range(len(names))
     ]
 
 
@@ -131,14 +154,24 @@ def earlier_text(n: int) -> str:
     return pick(f"更早的 {n} 局", f"{n} earlier hand" if n == 1 else f"{n} earlier hands")
 
 
+def sitting_out(state) -> list[tuple[str, object]]:
+    """(name, total) of every person of the evening who is not at the table now."""
+    seated = {key(name) for name in state.seating}
+    return [(name, total) for name, total in state.people() if key(name) not in seated]
+
+
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
-    me = device.my_seat(request, game.id, game.engine.seats)
+    me, my_name = device.my_seat(request, game), device.my_name(request, game)
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = list(reversed(ledger.rows)) if ledger else []  # newest first
-    last = next((row.hand for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
+    last_row = next((row for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
+    last = last_row.hand if last_row else None
     playing = can_edit and game.status == Game.PLAYING and ledger is not None
-    bets = entry_for(game).bets(game, ledger.state, game.engine_rules()) if playing else None
+    bets = entry_for(game).bets(game, ledger.state, game.house_rules()) if playing else None
+    names = list(ledger.state.seating) if ledger else list(game.players)
     return {
+        "round": round_of(game, ledger.state, last_row) if ledger else None,
+        "sitting_out": sitting_out(ledger.state) if ledger else [],
         "bets": bets,
         # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
         "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),
@@ -149,10 +182,11 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "tiles": tiles(game, totals, ledger, me),
         "rows": rows,
         "last_hand": last,
-        "voided_count": ledger.last_seq - ledger.active_count() if ledger else 0,
+        "voided_count": ledger.last_seq - ledger.active_count() - len(game.state["seatings"]) if ledger else 0,
         "earlier_text": earlier_text(ledger.earlier if ledger else 0),
         "me": me,
-        "seats": [(s, SEATS_ZH[s], game.players[s]) for s in range(len(game.players))],
+        "me_out": my_name if my_name is not None and me is None else None,  # 我是 someone sitting out
+        "seats": [(s, SEATS_ZH[s], names[s]) for s in range(len(names))],
     }
 
 

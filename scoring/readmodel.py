@@ -1,8 +1,8 @@
 """One read model: what pages, stats and exports read of a game and its hands.
 
 Two things serve it, and both satisfy these protocols:
-- the replay (scoring/ledger.py): a ``Ledger`` of ``Row``s holding the engine's ``HandResult``s
-  and ``Payment``s, built by every write inside the game's lock;
+- the replay (scoring/ledger.py): a ``Ledger`` of ``Row``s holding the engine's results and
+  payments (any ruleset's: ``scoring.engine.ruleset.Result``), built by every write inside the game's lock;
 - the replay kept in the rows (scoring/cache.py): a ``Snapshot`` of ``Row``s holding
   ``CachedResult``s and ``CachedPayment``s, read back from ``Hand.result`` and ``Game.state``,
   which every write keeps equal to the replay. Pages read it and never replay.
@@ -43,8 +43,8 @@ class HandView(Protocol):
     @property
     def payments(self) -> Sequence[PaymentView]: ...
     @property
-    def count(self) -> int:
-        """What the hand is paid on: 义乌's multiplier, 诸暨's 台, 武义二人's 番."""
+    def paid_on(self) -> int:
+        """What the hand is paid on, e.g. a multiplier, 台 or 番 (the ruleset's ``count_word``)."""
         ...
 
 
@@ -65,7 +65,7 @@ class GameView(Protocol):
     @property
     def rows(self) -> Sequence[RowView]: ...
     @property
-    def state(self): ...  # the ruleset's TableState the next hand is played in
+    def state(self): ...  # the ruleset's table state the next hand is played in (a ``State``)
     @property
     def totals(self) -> list: ...
     def active_count(self) -> int: ...

@@ -10,16 +10,18 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring import live
+from scoring import groups, live
 from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
 from scoring.engine.errors import BilingualError
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import from_json, to_json
-from scoring.entry import entry_for, kind_for
-from scoring.ledger import Ledger, LedgerError, build
+from scoring.engine.seating import is_seating
+from scoring.entry import entry_for, entry_module_for
+from scoring.ledger import Ledger, LedgerError, build, number_in, numbers
 from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.people import Seatings
 
 
 class Conflict(BilingualError):
@@ -56,24 +58,31 @@ def _by(name: str) -> tuple[str, str]:
 
 @dataclass
 class OtherHand:
-    """Another hand an edit or a void changes: its 第N局 now, its title's entry, and each seat's
-    amount before → after."""
+    """Another hand an edit or a void changes: its 第N局 now, its title's entry, each seat's
+    amount before → after, and who sat at it before → after (an edited or voided seating moves
+    people: the amounts are theirs)."""
 
     hand: Hand
     number: int
     before: list
     after: list
+    names_before: list = field(default_factory=list)
+    names_after: list = field(default_factory=list)
 
 
 @dataclass
 class Preview:
     """What a write would do, shown before it is confirmed: the hand's result (None for a void),
-    every total before and after, and each other hand whose amounts change."""
+    every seat's total before and after, each person's (name, total) before and after, each other
+    hand whose amounts change, and the table after it (who sits where)."""
 
     result: object
     before: list
     after: list
     others: list[OtherHand] = field(default_factory=list)
+    people_before: list = field(default_factory=list)
+    people_after: list = field(default_factory=list)
+    state: object = None
 
 
 def preview_record(*, game: Game, state, entry: dict) -> Preview:
@@ -82,10 +91,10 @@ def preview_record(*, game: Game, state, entry: dict) -> Preview:
     after = deepcopy(state)
     number = game.state["active"] + 1
     try:
-        result = score(game.engine, game.engine_rules(), after, game.engine.parse_hand(entry))
+        result = score(game.rulebook, game.house_rules(), after, game.rulebook.parse_hand(entry))
     except ScoringError as error:
         raise LedgerError(game.state["last_seq"] + 1, error, number) from None
-    return Preview(result, list(state.totals), after.totals)
+    return Preview(result, list(state.totals), after.totals, [], state.people(), after.people(), after)
 
 
 @dataclass
@@ -101,14 +110,17 @@ class Carry:
 
 def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry | None:
     """The bets placed before ``hand`` (played at ``before``) and where a void keeps them, or None
-    when there were none."""
-    rules = game.engine_rules()
-    bets = kind_for(game, hand.entry).placed_bets(hand.entry, before, rules)
+    when there were none, or when a seating follows before a hand could take them (a change of
+    people ends every bet: docs/contract.md "People and seats")."""
+    rules = game.house_rules()
+    bets = entry_module_for(game, hand.entry).placed_bets(hand.entry, before, rules)
     if not bets:
         return None
     for later in hands:
         if later.seq > hand.seq and not later.voided:
-            entry = kind_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
+            if is_seating(later.entry):
+                return None
+            entry = entry_module_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
             if entry is not None:  # a manual hand takes no bets: the next one does
                 target = copy_hand(later)
                 target.entry = entry
@@ -122,27 +134,31 @@ def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carr
     standing in for its hand. Raises ``LedgerError``."""
     target = carry.target if carry else None
     tail = [changed, *(target if target and h.seq == target.seq else h for h in hands if h.seq > changed.seq)]
-    first = sum(1 for h in hands if h.seq < changed.seq and not h.voided) + 1
     with numbered_now(hands):
-        ledger = build(game, tail, start=before, first=first)
-    now = table(game)[0].totals
+        ledger = build(game, tail, start=before, first=number_in(hands, changed.seq))
+    now = table(game)[0]
     row = ledger.row(changed.seq)
-    return Preview(row.result if row else None, now, ledger.totals, other_changes(game, hands, ledger, changed.seq))
+    others = other_changes(game, hands, ledger, changed.seq)
+    result = row.result if row else None
+    return Preview(result, now.totals, ledger.totals, others, now.people(), ledger.state.people(), ledger.state)
 
 
 def other_changes(game: Game, hands: list[Hand], ledger: Ledger, seq: int) -> list[OtherHand]:
     """The hands after ``seq`` whose stored amounts differ in ``ledger``."""
-    numbers = {h.seq: n for n, h in enumerate((h for h in hands if not h.voided), start=1)}
+    number = numbers(hands)
     stored = {h.seq: h for h in hands}
+    seated_before = Seatings.of_hands(game.players, hands)
+    seated_after = Seatings.of_hands(game.players, [*(h for h in hands if h.seq < seq), *(r.hand for r in ledger.rows)])
     others = []
     for row in ledger.rows:
         old = stored[row.hand.seq]
-        if row.hand.seq == seq or old.voided or old.result is None:
+        if row.hand.seq == seq or old.voided or old.result is None or is_seating(old.entry):
             continue
         before = [from_json(n) for n in old.result["net"]]
         after = list(row.result.net) if row.result is not None else [0] * len(before)
         if before != after:
-            others.append(OtherHand(old, numbers[old.seq], before, after))
+            names = seated_before.at(old.seq), seated_after.at(old.seq)
+            others.append(OtherHand(old, number[old.seq], before, after, *names))
     return others
 
 
@@ -153,8 +169,7 @@ def numbered_now(hands: list[Hand]):
     try:
         yield
     except LedgerError as error:
-        numbers = {h.seq: n for n, h in enumerate((h for h in hands if not h.voided), start=1)}
-        raise LedgerError(error.seq, error.error, numbers.get(error.seq, error.number)) from None
+        raise LedgerError(error.seq, error.error, numbers(hands).get(error.seq, error.number)) from None
 
 
 def _locked(game: Game, playing: bool = True) -> Game:
@@ -183,16 +198,23 @@ def record_hand(
         with transaction.atomic():
             game = _locked(game)
             done = game.hands.filter(form_token=form_token).first() if form_token else None
+            if done is not None and is_seating(done.entry):
+                raise Conflict("这次换人/换位已经记过了。", "This seating was already recorded.", done)
             if done is not None:
                 number = game.number_of(done.seq)
                 raise Conflict(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
             ensure(game)
-            if game.state["active"] >= MAX_HANDS:
+            if game.state["active"] + len(game.state["seatings"]) >= MAX_HANDS:
                 raise Conflict(
                     f"一场最多 {MAX_HANDS} 局：请结算这一场，再开新的一场。",
                     f"A game holds at most {MAX_HANDS} hands: settle this one and start a new game.",
                 )
             seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
+            if seq != next_seq and is_seating(entry):
+                raise Conflict(
+                    "刚才别的手机记了一局或换了人，请看最新的记录再换。",
+                    "Another phone just recorded a hand or a seating: check the ledger, then change seats.",
+                )
             if seq != next_seq:
                 number = game.number_of(next_seq)
                 raise Conflict(
@@ -214,23 +236,33 @@ def record_hand(
             if fix:
                 state.correct(*fix)
             try:
-                result = score(game.engine, game.engine_rules(), state, game.engine.parse_hand(entry))
+                result = score(game.rulebook, game.house_rules(), state, game.rulebook.parse_hand(entry))
             except ScoringError as error:
                 raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
-            hand.result = result_json(result, game.engine)
+            hand.result = result_json(result, game.rulebook)
             hand.save()
             game.state = after_hand(game, state, entry=entry, result=result, seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).
             game.pending = game.pending if entry.get("outcome") == "manual" else {}
             Game.objects.filter(pk=game.pk).update(state=game.state, pending=game.pending)
-            number = game.state["active"]
-            by_zh, by_en = (
-                (f"{entered_by}刚记了", f"{entered_by} just recorded") if entered_by else ("刚记了", "Just recorded")
-            )
-            game.bump_version((f"{by_zh}第{number}局", f"{by_en} hand {number}"))
+            game.bump_version(recorded_words(entry, game.state["active"], entered_by))
             return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
+
+
+def recorded_words(entry: dict, number: int, by: str) -> tuple[str, str]:
+    """What a recorded hand changed, for a preview it makes stale: 「老王刚记了第5局」, or for a
+    seating 「老王刚换了人/换了位」."""
+    if is_seating(entry):
+        return (
+            (f"{by}刚换了人/换了位", f"{by} just changed the seating")
+            if by
+            else ("刚换了人/换了位", "The seating just changed")
+        )
+    if by:
+        return f"{by}刚记了第{number}局", f"{by} just recorded hand {number}"
+    return f"刚记了第{number}局", f"Just recorded hand {number}"
 
 
 def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -> dict:
@@ -241,7 +273,7 @@ def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -
     with transaction.atomic():
         game = _locked(game)
         ensure(game)
-        pending = change(deepcopy(game.pending or {}), cached_state(game), game.engine_rules())
+        pending = change(deepcopy(game.pending or {}), cached_state(game), game.house_rules())
         Game.objects.filter(pk=game.pk).update(pending=pending)
         game.pending = pending
         game.bump_version(what)
@@ -258,7 +290,7 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
         hand = next((h for h in hands if h.seq == seq), None)
         if hand is None:
             raise Conflict(f"没有第{seq}局。", f"There is no hand {seq}.")
-        number = sum(1 for h in hands if h.seq < seq and not h.voided) + 1
+        number = number_in(hands, seq)
         if hand.revision != revision:
             raise Conflict(
                 f"第{number}局刚被别人改过，请看最新的再改。",
@@ -284,8 +316,17 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
         if carry and carry.pending is not None:
             Game.objects.filter(pk=game.pk).update(pending=carry.pending)
         store(game, ledger)
-        game.bump_version(what(number, changed.edited_by if not changed.voided else changed.voided_by))
+        by = changed.edited_by if not changed.voided else changed.voided_by
+        game.bump_version(seating_words(changed, by) if is_seating(changed.entry) else what(number, by))
         return changed
+
+
+def seating_words(hand: Hand, by: str) -> tuple[str, str]:
+    """What an edit or a void of a seating changed: 「老王刚作废了一次换人/换位」."""
+    verb_zh, verb_en = ("作废了", "voided") if hand.voided else ("修改了", "edited")
+    if by:
+        return f"{by}刚{verb_zh}一次换人/换位", f"{by} just {verb_en} a seating"
+    return f"一次换人/换位刚被{verb_zh[:-1]}", f"A seating was just {verb_en}"
 
 
 def edit_hand(
@@ -341,11 +382,14 @@ def copy_hand(hand: Hand) -> Hand:
 
 
 def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> Settlement:
-    """结束并结算: freeze the totals, work out the fewest transfers, stop recording."""
+    """结束并结算: freeze each person's total, work out the fewest transfers between people (by
+    their index in the game's people, ``fee_payee`` too), stop recording."""
     with transaction.atomic():
         game = _locked(game)
-        totals, _next_seq = table(game)
-        totals = totals.totals
+        people = table(game)[0].people()
+        names, totals = [name for name, _t in people], [total for _name, total in people]
+        if not 0 <= fee_payee < len(names):
+            raise Conflict("垫付台费的人不在这一场里。", "Whoever advanced the table fee is not in this game.")
         plan = settlement_plan(totals, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)
         settlement = Settlement.objects.create(
             game=game,
@@ -353,6 +397,7 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
             fee_fen=fee_fen,
             fee_mode=fee_mode,
             fee_payee=fee_payee,
+            names=names,
             points=[to_json(t) for t in totals],
             balances_fen=plan.balances_fen,
         )
@@ -366,9 +411,18 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
 
 
 def reopen_game(*, game: Game) -> None:
-    """重新打开: the settlement goes (it no longer matches once hands change)."""
+    """重新打开: the settlement goes (it no longer matches once hands change), and any 牌友圈
+    settle-up nothing of which is paid yet gives its transfers back (scoring/groups.py); one paid
+    from already holds the game's money: 已付 must be taken back there first."""
     with transaction.atomic():
         game = _locked(game, playing=False)
+        if groups.paid_in_settle_up(game):
+            raise Conflict(
+                "这局的钱已和别的晚上一起结清，并且有人付了：先在那里取消已付，再重新打开。",
+                "This game's money was settled together with other evenings and some of it is paid: "
+                "untick 已付 there first, then reopen.",
+            )
+        groups.release(game)
         Settlement.objects.filter(game=game).delete()
         Game.objects.filter(pk=game.pk).update(status=Game.PLAYING)
         game.bump_version()
@@ -382,6 +436,11 @@ def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
         if transfer is None:  # looked up under the lock: a reopen deletes the settlement
             raise Conflict(
                 "这笔转账已不存在（牌局已重新打开）。", "This transfer no longer exists (the game was reopened)."
+            )
+        if hasattr(transfer, "settle_up_part"):  # its money goes by the settle-up's transfers
+            raise Conflict(
+                "这笔已并入「一起结清」：请在下面一起结清的转账上标已付。",
+                "This transfer is part of a settle-up: mark the settle-up's transfers paid below.",
             )
         transfer.paid_at = timezone.now() if paid else None
         transfer.save(update_fields=["paid_at"])
@@ -398,6 +457,7 @@ def delete_game(*, game: Game) -> None:
     """删除: the game and all it holds (hands, settlement, the accounts' saved links), under its
     row lock so that no write to it is half-done."""
     with transaction.atomic():
-        locked = _locked(game, playing=False)
-        live.forget(locked)  # its links' cached versions, once the delete commits
-        locked.delete()
+        game = _locked(game, playing=False)
+        groups.release(game)
+        live.forget(game)  # its links' cached versions, once the delete commits
+        game.delete()

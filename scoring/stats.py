@@ -1,14 +1,16 @@
 """Per-player statistics across games, keyed by the name players use at the table.
 
-Each game keeps a tally per seat (wins, 自摸, 放铳, its biggest hand) in its stored replay
+Each game keeps a tally per person (the hands they sat in, wins, 自摸, 放铳, their biggest hand),
+in the order people first sat down (scoring/engine/seating.py), in its stored replay
 (``Game.state``, scoring/cache.py), added to hand by hand as hands are recorded and recounted
 from the replay on every edit or void, so the stats page adds up a few numbers per game and
-never reads a hand.
+never reads a hand. A person who sat out counts only the hands they played.
 """
 
 from dataclasses import dataclass
 
 from scoring.engine.points import from_json, to_json
+from scoring.engine.seating import is_seating, key
 
 
 @dataclass
@@ -25,42 +27,64 @@ class PlayerStats:
     net: int = 0
 
 
-def new_tally(seats: int) -> list[dict]:
-    return [{"wins": 0, "zimo": 0, "discards": 0, "biggest": 0} for _ in range(seats)]
+def new_tally(people: int) -> list[dict]:
+    return [{"hands": 0, "wins": 0, "zimo": 0, "discards": 0, "biggest": 0} for _ in range(people)]
 
 
-def add_hand(tally: list[dict], entry: dict, net: list) -> None:
-    """Count one more hand (its entry and each seat's change) into ``tally``."""
-    for seat, n in zip(tally, net, strict=True):
-        if n > from_json(seat["biggest"]):
-            seat["biggest"] = to_json(n)
+def who_sits(people: list[str], seating: list[str]) -> list[int]:
+    """Each seat's person, as an index into ``people`` (names in order of first appearance)."""
+    index = {key(name): i for i, name in enumerate(people)}
+    return [index[key(name)] for name in seating]
+
+
+def add_hand(tally: list[dict], entry: dict, net: list, who: list[int] | None = None) -> None:
+    """Count one more hand (its entry and each seat's change) into ``tally``, each seat's for the
+    person ``who`` names (seat order by default)."""
+    who = list(range(len(net))) if who is None else who
+    for seat, n in enumerate(net):
+        person = tally[who[seat]]
+        person["hands"] += 1
+        if n > from_json(person["biggest"]):
+            person["biggest"] = to_json(n)
     if entry["outcome"] == "win":
-        tally[entry["winner"]]["wins"] += 1
+        tally[who[entry["winner"]]]["wins"] += 1
         if "discarder" in entry:
-            tally[entry["discarder"]]["discards"] += 1
+            tally[who[entry["discarder"]]]["discards"] += 1
         else:
-            tally[entry["winner"]]["zimo"] += 1
+            tally[who[entry["winner"]]]["zimo"] += 1
 
 
-def tally_of(rows, seats: int) -> list[dict]:
-    """The tally of a replay's rows (voided hands count for nothing)."""
-    tally = new_tally(seats)
+def tally_of(rows, players: list[str]) -> list[dict]:
+    """The tally of a replay's rows by person (voided hands count for nothing; a seating brings
+    its newcomers in); ``players`` is the first seating."""
+    people, seating = list(players), list(players)
+    tally = new_tally(len(people))
     for row in rows:
-        if row.result is not None:
-            add_hand(tally, row.hand.entry, row.result.net)
+        if row.result is None:
+            continue
+        if is_seating(row.hand.entry):
+            seating = list(row.hand.entry["players"])
+            known = {key(name) for name in people}
+            for name in seating:
+                if key(name) not in known:
+                    known.add(key(name))
+                    people.append(name)
+                    tally.extend(new_tally(1))
+            continue
+        add_hand(tally, row.hand.entry, row.result.net, who_sits(people, seating))
     return tally
 
 
 def player_stats(games) -> list[PlayerStats]:
-    """Stats for every name, biggest net winner first, from each game's ``(players, totals,
-    counted hands, tally)``."""
+    """Stats for every name, biggest net winner first, from each game's ``(people, totals,
+    tally)``, all three by person (the people in order of first appearance)."""
     by_name: dict[str, PlayerStats] = {}
-    for names, totals, hands, tally in games:
-        for seat, name in enumerate(names):
+    for names, totals, tally in games:
+        for person, name in enumerate(names):
             stats = by_name.setdefault(name, PlayerStats(name))
-            total, counts = totals[seat], tally[seat]
+            total, counts = totals[person], tally[person]
             stats.games += 1
-            stats.hands += hands
+            stats.hands += counts["hands"]
             stats.net += total
             stats.best_game = total if stats.best_game is None else max(stats.best_game, total)
             stats.worst_game = total if stats.worst_game is None else min(stats.worst_game, total)

@@ -1,7 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import accounts, analyse, api, archive, games, hands, picture, records, settle
+from scoring.views import accounts, analyse, api, archive, games, groups, hands, picture, records, seating, settle
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -19,6 +19,7 @@ urlpatterns = [
     path("g/<str:token>/me/<int:seat>", games.set_me, name="set-me"),
     path("g/<str:token>/record", hands.record, name="record"),
     path("g/<str:token>/analyse", analyse.analyse, name="analyse"),
+    path("g/<str:token>/seating", seating.seating, name="seating"),
     path("g/<str:token>/hand/<int:seq>/edit", hands.edit, name="edit-hand"),
     path("g/<str:token>/hand/<int:seq>/void", hands.void, name="void-hand"),
     path("g/<str:token>/undo", hands.undo, name="undo"),
@@ -34,6 +35,17 @@ urlpatterns = [
     path("g/<str:token>/archive", archive.archive, name="archive-game"),
     path("g/<str:token>/delete", archive.delete, name="delete-game"),
     path("g/<str:token>/transfer/<int:transfer_id>/paid", settle.toggle_paid, name="toggle-paid"),
+    path("g/<str:token>/group", groups.game_group, name="game-group"),
+    path("g/<str:token>/carry", groups.carry, name="carry"),
+    path("g/<str:token>/carry/<int:transfer_id>/paid", groups.carry_paid, name="carry-paid"),
+    path("group/new", groups.new_group, name="new-group"),
+    path("group/<str:token>/", groups.group_page, name="group"),
+    path("group/<str:token>/share", groups.share, name="group-share"),
+    path("group/<str:token>/person", groups.person, name="group-person"),
+    path("group/<str:token>/again", groups.again, name="group-again"),
+    path("group/<str:token>/roster", groups.edit_roster, name="group-roster"),
+    path("group/<str:token>/settle-up", groups.settle_up, name="group-settle-up"),
+    path("group/<str:token>/paid/<int:transfer_id>", groups.paid, name="group-paid"),
     path("accounts/signup", accounts.signup, name="signup"),
     path("accounts/login", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout", auth_views.LogoutView.as_view(), name="logout"),

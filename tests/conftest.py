@@ -2,8 +2,8 @@ import os
 
 import pytest
 
-from scoring.engine import Rules
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 from tests import speed
 
 speed.load()  # HYPOTHESIS_PROFILE: quick by default, "ci" for the full counts
@@ -41,13 +41,14 @@ def new_ruleset_game(code: str, players: list[str]) -> Game:
     """A new game of ruleset ``code`` with its default rules and its first table state stored."""
     from scoring.cache import state_json
     from scoring.engine import get_ruleset
+    from scoring.engine.seating import seat
 
     ruleset = get_ruleset(code)
     return Game.objects.create(
         ruleset=code,
         players=players,
         rules=ruleset.rules_class().to_dict(),
-        state=state_json(ruleset.new_state(0), active=0, last_seq=0),
+        state=state_json(seat(ruleset.new_state(0), players), active=0, last_seq=0),
     )
 
 

@@ -1,7 +1,8 @@
 """The worked examples of docs/contract.md, kept in ``tests/data/examples``: the repository's
 tests read only the repository.
 
-``example_files(sub)``: ``""`` for the 义乌 games, ``"zhuji"``, ``"wuyi2"`` or ``"analyse"``.
+``example_files(sub)``: ``""`` for the 义乌 games, ``"zhuji"``, ``"wuyi2"``, ``"people"`` (seatings,
+every ruleset) or ``"analyse"``.
 """
 
 import json
@@ -23,12 +24,14 @@ def load(path: Path) -> dict:
 
 
 def contract_view(result: dict) -> dict:
-    """The result with only the contract's payment fields (extras such as explain dropped)."""
+    """The result with only the contract's payment fields (extras such as explain dropped), and
+    each person's total when the game names its players."""
     hands = [
         {**hand, "payments": [{k: p[k] for k in CONTRACT_PAYMENT_FIELDS} for p in hand["payments"]]}
         for hand in result["hands"]
     ]
-    return {"hands": hands, "totals": result["totals"]}
+    people = {"people": result["people"]} if "people" in result else {}
+    return {"hands": hands, "totals": result["totals"], **people}
 
 
 def check(expect: dict, ok: bool, body: dict) -> None:
@@ -40,3 +43,18 @@ def check(expect: dict, ok: bool, body: dict) -> None:
     else:
         assert ok, body
         assert contract_view(body) == expect
+
+
+def game_examples() -> list[Path]:
+    """Every worked example that is a game of a registered ruleset (whatever its folder), in
+    path order: the tests that run over every ruleset take a new ruleset's examples too."""
+    from scoring.engine import DEFAULT_RULESET, all_rulesets
+
+    codes = {r.code for r in all_rulesets()}
+    found = []
+    for path in sorted(HERE.rglob("*.json")):
+        game = load(path).get("game")
+        if isinstance(game, dict) and "hands" in game and game.get("ruleset", DEFAULT_RULESET) in codes:
+            found.append(path)
+    assert {load(p)["game"].get("ruleset", DEFAULT_RULESET) for p in found} == codes, "a ruleset without examples"
+    return found

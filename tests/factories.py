@@ -3,9 +3,10 @@ query-count, paging and browser tests, and for the benchmarks (bench/ imports th
 
 import random
 
-from scoring.engine import WIN_TYPES, YIWU, Rules, TableState, parse_hand, score
+from scoring.engine import score
 from scoring.engine.analyse import CODES, INDEX
 from scoring.engine.analyse.tiles import next_kind
+from scoring.rulesets.yiwu.engine import WIN_TYPES, YIWU, Rules, TableState, parse_hand
 
 PLAIN = [t.code for t in WIN_TYPES.values() if not t.piao_level]
 

@@ -1,56 +1,26 @@
 """The scoring engine: plain Python, no Django (docs/contract.md).
 
-One package per ruleset (``yiwu``, and beside it the others), each building a ``Ruleset``
-(``ruleset.py``); ``game.replay`` and ``contract.score_game`` work for every ruleset.
+What every ruleset shares: the contract (``contract.score_game``), the replay (``game.replay``),
+money and transfers, and the registry of rulesets (``ruleset.py``). Each ruleset's own engine
+lives in its folder (``scoring/rulesets/<code>/engine/``) and is found through the registry.
 """
 
 from .contract import score_game, score_game_or_error
 from .errors import ScoringError
 from .game import replay, score
 from .ruleset import DEFAULT_RULESET, Ruleset, all_rulesets, get_ruleset
+from .seats import SEATS_EN, SEATS_ZH
 from .transfers import min_transfers
-from .wuyi2 import WUYI2
-from .yiwu import (
-    COMMON_ORDER,
-    PRESETS,
-    RULE_INFO,
-    SEATS_EN,
-    SEATS_ZH,
-    WIN_TYPES,
-    YIWU,
-    HandResult,
-    Payment,
-    Rules,
-    TableState,
-    WinType,
-    parse_hand,
-    parse_rules,
-)
-from .zhuji import ZHUJI
 
 __all__ = [
-    "COMMON_ORDER",
     "DEFAULT_RULESET",
-    "PRESETS",
-    "RULE_INFO",
     "SEATS_EN",
     "SEATS_ZH",
-    "WIN_TYPES",
-    "WUYI2",
-    "YIWU",
-    "ZHUJI",
-    "HandResult",
-    "Payment",
-    "Rules",
     "Ruleset",
     "ScoringError",
-    "TableState",
-    "WinType",
     "all_rulesets",
     "get_ruleset",
     "min_transfers",
-    "parse_hand",
-    "parse_rules",
     "replay",
     "score",
     "score_game",

@@ -5,6 +5,7 @@ from .game import replay
 from .hygiene import MAX_NAME, check_names
 from .points import to_json
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
+from .seating import is_seating
 
 # ``backup`` is the app's own record of a game (docs/contract.md "A backup"): scoring ignores it.
 GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "corrections", "hands", "backup"))
@@ -40,6 +41,12 @@ def _check_game(game) -> Ruleset:
         raise ScoringError("hands 应为一局一局的列表", "hands must be a list of hands", "hands")
     if len(hands) > MAX_HANDS:
         raise ScoringError(f"一场最多 {MAX_HANDS} 局", f"At most {MAX_HANDS} hands in a game", "hands")
+    if players is None and any(is_seating(hand) for hand in hands if isinstance(hand, dict)):
+        raise ScoringError(
+            "有换人/换位（seating）的牌局需要在开头写明玩家名字（players），即第一次的座位",
+            "A game with a seating must name its players at the top level: the first seating",
+            "players",
+        )
     return ruleset
 
 
@@ -74,12 +81,18 @@ def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
 
 
 def score_game(game) -> dict:
-    """The contract's output for ``game``; raises ``ScoringError`` on invalid input."""
+    """The contract's output for ``game``; raises ``ScoringError`` on invalid input. A game that
+    names its players also gets each person's total (``people``), seatings or not."""
     ruleset = _check_game(game)
     rules = ruleset.parse_rules(game.get("rules", {}))
     fixes = corrections(game, ruleset.seats)
-    results, state = replay(ruleset, rules, game["hands"], first_dealer=game.get("first_dealer", 0), fixes=fixes)
-    return {"hands": [r.to_dict() for r in results], "totals": [to_json(t) for t in state.totals]}
+    players = game.get("players")
+    first = game.get("first_dealer", 0)
+    results, state = replay(ruleset, rules, game["hands"], first_dealer=first, fixes=fixes, players=players)
+    out = {"hands": [r.to_dict() for r in results], "totals": [to_json(t) for t in state.totals]}
+    if players is not None:
+        out["people"] = [{"name": name, "total": to_json(total)} for name, total in state.people()]
+    return out
 
 
 def score_game_or_error(game) -> tuple[bool, dict]:

@@ -2,6 +2,7 @@
 
 from .errors import ScoringError
 from .ruleset import Ruleset
+from .seating import seat
 
 LIMIT = 10**12  # no amount or running total may reach this in size
 
@@ -31,15 +32,20 @@ def score(ruleset: Ruleset, rules, state, hand):
     return result
 
 
-def replay(ruleset: Ruleset, rules, hands, first_dealer: int = 0, fixes: dict | None = None, state=None):
+def replay(ruleset: Ruleset, rules, hands, first_dealer: int = 0, fixes: dict | None = None, state=None, players=None):
     """Score every hand in order. ``hands`` holds contract HAND objects or parsed hands.
 
     ``fixes`` maps a hand index to a (dealer, streak) correction applied before that hand.
     ``state``, when given, is the table the first of ``hands`` is played at (it is advanced in
-    place): the rest of a game replayed from the middle. Returns the results and the state the
-    next hand would be played in. Raises ``ScoringError`` with the index of the first bad hand.
+    place): the rest of a game replayed from the middle. ``players`` (names in seat order), for a
+    fresh table: who sits down first; the table is then ``Seated`` (seating.py) and keeps each
+    person's total across seatings. Returns the results and the state the next hand would be
+    played in. Raises ``ScoringError`` with the index of the first bad hand.
     """
-    state = ruleset.new_state(first_dealer) if state is None else state
+    if state is None:
+        state = ruleset.new_state(first_dealer)
+        if players is not None:
+            state = seat(state, players)
     results = []
     for index, raw in enumerate(hands):
         if fixes and index in fixes:

@@ -53,7 +53,7 @@ class ManualResult:
     net: list
     payments: list[ManualPayment]
     note: str
-    count = None  # paid on no 倍/台/番
+    paid_on = None  # paid on no 倍/台/番
 
     def to_dict(self) -> dict:
 

@@ -60,14 +60,14 @@ class BasePayment:
 
 @dataclass(slots=True)
 class BaseResult:
-    """``to_dict`` (the contract's per-hand output, fields in their order) and ``count`` (what
-    the hand is paid on: ``COUNT`` names the field, e.g. multiplier, tai or fan).
+    """``to_dict`` (the contract's per-hand output, fields in their order) and ``paid_on`` (what
+    the hand is paid on: ``PAID_ON`` names the field, e.g. multiplier, tai or fan).
 
     A subclass's own fields come between streak and net in ``__init__`` and in the output:
     net and payments are keyword-only, e.g. ``HandResult(dealer, streak, tai, net=…, payments=…)``.
     """
 
-    COUNT = ""
+    PAID_ON = ""
 
     dealer: int
     streak: int  # the 连庄 the hand was played at
@@ -75,8 +75,8 @@ class BaseResult:
     payments: list = field(kw_only=True)  # the ruleset's Payments, sorted by (payer, payee)
 
     @property
-    def count(self) -> int:
-        return getattr(self, self.COUNT)
+    def paid_on(self) -> int:
+        return getattr(self, self.PAID_ON)
 
     def to_dict(self) -> dict:
         names = _FIELDS.get(type(self)) or _FIELDS.setdefault(type(self), _field_order(self))

@@ -1,39 +1,55 @@
-"""The table's side of each ruleset: how a hand is entered, titled and marked on the page.
+"""The table's side of a ruleset: how a hand is entered, titled and marked on the page.
 
-One module per ruleset (``yiwu``, ``zhuji``, ``wuyi2``), each offering the same names:
+Each ruleset's ``entry.py`` (in its folder, ``scoring/rulesets/<code>/``; the ruleset's ``entry``)
+offers the same names; ``base.py`` holds what they share and ``manual.py`` the manual hand
+(手动记分), the same in every ruleset:
 - ``Form``: the hand form (an ``EntryForm``): ``step()`` — the next question of the fast path or
   ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object;
 - ``MISSING``: the message for a step left unanswered on a POST;
 - ``REQUIREMENTS``: the engine fields whose refusal on a preview only means the sheet is not
   done yet (诸暨's 1 台): stated as a note, red only when a confirm is refused;
+- ``FIELD_OF`` (optional): the form field that shows an engine refusal's contract field, where
+  they differ;
 - ``initial(entry, fix)``: form data for a stored hand (edit);
 - ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
   refresh of the preview swaps (``request.htmx`` picks it);
 - ``context(game, form, state, rules)``: what that template needs;
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
 - ``wind(state, seat)``: the wind shown on a player's tile (诸暨 counts them from the dealer);
-- ``marks(state, seat)``: the badges beside a player's total (买, 下4);
+- ``marks(state, seat, pending)``: the badges beside a player's total (买, 下4);
+- ``bets(game, state, rules)``: the bets the game page offers before the next hand (义乌's 买子,
+  下子) or None, ``prefill(data, pending, state, rules)``: an entry's answers with the bets
+  placed there, and ``change_bet(pending, state, rules, *, bet, seat, amount, on)``: one placed
+  or taken back (``BetRefused`` when the rules do not allow it); a ruleset without such bets
+  offers ``base.NO_BETS`` as the four;
 - ``placed_bets(entry, state, rules)``, ``carry_bets(entry, bets, state, rules)`` and
   ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
-  hand that stands (or the next one recorded);
+  hand that stands (or the next one recorded); without such bets, ``base.NO_CARRIED_BETS``;
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;
-- ``COUNT``: the CSV column of what a hand is paid on, a result's ``count`` (倍数, 台, 番).
-The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``kind_for(game, data)``
-gives ``manual`` (手动记分, every ruleset) for a manual hand instead.
+- ``other_outcomes(game)`` (optional): the ruleset's own outcomes besides a win and a draw, as
+  (outcome, label) buttons on the game page and the winner step (义乌's 逃跑);
+- ``PRESET_LABEL`` (optional): the new-game form's name for the presets, (zh, en); 底分 by default;
+- ``ANALYSE_WORDS`` (optional): its own words on the 算牌 page (诸暨 says 放冲), and
+  ``analyse_text(answer, breakdown)`` (optional): how 算牌 says an answer it may not win.
+The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``entry_module_for(game, data)``
+gives ``manual`` for a manual hand instead, and ``seating`` for a seating entry (换人/换位: a title,
+no bets, and no form yet: ``seating.recordable`` says whether an entry module has one).
 """
 
 from types import ModuleType
 
-from scoring.entry import manual, wuyi2, yiwu, zhuji
-
-KINDS: dict[str, ModuleType] = {"yiwu": yiwu, "zhuji": zhuji, "wuyi2": wuyi2}
+from scoring.engine.seating import is_seating
+from scoring.entry import manual, seating
 
 
 def entry_for(game) -> ModuleType:
-    return KINDS[game.ruleset]
+    return game.rulebook.entry
 
 
-def kind_for(game, data) -> ModuleType:
+def entry_module_for(game, data) -> ModuleType:
     """The module that enters and titles ``data`` (a form's answers or a stored entry): the
-    manual hand's (手动记分, the same in every ruleset) or the game's ruleset's."""
-    return manual if manual.is_manual(data) else entry_for(game)
+    manual hand's (手动记分, the same in every ruleset), the seating's (换人/换位, likewise) or the
+    game's ruleset's."""
+    if manual.is_manual(data):
+        return manual
+    return seating if is_seating(data) else entry_for(game)

@@ -1,6 +1,9 @@
 """What every ruleset's entry form shares: seats named after the table, the dealer/连庄
 correction, and the fast path's questions (a step is answered by a tap on a plain link)."""
 
+import copy
+import functools
+
 from crispy_forms.helper import FormHelper
 from django import forms
 from django.utils.translation import gettext_lazy as _
@@ -9,6 +12,14 @@ from scoring.engine import SEATS_EN, SEATS_ZH
 from scoring.engine.errors import BilingualError
 from scoring.forms import StrictIntegerField
 from scoring.lang import pick
+from scoring.widgets import ENTRY_RENDERER
+
+
+def seated_names(game, state) -> list[str]:
+    """The names in seat order at ``state``: who sits where at a seated table (换人/换位 move
+    people between hands: scoring/engine/seating.py), else the game's players."""
+    seating = getattr(state, "seating", None)
+    return list(seating) if seating else list(game.players)
 
 
 def seat_choices(count: int) -> list[tuple[int, str]]:
@@ -23,6 +34,7 @@ class EntryForm(forms.Form):
     """Base of the hand forms: ``SEAT_FIELDS`` take the table's names; ``fix`` reads the
     correction of the dealer/连庄 that every ruleset offers under 「更多」."""
 
+    default_renderer = ENTRY_RENDERER  # Django's, drawing a select in Python (widgets.py)
     SEAT_FIELDS: tuple[str, ...] = ("winner", "discarder", "dealer_fix")
     # Every field that, once set, means the form's 「更多」 section should start open.
     MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
@@ -38,17 +50,14 @@ class EntryForm(forms.Form):
 
     def __init__(self, *args, players: list[str], streak: int | None = None, **kwargs):
         """``streak``: the derived 连庄 count, shown in the empty correction."""
+        self.base_fields = {}  # Django's deep copy of them is skipped: the table's copy is below
         super().__init__(*args, **kwargs)
+        del self.base_fields
+        table = table_fields(type(self), tuple(players), streak)
+        self.fields = {name: own_copy(field) for name, field in table.items()}
+        self.order_fields(self.field_order)
         self.players = players
         self.helper = sheet_helper()
-        named = [("", "—"), *[(s, players[s]) for s in range(len(players))]]
-        for name in self.SEAT_FIELDS:
-            self.fields[name].choices = named
-        for field in self.fields.values():  # the sheets' compact selects; app.css keeps them 44 px tall
-            if type(field.widget) is forms.Select:
-                field.widget.attrs["class"] = "form-select-sm"
-        if streak is not None:
-            self.fields["streak_fix"].widget.attrs["placeholder"] = streak
 
     def fix(self, state) -> tuple[int, int] | None:
         """The (dealer, streak) correction, when it differs from the derived state."""
@@ -64,6 +73,36 @@ class EntryForm(forms.Form):
     def more_open(self) -> bool:
         data = self.cleaned_data if hasattr(self, "cleaned_data") else {}
         return any(data.get(k) not in (None, "", [], False) for k in self.MORE_FIELDS)
+
+
+@functools.lru_cache(maxsize=256)
+def table_fields(form: type[EntryForm], players: tuple[str, ...], streak: int | None) -> dict[str, forms.Field]:
+    """``form``'s fields at a table, made once per names and 连庄 count: Django's deep copy of
+    the class's fields, the names in the seat fields, the correction's placeholder. A form takes
+    its ``own_copy`` of each: an entry page builds a form or two, and the deep copy (every
+    choice list copied and checked again) was a sixth of a step screen's time."""
+    fields = copy.deepcopy(form.base_fields)
+    named = [("", "—"), *[(s, players[s]) for s in range(len(players))]]
+    for name in form.SEAT_FIELDS:
+        fields[name].choices = named
+    for field in fields.values():  # the sheets' compact selects; app.css keeps them 44 px tall
+        if type(field.widget) is forms.Select:
+            field.widget.attrs["class"] = "form-select-sm"
+    if streak is not None:
+        fields["streak_fix"].widget.attrs["placeholder"] = streak
+    return fields
+
+
+def own_copy(field: forms.Field) -> forms.Field:
+    """What Django's ``Field.__deepcopy__`` gives a form of its own (the widget and its
+    attributes, which crispy adds its classes to, the messages and validators), sharing the
+    choices, which nothing changes in place (a form that needs others assigns a new list)."""
+    copied = copy.copy(field)
+    copied.widget = copy.copy(field.widget)
+    copied.widget.attrs = field.widget.attrs.copy()
+    copied.error_messages = field.error_messages.copy()
+    copied.validators = field.validators[:]
+    return copied
 
 
 def sheet_helper() -> FormHelper:

@@ -1,7 +1,7 @@
 """手动记分 at the table, the same in every ruleset: each player's change typed in, a note, and
 optionally the next dealer (scoring/engine/manual.py). Offers the names a ruleset's entry module
 offers for a hand (``Form``, ``MISSING``, ``initial``, ``TEMPLATE``, ``PARTIAL``, ``context``,
-``title``); ``kind_for`` picks it for a manual hand."""
+``title``); ``entry_module_for`` picks it for a manual hand."""
 
 from decimal import Decimal
 
@@ -9,10 +9,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field
+from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field, seated_names
 from scoring.forms import StrictDecimalField, no_control_characters
 from scoring.lang import pick
 
+FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
 TEMPLATE = "scoring/entry/manual.html"
 PARTIAL = "scoring/entry/_preview.html"
 REQUIREMENTS = ()
@@ -67,8 +68,9 @@ def initial(entry: dict, fix) -> dict:
 
 
 def context(game, form, state, rules) -> dict:
-    step = "0.5" if game.engine.halves else "1"
-    return {"amounts": [(s, game.players[s], form[f"n{s}"]) for s in range(len(game.players))], "amount_step": step}
+    step = "0.5" if game.rulebook.halves else "1"
+    names = seated_names(game, state)
+    return {"amounts": [(s, names[s], form[f"n{s}"]) for s in range(len(names))], "amount_step": step}
 
 
 def title(names: list[str], entry: dict, result=None) -> str:

@@ -1,20 +1,24 @@
 """算牌: read a hand from its tiles (docs/analysis.md), at this table's current state."""
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
-from scoring import sanpai
 from scoring.access import load_game
+from scoring.analyse import build_page, offers_analysis, read_query
 from scoring.cache import table
 
 
 def analyse(request: HttpRequest, token: str) -> HttpResponse:
-    """Every tap is a plain GET link; htmx swaps only ``#sanpai``. A view link looks but cannot record."""
+    """Every tap is a plain GET link; htmx swaps only ``#sanpai``. A view link looks but cannot
+    record. A ruleset without 算牌 has no such page (and no page links to it)."""
     game, can_edit = load_game(request, token)
+    if not offers_analysis(game):
+        raise Http404(_("这个玩法没有算牌"))
     state, _seq = table(game)
-    query = sanpai.read_query(request.GET, game.ruleset, game.engine.seats)
+    query = read_query(request.GET, game.ruleset, game.rulebook.seats)
     base = reverse("analyse", args=[token])
-    page = sanpai.build_page(game, token, query, state, can_edit, base, reverse("record", args=[token]))
+    page = build_page(game, token, query, state, can_edit, base, reverse("record", args=[token]))
     context = {"game": game, "token": token, "can_edit": can_edit, **page}
     return render(request, "scoring/analyse.html", context)

@@ -14,17 +14,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from scoring import device, live
+from scoring import device, groups, live
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
-from scoring.engine import DEFAULT_RULESET, YIWU, all_rulesets
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.engine.seating import seat as seated
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game
+from scoring.pagecache import game_stamp, render_page
 from scoring.presenters import game_context
 
 
@@ -40,7 +42,7 @@ HOME_GAMES = 10  # the latest played; 历史牌局 pages through the rest
 def home(request: HttpRequest) -> HttpResponse:
     tokens = my_tokens(request)
     games = list(my_games(tokens).order_by("-updated_at", "-pk")[: HOME_GAMES + 1])
-    context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES}
+    context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES, "rulesets": all_rulesets()}
     if lan := lan_base(request, always=True):
         context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
     return render(request, "scoring/home.html", context)
@@ -66,8 +68,10 @@ def new_game(request: HttpRequest) -> HttpResponse:
     """开新牌局: the ruleset first (a tap reloads the form), then its names, presets and rules."""
     data = request.POST if request.method == "POST" else request.GET
     code = data.get("ruleset", DEFAULT_RULESET)
-    ruleset = next((r for r in all_rulesets() if r.code == code), YIWU)
-    form = NewGameForm(request.POST or None, ruleset=ruleset)
+    ruleset = next((r for r in all_rulesets() if r.code == code), None) or get_ruleset(DEFAULT_RULESET)
+    group = groups.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
+    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=groups.new_game_initial(group, ruleset))
+    groups.offer_roster(form, group)
     if request.method == "POST" and form.is_valid():
         spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
         first_dealer = form.cleaned_data["first_dealer"]
@@ -75,14 +79,22 @@ def new_game(request: HttpRequest) -> HttpResponse:
             ruleset=ruleset.code,
             players=form.names(),
             first_dealer=first_dealer,
+            round_length=form.cleaned_data.get("round_length"),
             rules=form.rules().to_dict(),
-            state=state_json(ruleset.new_state(first_dealer), active=0, last_seq=0),  # no hands yet
+            state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
+            group=group,
         )
+        if group is not None:
+            groups.add_to_roster(group, form.names())
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)
         return response
-    return render(request, "scoring/new_game.html", {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset})
+    context = {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset, "group": group}
+    response = render(request, "scoring/new_game.html", context)
+    if group is not None:  # the page holds the group's edit link
+        response["Cache-Control"] = "private, no-store"
+    return response
 
 
 def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
@@ -105,9 +117,30 @@ def list_page(request: HttpRequest) -> int | None:
     return None
 
 
+def _ledger_page(
+    request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
+) -> HttpResponse:
+    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py):
+    the game's row, this phone's 「我是」 person and the address the language switch returns to
+    (``here``) are all it adds to the request."""
+    me = device.my_name(request, game)
+
+    def context() -> dict:
+        return {**_ledger_context(request, game, token, can_edit), **({"here": here} if here else {})}
+
+    box = groups.page_inputs(request, game) if template == "scoring/game.html" else []  # its 牌友圈 box
+    return render_page(request, template, [game_stamp(game), me, here, *box], context)
+
+
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
-    response = render(request, "scoring/game.html", _ledger_context(request, game, token, can_edit))
+    return game_response(request, game, token, can_edit)
+
+
+def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
+    """The game page: its own address's answer, and a write's answer to htmx (views/hands.py),
+    which names the page's address (``here``, where the language switch comes back to)."""
+    response = _ledger_page(request, "scoring/game.html", game, token, can_edit, here)
     device.remember_game(request, response, token)
     claim(request, game, token)
     return response
@@ -121,7 +154,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
     if (quiet := live.quiet_answer(request, game_version(request, token))) is not None:
         return quiet
     game, can_edit = load_game(request, token)
-    response = render(request, "scoring/_live.html", _ledger_context(request, game, token, can_edit))
+    response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
     response.headers["ETag"] = live.etag(game.version)
     return response  # Cache-Control: private, no-store, as for every token page
 
@@ -129,10 +162,10 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     game, can_edit = load_game(request, token)
-    if not can_edit or not 0 <= seat < game.engine.seats:
+    if not can_edit or not 0 <= seat < game.rulebook.seats:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
-    device.set_my_seat(request, response, game.id, seat)
+    device.set_my_name(request, response, game.id, game.seating[seat])  # the person, wherever they sit later
     return response
 
 
@@ -164,25 +197,24 @@ def chart(request: HttpRequest, token: str) -> HttpResponse:
 
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    rules = game.engine_rules().to_dict()
-    house = [(info, rules[name]) for name, info in game.engine.rule_info.items()]
-    kind = entry_for(game)
+    rules = game.house_rules().to_dict()
+    house = [(info, rules[name]) for name, info in game.rulebook.rule_info.items()]
+    module = entry_for(game)
     context = {
         "game": game,
         "token": token,
         "house": house,
-        "kind_rules": kind.RULES_TEMPLATE,
-        **kind.rules_context(game.engine_rules()),
+        "ruleset_rules": module.RULES_TEMPLATE,
+        **module.rules_context(game.house_rules()),
     }
     return render(request, "scoring/rules.html", context)
 
 
-RULES_DOCS = tuple(r.code for r in all_rulesets())  # docs/rules/<code>.md, one per ruleset
 _rules_html: dict[tuple, tuple[str, str]] = {}  # (code, language) → (title, body), read once per process
 
 
 def _render_rules_doc(code: str) -> tuple[str, str]:
-    text = (settings.BASE_DIR / "docs" / "rules" / f"{code}.md").read_text(encoding="utf-8")
+    text = get_ruleset(code).rules_document.read_text(encoding="utf-8")
     # align="…" rather than style="…": the page's CSP allows no inline style.
     body = markdown.markdown(text, extensions=["tables"], extension_configs={"tables": {"use_align_attribute": True}})
     title = re.search(r"<h1>(.*?)</h1>", body)
@@ -199,15 +231,15 @@ def _render_rules_doc(code: str) -> tuple[str, str]:
     )
     body = body.replace("</table>", "</table></div>")
     # Links between the documents (zhuji.md) point at their pages here.
-    linked = "|".join(RULES_DOCS)
+    linked = "|".join(re.escape(r.code) for r in all_rulesets())
     body = re.sub(rf'href="({linked})\.md"', lambda m: f'href="{reverse("rules-doc", args=[m[1]])}"', body)
     return (title[1] if title else code), body
 
 
 def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
-    """规则全文: the ruleset's document (docs/rules/<ruleset>.md) as a page."""
-    if ruleset not in RULES_DOCS:
-        raise Http404("unknown ruleset")
+    """规则全文: the ruleset's document (docs/rules/<ruleset>.md, its ``rules_document``) as a page."""
+    if ruleset not in {r.code for r in all_rulesets()}:
+        raise Http404(_("没有这个玩法"))
     key = (ruleset, translation.get_language())  # the table boxes' names follow the language
     if key not in _rules_html:
         _rules_html[key] = _render_rules_doc(ruleset)

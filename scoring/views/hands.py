@@ -4,32 +4,36 @@ and the new preview shown."""
 
 import re
 import secrets
-from copy import copy, deepcopy
+from copy import deepcopy
 from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import resolve, reverse
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
+from django_htmx.http import push_url
 
 from scoring import device, services
-from scoring.access import spend_hand_write, writable_game
+from scoring.access import load_game, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
-from scoring.entry import entry_for, kind_for
+from scoring.engine.seating import is_seating
+from scoring.entry import entry_for, entry_module_for
 from scoring.entry.base import BetRefused
+from scoring.entry.seating import recordable
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import say, table_words
-from scoring.ledger import LedgerError, build
+from scoring.ledger import LedgerError, build, number_in
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
+from scoring.people import person_nets
 from scoring.presenters import bet_words, bets_text, hand_row, hand_title
+from scoring.views.games import game_response
 
 # Engine field names → the form field that shows the message.
-FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "dealer": "next_dealer"}
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
 ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
@@ -47,26 +51,18 @@ def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | Non
 
 def to_game(request: HttpRequest, token: str) -> HttpResponse:
     """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
-    boosted POST gets the game page itself, with ``HX-Push-Url`` for the address bar: one round
-    trip instead of two (the redirect, then the page). The page is the game view's own answer
-    to a GET of its URL (through the URLconf: no view module imports another)."""
+    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
+    for the address bar: one round trip instead of two (the redirect, then the page)."""
     url = reverse("game", args=[token])
     if not request.htmx:
         return redirect(url)
-    get = copy(request)
-    get.method, get.path, get.path_info = "GET", url, url
-    get.META = {**request.META, "REQUEST_METHOD": "GET", "PATH_INFO": url, "QUERY_STRING": ""}
-    get.GET, get.POST = QueryDict(), QueryDict()
-    get.resolver_match = match = resolve(url)
-    response = match.func(get, *match.args, **match.kwargs)
-    response["HX-Push-Url"] = url
-    return response
+    game, can_edit = load_game(request, token)
+    return push_url(game_response(request, game, token, can_edit, here=url), url)
 
 
 def signed(request: HttpRequest, game: Game, by: str) -> dict:
-    """Who writes (this phone's 「我是」) and the game version the confirmed preview was made at."""
-    seat = device.my_seat(request, game.id, game.engine.seats)
-    return {by: game.players[seat] if seat is not None else "", "version": posted_version(request)}
+    """Who writes (this phone's 「我是」, by name, sitting or not) and the game version the confirmed preview was made at."""
+    return {by: device.my_name(request, game) or "", "version": posted_version(request)}
 
 
 def confirming(request: HttpRequest) -> bool:
@@ -88,21 +84,26 @@ def unstamped(request: HttpRequest, *names: str) -> str | None:
     return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
 
 
-def totals_change(names: list[str], preview: services.Preview) -> list[tuple]:
-    """(name, total before, total after, difference) for each seat."""
-    return [(name, b, a, a - b) for name, b, a in zip(names, preview.before, preview.after, strict=True)]
+def people_change(preview: services.Preview) -> list[tuple]:
+    """(name, total before, total after, difference) for each person of the evening, in order of
+    first appearance (someone a change brings in or takes out counts 0 where absent)."""
+    before, after = dict(preview.people_before), dict(preview.people_after)
+    names = [*before, *(name for name in after if name not in before)]
+    return [(n, before.get(n, 0), after.get(n, 0), after.get(n, 0) - before.get(n, 0)) for n in names]
 
 
-def other_hands(game: Game, preview: services.Preview) -> list[dict]:
-    """Each other hand an edit or a void changes: its 第N局, title and (before, after) per seat."""
-    return [
-        {
-            "number": o.number,
-            "title": hand_title(game, o.hand.entry),
-            "amounts": list(zip(o.before, o.after, strict=True)),
-        }
-        for o in preview.others
-    ]
+def other_hands(game: Game, preview: services.Preview, people: list[str]) -> list[dict]:
+    """Each other hand an edit or a void changes: its 第N局, title and (before, after) for each of
+    ``people`` (None where they did not sit at it, before and after)."""
+    rows = []
+    for o in preview.others:
+        before = person_nets(people, o.names_before, o.before)
+        after = person_nets(people, o.names_after, o.after)
+        amounts = [None if b is None and a is None else (b or 0, a or 0) for b, a in zip(before, after, strict=True)]
+        rows.append(
+            {"number": o.number, "title": hand_title(game, o.hand.entry, None, o.names_before), "amounts": amounts}
+        )
+    return rows
 
 
 class EntryPage:
@@ -110,8 +111,9 @@ class EntryPage:
     table the hand is played at, and the preview once the hand is whole."""
 
     def __init__(self, request: HttpRequest, game: Game, before, data, **context):
-        self.request, self.game, self.kind = request, game, kind_for(game, data)
-        self.form = self.kind.Form(data, players=game.players, streak=before.streak)
+        self.request, self.game, self.module = request, game, entry_module_for(game, data)
+        self.names = list(before.seating)  # who sits at the hand's table
+        self.form = self.module.Form(data, players=self.names, streak=before.streak)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
 
@@ -122,7 +124,7 @@ class EntryPage:
             return True
         step = self.form.step()
         if step != "preview" and self.request.method == "POST":
-            self.form.add_error(step if step in self.form.fields else None, self.kind.MISSING[step])
+            self.form.add_error(step if step in self.form.fields else None, self.module.MISSING[step])
         return step != "preview"
 
     def entry(self) -> dict:
@@ -131,43 +133,43 @@ class EntryPage:
         if self.fix:
             self.state = deepcopy(self.before)
             self.state.correct(*self.fix)
-        return self.form.entry(self.state, self.game.engine_rules())
+        return self.form.entry(self.state, self.game.house_rules())
 
     def refuse(self, error: LedgerError) -> None:
         """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
-        the sheet has not met yet (the kind's ``REQUIREMENTS``) is a plain note instead."""
-        if not confirming(self.request) and error.field in self.kind.REQUIREMENTS:
+        the sheet has not met yet (the entry module's ``REQUIREMENTS``) is a plain note instead."""
+        if not confirming(self.request) and error.field in self.module.REQUIREMENTS:
             self.context["requirement"] = table_words(say(error.error))
             return
-        field = FIELD_OF.get(error.field, error.field)
+        field = getattr(self.module, "FIELD_OF", {}).get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
     def show(self, preview: services.Preview, hand: Hand) -> None:
-        row = hand_row(self.game, hand, preview.result)
-        change = totals_change(self.game.players, preview)
-        self.context.update(
-            row=row, change=change, other_hands=other_hands(self.game, preview), version=self.game.version
-        )
+        row = hand_row(self.game, hand, preview.result, names=self.names)
+        change = people_change(preview)
+        people = [name for name, *_rest in change]
+        others = other_hands(self.game, preview, people)
+        self.context.update(row=row, change=change, other_hands=others, other_people=people, version=self.game.version)
 
     def render(self) -> HttpResponse:
         """A question with big buttons, or the preview form; the form's own refresh of the
         preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
         the address of its answers, so a reload or the back gesture shows it again."""
-        names, data = self.game.players, getattr(self.form, "cleaned_data", {})
+        names, data = self.names, getattr(self.form, "cleaned_data", {})
         winner = data.get("winner")
         step = self.form.step() if self.form.is_valid() and self.request.method == "GET" else "preview"
         self.context.update(
             step=step,
             state=self.state,
-            kind_template=self.kind.TEMPLATE,
+            entry_template=self.module.TEMPLATE,
             dealer_name=names[self.state.dealer],
             all_seats=list(enumerate(names)),
             winner_name=names[winner] if winner is not None else "",
-            **self.kind.context(self.game, self.form, self.state, self.game.engine_rules()),
+            **self.module.context(self.game, self.form, self.state, self.game.house_rules()),
         )
         posted = self.request.method == "POST"
         part = posted and step == "preview" and wants_part(self.request)
-        response = render(self.request, self.kind.PARTIAL if part else "scoring/hand_form.html", self.context)
+        response = render(self.request, self.module.PARTIAL if part else "scoring/hand_form.html", self.context)
         if posted and not part and self.request.htmx:
             response["HX-Push-Url"] = answers_url(self.request)
         if self.preloadable():
@@ -217,9 +219,17 @@ def answers_url(request: HttpRequest) -> str:
     return f"{request.path}?{urlencode(query)}"
 
 
+def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
+    """The seating page, when the entry page has no form for ``data``'s entry module (换人/换位 has its
+    own page: scoring/views/seating.py)."""
+    if recordable(entry_module_for(game, data)):
+        return None
+    return redirect("seating", token=token)
+
+
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    if stop := finished(request, game, token):
+    if stop := finished(request, game, token) or no_form(request, game, token, request.POST or request.GET):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
     data = answers(request, game, before)
@@ -251,7 +261,7 @@ def answers(request: HttpRequest, game: Game, before):
     """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
     if request.method == "POST":
         return request.POST
-    return kind_for(game, request.GET).prefill(request.GET, game.pending, before, game.engine_rules())
+    return entry_module_for(game, request.GET).prefill(request.GET, game.pending, before, game.house_rules())
 
 
 @require_POST
@@ -266,7 +276,7 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("game", token=token)
     change = partial(entry_for(game).change_bet, **form.cleaned_data)
     try:
-        services.change_pending(game=game, change=change, what=bet_words(game.players, **form.cleaned_data))
+        services.change_pending(game=game, change=change, what=bet_words(game.seating, **form.cleaned_data))
     except BetRefused as refused:
         messages.warning(request, say(refused))
     except services.Conflict as conflict:
@@ -301,9 +311,13 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game, hands, hand = load_hand(request, token, seq)
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
+    if is_seating(hand.entry):  # 换人/换位 is changed on its own page
+        from scoring.views.seating import seating
+
+        return seating(request, token, hand=hand, game=game, hands=hands)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
-    kind = kind_for(game, hand.entry)
-    data = request.POST if request.method == "POST" else (request.GET or kind.initial(hand.entry, hand.fix()))
+    module = entry_module_for(game, hand.entry)
+    data = request.POST if request.method == "POST" else (request.GET or module.initial(hand.entry, hand.fix()))
     revision = ascii_int(data.get("revision", hand.revision), -1)
     page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
     page.context.update(form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq))
@@ -324,11 +338,6 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     except LedgerError as error:
         page.refuse(error)
     return page.render()
-
-
-def number_in(hands: list[Hand], seq: int) -> int:
-    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the ones standing before it, plus one."""
-    return sum(1 for h in hands if h.seq < seq and not h.voided) + 1
 
 
 def edited_message(hands: list[Hand], seq: int) -> str:
@@ -354,7 +363,9 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
             "blocked_url": hand_link(token, hands, error.seq),
         }
         return render(request, "scoring/void.html", {**context, **blocked})
-    context.update(change=totals_change(game.players, preview), other_hands=other_hands(game, preview))
+    change = people_change(preview)
+    people = [name for name, *_rest in change]
+    context.update(change=change, other_hands=other_hands(game, preview, people), other_people=people)
     if request.method == "POST" and form.is_valid():
         if refused := unstamped(request, "version", "revision"):
             form.add_error(None, refused)
@@ -363,7 +374,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         revision = ascii_int(request.POST["revision"], -1)
         reason = form.cleaned_data["reason"] or _("作废")
         write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason, keep_bets=keep)
-        done = voided_message(hands, seq) % {"seq": context["number"]}
+        done = voided_message(hands, hand) % {"seq": context["number"]}
         return confirm(request, token, partial(write, **signed(request, game, "voided_by")), done)
     return render(request, "scoring/void.html", context)
 
@@ -372,12 +383,14 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     """The hand as it stands, its 第N局, the table before it and the bets placed before it."""
     before = build(game, [h for h in hands if h.seq < hand.seq]).state
     carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
+    names = list(before.seating)
     return {
-        "row": hand_row(game, hand, result_from_json(hand.result, game.engine) if hand.result else None),
+        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None, None, names),
         "number": number_in(hands, hand.seq),
         "before": before,
         "carry": carry,
-        "bets": bets_text(game.players, carry.bets) if carry else "",
+        "bets": bets_text(names, carry.bets) if carry else "",
+        "seating": is_seating(hand.entry),
     }
 
 
@@ -399,8 +412,11 @@ def hand_link(token: str, hands: list[Hand], seq: int) -> str:
     return f"{url}#hand-{seq}"
 
 
-def voided_message(hands: list[Hand], seq: int) -> str:
-    if any(h.seq > seq and not h.voided for h in hands):
+def voided_message(hands: list[Hand], hand: Hand) -> str:
+    later = any(h.seq > hand.seq and not h.voided for h in hands)
+    if is_seating(hand.entry):
+        return _("这次换人/换位已作废，之后的每一局都已重算。") if later else _("这次换人/换位已作废。")
+    if later:
         return _("第%(seq)s局已作废，之后的每一局都已重算。")
     return _("第%(seq)s局已作废。")
 

@@ -15,11 +15,12 @@ from scoring.cache import snapshot
 from scoring.charts import ledger_chart
 from scoring.engine import ScoringError
 from scoring.engine.hygiene import loads
-from scoring.exports import ImportError_, game_csv, import_game, share_text
+from scoring.exports import ImportRefused, game_csv, import_game, share_text
 from scoring.forms import ImportForm
 from scoring.lang import say
 from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game, Settlement
+from scoring.people import evening
 from scoring.presenters import hand_title
 from scoring.render import summary_rows_html
 from scoring.stats import player_stats
@@ -46,10 +47,7 @@ def stats(request: HttpRequest) -> HttpResponse:
     """个人统计 of every game this phone (or account) holds, archived ones included: each game's
     stored totals and tallies added up, no hand read."""
     tokens = my_tokens(request)
-    games = [
-        (line.game.players, line.totals, line.count, line.tally)
-        for line in lines(my_games(tokens, archived=None), tokens)
-    ]
+    games = [(line.names, line.totals, line.tally) for line in lines(my_games(tokens, archived=None), tokens)]
     return render(request, "scoring/stats.html", {"stats": player_stats(games), "game_count": len(games)})
 
 
@@ -63,9 +61,15 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
         "share": share_text(ledger, Settlement.objects.filter(game=game).first()),
         "chart": ledger_chart(ledger),
     }
-    context["totals"] = list(zip(game.players, ledger.totals, strict=True))
-    hands = [(r.number, hand_title(game, r.hand.entry, r.result), r.result.net) for r in ledger.rows if r.result]
-    context["hands_html"] = summary_rows_html(hands)
+    seen = evening(game, ledger.rows)
+    context["people"] = seen.people
+    context["totals"] = ledger.state.people()
+    hands = [
+        (line.row.number, hand_title(game, line.row.hand.entry, line.row.result, line.names), line.nets)
+        for line in seen.lines
+        if line.row.result
+    ]
+    context["hands_html"] = summary_rows_html(hands, len(seen.people))
     return render(request, "scoring/summary.html", context)
 
 
@@ -90,12 +94,12 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def read_backup(raw: bytes):
-    """The backup's JSON, or ImportError_ saying why not: read as strictly as the API reads it
+    """The backup's JSON, or ImportRefused saying why not: read as strictly as the API reads it
     (no NaN or Infinity, no repeated key, no lone surrogate; deep nesting, huge numbers)."""
     try:
         return loads(raw)
     except ScoringError as error:
-        raise ImportError_(f"不是有效的 JSON 文件：{error.zh}", f"Not a valid JSON file: {error.en}") from None
+        raise ImportRefused(f"不是有效的 JSON 文件：{error.zh}", f"Not a valid JSON file: {error.en}") from None
 
 
 def import_view(request: HttpRequest) -> HttpResponse:
@@ -108,10 +112,10 @@ def import_view(request: HttpRequest) -> HttpResponse:
         raw = upload.read(MAX_IMPORT_BYTES + 1) if upload else request.POST.get("text", "").encode()
         try:
             if len(raw) > MAX_IMPORT_BYTES:
-                raise ImportError_("文件太大。", "The file is too large.")
+                raise ImportRefused("文件太大。", "The file is too large.")
             data = read_backup(raw)
             game = import_game(data)
-        except ImportError_ as problem:
+        except ImportRefused as problem:
             error = say(problem)
         else:
             messages.success(request, _("已导入牌局。"))

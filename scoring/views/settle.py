@@ -8,7 +8,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.access import load_game, writable_game
-from scoring.cache import snapshot
+from scoring.cache import snapshot, table
 from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
@@ -21,7 +21,7 @@ from scoring.yuan import money, yuan, yuan_text
 
 
 def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tuple]:
-    """(name, points, 元 as text, 分) per seat."""
+    """(name, points, 元 as text, 分) per person."""
     return [(name, p, yuan(fen), fen) for name, p, fen in zip(names, points, balances_fen, strict=True)]
 
 
@@ -37,7 +37,8 @@ def settled(settlement: Settlement, names: list[str]) -> dict:
         **fee_advance(names, settlement.fee_fen, settlement.fee_payee),
         "settlement": settlement,
         "transfers": [
-            (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in settlement.transfers.all()
+            (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese()))
+            for t in settlement.transfers.select_related("settle_up_part")
         ],
         "balances": balances(names, points, settlement.balances_fen),
         "rounded": needs_rounding(points, settlement.rate_fen),
@@ -61,19 +62,22 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
-    """The settle-up screen: a form and its live preview while playing, the transfers after;
-    the form's own refresh of the preview gets only the preview (a navigation, the whole page)."""
+    """The settle-up screen, by person (everyone of the evening, sitting out or not): a form and
+    its live preview while playing, the transfers after; the form's own refresh of the preview
+    gets only the preview (a navigation, the whole page)."""
     game, can_edit = load_game(request, token)
     ledger = snapshot(game, limit=1)  # its totals and counts come from the game's row: no hand list here
     context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:
-        context.update(settled(settlement, game.players), chart=game_chart(game))
+        context.update(settled(settlement, settlement.people()), chart=game_chart(game))
         context["share"] = share_text(ledger, settlement)
         return render(request, "scoring/settle.html", context)
-    context["form"] = form = SettleForm(request.GET or None, players=game.players)
+    people = ledger.state.people()
+    names, totals = [name for name, _t in people], [total for _name, total in people]
+    context["form"] = form = SettleForm(request.GET or None, players=names)
     if form.is_bound and form.is_valid():
-        context.update(planned(form, ledger.totals, game.players))
+        context.update(planned(form, totals, names))
     if wants_part(request):
         return render(request, "scoring/settle.html#preview", context)
     context["chart"] = game_chart(game)
@@ -83,7 +87,8 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def finish(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    form = SettleForm(request.POST, players=game.players)
+    people = table(game)[0].people()
+    form = SettleForm(request.POST, players=[name for name, _total in people])
     if not form.is_valid():
         messages.warning(request, refusal(form))
         return redirect("settle", token=token)
@@ -103,7 +108,11 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def reopen(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    services.reopen_game(game=game)
+    try:
+        services.reopen_game(game=game)
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+        return redirect("settle", token=token)
     messages.success(request, _("牌局已重新打开，可以继续记分。"))
     return redirect("game", token=token)
 

@@ -1,6 +1,6 @@
 """Deque's axe-core (vendored in tests/browser/vendor/, MPL-2.0) on every page state the browser
 tests pass through, in Chinese and in English: no critical or serious violation (contrast, names,
-roles, labels). Each of the 31 states is a real address (every step of the entry is a plain link), so the
+roles, labels). Each of the 33 states is a real address (every step of the entry is a plain link), so the
 audit reaches the same screens a tap does."""
 
 import json
@@ -50,6 +50,8 @@ STATES = [
     ("settled", "settled", "settle"),
     ("picture", "settled", "picture"),
     ("delete", "yiwu", "delete"),
+    ("seating-menu", "yiwu", "seating"),
+    ("seating-preview", "yiwu", "seating?how=sub&seat=2&name=小周"),
     ("history-archived", None, "/history?archived=1"),
 ]
 

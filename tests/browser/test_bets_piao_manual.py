@@ -6,8 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.engine import Rules
 from scoring.models import Game, Hand
+from scoring.rulesets.yiwu.engine import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 POLL_SECONDS = 3

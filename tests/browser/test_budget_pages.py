@@ -31,7 +31,7 @@ def test_a_new_game_past_the_budget_shows_the_429_page(live_server, phone, setti
 
 def test_a_hand_past_the_tables_budget_shows_the_429_page_and_is_not_recorded(live_server, phone, settings, shot):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 1}
-    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Game().engine_rules().to_dict())
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Game().house_rules().to_dict())
     for _ in range(2):
         phone.goto(f"{live_server.url}{game_url(game)}record?winner=0&win_type=zimo")
         phone.locator("#preview-panel").get_by_role("button", name="确认记录").click()

@@ -8,8 +8,8 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from scoring import services
-from scoring.engine import Rules
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 from tests.web.helpers import game_url, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

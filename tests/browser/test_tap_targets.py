@@ -5,8 +5,10 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from scoring.cache import state_json
-from scoring.engine import WUYI2, ZHUJI, Rules
 from scoring.models import Game
+from scoring.rulesets.wuyi2.engine import WUYI2
+from scoring.rulesets.yiwu.engine import Rules
+from scoring.rulesets.zhuji.engine import ZHUJI
 from tests.web.helpers import game_url, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]

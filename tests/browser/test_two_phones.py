@@ -6,8 +6,8 @@ import time
 import pytest
 from playwright.sync_api import expect
 
-from scoring.engine import Rules
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 POLL_SECONDS = 3  # hx-trigger="every 3s" in templates/scoring/game.html

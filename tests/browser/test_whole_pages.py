@@ -9,8 +9,8 @@ from django.conf import settings
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring.engine import Rules
 from scoring.models import Game, Hand
+from scoring.rulesets.yiwu.engine import Rules
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import form_ready
 from tests.web.helpers import game_url, record

@@ -6,7 +6,8 @@ the ones the rules allow at that point of the game.
 
 from hypothesis import strategies as st
 
-from scoring.engine import PRESETS, WIN_TYPES, YIWU, Rules, TableState, parse_hand, parse_rules, score
+from scoring.engine import score
+from scoring.rulesets.yiwu.engine import PRESETS, WIN_TYPES, YIWU, Rules, TableState, parse_hand, parse_rules
 
 NON_PIAO = [t for t in WIN_TYPES.values() if not t.piao_level]
 

@@ -6,8 +6,8 @@ import pytest
 
 from scoring.engine import ScoringError
 from scoring.engine.analyse import analyse, breakdown
-from scoring.engine.wuyi2 import BY_CODE, LISTABLE
-from scoring.engine.zhuji.hands import TAI_NAMES, parse_tai, tai_items
+from scoring.rulesets.wuyi2.engine import BY_CODE, LISTABLE
+from scoring.rulesets.zhuji.engine.hands import TAI_NAMES, parse_tai, tai_items
 
 ONE_SUIT = "1m 1m 1m 2m 3m 4m 5m 6m 7m 7m 8m 9m 9m 9m".split()
 PAIRS = "1m 1m 2m 2m 3m 3m 4m 4m 5m 5m 6m 6m 9m 9m".split()

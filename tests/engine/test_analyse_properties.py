@@ -7,12 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from scoring.engine import all_rulesets
 from scoring.engine.analyse import CODES, INDEX, analyse, breakdown, is_standard
 from scoring.engine.errors import ScoringError
 from tests.factories import random_complete
 
 SETTINGS = settings(max_examples=100, deadline=None)
-RULESETS = ("yiwu", "zhuji", "wuyi2")
+RULESETS = tuple(r.code for r in all_rulesets() if r.analyser)  # every ruleset with 算牌
 
 
 # ---------------------------------------------------------------- generators and a plain checker

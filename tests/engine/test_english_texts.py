@@ -44,7 +44,7 @@ def test_the_source_has_bilingual_texts_to_check():
     pairs = list(bilingual_pairs())
     assert len(pairs) > 100
     assert any("买子" in zh for _, zh, _ in pairs)
-    assert any(where.startswith("scoring/engine/zhuji/") for where, _, _ in pairs)
+    assert any(where.startswith("scoring/rulesets/zhuji/engine/") for where, _, _ in pairs)
 
 
 def test_no_english_text_in_the_code_holds_chinese():

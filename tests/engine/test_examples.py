@@ -5,16 +5,23 @@ import pytest
 from scoring.engine import score_game_or_error
 from tests.examples import check, example_files, load
 
+# The 义乌 games, and the seatings (people and seats) of every ruleset.
+EXAMPLES = [*example_files(), *example_files("people")]
 
-@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.stem)
+
+def name(path) -> str:
+    return f"{path.parent.name}-{path.stem}"
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=name)
 def test_engine_matches_spec_example(path):
     example = load(path)
     ok, body = score_game_or_error(example["game"])
     check(example["expect"], ok, body)
 
 
-SCORED = [path for path in example_files() if "error" not in load(path)["expect"]]
-REFUSED = [path for path in example_files() if "error" in load(path)["expect"]]
+SCORED = [path for path in EXAMPLES if "error" not in load(path)["expect"]]
+REFUSED = [path for path in EXAMPLES if "error" in load(path)["expect"]]
 HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -23,7 +30,7 @@ def test_the_examples_hold_both_kinds():
     assert len(REFUSED) >= 3
 
 
-@pytest.mark.parametrize("path", SCORED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", SCORED, ids=name)
 def test_every_payment_explains_itself_in_chinese(path):
     ok, body = score_game_or_error(load(path)["game"])
     assert ok, body
@@ -38,7 +45,7 @@ def test_every_payment_explains_itself_in_chinese(path):
         assert payment["explain_en"].split(" = ")[0].endswith(f" {payment['amount']}")
 
 
-@pytest.mark.parametrize("path", REFUSED, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", REFUSED, ids=name)
 def test_every_refusal_explains_itself_in_both_languages(path):
     example = load(path)
     ok, body = score_game_or_error(example["game"])

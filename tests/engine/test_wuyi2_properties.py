@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import score_game, score_game_or_error
-from scoring.engine.wuyi2 import LISTABLE, conflicts
+from scoring.rulesets.wuyi2.engine import LISTABLE, conflicts
 
 SETTINGS = settings(max_examples=100, deadline=None)
 

@@ -3,8 +3,8 @@ contract's input hygiene, the explanations and ``conflicts()`` agreeing with val
 
 import pytest
 
-from scoring.engine import WUYI2, ScoringError, get_ruleset, replay, score_game, score_game_or_error
-from scoring.engine.wuyi2 import (
+from scoring.engine import ScoringError, get_ruleset, replay, score_game, score_game_or_error
+from scoring.rulesets.wuyi2.engine import (
     BY_CODE,
     CODES,
     DEFAULT_PRESET,
@@ -13,6 +13,7 @@ from scoring.engine.wuyi2 import (
     PATTERNS,
     PRESETS,
     RULE_INFO,
+    WUYI2,
     Rules,
     TableState,
     conflicts,
@@ -492,7 +493,7 @@ def test_rule_info_covers_every_rule_with_text_in_both_languages():
 
 def test_presets_parse_and_the_default_preset_exists():
     assert DEFAULT_PRESET in PRESETS
-    assert [WUYI2.preset_rules(name).base for name in PRESETS] == [1, 2, 5]
+    assert [WUYI2.parse_rules(PRESETS[name]).base for name in PRESETS] == [1, 2, 5]
 
 
 def test_rules_survive_to_dict_and_back():

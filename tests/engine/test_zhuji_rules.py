@@ -8,11 +8,12 @@ from fractions import Fraction
 
 import pytest
 
-from scoring.engine import ZHUJI, ScoringError, get_ruleset, replay, score_game, score_game_or_error
-from scoring.engine.zhuji import (
+from scoring.engine import ScoringError, get_ruleset, replay, score_game, score_game_or_error
+from scoring.rulesets.zhuji.engine import (
     DEFAULT_PRESET,
     PRESETS,
     RULE_INFO,
+    ZHUJI,
     Rules,
     TableState,
     parse_hand,
@@ -77,8 +78,8 @@ def test_every_rule_has_chinese_and_english_label_and_help():
 
 def test_presets_are_valid_rules():
     assert DEFAULT_PRESET in PRESETS
-    assert ZHUJI.preset_rules("2分") == Rules(base=2)
-    assert all(ZHUJI.preset_rules(name).base >= 1 for name in PRESETS)
+    assert ZHUJI.parse_rules(PRESETS["2分"]) == Rules(base=2)
+    assert all(ZHUJI.parse_rules(PRESETS[name]).base >= 1 for name in PRESETS)
 
 
 @pytest.mark.parametrize(

@@ -6,7 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scoring.entry import entry_for, yiwu
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.entry import entry_for
 from scoring.models import Game
 
 # The new-game form as a table fills it in (义乌, every rule set).
@@ -36,7 +37,7 @@ def game_url(game: Game, view: bool = False) -> str:
 def form_fields(entry: dict, game: Game | None = None) -> dict:
     """The entry form's fields for a contract HAND object (as the edit form fills them), in the
     game's ruleset (义乌 when no game is given)."""
-    kind = entry_for(game) if game is not None else yiwu
+    kind = entry_for(game) if game is not None else get_ruleset(DEFAULT_RULESET).entry
     return kind.initial(entry, None)
 
 
@@ -97,3 +98,10 @@ def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
         text=True,
         check=False,
     )
+
+
+def template_dirs() -> list[Path]:
+    """Where the app's templates are: the project's and each registered ruleset's own."""
+    from django.conf import settings
+
+    return [Path(settings.BASE_DIR) / "templates", *(r.folder / "templates" for r in all_rulesets())]

@@ -16,7 +16,9 @@ def post(client: Client, body, content_type="application/json"):
     return client.post(URL, data=data, content_type=content_type)
 
 
-@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [*example_files(), *example_files("people")], ids=lambda p: f"{p.parent.name}-{p.stem}"
+)
 def test_api_matches_spec_example(client, path):
     example = load(path)
     response = post(client, example["game"])

@@ -4,8 +4,8 @@ filled into the next record form, cleared when the hand is recorded."""
 from django.test import Client
 
 from scoring import services
-from scoring.entry import yiwu
 from scoring.models import Game, Hand
+from scoring.rulesets.yiwu import entry as yiwu
 from tests.web.helpers import game_url, record
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}

@@ -8,7 +8,6 @@ from hypothesis import strategies as st
 
 from scoring import services
 from scoring.cache import CACHE_VERSION, result_json, snapshot
-from scoring.engine import TableState
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from tests.engine.strategies import valid_hand
@@ -23,11 +22,11 @@ def assert_cache_is_the_replay(game: Game) -> None:
     game.refresh_from_db()
     ledger = build(game)
     assert game.state["v"] == CACHE_VERSION
-    assert TableState.from_dict(game.state["table"]) == ledger.state
+    assert game.rulebook.state_from_dict(game.state["table"]) == ledger.state  # seated: people too
     assert game.state["active"] == ledger.active_count()
     stored = {h.seq: h.result for h in Hand.objects.filter(game=game)}
     assert stored == {
-        row.hand.seq: (result_json(row.result, game.engine) if row.result else None) for row in ledger.rows
+        row.hand.seq: (result_json(row.result, game.rulebook) if row.result else None) for row in ledger.rows
     }
 
 
@@ -40,9 +39,9 @@ def assert_cache_is_the_replay(game: Game) -> None:
 @pytest.mark.django_db
 def test_the_cache_equals_a_fresh_replay_after_any_writes(data, ops):
     game = Game.objects.create(
-        players=["甲", "乙", "丙", "丁"], rules={**Game().engine_rules().to_dict(), "abandon_enabled": True}
+        players=["甲", "乙", "丙", "丁"], rules={**Game().house_rules().to_dict(), "abandon_enabled": True}
     )
-    rules = game.engine_rules()
+    rules = game.house_rules()
     for op, pick in ops:
         hands = list(Hand.objects.filter(game=game, voided_at__isnull=True))
         try:

@@ -7,8 +7,8 @@ from pathlib import Path
 from django.conf import settings
 
 from scoring.engine.manual import MAX_NOTE
-from scoring.entry.zhuji import MAX_EXTRA
-from tests.web.helpers import game_url, record
+from scoring.rulesets.zhuji.entry import MAX_EXTRA
+from tests.web.helpers import game_url, record, template_dirs
 
 ENTRY = Path(settings.BASE_DIR) / "templates" / "scoring" / "entry"
 CSS = Path(settings.BASE_DIR) / "static" / "css" / "app.css"
@@ -53,7 +53,9 @@ def test_the_limits_and_the_placeholder_come_from_the_forms(client, game, zhuji_
 
 
 def test_no_entry_template_repeats_a_limit_or_draws_a_field_select_by_hand():
-    for path in ENTRY.glob("*.html"):
+    ruleset_templates = [p for d in template_dirs()[1:] for p in d.rglob("*.html")]
+    assert len(ruleset_templates) >= 6  # each ruleset's entry and rules sheets
+    for path in [*ENTRY.glob("*.html"), *ruleset_templates]:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'(maxlength|min|max)="\d', text), path
         assert not re.search(r'<select name="(?!xz)', text), path  # only 下子's amounts, built per seat

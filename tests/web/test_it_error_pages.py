@@ -64,7 +64,7 @@ def test_a_crash_answers_the_apps_500_page(client, game, monkeypatch):
     def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(games, "render", boom)
+    monkeypatch.setattr(games, "game_context", boom)  # the game page's presenter
     client.raise_request_exception = False
     response = client.get(game_url(game))
     assert response.status_code == 500
@@ -106,11 +106,11 @@ def test_the_voided_meanwhile_message_reads_in_english_too(client, game):
 
 def test_no_template_shows_a_comment_as_text():
     """A Django comment {# … #} spans one line only: one that runs over two is printed on the page."""
-    from pathlib import Path
+    from tests.web.helpers import template_dirs
 
-    templates = Path(__file__).resolve().parents[2] / "templates"
     spilled = [
-        f"{path.relative_to(templates)}:{n}"
+        f"{path.name}:{n}"
+        for templates in template_dirs()
         for path in templates.rglob("*.html")
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
         if "{#" in line and "#}" not in line.split("{#", 1)[1]

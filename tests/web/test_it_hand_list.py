@@ -2,8 +2,8 @@
 
 import re
 
-from scoring.engine import Rules
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 from tests.web.helpers import game_url, record, version_of
 
 ROW = "scoring/_hand_row.html"

@@ -1,5 +1,5 @@
-from scoring.engine import Rules
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 from tests.web.helpers import game_url, record
 
 

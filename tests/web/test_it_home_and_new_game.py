@@ -2,9 +2,9 @@ import re
 
 import pytest
 
-from scoring.engine import Rules
 from scoring.forms import NAME_LIMIT
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 from tests.web.helpers import NEW_GAME, game_url
 
 
@@ -29,7 +29,7 @@ def test_creating_a_game_stores_names_dealer_and_all_rules(client, db):
     assert response["Location"] == game_url(game)
     assert game.players == ["老王", "小李", "阿华", "大刘"]
     assert game.first_dealer == 2
-    rules = game.engine_rules()
+    rules = game.house_rules()
     assert (rules.base_dealer, rules.base_other) == (9, 7)
     assert rules.maizi_buy == "tenure_start"
     assert rules.discarder_extra == "double"
@@ -92,7 +92,7 @@ def test_a_custom_yiwu_base_beside_the_presets(client, db):
     assert 'name="base_dealer"' in html
     assert 'name="base_other"' in html
     client.post("/new", {**NEW_GAME, "preset": "custom", "base_dealer": "11", "base_other": "6"})
-    rules = Game.objects.get().engine_rules()
+    rules = Game.objects.get().house_rules()
     assert (rules.base_dealer, rules.base_other) == (11, 6)
 
 
@@ -105,7 +105,7 @@ def test_a_custom_base_needs_its_numbers(client, db):
 
 def test_a_preset_ignores_the_custom_fields(client, db):
     client.post("/new", {**NEW_GAME, "preset": "5/3", "base_dealer": "99", "base_other": "98"})
-    rules = Game.objects.get().engine_rules()
+    rules = Game.objects.get().house_rules()
     assert (rules.base_dealer, rules.base_other) == (5, 3)
 
 
@@ -124,5 +124,5 @@ def test_zhuji_and_wuyi2_take_a_custom_base(client, db, code):
     response = client.post("/new", data)
     assert response.status_code == 302, response.context["form"].errors
     game = Game.objects.get()
-    assert game.engine_rules().base == 3
+    assert game.house_rules().base == 3
     assert len(game.players) == seats

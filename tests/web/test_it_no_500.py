@@ -5,6 +5,7 @@ import json
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring.engine import all_rulesets
 from scoring.models import AccessMiss, Game, Hand
 from tests.speed import examples
 from tests.web.helpers import game_url
@@ -121,7 +122,7 @@ HANDS = st.one_of(MANUAL, st.dictionaries(KEYS, VALUES_, max_size=5))
 GAMES = st.fixed_dictionaries(
     {"hands": st.lists(HANDS, max_size=3)},
     optional={
-        "ruleset": st.sampled_from(["yiwu", "zhuji", "wuyi2"]),
+        "ruleset": st.sampled_from([r.code for r in all_rulesets()]),
         "players": st.one_of(st.lists(st.sampled_from(HOSTILE_TEXT), min_size=2, max_size=4), st.just(["甲", "乙"])),
         "rules": st.dictionaries(st.sampled_from(["fan", "base", *HOSTILE_TEXT]), VALUES_, max_size=2),
         "first_dealer": LEAVES,

@@ -9,9 +9,9 @@ from scoring.engine import ScoringError, score_game
 from scoring.exports import import_game
 from scoring.ledger import build
 from scoring.readmodel import GameView, HandView, PaymentView, RowView
-from tests.examples import example_files, load
+from tests.examples import game_examples, load
 
-GAMES = [path for sub in ("", "zhuji", "wuyi2") for path in example_files(sub)]
+GAMES = game_examples()  # every registered ruleset's worked examples
 
 
 def _valid(path) -> bool:
@@ -40,11 +40,11 @@ def test_the_cache_reads_exactly_as_the_replay(path):
             continue
         assert isinstance(a.result, HandView)
         assert isinstance(b.result, HandView)
-        assert (a.result.dealer, a.result.streak, a.result.net, a.result.count) == (
+        assert (a.result.dealer, a.result.streak, a.result.net, a.result.paid_on) == (
             b.result.dealer,
             b.result.streak,
             b.result.net,
-            b.result.count,
+            b.result.paid_on,
         )
         for p, q in zip(a.result.payments, b.result.payments, strict=True):
             assert isinstance(p, PaymentView)
@@ -63,7 +63,7 @@ def test_a_stored_result_holds_data_not_text(path):
     for row in build(game).rows:
         if row.result is None:
             continue
-        stored = result_json(row.result, game.engine)
+        stored = result_json(row.result, game.rulebook)
         assert json.loads(json.dumps(stored)) == stored
         for payment in row.result.payments:
             text = payment.formula(True, game.players)

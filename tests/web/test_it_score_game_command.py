@@ -18,7 +18,9 @@ def run_command(path) -> tuple[int, dict]:
     return code, json.loads(out.getvalue())
 
 
-@pytest.mark.parametrize("path", example_files(), ids=lambda p: p.stem)
+@pytest.mark.parametrize(
+    "path", [*example_files(), *example_files("people")], ids=lambda p: f"{p.parent.name}-{p.stem}"
+)
 def test_command_matches_spec_example(path, tmp_path):
     example = load(path)
     game_file = tmp_path / "game.json"

@@ -228,3 +228,24 @@ def test_a_spent_budget_takes_back_the_counts_of_the_same_request(db, shared_cac
         assert Client(REMOTE_ADDR="10.0.0.3").post("/new", NEW_GAME).status_code == 302
     assert Client(REMOTE_ADDR="10.0.0.3").post("/new", NEW_GAME).status_code == 429
     assert not AccessMiss.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_settle_up_paid_together_is_seen_by_the_polls_of_every_game_it_took_in(client, shared_cache):
+    """已付 on a transfer that settles several evenings together bumps all their versions at once
+    (scoring/groups.py): every one of their links' polls sees it, on any server."""
+    from scoring.models import Group, SettleUpTransfer
+    from tests.web.test_it_groups import plan_ids, settled_pair
+
+    group = Group.objects.create(name="周五牌友", roster=["老王", "小李", "阿华", "大刘"])
+    last_week, tonight = settled_pair(client, group)
+    client.post(game_url(tonight) + "carry", {"ids": plan_ids(group)})
+    before = {game.pk: Game.objects.get(pk=game.pk).version for game in (last_week, tonight)}
+    for game in (last_week, tonight):
+        assert poll(client, game, before[game.pk]).status_code == 204
+    paid = SettleUpTransfer.objects.first()
+    client.post(game_url(tonight) + f"carry/{paid.pk}/paid", {"paid": "1"})
+    another_server()
+    for game in (last_week, tonight):
+        assert Game.objects.get(pk=game.pk).version == before[game.pk] + 1
+        assert poll(client, game, before[game.pk]).status_code == 200

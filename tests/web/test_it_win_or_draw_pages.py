@@ -3,8 +3,8 @@ question and buttons, and a preview refresh still swaps only its own part."""
 
 import pytest
 
-from scoring.engine.zhuji.hands import TAI_NAMES
-from scoring.entry import zhuji as zhuji_entry
+from scoring.rulesets.zhuji import entry as zhuji_entry
+from scoring.rulesets.zhuji.engine.hands import TAI_NAMES
 from tests.web.helpers import game_url
 
 HTMX = {"HX-Request": "true"}
@@ -50,7 +50,7 @@ def test_a_refresh_swaps_the_preview_part_and_never_the_correction(client, zhuji
 
 
 def test_the_zhuji_sheet_names_its_chips_from_the_engines_table():
-    """One source of the 台 items' names: the engine's (scoring/engine/zhuji/hands.py)."""
+    """One source of the 台 items' names: the engine's (scoring/rulesets/zhuji/engine/hands.py)."""
     for table in (zhuji_entry.DRAGONS, zhuji_entry.SHAPES, zhuji_entry.FLAGS, zhuji_entry.SPECIALS):
         for code, zh, en in table:
             assert (zh, en) == TAI_NAMES[code]

@@ -4,8 +4,8 @@ import json
 import re
 
 from scoring.engine import score_game
-from scoring.engine.wuyi2 import PATTERNS
 from scoring.models import Game, Hand
+from scoring.rulesets.wuyi2.engine import PATTERNS
 from tests.web.helpers import game_url, record, totals_on_page, version_of
 
 

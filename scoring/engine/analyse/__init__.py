@@ -7,30 +7,30 @@ turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 ·
 """
 
 from ..errors import ScoringError
-from . import wuyi2, yiwu, zhuji
-from .decompose import is_qidui, is_shisanbukao, is_standard, standard_readings
+from .decompose import completing, is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
-from .request import MAX_TILES, Context, parse, table_rules
-from .tiles import CODES, INDEX, N_KINDS
-
-_ANSWER = {"yiwu": yiwu.answer, "zhuji": zhuji.answer, "wuyi2": wuyi2.answer}
-_BREAKDOWN = {"yiwu": yiwu.breakdown, "zhuji": zhuji.breakdown, "wuyi2": wuyi2.breakdown}
-
-
-def _answer14(ctx: Context, kinds, last: int) -> dict:
-    return _ANSWER[ctx.ruleset](ctx, Hand.of(ctx.ruleset, ctx.flip, kinds, last))
+from .request import MAX_TILES, Context, analyser, parse, table_rules
+from .tiles import CODES, INDEX, N_KINDS, played_kinds, split_hand
 
 
 def _waits(ctx: Context) -> dict:
-    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer."""
+    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer.
+
+    Only the kinds that could complete the tiles in some shape (``completing``, one pass over the
+    13 tiles) are answered in full; the rest would answer ``{"complete": false}``.
+    """
+    counts, wilds = split_hand(ctx.ruleset, ctx.flip, ctx.kinds)
+    plain, wild = completing(counts, wilds)
+    held = [0] * N_KINDS
+    for kind in ctx.kinds:
+        held[kind] += 1
+    answer_of = analyser(ctx.ruleset).answer
     waits = []
-    for kind in range(N_KINDS):
-        if ctx.kinds.count(kind) >= 4:
-            continue
-        kinds = (*ctx.kinds, kind)
-        answer = _answer14(ctx, kinds, kind)
-        if answer["complete"]:
-            waits.append({"tile": CODES[kind], **answer})
+    for kind, played in enumerate(played_kinds(ctx.ruleset, ctx.flip)):
+        if held[kind] < 4 and (wild if played is None else plain[played]):
+            answer = answer_of(ctx, Hand.plus(counts, wilds, played))
+            if answer["complete"]:
+                waits.append({"tile": CODES[kind], **answer})
     return {"waits": waits}
 
 
@@ -39,7 +39,7 @@ def analyse(request: dict) -> dict:
     ctx = parse(request)
     if len(ctx.kinds) == 13:
         return _waits(ctx)
-    return _answer14(ctx, ctx.kinds, ctx.last)
+    return analyser(ctx.ruleset).answer(ctx, Hand.of(ctx.ruleset, ctx.flip, ctx.kinds, ctx.last))
 
 
 def analyse_or_error(request) -> tuple[bool, dict]:
@@ -51,7 +51,7 @@ def analyse_or_error(request) -> tuple[bool, dict]:
         return False, error.to_dict()
 
 
-def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True, rules=None) -> str:
+def breakdown(answer: dict, ruleset: str, zh: bool = True, rules=None) -> str:
     """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」.
     ``rules``: the request's (the table's house rules; None: the defaults), which gave the answer.
 
@@ -62,7 +62,7 @@ def breakdown(answer: dict, ruleset: str = "yiwu", zh: bool = True, rules=None) 
         return (f"听：{tiles}" if zh else f"Waits: {tiles}") if tiles else ("不听" if zh else "No waits")
     if not answer.get("complete"):
         return "未胡" if zh else "Not complete"
-    return _BREAKDOWN[ruleset](answer, zh, table_rules(ruleset, rules))
+    return analyser(ruleset).breakdown(answer, zh, table_rules(ruleset, rules))
 
 
 __all__ = [
@@ -71,6 +71,7 @@ __all__ = [
     "MAX_TILES",
     "analyse",
     "analyse_or_error",
+    "analyser",
     "breakdown",
     "is_qidui",
     "is_shisanbukao",

@@ -6,6 +6,12 @@ group can be used up in sets and at most one pair, with wilds filling gaps, memo
 group's 9- or 7-count tuple. The groups are then folded together and what is left of the wilds
 makes whole wild sets (a wild pung or chow may be read as any kind, docs/analysis.md "Wilds").
 
+Whether a reading exists needs less (``is_standard``): per group only the fewest wilds its tiles
+need in sets, and in sets and the pair (``_need``); without wilds a greedy check per group
+(``_plain_ok``). For 13 tiles ``completing`` says in one pass which tiles could complete them in
+any shape, so the waits answer only those in full. tests/engine/test_analyse_fast_paths.py holds
+each shortcut against a plain reference.
+
 What a reading keeps is cut down to what a ruleset scores (a *projection*):
 
 - ``"y"`` (义乌): nothing — only whether a reading exists (``is_standard``).
@@ -19,7 +25,7 @@ Pair class: 0-2 for a suited pair of that suit, 27-33 for an honour pair of that
 from functools import lru_cache
 from itertools import combinations_with_replacement, pairwise
 
-from .tiles import HONOUR0, suit_of
+from .tiles import HONOUR0, Memo, suit_of
 
 HONOURS_BIT = 8
 _EMPTY = frozenset({(0, 0, 0, 0, 0, -1)})
@@ -30,9 +36,14 @@ def _group(counts: tuple, is_suit: bool, maxw: int) -> frozenset:
     """Every use of all of one group's plain tiles: ``(wilds, sets, pairs, chows, pung mask, pair)``.
 
     The lowest tile present is in a pung or pair of its kind, or (in a suit) in a chow starting
-    two below, one below or at it; positions below it are wilds, positions above it are a plain
-    tile or a wild. No wrap. ``pung mask`` has bit i for a pung of the group's i-th kind (used for
-    honours); ``pair`` is the pair's position in the group or -1. At most 4 sets and 1 pair.
+    two below, one below or at it; positions below it are wilds. No wrap. ``pung mask`` has bit i
+    for a pung of the group's i-th kind (used for honours); ``pair`` is the pair's position in the
+    group or -1. At most 4 sets and 1 pair.
+
+    That set takes every plain tile it can (a pung three, the pair two, a chow the ones above it
+    that are there), wilds filling the rest: a way with a wild where a plain tile was free reads
+    the same with the two swapped (the wild then stands for that tile wherever it went, a set
+    left all wilds being one of the wild sets ``_readings`` adds), so nothing is lost.
     """
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
@@ -40,46 +51,38 @@ def _group(counts: tuple, is_suit: bool, maxw: int) -> frozenset:
     out = set()
     c = list(counts)
     ci = c[i]
-    bit = 0 if is_suit else 1 << i
-    for k in range(1, min(3, ci) + 1):
-        need = 3 - k
-        if need <= maxw:
-            c[i] = ci - k
-            for w, s, p, ch, hp, pi in _group(tuple(c), is_suit, maxw - need):
-                if s < 4:
-                    out.add((w + need, s + 1, p, ch, hp | bit, pi))
-    for k in range(1, min(2, ci) + 1):
-        need = 2 - k
-        if need <= maxw:
-            c[i] = ci - k
-            for w, s, p, ch, hp, _ in _group(tuple(c), is_suit, maxw - need):
-                if p == 0:
-                    out.add((w + need, s, 1, ch, hp, i))
-    c[i] = ci
-    if is_suit:
-        for start in (i - 2, i - 1, i):
-            if start < 0 or start > 6:
+    need = max(3 - ci, 0)  # a pung of kind i
+    if need <= maxw:
+        c[i] = max(ci - 3, 0)
+        bit = 0 if is_suit else 1 << i
+        for w, s, p, ch, hp, pi in _group(tuple(c), is_suit, maxw - need):
+            if s < 4:
+                out.add((w + need, s + 1, p, ch, hp | bit, pi))
+    need = max(2 - ci, 0)  # the pair, of kind i
+    if need <= maxw:
+        c[i] = max(ci - 2, 0)
+        for w, s, p, ch, hp, _ in _group(tuple(c), is_suit, maxw - need):
+            if p == 0:
+                out.add((w + need, s, 1, ch, hp, i))
+    if is_suit:  # a chow holding kind i
+        c[i] = ci - 1
+        for start in range(max(i - 2, 0), min(i, 6) + 1):
+            need = i - start
+            c2 = list(c)
+            for pos in range(i + 1, start + 3):
+                if c2[pos]:
+                    c2[pos] -= 1
+                else:
+                    need += 1
+            if need > maxw:
                 continue
-            highs = range(i + 1, start + 3)
-            for use in range(1 << len(highs)):
-                need = i - start
-                c2 = list(c)
-                c2[i] -= 1
-                ok = True
-                for b, pos in enumerate(highs):
-                    if use >> b & 1:
-                        if not c2[pos]:
-                            ok = False
-                            break
-                        c2[pos] -= 1
-                    else:
-                        need += 1
-                if not ok or need > maxw:
-                    continue
-                for w, s, p, ch, hp, pi in _group(tuple(c2), True, maxw - need):
-                    if s < 4:
-                        out.add((w + need, s + 1, p, ch + 1, hp, pi))
+            for w, s, p, ch, hp, pi in _group(tuple(c2), True, maxw - need):
+                if s < 4:
+                    out.add((w + need, s + 1, p, ch + 1, hp, pi))
     return frozenset(out)
+
+
+_GROUPS = ((0, 9), (9, 18), (18, 27), (27, 34))  # 万 筒 条, the honours
 
 
 def _segments(counts) -> tuple[tuple, tuple, tuple, tuple]:
@@ -121,79 +124,318 @@ def plain_mask(counts) -> int:
     return mask
 
 
-@lru_cache(maxsize=1 << 16)
-def _is_standard(counts: tuple, wilds: int, nsets: int, npair: int) -> bool:
-    total = sum(counts) + wilds
-    if total != 3 * nsets + 2 * npair:
-        return False
-    # Every state left used all plain tiles; the tile count makes the leftover wilds whole sets.
-    return bool(_fold(counts, wilds, nsets, npair, False))
+# More wilds than any hand holds: a way that cannot be taken.
+_NEVER = 99
 
 
 @lru_cache(maxsize=1 << 16)
-def _plain_ways(seg: tuple, is_suit: bool) -> int:
-    """Without wilds, one group's tiles make: bit 0 only sets, bit 1 sets and one pair."""
-    ways = 0
-    for _, _, p, *_ in _group(seg, is_suit, 0):
-        ways |= 2 if p else 1
-    return ways
+def _need(counts: tuple, is_suit: bool) -> tuple[int, int]:
+    """``(m0, m1)``: the fewest wilds that use up all of one group's plain tiles in sets (``m0``) or in
+    sets and one pair (``m1``); ``_NEVER`` when there is no such way.
+
+    The moves of ``_group``, each set or pair holding the lowest tile present taking every plain tile
+    it can: a way with a wild where a plain tile was free can swap the two (the wild stands in
+    wherever that tile went) and needs no more wilds, so the fewest are among these ways.
+    """
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return (0, _NEVER)
+    c = list(counts)
+    ci = c[i]
+    c[i] = max(ci - 3, 0)  # a pung of kind i
+    r0, r1 = _need(tuple(c), is_suit)
+    m0, m1 = max(3 - ci, 0) + r0, max(3 - ci, 0) + r1
+    c[i] = max(ci - 2, 0)  # the pair, of kind i
+    m1 = min(m1, max(2 - ci, 0) + _need(tuple(c), is_suit)[0])
+    if is_suit:  # a chow holding kind i, each other place a plain tile if there is one
+        c[i] = ci - 1
+        for start in range(max(i - 2, 0), min(i, 6) + 1):
+            c2 = list(c)
+            need = i - start
+            for pos in range(i + 1, start + 3):
+                if c2[pos]:
+                    c2[pos] -= 1
+                else:
+                    need += 1
+            r0, r1 = _need(tuple(c2), True)
+            m0 = min(m0, need + r0)
+            m1 = min(m1, need + r1)
+    return (min(m0, _NEVER), min(m1, _NEVER))
 
 
-def _plain_standard(counts, npair: int) -> bool:
-    """The wild-free case: each group must split into sets, one of them (the ``npair`` one) plus a pair."""
-    pairs = 0
-    for g in range(4):
-        seg = tuple(counts[9 * g : 9 * g + 9]) if g < 3 else tuple(counts[27:34])
-        n = sum(seg)
-        if not n:
-            continue
-        rest = n % 3
-        if rest == 1:
-            return False
-        if rest == 2:
-            pairs += 1
-            if pairs > npair or not _plain_ways(seg, g < 3) & 2:
-                return False
-        elif not _plain_ways(seg, g < 3) & 1:
-            return False
-    return pairs == npair
+@lru_cache(maxsize=1 << 14)
+def _need_plus(counts: tuple, is_suit: bool) -> tuple[tuple[int, int], ...]:
+    """For each place of the group, ``_need`` of the group with one more plain tile there."""
+    out = []
+    for pos in range(len(counts)):
+        c = list(counts)
+        c[pos] += 1
+        out.append(_need(tuple(c), is_suit))
+    return tuple(out)
+
+
+def _standard_cost(needs, npair: int) -> int:
+    """The fewest wilds a hand of these groups' ``(m0, m1)`` needs for its sets and ``npair`` (0 or
+    1) pairs: each group in sets, and the pair in one group or made of two wilds."""
+    total = 0
+    pair = 2
+    for m0, m1 in needs:
+        total += m0
+        if m1 - m0 < pair:
+            pair = m1 - m0
+    return total + pair if npair else total
+
+
+def _group_needs(counts) -> list[tuple[int, int]]:
+    return [
+        _need(tuple(counts[0:9]), True),
+        _need(tuple(counts[9:18]), True),
+        _need(tuple(counts[18:27]), True),
+        _need(tuple(counts[27:34]), False),
+    ]
 
 
 def is_standard(counts, wilds: int = 0, nsets: int = 4, npair: int = 1) -> bool:
-    """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape)."""
+    """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape).
+
+    The tile count settles it with the fewest wilds the plain tiles need: the wilds left over then
+    make whole wild sets (and the pair, when no group holds it). ``npair`` above 1: the full fold.
+    """
+    if sum(counts) + wilds != 3 * nsets + 2 * npair:
+        return False
+    if npair > 1:
+        return bool(_fold(counts, wilds, nsets, npair, False))
     if not wilds:
-        return sum(counts) == 3 * nsets + 2 * npair and _plain_standard(counts, npair)
-    return _is_standard(tuple(counts), wilds, nsets, npair)
+        return _plain_standard(counts, npair)
+    return _standard_cost(_group_needs(counts), npair) <= wilds
 
 
-def _wild_pung_options(proj: str, flip: int) -> list[tuple]:
+def _sets_only(c: list[int], is_suit: bool) -> bool:
+    """Without wilds, whether the counts ``c`` (used up) are all sets. The lowest kind left starts as
+    many chows as its count leaves over 3 (three like chows are three pungs), the rest are pungs."""
+    for i, n in enumerate(c):
+        if n < 0:
+            return False
+        n %= 3
+        if n:
+            if not is_suit or i > 6:
+                return False
+            c[i + 1] -= n
+            c[i + 2] -= n
+    return True
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_ok(seg: tuple, is_suit: bool) -> bool:
+    """Without wilds, whether one group's tiles are all sets (count a multiple of 3) or sets and a
+    pair (count 2 more). The pair's place ``p`` has ``2p`` ≡ the sum of the tiles' places (mod 3)."""
+    rest = sum(seg) % 3
+    if rest == 0:
+        return _sets_only(list(seg), is_suit)
+    if rest == 1:
+        return False
+    place = 2 * sum(i * n for i, n in enumerate(seg)) % 3 if is_suit else None
+    for p, n in enumerate(seg):
+        if n >= 2 and (place is None or p % 3 == place):
+            c = list(seg)
+            c[p] -= 2
+            if _sets_only(c, is_suit):
+                return True
+    return False
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_plus(seg: tuple, is_suit: bool) -> tuple[int, ...]:
+    """The places where one more plain tile leaves the group ``_plain_ok``: only at or next to a
+    tile (a set holding the new tile holds another at or next to it)."""
+    near = {p + d for p, n in enumerate(seg) if n for d in ((-1, 0, 1) if is_suit else (0,))}
+    out = []
+    for p in sorted(near):
+        if 0 <= p < len(seg):
+            c = list(seg)
+            c[p] += 1
+            if _plain_ok(tuple(c), is_suit):
+                out.append(p)
+    return tuple(out)
+
+
+def _plain_standard(counts, npair: int) -> bool:
+    """``is_standard`` without wilds: each group all sets, and ``npair`` of them with the pair."""
+    pairs = 0
+    counts = tuple(counts)  # (a tuple's slices are tuples)
+    for g, (start, end) in enumerate(_GROUPS):
+        seg = counts[start:end]
+        n = sum(seg)
+        if n:
+            if not _plain_ok(seg, g < 3):
+                return False
+            pairs += n % 3 == 2
+    return pairs == npair
+
+
+def standard_completions(counts, wilds: int) -> tuple[list[int], bool]:
+    """For a hand one tile short of 4 sets and a pair: the kinds whose plain tile completes it
+    (code order) and whether a wild does. Each kind changes one group: the others are summed once."""
+    if sum(counts) + wilds != 13:
+        return [], False
+    if not wilds:
+        return _plain_completions(counts)
+    needs = _group_needs(counts)
+    kinds = []
+    for g, (start, size) in enumerate(((0, 9), (9, 9), (18, 9), (27, 7))):
+        others = needs[:g] + needs[g + 1 :]
+        base = sum(m0 for m0, _ in others)
+        pair = min([2] + [m1 - m0 for m0, m1 in others])
+        for pos, (m0, m1) in enumerate(_need_plus(tuple(counts[start : start + size]), g < 3)):
+            if base + m0 + min(pair, m1 - m0) <= wilds:
+                kinds.append(start + pos)
+    return kinds, _standard_cost(needs, 1) <= wilds + 1
+
+
+def _plain_completions(counts) -> tuple[list[int], bool]:
+    """``standard_completions`` without wilds: the group taking the tile must become all sets (and
+    the pair), every other group already is; a wild completes where some plain tile does (it can be
+    read as that one)."""
+    segs = [tuple(counts[start:end]) for start, end in _GROUPS]
+    sizes = [sum(seg) for seg in segs]
+    ok = [not n or _plain_ok(seg, g < 3) for g, (seg, n) in enumerate(zip(segs, sizes, strict=True))]
+    kinds = []
+    for g, (start, _) in enumerate(_GROUPS):
+        if sum(ok) - ok[g] < 3:  # another group is not sets (and the pair)
+            continue
+        pairs = sum(n % 3 == 2 for h, n in enumerate(sizes) if h != g) + ((sizes[g] + 1) % 3 == 2)
+        if pairs == 1:
+            kinds.extend(start + p for p in _plain_plus(segs[g], g < 3))
+    return kinds, bool(kinds)
+
+
+@lru_cache(maxsize=128)
+def _wild_pung_options(proj: str, flip: int) -> tuple[tuple, ...]:
     """What a set of three wilds can be read as: ``(chows, honour-pung mask, suit mask, sancai)``."""
     fsuit = suit_of(flip)
     fmask = 1 << fsuit
     if proj == "z":
         opts = [(0, 1 << h, HONOURS_BIT, 0) for h in range(7)]
         opts += [(0, 0, 1 << s, 0) for s in range(3)] + [(1, 0, 1 << s, 0) for s in range(3)]
-        return opts
+        return tuple(opts)
     opts = [(0, 0, HONOURS_BIT, 0)] + [(0, 0, 1 << s, 0) for s in range(3)] + [(1, 0, 1 << s, 0) for s in range(3)]
-    return [*opts, (0, 0, fmask, 1)]
+    return (*opts, (0, 0, fmask, 1))
 
 
-def wild_pair_options(proj: str, flip: int) -> list[tuple]:
+@lru_cache(maxsize=128)
+def wild_pair_options(proj: str, flip: int) -> tuple[tuple, ...]:
     """What a pair of two wilds can be read as: ``(pair class, suit mask, caishentou)``."""
     fsuit = suit_of(flip)
     if proj == "z":
-        return [(HONOUR0 + h, HONOURS_BIT, 0) for h in range(7)] + [(s, 1 << s, 0) for s in range(3)]
-    return [(HONOUR0, HONOURS_BIT, 0)] + [(s, 1 << s, 0) for s in range(3)] + [(flip, 1 << fsuit, 1)]
+        return tuple([(HONOUR0 + h, HONOURS_BIT, 0) for h in range(7)] + [(s, 1 << s, 0) for s in range(3)])
+    return ((HONOUR0, HONOURS_BIT, 0), *((s, 1 << s, 0) for s in range(3)), (flip, 1 << fsuit, 1))
 
 
 @lru_cache(maxsize=1 << 14)
 def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
     if sum(counts) + wilds != 3 * nsets + 2 * npair:
         return frozenset()
+    if not wilds and npair <= 1:
+        return _plain_readings(counts, npair, proj)
+    return _fold_readings(counts, wilds, nsets, npair, proj, flip)
+
+
+# A wild-free group's way packed in one int: the suit bit (bits 0-3), pairs (4-6), chows (7-10),
+# the honour-pung mask (11-17) and the pair's class + 1 (18 up; 0: no pair). Each field of the
+# groups' sum is the hand's (the bits and the pung mask are the groups' own, one group holds the
+# pair), so a hand's reading is the sum of one way of each group.
+_PAIRS, _CHOWS, _PUNGS, _PAIR = 4, 7, 11, 18
+
+_PLAIN_WAYS = Memo()  # a group's counts -> _plain_ways (9 counts: any suit's; 7: the honours')
+# What a group adds to each of its ways by its place (``_plain_ways``): nothing (no tile), its
+# bit (sets), its bit and, for a suit, the pair's class (sets and the pair).
+_BY_PLACE = (*((0, 1 << g, 1 << g | (g + 1) << _PAIR) for g in range(3)), (0, HONOURS_BIT, HONOURS_BIT))
+
+
+def _plain_ways(seg: tuple) -> tuple[tuple[int, ...], int]:
+    """Without wilds, every way one group's tiles are all used, packed (above), and what the group
+    adds by its place: ``_BY_PLACE[group][0]`` no tile, ``[1]`` sets, ``[2]`` sets and the pair (the
+    pair follows from the count: a third left over, none; two thirds, one; no way when it is 1).
+    Alike in every suit, so the three share them; remembered in ``_PLAIN_WAYS``."""
+    n = sum(seg)
+    is_suit = len(seg) == 9
+    if n % 3 == 1:
+        ways = ()
+    else:
+        pairs = n % 3 // 2
+        ways = tuple(
+            {
+                pairs << _PAIRS | ch << _CHOWS | hp << _PUNGS | (0 if is_suit or pi < 0 else HONOUR0 + pi + 1) << _PAIR
+                for ch, hp, pi in _plain_group(seg, is_suit)
+            }
+        )
+    if len(_PLAIN_WAYS) >= 1 << 15:
+        _PLAIN_WAYS.clear()
+    found = _PLAIN_WAYS[seg] = ways, (n > 0) + (n % 3 == 2)
+    return found
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_group(counts: tuple, is_suit: bool) -> frozenset:
+    """``_group`` without wilds, cut to ``(chows, pung mask, pair place)``: the lowest tile present
+    is in a pung, the pair or a chow starting at it."""
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return _NO_TILES
+    out = set()
+    c = list(counts)
+    ci = c[i]
+    if ci >= 3:
+        c[i] = ci - 3
+        bit = 0 if is_suit else 1 << i
+        out.update((ch, hp | bit, pi) for ch, hp, pi in _plain_group(tuple(c), is_suit))
+    if ci >= 2:
+        c[i] = ci - 2
+        out.update((ch, hp, i) for ch, hp, pi in _plain_group(tuple(c), is_suit) if pi < 0)
+    if is_suit and i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] = ci - 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out.update((ch + 1, hp, pi) for ch, hp, pi in _plain_group(tuple(c), is_suit))
+    return frozenset(out)
+
+
+_NO_TILES = frozenset({(0, 0, -1)})
+
+
+def _plain_readings(counts, npair: int, proj: str) -> frozenset:
+    """``_fold_readings`` without wilds and with at most one pair: a way of each group (memoised),
+    added up (``_plain_ways``). Mostly each group has one way: one sum then."""
+    counts = tuple(counts)  # (a tuple's slices are tuples)
+    total = 0
+    more = None  # the sums of the groups so far with two or more ways
+    for g, seg in enumerate((counts[0:9], counts[9:18], counts[18:27], counts[27:34])):
+        ways, place = _PLAIN_WAYS.get(seg) or _plain_ways(seg)
+        add = _BY_PLACE[g][place]
+        if len(ways) == 1:
+            total += ways[0] + add
+        elif not ways:
+            return frozenset()
+        else:
+            more = [w + add for w in ways] if more is None else [a + b + add for a in more for b in ways]
+    sums = (total,) if more is None else [total + m for m in more]
+    if sums[0] >> _PAIRS & 7 != npair:  # (every way of a group holds as many pairs)
+        return frozenset()
+    if more is None:  # (most hands) one reading: made without a loop
+        if proj == "z":
+            return frozenset(((total >> _CHOWS & 15, total >> _PUNGS & 127, (total >> _PAIR) - 1, total & 15),))
+        return frozenset(((total >> _CHOWS & 15 > 0, total & 15, 0, 0),))
+    if proj == "z":
+        return frozenset((r >> _CHOWS & 15, r >> _PUNGS & 127, (r >> _PAIR) - 1, r & 15) for r in sums)
+    return frozenset((r >> _CHOWS & 15 > 0, r & 15, 0, 0) for r in sums)
+
+
+def _fold_readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip: int) -> frozenset:
+    """Every reading: the groups folded together, the wilds left over made into wild sets and pair."""
     base_mask = plain_mask(counts)
     out = set()
     pungs = _wild_pung_options(proj, flip)
-    pairs = wild_pair_options(proj, flip) if npair else []
+    pairs = wild_pair_options(proj, flip) if npair else ()
     for w, s, p, ch, hp, pc in _fold(counts, wilds, nsets, npair, True):
         a, b = nsets - s, npair - p
         if wilds - w != 3 * a + 2 * b:
@@ -222,16 +464,19 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
     ``flip`` is the flip's kind: under ``"w"`` a wild pair / pung read as that kind is flagged
     (武义 caishentou / sancai, docs/rules/wuyi2.md §2).
     """
+    if not wilds and npair <= 1:  # each group's ways are memoised: adding them up is cheaper than a memo of the hand
+        if sum(counts) != 3 * nsets + 2 * npair:
+            return frozenset()
+        return _plain_readings(counts, npair, proj)
     return _readings(tuple(counts), wilds, nsets, npair, proj, flip)
 
 
 def is_qidui(counts, wilds: int, npairs: int = 7) -> bool:
     """七对 (docs/analysis.md "Shapes"): every plain tile pairs (four of a kind = two pairs) or
-    takes a wild; the rest of the wilds pair up."""
-    if sum(counts) + wilds != 2 * npairs:
-        return False
-    singles = sum(c & 1 for c in counts)
-    return singles <= wilds
+    takes a wild; the rest of the wilds pair up. (A kind holds 0-4 tiles: 1 and 3 are the odd.)"""
+    if not wilds:  # (most hands) no odd count: the search stops at the first
+        return 1 not in counts and 3 not in counts and sum(counts) == 2 * npairs
+    return sum(counts) + wilds == 2 * npairs and counts.count(1) + counts.count(3) <= wilds
 
 
 def _spread_ok(mask: int) -> bool:
@@ -253,7 +498,8 @@ def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) ->
     """十三不靠: 14 different kinds, suited tiles of a suit pairwise 3+ apart; wilds stand for
     kinds that keep this true. With ``all_honours_plain_winds`` it is 七风: all 7 honours, the four
     winds plain tiles (docs/rules/wuyi2.md §2, docs/analysis.md "Readings settled")."""
-    if sum(counts) + wilds != 14 or any(c > 1 for c in counts):
+    plain = sum(counts)
+    if plain + wilds != 14 or len(counts) - counts.count(0) != plain:  # a kind held twice
         return False
     room = 0
     for s in range(3):
@@ -274,3 +520,32 @@ def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) ->
 def is_luanfeng(counts) -> bool:
     """乱风: every plain tile an honour (the wilds are read as honours), any arrangement."""
     return not any(counts[:HONOUR0])
+
+
+def completing(counts, wilds: int) -> tuple[list[bool], bool]:
+    """For 13 tiles: which kinds' plain tile (by kind) and whether a wild could complete them in
+    some shape of docs/analysis.md "Shapes" (standard, 七对, 十三不靠, 乱风), whatever the ruleset
+    and ``melded``: a tile left out here completes no ruleset's hand, one let in may still not."""
+    kinds, wild = standard_completions(counts, wilds)
+    plain = [False] * len(counts)
+    for kind in kinds:
+        plain[kind] = True
+    if sum(counts) + wilds == 13:
+        singles = sum(c & 1 for c in counts)
+        if singles + 1 <= wilds:  # 七对 with any tile
+            plain = [True] * len(counts)
+        elif singles - 1 <= wilds:  # 七对 with a tile pairing a single
+            plain = [p or bool(c & 1) for p, c in zip(plain, counts, strict=True)]
+        wild = wild or singles <= wilds + 1
+        if max(counts) <= 1:  # 十三不靠 needs every kind once
+            c = list(counts)
+            for kind in range(len(c)):
+                if not plain[kind] and not c[kind]:
+                    c[kind] = 1
+                    plain[kind] = is_shisanbukao(c, wilds)
+                    c[kind] = 0
+            wild = wild or is_shisanbukao(c, wilds + 1)
+    if not any(counts[:HONOUR0]):  # 乱风: honours and wilds, any count
+        plain[HONOUR0:] = [True] * (len(counts) - HONOUR0)
+        wild = True
+    return plain, wild

@@ -4,6 +4,8 @@ Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s`
 27-33 东南西北中发白 (``E S W N C F P``). Code order is index order.
 """
 
+from functools import cache, lru_cache
+
 CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple("ESWNCFP")
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 N_KINDS = 34
@@ -28,9 +30,25 @@ def next_kind(kind: int) -> int:
     return C + (kind - C + 1) % 3
 
 
+class Memo(dict):
+    """A memo (a dict) emptied like the lru caches, by ``cache_clear`` (bench/analyse.py)."""
+
+    cache_clear = dict.clear
+
+
+@cache
+def _wild_rule(ruleset: str) -> tuple[bool, bool]:
+    """(the next kind is wild too, 白板 stands in for the flip's kind), as the ruleset's 算牌 says."""
+    from .request import analyser
+
+    rules = analyser(ruleset)
+    return rules.NEXT_IS_WILD, rules.BAI_STANDS_IN
+
+
+@lru_cache(maxsize=256)
 def wild_kinds(ruleset: str, flip: int) -> frozenset[int]:
-    """The kinds whose tiles are wild: the flip's (yiwu, wuyi2), the flip's and the next (zhuji)."""
-    if ruleset == "zhuji":
+    """The kinds whose tiles are wild: the flip's, and the next where the ruleset says (诸暨)."""
+    if _wild_rule(ruleset)[0]:
         return frozenset((flip, next_kind(flip)))
     return frozenset((flip,))
 
@@ -38,19 +56,19 @@ def wild_kinds(ruleset: str, flip: int) -> frozenset[int]:
 def split_hand(ruleset: str, flip: int, kinds: list[int]) -> tuple[list[int], int]:
     """(plain counts, number of wilds) of a hand given as kind indexes.
 
-    Under yiwu and wuyi2 a 白板 counts as a plain tile of the flip's kind (unless the flip is 白,
-    when 白 is wild and nothing stands in); under zhuji 白 is plain unless it is itself wild.
+    Where 白板 stands in (义乌, 武义) it counts as a plain tile of the flip's kind (unless the flip
+    is 白, when 白 is wild and nothing stands in); elsewhere (诸暨) 白 is plain unless itself wild.
     """
-    wild = wild_kinds(ruleset, flip)
     counts = [0] * N_KINDS
-    wilds = 0
     for kind in kinds:
-        if kind in wild:
-            wilds += 1
-        elif kind == P and ruleset != "zhuji":
-            counts[flip] += 1
-        else:
-            counts[kind] += 1
+        counts[kind] += 1
+    wilds = 0
+    for kind in wild_kinds(ruleset, flip):
+        wilds += counts[kind]
+        counts[kind] = 0
+    if _wild_rule(ruleset)[1]:  # 白板 stands in: the flip's plain tiles are the 白板 (none when 白 is wild)
+        counts[flip] += counts[P]
+        counts[P] = 0
     return counts, wilds
 
 
@@ -58,6 +76,12 @@ def plain_kind(ruleset: str, flip: int, kind: int) -> int | None:
     """The kind a tile plays as, or None for a wild."""
     if kind in wild_kinds(ruleset, flip):
         return None
-    if kind == P and ruleset != "zhuji":
+    if kind == P and _wild_rule(ruleset)[1]:
         return flip
     return kind
+
+
+@lru_cache(maxsize=256)
+def played_kinds(ruleset: str, flip: int) -> tuple[int | None, ...]:
+    """``plain_kind`` of every kind, in code order."""
+    return tuple(plain_kind(ruleset, flip, kind) for kind in range(N_KINDS))

@@ -35,11 +35,11 @@ class Command(BaseCommand):
                     store(game, ledger)
                 continue
             expected = {
-                row.hand.seq: (result_json(row.result, game.engine) if row.result else None) for row in ledger.rows
+                row.hand.seq: (result_json(row.result, game.rulebook) if row.result else None) for row in ledger.rows
             }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
             state_ok = game.state.get("table") == ledger.state.to_dict() and game.state.get("tally") == tally_of(
-                ledger.rows, len(game.players)
+                ledger.rows, game.players
             )
             if stored == expected and state_ok:
                 continue
@@ -47,6 +47,7 @@ class Command(BaseCommand):
             self.stdout.write(f"game {game.pk}: cache differs from the replay{' (repaired)' if repair else ''}")
             if repair:
                 store(game, ledger)
+                game.bump_version()  # what the pages show changed: phones poll it, kept pages go
         if unfilled:
             done = "filled now" if repair else "filled on first read, or now by --repair"
             self.stdout.write(f"{unfilled} game(s) not cached yet ({done})")

@@ -1,0 +1,203 @@
+"""People at the table (换人, 轮空, 换位; docs/contract.md "People and seats"), as the app shows them.
+
+Seats carry the rules, people carry the money: every page that says who won or owes says it by
+person. Here: who sat at each hand (``Seatings``, from the stored replay or from the hands), each
+person's nets and totals (``Evening``), the names the seating page offers (``names_to_offer``), the
+random draw of places (扳位, ``draw``) and the rounds (圈, ``round_of``). Plain values, no rules:
+the engine's ``Seated`` table (scoring/engine/seating.py) is the truth.
+"""
+
+import secrets
+from dataclasses import dataclass, field
+
+from scoring.engine.seating import is_seating, key
+from scoring.lang import pick
+
+
+class Seatings:
+    """Who sat where at each hand: the game's first seating, then each seating that stands, by the
+    ``seq`` of its row (hands are replayed in ``seq`` order)."""
+
+    def __init__(self, first: list[str], changes: list[tuple[int, list[str]]]):
+        self.first = list(first)
+        self.changes = [(seq, list(names)) for seq, names in changes]
+
+    @classmethod
+    def of_game(cls, game) -> "Seatings":
+        """From the stored replay (scoring/cache.py keeps each standing seating): no query."""
+        return cls(game.players, [tuple(change) for change in (game.state or {}).get("seatings", [])])
+
+    @classmethod
+    def of_hands(cls, first: list[str], hands) -> "Seatings":
+        """From ``Hand`` rows in order (voided ones are skipped)."""
+        return cls(first, [(h.seq, h.entry["players"]) for h in hands if not h.voided and is_seating(h.entry)])
+
+    def at(self, seq: int) -> list[str]:
+        """The names in seat order for hand ``seq``: the last seating recorded before it."""
+        names = self.first
+        for change_seq, change in self.changes:
+            if change_seq >= seq:
+                break
+            names = change
+        return names
+
+
+def people_of(first: list[str], seatings: list[list[str]]) -> list[str]:
+    """Every person, in order of first appearance (the engine's order: the first seating in seat
+    order, then each newcomer), spelled as they first sat down."""
+    seen: dict[str, str] = {}
+    for names in (first, *seatings):
+        for name in names:
+            seen.setdefault(key(name), name)
+    return list(seen.values())
+
+
+def person_nets(people: list[str], names: list[str], net: list) -> list:
+    """A hand's nets by person: each seat's net to whoever sat in it, None for a person sitting out."""
+    index = {key(name): i for i, name in enumerate(people)}
+    out = [None] * len(people)
+    for name, n in zip(names, net, strict=True):
+        out[index[key(name)]] = n
+    return out
+
+
+@dataclass
+class HandLine:
+    """One row of the evening: the hand, who sat, and its nets by person (None when voided or a
+    seating, and for a person sitting out)."""
+
+    row: object  # a ``RowView``
+    names: list[str]
+    nets: list | None
+
+
+@dataclass
+class Evening:
+    """A game's rows seen by person: ``people`` (order of first appearance) and each row's line."""
+
+    people: list[str]
+    lines: list[HandLine] = field(default_factory=list)
+
+    @property
+    def played(self) -> list[HandLine]:
+        """The hands that count (no voided hand, no seating)."""
+        return [line for line in self.lines if line.nets is not None]
+
+    def nets(self) -> list[list]:
+        """Each counted hand's nets by person, 0 for a person sitting out (the charts' series)."""
+        return [[0 if n is None else n for n in line.nets] for line in self.played]
+
+
+def evening(game, rows) -> Evening:
+    """Every row of ``game`` (all of them, in order: a replay's or the stored one's) by person."""
+    seatings = Seatings.of_hands(game.players, [row.hand for row in rows])
+    people = people_of(game.players, [names for _seq, names in seatings.changes])
+    lines = []
+    for row in rows:
+        names = seatings.at(row.hand.seq)
+        played = row.result is not None and not is_seating(row.hand.entry)
+        lines.append(HandLine(row, names, person_nets(people, names, row.result.net) if played else None))
+    return Evening(people, lines)
+
+
+def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
+    """(people, each counted hand's nets by person) from the standing hands' (entry, net) in order:
+    the charts' and the picture's numbers, without the rows."""
+    names, seatings, played = list(game.players), [], []
+    for entry, net in entries_and_nets:
+        if is_seating(entry):
+            names = list(entry["players"])
+            seatings.append(names)
+        else:
+            played.append((names, net))
+    people = people_of(game.players, seatings)
+    return people, [[0 if n is None else n for n in person_nets(people, names, net)] for names, net in played]
+
+
+def names_to_offer(game, state) -> list[str]:
+    """The names the seating page offers for a seat, besides a new name typed in: everyone of this
+    evening who is not sitting now, in order of first appearance, then the rest of the game's
+    牌友圈 roster (scoring/groups.py), in the order they joined it."""
+    roster = game.group.roster if game.group_id is not None else []
+    taken = {key(name) for name in state.seating}
+    out = []
+    for name in [*(name for name, _total in state.people()), *roster]:
+        if key(name) not in taken:
+            taken.add(key(name))
+            out.append(name)
+    return out
+
+
+def draw(names: list[str]) -> list[str]:
+    """扳位: the people at the table draw wind tiles, the server's draw (every phone is shown the
+    same order before it is confirmed): ``names`` in a random seat order."""
+    return secrets.SystemRandom().sample(list(names), len(names))
+
+
+ROUND_NAMES = (("东风圈", "East round"), ("南风圈", "South round"), ("西风圈", "West round"), ("北风圈", "North round"))
+
+
+@dataclass
+class Round:
+    """Where the evening is in rounds (圈): the deal has passed ``passes`` times among ``seats``
+    seats; a round ends when it has passed around all of them. ``length``: the game's set length
+    in rounds (None: open-ended); ``ended``: the last hand passed the deal around to end a round."""
+
+    passes: int
+    seats: int
+    length: int | None = None
+    ended: bool = False
+
+    @property
+    def number(self) -> int:
+        """The round the next hand is in, 1-based."""
+        return self.passes // self.seats + 1
+
+    @property
+    def deal(self) -> int:
+        """The next hand's 局 in its round: how many seats have dealt in it, plus one."""
+        return self.passes % self.seats + 1
+
+    @property
+    def done(self) -> int:
+        """Rounds played to their end."""
+        return self.passes // self.seats
+
+    @property
+    def finished(self) -> bool:
+        """The game's set length is played."""
+        return self.length is not None and self.done >= self.length
+
+    @staticmethod
+    def name(number: int) -> str:
+        if number <= len(ROUND_NAMES):
+            return pick(*ROUND_NAMES[number - 1])
+        return pick(f"第{number}圈", f"Round {number}")
+
+    @property
+    def label(self) -> str:
+        """「东风圈 第3局」: the round and the deal the next hand is in."""
+        return pick(f"{self.name(self.number)} 第{self.deal}局", f"{self.name(self.number)} · deal {self.deal}")
+
+    @property
+    def ended_text(self) -> str:
+        """「东风圈打完了」, or 「4 圈打完了」 when the game's length is played."""
+        if self.finished:
+            return pick(f"{self.length} 圈打完了", f"{self.length} rounds played")
+        return pick(f"{self.name(self.done)}打完了", f"{self.name(self.done)} is over")
+
+
+def round_of(game, state, last_row) -> Round:
+    """The rounds at ``state`` (the table the next hand is played at); ``last_row`` is the latest
+    row that stands (None if none): a round has just ended when it is a hand that passed the deal
+    and completed the round (a seating since means the table has already changed places)."""
+    passes, seats = getattr(state, "passes", 0), len(state.totals)
+    ended = (
+        last_row is not None
+        and last_row.result is not None
+        and not is_seating(last_row.hand.entry)
+        and passes > 0
+        and passes % seats == 0
+        and last_row.result.dealer != state.dealer
+    )
+    return Round(passes, seats, game.round_length, ended)

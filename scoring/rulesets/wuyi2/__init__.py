@@ -1,0 +1,1 @@
+"""武义二人麻将: its engine (``engine/``), the table's side (``entry.py``) and templates."""

@@ -1,0 +1,53 @@
+"""One hand as entered (docs/contract.md "A 武义二人 hand"): parsed and type-checked.
+
+Only the shape is checked here: known fields, seats 0-1, the right kinds of value. The rules
+of §4 (which patterns go together, who may discard) need the table state and are judged in
+``replay.score_hand``.
+"""
+
+from dataclasses import dataclass
+
+from scoring.engine.errors import ScoringError, check_object, required, win_or_draw
+
+HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "patterns"))
+SEATS = 2
+MAX_PATTERNS = 20  # far more than any hand can list validly; bounds the work on bad input
+
+
+@dataclass(frozen=True, slots=True)
+class HandEntry:
+    outcome: str  # "win" | "draw"
+    winner: int | None = None
+    discarder: int | None = None  # None = 自摸
+    patterns: tuple[str, ...] = ()  # as listed; the shape defaults to 平胡
+
+
+DRAW = HandEntry("draw")
+
+
+def _seat(value, field: str) -> int:
+    if value.__class__ is not int or not 0 <= value < SEATS:
+        raise ScoringError(
+            f"{field} 应为座位号 0 或 1（两人麻将）", f"{field} must be a seat 0 or 1 (two players)", field
+        )
+    return value
+
+
+def _patterns(value) -> tuple[str, ...]:
+    if value.__class__ is not list or any(c.__class__ is not str for c in value):
+        raise ScoringError("patterns 应为番型代码的列表", "patterns must be a list of pattern codes", "patterns")
+    if len(value) > MAX_PATTERNS:
+        raise ScoringError(f"番型最多 {MAX_PATTERNS} 个", f"At most {MAX_PATTERNS} patterns", "patterns")
+    return tuple(value)
+
+
+def parse_hand(raw) -> HandEntry:
+    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
+    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    if win_or_draw(raw, ("winner", "discarder", "patterns")) == "draw":
+        return DRAW
+    winner = _seat(required(raw, "winner", "胡牌需要填写谁胡了", "A win needs a winner"), "winner")
+    # JSON null is not a 自摸: a 自摸 leaves the discarder out (docs/contract.md "A game (input)").
+    discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
+    patterns = _patterns(raw["patterns"]) if "patterns" in raw else ()
+    return HandEntry("win", winner, discarder, patterns)

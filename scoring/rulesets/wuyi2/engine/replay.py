@@ -1,0 +1,97 @@
+"""The table's state from hand to hand and the settlement of each hand: docs/rules/wuyi2.md §1
+(dealer), §2 (番), §3 (payment), §4 (validation). A hand is judged and scored first, then
+applied, so a rejected hand changes nothing.
+"""
+
+from dataclasses import dataclass, field
+
+from scoring.engine.errors import ScoringError
+from scoring.engine.payment import BasePayment, BaseResult
+from scoring.engine.state import PlainState
+
+from .explain import QQR_ZIMO, explain, formula
+from .hands import HandEntry
+from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
+from .rules import Rules
+
+SHAPES = frozenset(c for c, p in BY_CODE.items() if p.group == "shape")
+
+
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
+
+
+@dataclass(slots=True)
+class HandResult(BaseResult):
+    PAID_ON = "fan"  # paid on the 番
+
+    fan: int  # the 番 paid on, after the cap; 0 for a draw
+
+
+@dataclass(slots=True)
+class TableState(PlainState):
+    """§1: the deal, the 连庄 and the totals of the two seats; nothing else carries over."""
+
+    totals: list[int] = field(default_factory=lambda: [0, 0])
+
+
+def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
+    """§2: the (code, 番) pairs that add up: the listed patterns (平胡 first when no shape is
+    listed), then 自摸 when nobody discarded. 全求人 on a 自摸 takes 平胡's 番 (§5)."""
+    table = rules.fan_table
+    items = [] if SHAPES.intersection(patterns) else [(DEFAULT_SHAPE, table[DEFAULT_SHAPE])]
+    for code in patterns:
+        if code == "quanqiuren" and self_drawn:
+            items.append((QQR_ZIMO, table[DEFAULT_SHAPE]))
+        else:
+            items.append((code, table[code]))
+    if self_drawn:
+        items.append(("zimo", table["zimo"]))
+    return tuple(items)
+
+
+def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
+    """Judge and settle one hand played in ``state`` (which it does not change).
+
+    Raises ``ScoringError`` (hand=None) on a bad entry.
+    """
+    dealer = state.dealer
+    if hand.outcome != "win":
+        return HandResult(dealer, state.streak, 0, net=[0, 0], payments=[])
+    winner, discarder = hand.winner, hand.discarder
+    if discarder == winner:
+        raise ScoringError(
+            "§4 放铳者应是另一位玩家，不能是胡牌者自己", "§4 The discarder must be the other player", "discarder"
+        )
+    self_drawn = discarder is None
+    check_patterns(hand.patterns, winner, dealer, self_drawn)
+    items = fan_items(rules, hand.patterns, self_drawn)
+    raw_fan = sum(f for _, f in items)
+    cap = rules.fan_cap
+    fan = raw_fan if cap is None or raw_fan <= cap else cap
+    loser = 1 - winner
+    mode = rules.dealer_double
+    dealer_double = mode == "both" or (mode == "payer" and loser == dealer)
+    amount = rules.base << fan
+    if not self_drawn:
+        amount *= 2
+    if dealer_double:
+        amount *= 2
+    why = ("win", dealer, items, raw_fan, fan, rules.base, not self_drawn, dealer_double)
+    net = [amount, -amount] if winner == 0 else [-amount, amount]
+    return HandResult(dealer, state.streak, fan, net=net, payments=[Payment(loser, winner, amount, why)])
+
+
+def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
+    """§1: the dealer stays on a dealer win (streak + 1) or a draw; the other player's win
+    passes the deal to them."""
+    totals = state.totals
+    totals[0] += result.net[0]
+    totals[1] += result.net[1]
+    if hand.outcome != "win":
+        return
+    if hand.winner == state.dealer:
+        state.streak += 1
+    else:
+        state.dealer = hand.winner
+        state.streak = 0

@@ -1,0 +1,1 @@
+"""诸暨麻将: its engine (``engine/``), the table's side (``entry.py``) and templates."""

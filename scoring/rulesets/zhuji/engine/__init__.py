@@ -1,0 +1,48 @@
+"""诸暨麻将 (docs/rules/zhuji.md): 4 players, 台 counted by the winner, payments of base · 2^台."""
+
+from scoring.engine.ruleset import register_package
+
+from . import analyse, explain, hands, replay, rules
+from .checks import check_win
+from .hands import HandEntry, Tai, parse_hand, parse_tai, seat_wind, tai_count, tai_items
+from .replay import HandResult, Payment, TableState, advance, score_hand
+from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
+
+# Amounts may be halves (§5): a manual hand may be typed in halves too.
+ZHUJI = register_package(
+    "zhuji",
+    "诸暨麻将",
+    "Zhuji",
+    4,
+    package=__name__,
+    rules=rules,
+    hands=hands,
+    replay=replay,
+    explain=explain,
+    analyser=analyse,
+    halves=True,
+    count_word=("台", "Tai"),
+    field_terms={"tai": "台"},
+)
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "PRESETS",
+    "RULE_INFO",
+    "ZHUJI",
+    "HandEntry",
+    "HandResult",
+    "Payment",
+    "Rules",
+    "TableState",
+    "Tai",
+    "advance",
+    "check_win",
+    "parse_hand",
+    "parse_rules",
+    "parse_tai",
+    "score_hand",
+    "seat_wind",
+    "tai_count",
+    "tai_items",
+]

@@ -1,0 +1,97 @@
+"""The table's display helpers (``{% load table %}``): signed points, gain/loss colour classes,
+links that carry a form, and what a game's ruleset adds to the generic pages."""
+
+from urllib.parse import urlencode
+
+from django import template
+
+from scoring.engine.points import fmt, from_json
+from scoring.lang import chinese
+
+register = template.Library()
+
+
+@register.filter
+def signed(value) -> str:
+    """+38, −18, 0, +2.5: the table reads signs at a glance (诸暨 has half points)."""
+    return fmt(from_json(value), signed=True)
+
+
+@register.filter
+def points(value) -> str:
+    """A point amount without a plus sign: 16, 0.5."""
+    return fmt(from_json(value))
+
+
+@register.filter
+def tone(value) -> str:
+    """CSS class: gains and losses take the locale's colours (see app.css)."""
+    return "gain" if value > 0 else "loss" if value < 0 else "even"
+
+
+ONE_TIME_FIELDS = ("csrfmiddlewaretoken", "form_token", "next_seq")  # never carried by a link
+
+
+@register.simple_tag(takes_context=True)
+def step_url(context, base: str, data, **updates) -> str:
+    """``base`` with the form's current answers plus ``updates``: each tap is a plain link. A
+    step screen has a score of them: the answers are encoded once per template render."""
+    memo = context.render_context.setdefault("step_url", {})
+    answers = memo.get(id(data))
+    if answers is None or answers[0] is not data:
+        answers = memo[id(data)] = (data, _encoded_answers(data))
+    query = [pair for key, pair in answers[1] if key not in updates]
+    changed = [(k, v) for k, v in updates.items() if v not in (None, "")]
+    if changed:
+        query.append(urlencode(changed))
+    return f"{base}?{'&'.join(query)}" if query else base
+
+
+def _encoded_answers(data) -> list[tuple[str, str]]:
+    """(field, "field=value") for each answer in ``data``, as ``urlencode`` writes each pair."""
+    pairs = []
+    for key in data or {}:
+        if key in ONE_TIME_FIELDS:
+            continue
+        values = data.getlist(key) if hasattr(data, "getlist") else data[key]
+        for value in values if isinstance(values, list) else [values]:
+            if value not in (None, ""):
+                pairs.append((key, urlencode([(key, value)])))
+    return pairs
+
+
+@register.filter
+def label(item) -> str:
+    """A win type's or house rule's name in the page's language."""
+    return item.zh if chinese() else item.en
+
+
+@register.filter
+def rule_help(info) -> str:
+    return info.zh_help if chinese() else info.en_help
+
+
+@register.filter
+def rule_value(value, info) -> str:
+    """How a house rule's value reads: 不封顶, 是/否, a choice's label, or the number."""
+    zh = chinese()
+    if value is None:
+        return "不封顶" if zh else "no cap"
+    if isinstance(value, bool):
+        return ("是" if value else "否") if zh else ("yes" if value else "no")
+    if isinstance(value, dict):  # a table's changed entries (武义二人 番数表), by their names
+        names = {key: name_zh if zh else name_en for key, name_zh, name_en, _standard in info.entries}
+        shown = [f"{names.get(k, k)} {v}" for k, v in value.items()]
+        return ("，" if zh else ", ").join(shown) or ("按默认" if zh else "as listed")
+    for choice, choice_zh, choice_en in info.choices:
+        if choice == value:
+            return choice_zh if zh else choice_en
+    return str(value)
+
+
+@register.simple_tag
+def other_outcomes(game) -> list[tuple[str, str]]:
+    """The ruleset's own outcomes besides a win and a draw, (outcome, label) each: 义乌's 逃跑
+    where the game plays it (its entry's ``other_outcomes``)."""
+    own = getattr(game.rulebook.entry, "other_outcomes", None)
+    return own(game) if own else []
