@@ -340,14 +340,14 @@ def main() -> None:
     else:
         os.environ.pop("REDIS_URL", None)
         os.environ.pop("CACHE_URL", None)
-    versions = prepare(database_url(args.db, args.database), args.tables, args.database)
-    tokens = list(versions)
-    from django.db import connections
-
-    connections.close_all()  # the seeding's connection is no part of the run
     ports = [FIRST_PORT + i for i in range(args.servers)]
     gunicorns = []
     try:
+        versions = prepare(database_url(args.db, args.database), args.tables, args.database)
+        tokens = list(versions)
+        from django.db import connections
+
+        connections.close_all()  # the seeding's connection is no part of the run
         for port in ports:
             gunicorns.append(start_gunicorn(port, workers=args.workers, app="bench.counted_wsgi"))
         warm_up(ports, tokens)

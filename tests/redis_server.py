@@ -14,6 +14,8 @@ REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 def start(port: int | None = None) -> tuple[subprocess.Popen, str, Path]:
     """The server, its address (unix://…, or redis://127.0.0.1:``port``/0 when a port is
     given: bench/load.py) and its folder, once it answers PING."""
+    import redis  # the client, before any server is started
+
     if not Path(REDIS_SERVER).exists():
         raise RuntimeError("The shared-cache tests need redis-server: apt-get install redis-server")
     folder = Path(tempfile.mkdtemp(prefix="yiwu-redis-"))
@@ -27,8 +29,6 @@ def start(port: int | None = None) -> tuple[subprocess.Popen, str, Path]:
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    import redis
-
     url = f"unix://{socket}" if port is None else f"redis://127.0.0.1:{port}/0"
     client = redis.Redis.from_url(url)
     for _ in range(100):
