@@ -62,8 +62,11 @@ bench-web: $(VENV)/.dev
 	$(BIN)/python bench/web.py
 
 # 50 tables × 4 phones for 60 s against gunicorn (2 workers) on PostgreSQL; DB=sqlite to compare.
+# SERVERS=2: two gunicorn instances (own ports, requests taken in turn) sharing PostgreSQL and a
+# private redis-server (Debian's redis-server package); REDIS=1 gives one server the shared cache.
 bench-load: $(VENV)/.dev
-	$(BIN)/python bench/load.py --db $${DB:-postgres} --tables $${TABLES:-50} --seconds $${SECONDS_:-60}
+	$(BIN)/python bench/load.py --db $${DB:-postgres} --tables $${TABLES:-50} --seconds $${SECONDS_:-60} \
+		--servers $${SERVERS:-1} $${REDIS:+--redis}
 
 # Needs Debian's Chromium (apt-get install chromium fonts-noto-cjk).
 bench-page: $(VENV)/.dev

@@ -24,8 +24,9 @@ def best_of(repeats: int, fn) -> float:
     return best
 
 
-def start_gunicorn(port: int, workers: int):
-    """gunicorn on 127.0.0.1:``port`` with this process's environment, once /healthz answers."""
+def start_gunicorn(port: int, workers: int, app: str = "yiwu_site.wsgi"):
+    """gunicorn serving ``app`` on 127.0.0.1:``port`` with this process's environment, once
+    /healthz answers."""
     import http.client
     import os
     import subprocess
@@ -33,7 +34,7 @@ def start_gunicorn(port: int, workers: int):
 
     root = Path(__file__).resolve().parents[1]
     server = subprocess.Popen(
-        [str(root / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
+        [str(root / ".venv/bin/gunicorn"), app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
         cwd=root,
         env=os.environ.copy(),
         stdout=subprocess.DEVNULL,

@@ -3,8 +3,10 @@
 A wrong or missing token answers 404, exactly like a game that does not exist. A client that
 keeps guessing gets 429 for the rest of a 10-minute window. POSTs to the JSON doors and import,
 sign-ups, new games and imports are counted the same way, and so are the confirmed writes of
-each game per minute. The counts live in the database, so every gunicorn worker and host sees
-the same ones. A count's key is never raw input: an address, an account or a game (``key_of``).
+each game per minute. The counts live where every gunicorn worker and host sees the same ones:
+in the shared cache when there is one (settings.SHARED_CACHE: Redis, a counter per window that
+expires with it), else in the database (``AccessMiss`` rows). A count's key is never raw input:
+an address, an account or a game (``key_of``).
 """
 
 import functools
@@ -15,11 +17,13 @@ import time
 from contextlib import nullcontext
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
+from scoring import live
 from scoring.models import AccessMiss, Game, SavedGame
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
@@ -115,9 +119,37 @@ def _take(kind: str, key: str) -> bool:
     return row is not None
 
 
+def _take_shared(kind: str, key: str) -> str | None:
+    """``_take`` in the shared cache: one counter per kind, key and window, created at 0 and
+    expiring once its window is over; a count past the budget is taken back. The counter's
+    name when counted, None when the budget is spent."""
+    counter, seconds = f"budget:{kind}:{key}:{_window(kind)}", 2 * WINDOWS.get(kind, WINDOW_SECONDS)
+    cache.add(counter, 0, timeout=seconds)
+    try:
+        count = cache.incr(counter)
+    except ValueError:  # expired between the two calls: this window's first count
+        cache.add(counter, 0, timeout=seconds)
+        count = cache.incr(counter)
+    if count > settings.RATE_LIMITS[kind]:
+        cache.decr(counter)
+        return None
+    return counter
+
+
 def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
     """Count one of each kind for every key, or nothing at all (TooManyAttempts) when one of
     them is spent."""
+    if live.shared():
+        taken = []
+        for kind in kinds:
+            for key in keys:
+                if (counter := _take_shared(kind, key)) is None:
+                    for counted in taken:  # nothing at all: the counts already taken go back
+                        cache.decr(counted)
+                    zh, en = SAID.get(kind, TOO_MANY)
+                    raise TooManyAttempts(zh, en, kind=kind)
+                taken.append(counter)
+        return
     with transaction.atomic() if len(kinds) * len(keys) > 1 else nullcontext():
         for kind in kinds:
             for key in keys:
@@ -209,16 +241,21 @@ def find_game(request: HttpRequest, token: str) -> Game:
 
 
 def game_version(request: HttpRequest, token: str) -> int:
-    """Only the version of the game a token opens: the polling fast path, one indexed lookup
-    without building a model (404 and the rate limit as for ``find_game``)."""
+    """Only the version of the game a token opens: the polling fast path. From the shared cache
+    when there is one (no query: scoring/live.py), else one indexed lookup without building a
+    model (404 and the rate limit as for ``find_game``)."""
     if not well_formed(token):
         find_game(request, token)  # records the miss and raises 404 (or 429)
+    if live.shared() and (version := live.cached_version(token)) is not None:
+        return version
     table = Game._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT version FROM {table} WHERE edit_token = %s OR view_token = %s", [token, token])
         row = cursor.fetchone()
     if row is None:
         find_game(request, token)  # records the miss and raises 404 (or 429)
+    if live.shared():
+        live.remember(token, row[0])
     return row[0]
 
 

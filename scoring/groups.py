@@ -28,7 +28,7 @@ from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import device
+from scoring import device, live
 from scoring.access import missed, well_formed
 from scoring.cache import cached_state, rebuild, state_json
 from scoring.engine import get_ruleset
@@ -526,6 +526,7 @@ def mark_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | None =
         done = not settle_up.transfers.filter(paid_at__isnull=True).exists()
         parts.update(paid_at=netted.paid_at if done else None)
         Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)  # their settle pages change
+        live.announce_versions(Game.objects.filter(pk__in=game_ids))  # and every server's polls
         return netted
 
 

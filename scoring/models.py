@@ -8,6 +8,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
 
+from scoring import live
 from scoring.engine import DEFAULT_RULESET, Ruleset, get_ruleset
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
@@ -72,13 +73,15 @@ class Game(models.Model):
     def bump_version(self, change: tuple[str, str] | None = None) -> None:
         """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says
         what changed (Chinese, English), kept for a preview it makes stale; the caller holds the
-        game's row lock, so ``self.version`` is current."""
+        game's row lock, so ``self.version`` is current. Once the transaction commits, the shared
+        cache (if any) holds the new version for every server's polls (scoring/live.py)."""
         fields = {"version": F("version") + 1, "updated_at": timezone.now()}
         if change is not None:
             self.changes = [*(self.changes or [])[-(KEPT_CHANGES - 1) :], [self.version + 1, *change]]
             fields["changes"] = self.changes
         Game.objects.filter(pk=self.pk).update(**fields)
         self.refresh_from_db(fields=["version", "updated_at"])
+        live.announce(self)
 
     def changes_since(self, version: int) -> list[tuple[str, str]]:
         """What changed after ``version``, oldest first (empty when no longer kept)."""

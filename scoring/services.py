@@ -10,7 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from scoring import groups
+from scoring import groups, live
 from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -459,4 +459,5 @@ def delete_game(*, game: Game) -> None:
     with transaction.atomic():
         game = _locked(game, playing=False)
         groups.release(game)
+        live.forget(game)  # its links' cached versions, once the delete commits
         game.delete()

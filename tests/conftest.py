@@ -88,3 +88,28 @@ def _one_rate_limit_window(monkeypatch):
 
     real, windows = scoring.access._window, {}
     monkeypatch.setattr(scoring.access, "_window", lambda kind="miss": windows.setdefault(kind, real(kind)))
+
+
+@pytest.fixture(scope="session")
+def redis_url():
+    """A private redis-server for this test process (tests/redis_server.py): its address."""
+    from tests import redis_server
+
+    server, url, folder = redis_server.start()
+    yield url
+    redis_server.stop(server, folder)
+
+
+@pytest.fixture
+def shared_cache(settings, redis_url):
+    """The settings REDIS_URL gives (yiwu_site/settings.py): Django's Redis cache shared by every
+    app server, here the private Redis, emptied first. Returns its address."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}}
+    settings.SHARED_CACHE = True
+    from yiwu_site.settings import with_quiet_polls
+
+    settings.MIDDLEWARE = with_quiet_polls(settings.MIDDLEWARE)
+    from django.core.cache import cache
+
+    cache.clear()
+    return redis_url

@@ -152,6 +152,44 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # concurrency tests' threads wait for each other as real requests do.
     DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"yiwu-test-{os.getpid()}.sqlite3")}
 
+
+def env_cache_url() -> str:
+    """REDIS_URL or CACHE_URL (the same thing under either name; both set must agree): a
+    redis://, rediss:// or unix:// address, or "" for none."""
+    urls = {name: os.environ.get(name, "").strip() for name in ("REDIS_URL", "CACHE_URL")}
+    given = {name: url for name, url in urls.items() if url}
+    if len(set(given.values())) > 1:
+        raise ImproperlyConfigured("REDIS_URL and CACHE_URL are both set and differ: set one of them.")
+    for name, url in given.items():
+        if url.partition("://")[0] not in ("redis", "rediss", "unix"):
+            raise ImproperlyConfigured(f"{name}={url!r} is not a Redis address (redis://host:6379/0).")
+    return next(iter(given.values()), "")
+
+
+def with_quiet_polls(middleware: list[str]) -> list[str]:
+    """With the shared cache, a quiet poll (most requests: every phone, every 3 s) is answered
+    from it right below SecurityMiddleware, without the rest of the stack (scoring/live.py)."""
+    security = middleware.index("django.middleware.security.SecurityMiddleware")
+    return [*middleware[: security + 1], "scoring.live.QuietPollMiddleware", *middleware[security + 1 :]]
+
+
+# Several app servers (docs/deploy.md): with a Redis address, Django's Redis cache is the one
+# cache every process shares, holding the version each poll compares with (scoring/live.py),
+# the rendered hand rows (scoring/presenters.py) and the budgets' counts (scoring/access.py).
+# Without one, Django's default cache in each process, and the counts are database rows.
+CACHE_URL = env_cache_url()
+SHARED_CACHE = bool(CACHE_URL)
+if SHARED_CACHE:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": CACHE_URL,
+            # A Redis that stops answering fails the request in a second, not at the OS timeout.
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
+        }
+    }
+    MIDDLEWARE = with_quiet_polls(MIDDLEWARE)
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 LANGUAGE_CODE = "zh-hans"

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from scoring import device, groups
+from scoring import device, groups, live
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
@@ -147,12 +147,15 @@ def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, 
 
 
 def poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Has the game changed since version ``v``? 204 (one indexed query) or the fresh ledger."""
-    if request.GET.get("v") == str(game_version(request, token)):
-        response = HttpResponse(status=204)
-    else:
-        game, can_edit = load_game(request, token)
-        response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
+    """Has the game changed since version ``v``? 204 (one indexed query, or none with the shared
+    cache: scoring/live.py) or the fresh ledger. Every answer names the version as its ETag, and
+    a request whose If-None-Match names the current one gets 304: the same question in HTTP's
+    words, for a client that keeps the ETag instead of ``v``."""
+    if (quiet := live.quiet_answer(request, game_version(request, token))) is not None:
+        return quiet
+    game, can_edit = load_game(request, token)
+    response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
+    response.headers["ETag"] = live.etag(game.version)
     return response  # Cache-Control: private, no-store, as for every token page
 
 

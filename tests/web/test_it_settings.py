@@ -91,3 +91,50 @@ def test_every_integer_setting_is_in_the_readme():
 
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert [name for name in INTEGER_SETTINGS if f"`{name}`" not in readme] == []
+
+
+SHOW_CACHE = (
+    "from django.conf import settings; c = settings.CACHES['default']; "
+    "print(c['BACKEND'], c.get('LOCATION'), settings.SHARED_CACHE, 'scoring.live.QuietPollMiddleware' in settings.MIDDLEWARE)"
+)
+
+
+@pytest.mark.parametrize("name", ["REDIS_URL", "CACHE_URL"])
+def test_a_redis_address_makes_djangos_redis_cache_the_one_every_server_shares(name):
+    result = manage("shell", "--no-imports", "-c", SHOW_CACHE, env={**DEV, name: "redis://cache.internal:6379/1"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.redis.RedisCache",
+        "redis://cache.internal:6379/1",
+        "True",
+        "True",  # quiet polls answered from Redis before the rest of the stack
+    ]
+
+
+def test_without_a_redis_address_each_process_keeps_djangos_default_cache():
+    result = manage("shell", "--no-imports", "-c", SHOW_CACHE, env={**DEV, "REDIS_URL": "", "CACHE_URL": " "})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [
+        "django.core.cache.backends.locmem.LocMemCache",
+        "None",
+        "False",
+        "False",  # the stack as it always was
+    ]
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        ({"REDIS_URL": "memcached://x:11211"}, "REDIS_URL='memcached://x:11211' is not a Redis address"),
+        ({"CACHE_URL": "cache.internal:6379"}, "CACHE_URL='cache.internal:6379' is not a Redis address"),
+        (
+            {"REDIS_URL": "redis://a:6379/0", "CACHE_URL": "redis://b:6379/0"},
+            "REDIS_URL and CACHE_URL are both set and differ",
+        ),
+    ],
+)
+def test_a_cache_address_that_cannot_be_used_stops_the_app_naming_the_variable(env, said):
+    result = manage("check", env={**DEV, **env})
+    assert result.returncode != 0
+    assert "ImproperlyConfigured" in result.stderr
+    assert said in result.stderr
