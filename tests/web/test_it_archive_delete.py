@@ -3,6 +3,7 @@
 do neither."""
 
 from django.test import Client
+from django.utils import timezone
 
 from scoring.models import Game, Hand, SavedGame
 from tests.web.helpers import game_url, messages_of, record
@@ -35,7 +36,7 @@ def test_home_rows_show_the_ruleset_date_leader_and_every_total(client, db):
     html = client.get("/").content.decode()
     row_a, row_b, row_c = row_of(html, a), row_of(html, b), row_of(html, c)
     assert "义乌麻将" in row_a
-    assert a.created_at.strftime("%Y-%m-%d") in row_a
+    assert timezone.localtime(a.created_at).strftime("%Y-%m-%d") in row_a  # the table's day (TIME_ZONE), not UTC's
     assert "5 局" in row_a
     assert "进行中" in row_a
     # 甲 won five 平胡 off 乙 as dealer: the leader first, then each total, highest first
