@@ -6,7 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.engine import DEFAULT_RULESET, get_ruleset
 from scoring.entry import entry_for
 from scoring.models import Game
 
@@ -98,10 +98,3 @@ def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
         text=True,
         check=False,
     )
-
-
-def template_dirs() -> list[Path]:
-    """Where the app's templates are: the project's and each registered ruleset's own."""
-    from django.conf import settings
-
-    return [Path(settings.BASE_DIR) / "templates", *(r.folder / "templates" for r in all_rulesets())]

@@ -7,6 +7,7 @@ The games are the worked examples of all three rulesets (every kind of hand: 飘
 each is walked through its game page, every step of entering each of its hands, the previews,
 edit and void, 算牌, settle (open and settled), summary, share and rules."""
 
+import copy
 import json
 import re
 from html.parser import HTMLParser
@@ -15,12 +16,13 @@ from urllib.parse import urlencode
 import pytest
 from django.conf import settings
 from django.template.loader import render_to_string
+from django.test import Client
 from django.utils import translation
 
 from scoring.engine import all_rulesets
 from scoring.models import AccessMiss, Game
 from tests.examples import example_files, load
-from tests.web.helpers import FINISH, form_fields, version_of
+from tests.web.helpers import FINISH, form_fields, kept_for_the_module, version_of
 
 HAN = re.compile(r"[\u2e80-\u2fdf\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 ASCII_NAMES = ["Ann", "Bob", "Cat", "Dan"]
@@ -112,21 +114,34 @@ def examples():
             yield sub or "yiwu", path.stem, load(path)
 
 
+@pytest.fixture(scope="module")
+def imported_tables(django_db_setup, django_db_blocker):
+    """The worked examples imported once for this module's tests by one phone: its cookies, and
+    (url, game's pk, the example's hands, the refused hand or None) for each."""
+    with kept_for_the_module(django_db_blocker):
+        with django_db_blocker.unblock():
+            phone = english(Client())
+            out = []
+            for _ruleset, _stem, example in examples():
+                game, expect = example["game"], example["expect"]
+                refused = None
+                if "error" in expect and expect["error"]["hand"] is not None:
+                    bad = expect["error"]["hand"]
+                    refused = game["hands"][bad]
+                    game = {**game, "hands": game["hands"][:bad]}
+                url = imported(phone, game)
+                out.append((url, Game.objects.get(edit_token=url.split("/")[2]).pk, game["hands"], refused))
+        yield phone.cookies, out
+
+
 @pytest.fixture
-def tables(client, db):
-    """Every worked example as a game: (url, Game, the example's hands, the refused hand or None)."""
+def tables(client, db, imported_tables):
+    """Every worked example as a game, on this test's client as the phone that imported them:
+    (url, Game, the example's hands, the refused hand or None)."""
+    cookies, out = imported_tables
+    client.cookies = copy.deepcopy(cookies)
     english(client)
-    out = []
-    for _ruleset, _stem, example in examples():
-        game, expect = example["game"], example["expect"]
-        refused = None
-        if "error" in expect and expect["error"]["hand"] is not None:
-            bad = expect["error"]["hand"]
-            refused = game["hands"][bad]
-            game = {**game, "hands": game["hands"][:bad]}
-        url = imported(client, game)
-        out.append((url, Game.objects.get(edit_token=url.split("/")[2]), game["hands"], refused))
-    return out
+    return [(url, Game.objects.get(pk=pk), hands, refused) for url, pk, hands, refused in out]
 
 
 def test_the_examples_cover_every_kind_of_hand(tables):

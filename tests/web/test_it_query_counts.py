@@ -2,9 +2,9 @@
 
 import pytest
 
-from scoring.models import Hand
+from scoring.models import Game, Hand
 from tests.factories import seeded_game
-from tests.web.helpers import form_fields, game_url
+from tests.web.helpers import form_fields, game_url, kept_for_the_module
 
 GET_PAGES = {
     "": 3,  # game page: the game, the latest hands (+ rate-limit-free token lookup)
@@ -24,9 +24,19 @@ GET_PAGES = {
 }
 
 
-@pytest.fixture(params=[10, 500], ids=["10-hands", "500-hands"])
-def long_game(request, db):
-    return seeded_game(request.param)
+@pytest.fixture(scope="module", params=[10, 500], ids=["10-hands", "500-hands"])
+def stored_long_game(request, django_db_setup, django_db_blocker):
+    """The game written once for all this module's tests of its length (each test's own writes
+    are undone after it)."""
+    with kept_for_the_module(django_db_blocker):
+        with django_db_blocker.unblock():
+            pk = seeded_game(request.param).pk
+        yield pk
+
+
+@pytest.fixture
+def long_game(stored_long_game, db):
+    return Game.objects.get(pk=stored_long_game)
 
 
 @pytest.mark.parametrize("path", list(GET_PAGES))
