@@ -14,7 +14,7 @@ from scoring.models import Game, Group, SettleUp, Transfer
 from scoring.rulesets.yiwu.engine import Rules
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm
-from tests.browser.test_accessibility import violations
+from tests.browser.test_accessibility import AXE, violations
 from tests.browser.test_tap_targets import audit
 from tests.web.helpers import SETTLE_HANDS
 
@@ -36,9 +36,10 @@ def last_week(group: Group) -> Game:
 
 @pytest.fixture
 def audited_phone(browser):
-    """A fresh phone (390×844, Chinese) whose pages axe may audit: its script is injected inline,
-    which the site's CSP rightly refuses (as in test_accessibility.py)."""
-    context = browser.new_context(viewport=PHONE, locale="zh-CN", bypass_csp=True)
+    """A fresh phone (390×844, Chinese) whose pages axe may audit: axe is in every page before the
+    page's own scripts, under the site's CSP (as in test_accessibility.py)."""
+    context = browser.new_context(viewport=PHONE, locale="zh-CN")
+    context.add_init_script(path=str(AXE))
     context.set_default_timeout(10_000)
     yield context.new_page()
     context.close()

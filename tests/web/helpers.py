@@ -4,9 +4,12 @@ import os
 import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
-from scoring.engine import DEFAULT_RULESET, get_ruleset
+from django.db import transaction
+
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.entry import entry_for
 from scoring.models import Game
 
@@ -98,3 +101,28 @@ def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
         text=True,
         check=False,
     )
+
+
+def template_dirs() -> list[Path]:
+    """Where the app's templates are: the project's and each registered ruleset's own."""
+    from django.conf import settings
+
+    return [Path(settings.BASE_DIR) / "templates", *(r.folder / "templates" for r in all_rulesets())]
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker):
+    """Rows written inside the ``with`` (under ``django_db_blocker.unblock()``) stay for every test
+    of a module and are gone when it ends: one transaction around the module's tests, each of
+    which runs in a savepoint of its own (pytest-django's ``db``), starts from those rows and
+    leaves them as they were. For a module-scoped fixture whose rows cost much to write; give each
+    test fresh instances (``Game.objects.get``), not the fixture's own objects."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
