@@ -147,27 +147,12 @@ def register(ruleset: Ruleset) -> Ruleset:
 
     ruleset = with_seating(with_manual(ruleset))
     _REGISTRY[ruleset.code] = ruleset
-    _forget(ruleset.code)
     return ruleset
 
 
 def unregister(code: str) -> None:
     """Take a ruleset out again (a test's own ruleset, once the test is done)."""
     _REGISTRY.pop(code, None)
-    _forget(code)
-
-
-def _forget(code: str) -> None:
-    """What 算牌 found for ``code`` before (its analyser, its wilds) is found again."""
-    import sys
-
-    request, tiles = sys.modules.get("scoring.engine.analyse.request"), sys.modules.get("scoring.engine.analyse.tiles")
-    if request is not None:
-        request._ANALYSERS.pop(code, None)
-    if tiles is not None:
-        tiles._wild_rule.cache_clear()
-        tiles.wild_kinds.cache_clear()
-        tiles.played_kinds.cache_clear()
 
 
 def register_package(

@@ -16,24 +16,15 @@ MAX_TILES = 14
 
 
 def analyser(ruleset: str) -> ModuleType:
-    """The ruleset's 算牌 (its ``engine/analyse.py``); ScoringError when it has none. Asked several
-    times a request, so found once per ruleset (``register`` forgets what it found)."""
-    found = _ANALYSERS.get(ruleset) if isinstance(ruleset, str) else None
-    if found is None:
-        found = _ANALYSERS[ruleset] = _find_analyser(ruleset)
-    return found
-
-
-_ANALYSERS: dict[str, ModuleType] = {}
-
-
-def _find_analyser(ruleset) -> ModuleType:
-    shown = repr(ruleset)[:20]
+    """The ruleset's 算牌 (its ``engine/analyse.py``), as the registry holds it; ScoringError when
+    the ruleset is unknown or has none."""
     try:
         found = get_ruleset(ruleset).analyser
     except ScoringError:
+        shown = repr(ruleset)[:20]
         raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset") from None
     if found is None:
+        shown = repr(ruleset)[:20]
         raise ScoringError(f"玩法 {shown} 没有算牌", f"Ruleset {shown} has no tile reading", "ruleset")
     return found
 

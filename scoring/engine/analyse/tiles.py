@@ -38,7 +38,9 @@ class Memo(dict):
 
 @cache
 def _wild_rule(ruleset: str) -> tuple[bool, bool]:
-    """(the next kind is wild too, 白板 stands in for the flip's kind), as the ruleset's 算牌 says."""
+    """(the next kind is wild too, 白板 stands in for the flip's kind), as the ruleset's 算牌 says.
+    Kept per code, as ``wild_kinds`` and ``played_kinds`` are: a code names one ruleset for the
+    life of the process (only a ruleset with 算牌 gets this far)."""
     from .request import analyser
 
     rules = analyser(ruleset)
