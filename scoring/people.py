@@ -128,10 +128,18 @@ def names_to_offer(game, state) -> list[str]:
     return out
 
 
-def draw(names: list[str]) -> list[str]:
+def draw(names: list[str], sitting: list[str]) -> list[str]:
     """扳位: the people at the table draw wind tiles, the server's draw (every phone is shown the
-    same order before it is confirmed): ``names`` in a random seat order."""
-    return secrets.SystemRandom().sample(list(names), len(names))
+    same order before it is confirmed): ``names`` in a random seat order other than ``sitting``
+    (who sits now), since a seating that changes no seat is no seating (docs/contract.md, "People
+    and seats"); drawn again when the tiles fall as everyone already sits (1 in 24 at four)."""
+    now, shuffle = [key(n) for n in sitting], secrets.SystemRandom().sample
+    if len({key(n) for n in names}) < 2:
+        return list(names)
+    drawn = shuffle(list(names), len(names))
+    while [key(n) for n in drawn] == now:
+        drawn = shuffle(list(names), len(names))
+    return drawn
 
 
 ROUND_NAMES = (("东风圈", "East round"), ("南风圈", "South round"), ("西风圈", "West round"), ("北风圈", "North round"))

@@ -234,7 +234,7 @@ def seating(request: HttpRequest, token: str, *, hand: Hand | None = None, game:
         before, next_seq = build(game, [h for h in hands if h.seq < hand.seq]).state, None
     page = SeatingPage(request, game, token, before, hand)
     if page.how == "draw":  # 扳位: the server draws, and the preview's address holds what it drew
-        return redirect(page.link(draw(page.base), dealer=0, drawn=1))
+        return redirect(page.link(draw(page.base, page.start), dealer=0, drawn=1))
     step = page.step()
     context = {
         "game": game,

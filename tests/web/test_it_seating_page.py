@@ -15,6 +15,7 @@ from django.test import Client
 from scoring import services
 from scoring.engine import score_game
 from scoring.models import Game, Hand, Settlement
+from scoring.people import draw
 from tests.web.helpers import NEW_GAME, game_url, messages_of, record, version_of
 
 ZIMO = {"outcome": "win", "win_type": "zimo"}
@@ -152,6 +153,18 @@ def test_the_random_draw_is_the_servers_and_every_phone_sees_the_same_order(clie
     game.refresh_from_db()
     assert game.state["table"]["seating"] == order  # exactly what the preview showed
     assert game.state["table"]["dealer"] == 0  # 东 deals after a draw
+
+
+def test_the_random_draw_never_falls_as_everyone_already_sits():
+    """A seating that changes no seat is refused (docs/contract.md), so the draw that falls that
+    way (1 in 24 at four, 1 in 2 at two) is drawn again instead of showing a preview that cannot
+    be confirmed; bringing someone in may keep the others where they sit."""
+    assert all(draw(["阿明", "小芳"], ["阿明", "小芳"]) == ["小芳", "阿明"] for _ in range(200))
+    four = ["老王", "小李", "阿华", "大刘"]
+    assert all(draw(four, four) != four for _ in range(500))
+    with_a_sub = ["老王", "小李", "小周", "大刘"]
+    assert tuple(with_a_sub) in {tuple(draw(with_a_sub, four)) for _ in range(500)}  # (23/24)^500 to miss
+    assert all(sorted(draw(with_a_sub, four)) == sorted(with_a_sub) for _ in range(50))
 
 
 def test_a_new_dealer_and_what_a_seating_ends(client, game):
