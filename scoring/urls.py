@@ -17,6 +17,7 @@ urlpatterns = [
     path("g/<str:token>/chart", games.chart, name="chart"),
     path("g/<str:token>/rules", games.rules_page, name="rules"),
     path("g/<str:token>/me/<int:seat>", games.set_me, name="set-me"),
+    path("g/<str:token>/me", games.set_me_by_name, name="set-me-by-name"),
     path("g/<str:token>/record", hands.record, name="record"),
     path("g/<str:token>/analyse", analyse.analyse, name="analyse"),
     path("g/<str:token>/seating", seating.seating, name="seating"),

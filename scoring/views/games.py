@@ -19,6 +19,7 @@ from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.engine.seating import key
 from scoring.engine.seating import seat as seated
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
@@ -27,6 +28,7 @@ from scoring.ledger import LedgerError
 from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game
 from scoring.pagecache import game_stamp, render_page
+from scoring.people import Seatings, people_of
 from scoring.presenters import game_context
 
 
@@ -166,6 +168,21 @@ def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
     device.set_my_name(request, response, game.id, game.seating[seat])  # the person, wherever they sit later
+    return response
+
+
+@require_POST
+def set_me_by_name(request: HttpRequest, token: str) -> HttpResponse:
+    """「我是」 someone of the evening who sits out now (by name: they have no seat to tap)."""
+    game, can_edit = load_game(request, token)
+    wanted = key(request.POST.get("name", ""))
+    seatings = Seatings.of_game(game)
+    people = people_of(seatings.first, [names for _seq, names in seatings.changes])
+    person = next((name for name in people if key(name) == wanted), None)
+    if not can_edit or person is None:
+        raise Http404(_("这一场没有这个人"))
+    response = redirect("game", token=token)
+    device.set_my_name(request, response, game.id, person)
     return response
 
 

@@ -550,6 +550,23 @@ def test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out(
     assert "现在轮空" not in text(client.get(game_url(game)))
 
 
+def test_someone_sitting_out_can_say_i_am_on_a_fresh_phone(client, game):
+    """阿华 sits out and picks up a phone that never said who it is: the 「我是」 buttons offer him
+    too (by name, he has no seat to tap), and what he records is signed 阿华; a name not of this
+    evening is refused and changes nothing."""
+    seat(client, game, "老王", "小李", "小周", "大刘")  # 阿华 goes out
+    page = client.get(game_url(game)).content.decode()
+    assert re.search(r'name="name" value="阿华"><button[^>]*><bdi>阿华</bdi> <small>轮空</small>', page)
+    assert client.post(game_url(game) + "me", {"name": "没来的人"}).status_code == 404
+    assert "现在轮空" not in text(client.get(game_url(game)))
+    assert client.post(game_url(game) + "me", {"name": "阿华"}).status_code == 302
+    assert "我是 阿华 （现在轮空，记录仍署这个名字）" in text(client.get(game_url(game)))
+    win(client, game, 0)
+    assert Hand.objects.get(game=game, seq=2).entered_by == "阿华"
+    viewer = Client()
+    assert viewer.post(f"/g/{game.view_token}/me", {"name": "阿华"}).status_code == 404  # the view link signs nothing
+
+
 def test_an_older_phones_seat_means_whoever_sits_there_now(client, game):
     """A 「我是」 cookie written before people (a seat number) still reads: the person in that seat."""
     from django.core import signing
