@@ -12,6 +12,7 @@ from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.engine.seating import key
 from scoring.forms import control_character
+from scoring.groups import together_at
 from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
 from scoring.people import evening
@@ -190,9 +191,31 @@ def share_text(ledger: GameView, settlement=None) -> str:
         lines.append(
             f"{payer} 垫付台费 {paid}（已算入）" if zh else f"{payer} advanced the table fee {paid} (counted in)"
         )
+    together = together_lines(game, zh)
+    if together:  # tonight's transfers were netted with earlier unpaid ones: only those are paid
+        return "\n".join(lines + together)
     transfers = list(settlement.transfers.all())
     lines.append("转账：" if zh else "Transfers:")
     lines += [f"{names[t.payer]} → {names[t.payee]} {money(t.amount_fen, zh)}" for t in transfers]
     if not transfers:
         lines.append("没有人需要转账。" if zh else "Nobody needs to pay.")
     return "\n".join(lines)
+
+
+def together_lines(game, zh: bool) -> list[str]:
+    """一起结清 made at ``game`` (scoring/groups.py ``together_at``): the evenings it took in and
+    the transfers that replace tonight's; none if the game was settled on its own."""
+    together = together_at(game)
+    if together is None:
+        return []
+    dates, transfers = together
+    dates = ("、" if zh else ", ").join(dates)
+    lines = [
+        f"转账（连同 {dates} 没付的一起结清）："
+        if zh
+        else f"Transfers (settled together with what was unpaid from {dates}):"
+    ]
+    lines += [f"{payer} → {payee} {money(fen, zh)}" for payer, payee, fen in transfers]
+    if not transfers:
+        lines.append("正好抵消：谁也不用转账。" if zh else "It all cancels out: nobody needs to pay.")
+    return lines

@@ -599,3 +599,20 @@ def balances_by_person(owed: list[Owed], settle_ups: list[OpenSettleUp]) -> list
                 add(t.payer, -t.amount_fen)
                 add(t.payee, t.amount_fen)
     return sorted(((names[k], fen) for k, fen in total.items() if fen), key=lambda item: (-item[1], item[0]))
+
+
+def together_at(game: Game) -> tuple[list[str], list[tuple[str, str, int]]] | None:
+    """The 一起结清 made at ``game``, as its WeChat text and picture say it: the dates (月-日) of
+    the earlier evenings it took in, and the netted transfers (payer, payee, 分) that replace the
+    game's own; None if the game was settled on its own."""
+    settle_up = (
+        SettleUp.objects.filter(game=game)
+        .prefetch_related("transfers", "parts__transfer__settlement__game")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+    if settle_up is None:
+        return None
+    days = sorted({p.transfer.settlement.game.created_at for p in settle_up.parts.all()} - {game.created_at})
+    dates = [f"{timezone.localtime(day):%m-%d}" for day in days]
+    return dates, [(t.payer, t.payee, t.amount_fen) for t in settle_up.transfers.all()]

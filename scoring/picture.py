@@ -15,6 +15,7 @@ from scoring import charts
 from scoring.cache import all_nets
 from scoring.charts import RED, clip, money_colour, running_totals_svg
 from scoring.engine.points import fmt, from_json
+from scoring.groups import together_at
 from scoring.lang import chinese, pick
 from scoring.models import Game, Settlement
 from scoring.yuan import money, won_or_lost, yuan_text
@@ -45,6 +46,7 @@ class Facts:
     rate: str  # 「每点 0.5 元 · 台费 40 元」, or 「未结算」
     people: list[Person]  # largest first
     transfers: list[tuple[str, str, int]] = field(default_factory=list)  # payer, payee, 分
+    transfers_title: str = ""  # 「转账」, or which earlier evenings were settled with it
     hands: int = 0
     biggest: tuple[int, str, object] | None = None  # (第N局, winner, points)
     nets: list = field(default_factory=list)  # each counted hand's nets by person
@@ -61,6 +63,10 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         people = [Person(n, p, f) for n, p, f in zip(settled, points, settlement.balances_fen, strict=True)]
         names = settled
         transfers = [(settled[t.payer], settled[t.payee], t.amount_fen) for t in settlement.transfers.all()]
+        title = pick("转账", "Transfers")
+        if together := together_at(game):  # settled with earlier evenings' unpaid transfers: those netted
+            transfers = together[1]
+            title = pick("转账（连同以前没付的一起结清）", "Transfers (with earlier unpaid ones)")
         rate = pick(
             f"每点 {yuan_text(settlement.rate_fen)} 元 · 台费 {yuan_text(settlement.fee_fen)} 元",
             f"¥{yuan_text(settlement.rate_fen)} a point · table fee ¥{yuan_text(settlement.fee_fen)}",
@@ -68,7 +74,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
     else:
         totals = [sum((net[person] for net in nets), 0) for person in range(len(names))]
         people = [Person(n, p, None) for n, p in zip(names, totals, strict=True)]
-        transfers, rate = [], pick("未结算 · 按分计", "Not settled · in points")
+        transfers, rate, title = [], pick("未结算 · 按分计", "Not settled · in points"), ""
     people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: first seen first on ties
     return Facts(
         date=f"{timezone.localtime(game.created_at):%Y-%m-%d}",
@@ -76,6 +82,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         rate=rate,
         people=people,
         transfers=transfers,
+        transfers_title=title,
         hands=len(nets),
         biggest=biggest_hand(nets, names),
         nets=nets,
@@ -134,7 +141,7 @@ def picture_svg(facts: Facts) -> str:
         y += 84
     if facts.transfers:
         y += 20
-        parts.append(_text(MARGIN, y, pick("转账", "Transfers"), 36, fill="#555"))
+        parts.append(_text(MARGIN, y, facts.transfers_title, 36, fill="#555"))
         y += 64
         for payer, payee, fen in facts.transfers:
             parts.append(_text(MARGIN, y, transfer_words(payer, payee, fen), 44))

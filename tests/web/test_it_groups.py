@@ -445,6 +445,28 @@ def test_settling_tonight_with_last_weeks_unpaid_transfers_nets_them_into_the_fe
     assert balances == {"老王": 1700, "大刘": -1700}
 
 
+def test_the_wechat_text_of_an_evening_settled_together_gives_the_netted_transfers(client, group):
+    """Once tonight is settled together with last week, the text sent to the group chat says so
+    and lists the three transfers to pay (not tonight's own three, which they replace)."""
+    last_week, tonight = settled_pair(client, group)
+    before = client.get(game_url(tonight) + "settle").context["share"]
+    assert "转账：\n老王 → 阿华 9.50 元\n小李 → 阿华 7.50 元\n小李 → 大刘 2 元" in before
+    client.post(game_url(tonight) + "carry", {"ids": plan_ids(group)})
+    share = client.get(game_url(tonight) + "settle").context["share"]
+    week = f"{timezone.localtime(last_week.created_at):%m-%d}"
+    assert share.endswith(
+        f"转账（连同 {week} 没付的一起结清）：\n大刘 → 老王 17 元\n小李 → 老王 5.50 元\n阿华 → 老王 2 元"
+    )
+    assert "老王 → 阿华 9.50 元" not in share
+    assert "大刘 → 老王 17 元" not in client.get(game_url(last_week) + "settle").context["share"]  # made tonight
+    picture = re.findall(r"<text [^>]*>([^<]*)</text>", client.get(game_url(tonight) + "picture.svg").content.decode())
+    at = picture.index("转账（连同以前没付的一起结清）")
+    assert picture[at + 1 : at + 4] == ["大刘 → 老王 17 元", "小李 → 老王 5.50 元", "阿华 → 老王 2 元"]
+    english(client)
+    share = client.get(game_url(tonight) + "settle").context["share"]
+    assert f"Transfers (settled together with what was unpaid from {week}):\n大刘 → 老王 ¥17" in share
+
+
 def test_the_group_page_shows_what_each_person_still_owes_across_evenings(client, group):
     """Before settling together, by person: the same sums as above."""
     settled_pair(client, group)
