@@ -530,6 +530,35 @@ def mark_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | None =
         return netted
 
 
+def undo_settle_up(group: Group, settle_up_id: int, *, game: Game | None = None) -> None:
+    """撤销一起结清 (from ``game``'s settle page: one of its own): what it took in is owed again,
+    each on its own evening. Refused once any of its transfers is 已付 (untick it first): the
+    money may have moved."""
+    with transaction.atomic():
+        Group.objects.select_for_update().get(pk=group.pk)
+        found = SettleUp.objects.filter(pk=settle_up_id, group=group)
+        if game is not None:
+            found = found.filter(Q(game=game) | Q(parts__transfer__settlement__game=game))
+        settle_up = found.first()
+        if settle_up is None:
+            raise GroupConflict(
+                "这次一起结清已不存在（已撤销，或有一局重新打开了）。",
+                "This settle-up no longer exists (undone, or a game was reopened).",
+            )
+        if settle_up.transfers.filter(paid_at__isnull=False).exists():
+            raise GroupConflict(
+                "这次一起结清已经有人付了：先取消「已付」，再撤销。",
+                "Part of this settle-up is already paid: untick 已付 first, then undo it.",
+            )
+        parts = Transfer.objects.filter(settle_up_part__settle_up=settle_up)
+        game_ids = sorted(set(parts.values_list("settlement__game_id", flat=True)))
+        list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk").values_list("pk"))
+        parts.update(paid_at=None)  # a settle-up that cancelled out had marked them paid
+        settle_up.delete()
+        Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)  # their settle pages change
+        live.announce_versions(Game.objects.filter(pk__in=game_ids))
+
+
 def paid_in_settle_up(game: Game) -> bool:
     """Is a transfer of ``game`` in a settle-up someone has already paid part of?"""
     return SettleUp.objects.filter(parts__transfer__settlement__game=game, transfers__paid_at__isnull=False).exists()
@@ -556,6 +585,11 @@ class OpenSettleUp:
     settle_up: SettleUp
     transfers: list[SettleUpTransfer]
     parts: list[Owed]
+
+    @property
+    def any_paid(self) -> bool:
+        """Is one of its transfers 已付 (then it cannot be undone)?"""
+        return any(t.paid_at is not None for t in self.transfers)
 
 
 def open_settle_ups(group: Group, game: Game | None = None) -> list[OpenSettleUp]:

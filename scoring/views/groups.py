@@ -237,6 +237,19 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
 
 
 @require_POST
+def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
+    """撤销一起结清, from the group page."""
+    group = groups.writable_group(request, token)
+    try:
+        groups.undo_settle_up(group, settle_up_id)
+    except groups.GroupConflict as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, _("已撤销一起结清：各笔转账回到各自那场，仍然没付。"))
+    return redirect("group", token=token)
+
+
+@require_POST
 def game_group(request: HttpRequest, token: str) -> HttpResponse:
     """A game's edit link puts it in a group whose edit link this phone holds (``group``), or
     takes it out (``group`` empty)."""
@@ -278,4 +291,19 @@ def carry_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpRespon
         groups.mark_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game)
     except groups.GroupConflict as conflict:
         messages.warning(request, say(conflict))
+    return redirect("settle", token=token)
+
+
+@require_POST
+def carry_undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
+    """撤销一起结清, from the settle page of a game it holds."""
+    game = writable_game(request, token)
+    if game.group_id is None:
+        raise Http404(_("这局不在牌友圈里"))
+    try:
+        groups.undo_settle_up(game.group, settle_up_id, game=game)
+    except groups.GroupConflict as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, _("已撤销一起结清：各笔转账回到各自那场，仍然没付。"))
     return redirect("settle", token=token)

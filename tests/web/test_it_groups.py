@@ -467,6 +467,35 @@ def test_the_wechat_text_of_an_evening_settled_together_gives_the_netted_transfe
     assert f"Transfers (settled together with what was unpaid from {week}):\n大刘 → 老王 ¥17" in share
 
 
+def test_a_settle_up_is_undone_until_something_of_it_is_paid(client, group):
+    """撤销一起结清: the six transfers are owed again, each on its own evening (the offer comes
+    back, the text gives tonight's own); once one netted transfer is 已付 the undo is refused and
+    changes nothing, and the button is gone until it is unticked."""
+    _last_week, tonight = settled_pair(client, group)
+    client.post(game_url(tonight) + "carry", {"ids": plan_ids(group)})
+    settle_up = SettleUp.objects.get()
+    page = client.get(game_url(tonight) + "settle").content.decode()
+    assert f'action="/g/{tonight.edit_token}/carry/{settle_up.pk}/undo"' in page
+    first = settle_up.transfers.first()
+    client.post(game_url(tonight) + f"carry/{first.pk}/paid", {"paid": "1"})
+    assert "撤销一起结清" not in client.get(game_url(tonight) + "settle").content.decode()
+    response = client.post(game_url(tonight) + f"carry/{settle_up.pk}/undo", follow=True)
+    assert "这次一起结清已经有人付了：先取消「已付」，再撤销。" in messages_of(response)
+    assert SettleUp.objects.filter(pk=settle_up.pk).exists()
+    client.post(game_url(tonight) + f"carry/{first.pk}/paid", {"paid": "0"})
+    response = client.post(group_url(group) + f"settle-up/{settle_up.pk}/undo", follow=True)
+    assert "已撤销一起结清：各笔转账回到各自那场，仍然没付。" in messages_of(response)
+    assert not SettleUp.objects.exists()
+    assert len(groups.free_transfers(group)) == 6
+    assert not Transfer.objects.filter(paid_at__isnull=False).exists()
+    assert "这几个人以前还有没付的" in client.get(game_url(tonight) + "settle").content.decode()
+    assert "转账：\n老王 → 阿华 9.50 元" in client.get(game_url(tonight) + "settle").context["share"]
+    again = client.post(group_url(group) + f"settle-up/{settle_up.pk}/undo", follow=True)  # another phone's tap
+    assert "这次一起结清已不存在（已撤销，或有一局重新打开了）。" in messages_of(again)
+    viewer = client.post(group_url(group, view=True) + f"settle-up/{settle_up.pk}/undo")
+    assert viewer.status_code in (403, 404)
+
+
 def test_the_group_page_shows_what_each_person_still_owes_across_evenings(client, group):
     """Before settling together, by person: the same sums as above."""
     settled_pair(client, group)
