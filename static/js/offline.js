@@ -191,7 +191,13 @@
       if (json && json.ok) {
         delay = FIRST_DELAY;
         said.push(json);
-        save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }));
+        // The hands behind it were entered after it: what they passed was said with this one.
+        save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }).map(function (i) {
+          i.fields = i.fields.map(function (p) {
+            return p[0] === "next_seq" && Number(p[1]) <= json.seq ? ["next_seq", String(json.seq + 1)] : p;
+          });
+          return i;
+        }));
         flush();
       } else if (json && json.ok === false) {
         refuse(token, first, json.reason);

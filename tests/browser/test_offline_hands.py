@@ -77,7 +77,8 @@ def test_a_confirm_whose_answer_was_lost_is_sent_again_and_recorded_once(live_se
     phone.route("**/record", lose_the_answer)
     confirm_button(phone).click()
     expect(phone.locator(".offline-kept")).to_be_visible()
-    assert lost[0].status == 200 and Hand.objects.filter(game=game).count() == 1
+    assert lost[0].status == 200
+    assert Hand.objects.filter(game=game).count() == 1
     phone.evaluate("window.dispatchEvent(new Event('online'))")  # not waiting for the retry
     expect(phone.locator("#flash")).to_have_text("离线时记的第1局已经同步过了，没有重复记录。")
     expect(phone.locator("#hands .hand-row")).to_have_count(1)

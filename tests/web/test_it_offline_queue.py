@@ -51,7 +51,8 @@ def test_the_message_speaks_english_and_names_no_one_for_an_unsigned_phone(clien
 
 def test_a_queued_hand_nobody_overtook_is_simply_recorded(client, game):
     answer = send_queued(client, game, ZIMO, next_seq=1, form_token="kept-2").json()
-    assert answer["ok"] and not answer["moved"]
+    assert answer["ok"]
+    assert not answer["moved"]
     assert answer["message"] == "离线时记的一局已同步，是第1局。"
     assert Hand.objects.filter(game=game).count() == 1
 
@@ -118,3 +119,23 @@ def test_a_view_link_cannot_send_a_queued_hand(client, game):
     response = client.post(game_url(game, view=True) + "record", data)
     assert response.status_code == 403  # offline.js keeps it with 「没有记上 (HTTP 403)」
     assert not Hand.objects.filter(game=game).exists()
+
+
+def test_the_confirm_names_the_hand_for_a_phone_that_keeps_it(client, game, zhuji_game, wuyi2_game):
+    html = client.get(game_url(game) + "record?winner=0&win_type=zimo").content.decode()
+    assert 'name="confirm" value="1" class="btn btn-danger btn-lg w-100 py-3 mb-2" data-facts="老王 自摸 ×2"' in html
+    for each in (game, zhuji_game, wuyi2_game):  # the ruleset's own title function, whatever the ruleset
+        response = client.get(game_url(each) + "record?outcome=draw")
+        assert f'data-facts="{response.context["row"].title}"' in response.content.decode()
+    record(client, game, ZIMO)
+    edit = client.get(game_url(game) + "hand/1/edit")
+    assert "确认修改" in edit.content.decode()
+    assert "data-facts" not in edit.content.decode()  # an edit is never kept offline
+
+
+def test_the_phone_script_gets_its_words_in_the_pages_language(client, game):
+    assert "离线 · {n} 局待同步" in client.get(game_url(game)).content.decode()
+    client.cookies["django_language"] = "en"
+    html = client.get(game_url(game)).content.decode()
+    assert "Offline · {n} waiting to sync" in html
+    assert "Offline: edits, voids and settling need the network" in html
