@@ -9,7 +9,6 @@
 (function () {
   "use strict";
   var PREFIX = "yiwu-offline:";
-  var SAID = "yiwu-offline-said";
   var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/views/hands.py FORM_TOKEN, never empty
   var FIRST_DELAY = 2000, LONGEST_DELAY = 60000;
   var words = {};
@@ -238,21 +237,20 @@
       toast(text, tone);
       var poller = document.getElementById("poller");
       if (poller && window.htmx) window.htmx.trigger(poller, "poll-now");
-    } else if (document.querySelector(".offline-kept")) {
-      try { window.sessionStorage.setItem(SAID, JSON.stringify({ text: text, tone: tone })); } catch (error) { /* said here */ }
-      window.location.assign(gameUrl(token));
+    } else if (document.querySelector(".offline-kept a")) {  // htmx takes the boosted link
+      afterSwap = { text: text, tone: tone };
+      document.querySelector(".offline-kept a").click();
     } else {
       toast(text, tone);
     }
   }
 
-  function sayKept() {
-    var kept = null;
-    try {
-      kept = JSON.parse(window.sessionStorage.getItem(SAID));
-      window.sessionStorage.removeItem(SAID);
-    } catch (error) { return; }
-    if (kept && kept.text) toast(kept.text, kept.tone);
+  // What to say once the game page a kept preview went back to is on screen.
+  var afterSwap = null;
+  function sayAfterSwap() {
+    if (!afterSwap || !onGamePage()) return;
+    toast(afterSwap.text, afterSwap.tone);
+    afterSwap = null;
   }
 
   // ---- the game page: the banner and the 待同步 rows ----
@@ -355,9 +353,9 @@
   window.addEventListener("pageshow", wake);
   window.addEventListener("storage", function (event) { if (event.key && event.key.indexOf(PREFIX) === 0) draw(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); });
-  document.addEventListener("DOMContentLoaded", function () { sayKept(); wake(); });
+  document.addEventListener("DOMContentLoaded", wake);
   // A swap (a poll's fresh list, a boosted page) drops the rows: they are drawn again.
-  document.addEventListener("htmx:afterSettle", draw);
+  document.addEventListener("htmx:afterSettle", function () { draw(); sayAfterSwap(); });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "hands") draw();
   });

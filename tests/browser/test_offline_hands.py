@@ -48,10 +48,12 @@ def test_a_hand_entered_offline_reaches_the_other_phone_once_after_the_hand_reco
     record(xiaoli, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # 小李's phone, online
     assert Hand.objects.filter(game=game).count() == 1
 
+    mine.evaluate("window.stillTheSamePage = 42")
     contexts[0].set_offline(False)
     expect(mine.locator("#flash")).to_have_text("在你离线时，小李记了第1局；你记的已排在第2局。")
     expect(mine.locator("#hands .hand-row")).to_have_count(2)
     expect(mine.locator("#offline-banner")).to_have_count(0)
+    assert mine.evaluate("window.stillTheSamePage") == 42  # the game page came by htmx, no reload
     shot(mine, "offline-synced-after-another-phones-hand")
     other.goto(url)
     expect(other.locator("#hands .title").get_by_text("老王 自摸 ×2")).to_have_count(1)
