@@ -86,6 +86,9 @@ def test_a_confirm_whose_answer_was_lost_is_sent_again_and_recorded_once(live_se
     expect(phone.locator("#hands .hand-row")).to_have_count(1)
     assert Hand.objects.filter(game=game).count() == 1
     assert phone.evaluate("localStorage.length") == 0
+    phone.route("**/record?*", lambda route: route.abort("internetdisconnected"))  # onLine says yes
+    phone.get_by_role("link", name="阿华", exact=True).click()
+    expect(phone.locator("#flash")).to_have_text("离线：这一步需要联网")
 
 
 def test_a_refused_queued_hand_stays_with_its_reason_until_deleted(live_server, phone, shot):
