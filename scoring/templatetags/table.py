@@ -121,5 +121,6 @@ def offline_words() -> str:
         "step": _("离线：这一步需要联网"),
         "change": _("离线：修改/作废/结算需要联网"),
         "waits": _("等前面一局处理好再发"),
+        "unsaved": _("这台手机存不下这一局：请联网后再确认。"),
     }
     return json.dumps(words, ensure_ascii=False)

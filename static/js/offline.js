@@ -40,7 +40,10 @@
     try {
       if (items.length) window.localStorage.setItem(PREFIX + token, JSON.stringify(items));
       else window.localStorage.removeItem(PREFIX + token);
-    } catch (error) { /* storage full or refused: nothing more can be kept */ }
+      return true;
+    } catch (error) {  // storage full or refused (a private tab): nothing more can be kept
+      return false;
+    }
   }
   function newToken() {
     var bytes = new Uint8Array(16);
@@ -64,7 +67,10 @@
     var items = load(token);
     if (!items.some(function (i) { return i.formToken === formToken; })) {
       items.push({ action: path, fields: fields, facts: facts || "", formToken: formToken, at: Date.now() });
-      save(token, items);
+      if (!save(token, items)) {
+        toast(say("unsaved"), "danger");
+        return false;
+      }
     }
     return true;
   }
@@ -94,6 +100,8 @@
     note.appendChild(back);
     if (button) button.replaceWith(note); else panel.prepend(note);
     if (window.htmx) window.htmx.process(note);  // boosted like every link of the page
+    note.tabIndex = -1;
+    note.focus({ preventScroll: true });  // the button it replaces had the focus
   }
 
   function keepForm(form, submitter) {
@@ -124,7 +132,7 @@
 
   document.addEventListener("click", function (event) {
     var link = event.target.closest && event.target.closest("a[href]");
-    if (!offline() || !link || link.origin !== window.location.origin || link.hasAttribute("data-offline-ok")) return;
+    if (!offline() || !link || link.origin !== window.location.origin) return;
     var kind = needs(link.pathname);
     if (!kind) return;  // another page the phone may hold (the service worker's): let it try
     event.preventDefault();
