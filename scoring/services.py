@@ -32,6 +32,11 @@ class Conflict(BilingualError):
         self.hand = hand
 
 
+class AlreadyRecorded(Conflict):
+    """The form token was already spent on ``hand``: a resubmitted form, or a queued hand sent
+    again after its answer was lost (the phone was offline: static/js/offline.js)."""
+
+
 class StalePreview(Conflict):
     """The preview being confirmed was made before another phone changed the game (a bet, a
     hand added, an earlier hand edited or voided): its amounts may no longer be the ones that
@@ -190,19 +195,24 @@ def record_hand(
     form_token: str,
     entered_by: str,
     version: int | None = None,
+    queued: bool = False,
 ) -> Hand:
     """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
-    refused naming the hand it already made; so is a preview made before an earlier hand
-    changed (``version``)."""
+    refused naming the hand it already made (``AlreadyRecorded``); so is a preview made before
+    an earlier hand changed (``version``).
+
+    ``queued``: a hand entered on a phone without network and sent once it came back. It goes
+    after whatever is recorded now even if ``next_seq`` is stale; the hand returned carries in
+    ``passed`` the hands recorded meanwhile (from ``next_seq`` on), for the phone to be told."""
     try:
         with transaction.atomic():
             game = _locked(game)
             done = game.hands.filter(form_token=form_token).first() if form_token else None
             if done is not None and is_seating(done.entry):
-                raise Conflict("这次换人/换位已经记过了。", "This seating was already recorded.", done)
+                raise AlreadyRecorded("这次换人/换位已经记过了。", "This seating was already recorded.", done)
             if done is not None:
                 number = game.number_of(done.seq)
-                raise Conflict(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
+                raise AlreadyRecorded(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
             ensure(game)
             if game.state["active"] + len(game.state["seatings"]) >= MAX_HANDS:
                 raise Conflict(
@@ -215,7 +225,10 @@ def record_hand(
                     "刚才别的手机记了一局或换了人，请看最新的记录再换。",
                     "Another phone just recorded a hand or a seating: check the ledger, then change seats.",
                 )
-            if seq != next_seq:
+            passed = []
+            if seq != next_seq and queued and 0 < next_seq < seq:
+                passed = list(game.hands.filter(seq__gte=next_seq, voided_at__isnull=True).order_by("seq"))
+            elif seq != next_seq and not queued:
                 number = game.number_of(next_seq)
                 raise Conflict(
                     f"第{number}局已经被别人记录了，请看最新的记录。",
@@ -246,6 +259,7 @@ def record_hand(
             game.pending = game.pending if entry.get("outcome") == "manual" else {}
             Game.objects.filter(pk=game.pk).update(state=game.state, pending=game.pending)
             game.bump_version(recorded_words(entry, game.state["active"], entered_by))
+            hand.passed = passed
             return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None

@@ -95,3 +95,32 @@ def other_outcomes(game) -> list[tuple[str, str]]:
     where the game plays it (its entry's ``other_outcomes``)."""
     own = getattr(game.rulebook.entry, "other_outcomes", None)
     return own(game) if own else []
+
+
+@register.simple_tag
+def offline_words() -> str:
+    """What static/js/offline.js says (hands kept on the phone without network), in the page's
+    language, as JSON for a ``<meta>`` (no inline script: the site's CSP). ``{n}`` is a count."""
+    import json
+
+    from django.utils.translation import gettext as _
+
+    words = {
+        "offline": _("离线"),
+        "offline_n": _("离线 · {n} 局待同步"),
+        "waiting_n": _("{n} 局待同步"),
+        "pending": _("待同步"),
+        "later": _("联网后计算"),
+        "sending": _("正在同步…"),
+        "refused": _("没有记上"),
+        "delete": _("删除"),
+        "delete_sure": _("确认删除"),
+        "edit": _("修改"),
+        "kept": _("没有网络：这一局已存在这台手机上，联网后自动发送。"),
+        "back": _("回到牌局"),
+        "step": _("离线：这一步需要联网"),
+        "change": _("离线：修改/作废/结算需要联网"),
+        "waits": _("等前面一局处理好再发"),
+        "unsaved": _("这台手机存不下这一局：请联网后再确认。"),
+    }
+    return json.dumps(words, ensure_ascii=False)

@@ -9,7 +9,7 @@ from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.cache import patch_vary_headers
@@ -25,7 +25,7 @@ from scoring.entry import entry_for, entry_module_for
 from scoring.entry.base import BetRefused
 from scoring.entry.seating import recordable
 from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
-from scoring.lang import say, table_words
+from scoring.lang import pick, say, table_words
 from scoring.ledger import LedgerError, build, number_in
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
@@ -229,6 +229,8 @@ def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse 
 
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
+    if queued(request):
+        return record_queued(request, game, token)
     if stop := finished(request, game, token) or no_form(request, game, token, request.POST or request.GET):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
@@ -255,6 +257,77 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     except LedgerError as error:
         page.refuse(error)
     return page.render()
+
+
+def queued(request: HttpRequest) -> bool:
+    """A confirm the phone kept while it had no network and sends now (static/js/offline.js):
+    answered in JSON, never a page."""
+    return confirming(request) and request.POST.get("queued") == "1"
+
+
+def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
+    """A hand entered offline, sent once the network came back. It is recorded after whatever
+    is there now (another phone may have recorded hands meanwhile: the answer names them); its
+    form token makes a resend harmless (the answer names the hand it made). The rules may still
+    refuse it (a bet no longer allowed, the game finished): ``ok`` false and the reason, for the
+    phone to keep the hand with it. Preview versions do not apply: nobody saw a preview of the
+    table it lands on."""
+    if game.status == Game.FINISHED:
+        return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
+    if not recordable(entry_module_for(game, request.POST)):
+        return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
+    form_token = request.POST.get("form_token", "")
+    if not form_token or not FORM_TOKEN.fullmatch(form_token):
+        return refused_json(_("表单已损坏，请重新打开记分页。"))
+    before, _seq = table(game)
+    page = EntryPage(request, game, before, request.POST, token=token, mode="record")
+    if page.incomplete():
+        return refused_json(form_reasons(page.form))
+    entry = page.entry()
+    spend_hand_write(game=game)  # 429 past the game's writes per minute: the phone tries later
+    next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
+    by = device.my_name(request, game) or ""
+    try:
+        hand = services.record_hand(
+            game=game, entry=entry, fix=page.fix, next_seq=next_seq, form_token=form_token, entered_by=by, queued=True
+        )
+    except LedgerError as error:
+        return refused_json(table_words(error.message()))
+    except services.AlreadyRecorded as done:
+        number = game.number_of(done.hand.seq)
+        message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
+        return JsonResponse({"ok": True, "already": True, "seq": done.hand.seq, "number": number, "message": message})
+    except services.Conflict as conflict:
+        return refused_json(say(conflict))
+    number = game.number_of(hand.seq)
+    return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+
+
+def queued_words(game: Game, hand: Hand) -> dict:
+    """What the phone says once its offline hand is in: 「在你离线时，小李记了第7局；你记的已排在第8局」
+    when other hands were recorded meanwhile (``passed``, each named with who entered it)."""
+    number = game.number_of(hand.seq)
+    if not hand.passed:
+        return {"message": _("离线时记的一局已同步，是第%(seq)s局。") % {"seq": number}, "moved": False}
+    done = []
+    for other in hand.passed:
+        if is_seating(other.entry):
+            words = _("%(name)s换了人/换了位") if other.entered_by else _("别的手机换了人/换了位")
+        else:
+            words = _("%(name)s记了第%(seq)s局") if other.entered_by else _("别的手机记了第%(seq)s局")
+        done.append(words % {"name": other.entered_by, "seq": game.number_of(other.seq)})
+    who = pick("、", ", ").join(done)
+    return {"message": _("在你离线时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
+
+
+def refused_json(reason: str) -> JsonResponse:
+    """A queued hand the server will not record: the phone keeps it, with ``reason``."""
+    return JsonResponse({"ok": False, "reason": reason}, status=409)
+
+
+def form_reasons(form) -> str:
+    """Every refusal of an entry form, as one line."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors) or _("这一局还没填完。")
 
 
 def answers(request: HttpRequest, game: Game, before):

@@ -1,0 +1,370 @@
+// Hands entered without network stay on this phone and are sent once it is back, each exactly
+// once (docs/offline.md). 确认 on a record preview with no network (navigator.onLine false, or
+// a request that fails with a network error) keeps the form's fields, its address and the
+// hand's title (the button's data-facts) in localStorage under the game's token. The game page
+// shows them as 「待同步」 rows and a banner; the `online` event, the page coming back into view
+// and a retry with backoff send them in order with queued=1. The server records a queued hand
+// after whatever is there now and answers JSON (scoring/views/hands.py record_queued); the form
+// token makes a resend harmless. A hand the server refuses stays, with its reason, 删除 and 修改.
+(function () {
+  "use strict";
+  var PREFIX = "yiwu-offline:";
+  var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/views/hands.py FORM_TOKEN, never empty
+  var FIRST_DELAY = 2000, LONGEST_DELAY = 60000;
+  var words = {};
+  try {
+    words = JSON.parse(document.querySelector('meta[name="offline-words"]').content);
+  } catch (error) { /* a page without them says the keys */ }
+
+  function say(key, n) { return (words[key] || key).replace("{n}", n); }
+  function offline() { return navigator.onLine === false; }
+  function pathOf(url) { return new URL(url, window.location.href).pathname; }
+  function tokenOf(path) { var m = /^\/g\/([^/]+)\//.exec(path); return m ? m[1] : null; }
+  function isRecord(path) { return /^\/g\/[^/]+\/record$/.test(path); }
+  function gameUrl(token) { return "/g/" + token + "/"; }
+  function onGamePage() { return !!document.getElementById("hands") && tokenOf(window.location.pathname) !== null && /^\/g\/[^/]+\/$/.test(window.location.pathname); }
+
+  // What needs the network, as the person is told when there is none: a step of the record
+  // flow, or a change (修改, 作废, 换人/换位, 下注, 结算).
+  function needs(path) {
+    if (isRecord(path)) return "step";
+    if (/^\/g\/[^/]+\/(hand\/\d+\/(edit|void)|undo|seating|bet|settle|finish|reopen|carry|transfer\/)/.test(path)) return "change";
+    return null;
+  }
+
+  // ---- the queue, per game, in localStorage ----
+  function load(token) {
+    try { return JSON.parse(window.localStorage.getItem(PREFIX + token)) || []; } catch (error) { return []; }
+  }
+  function save(token, items) {
+    try {
+      if (items.length) window.localStorage.setItem(PREFIX + token, JSON.stringify(items));
+      else window.localStorage.removeItem(PREFIX + token);
+      return true;
+    } catch (error) {  // storage full or refused (a private tab): nothing more can be kept
+      return false;
+    }
+  }
+  function newToken() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return window.btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  // Keeps one confirmed hand: its fields (with 确认 and a form token), where it posts, its title.
+  function keep(action, pairs, facts) {
+    var path = pathOf(action), token = tokenOf(path);
+    if (!token) return false;
+    var fields = pairs.filter(function (p) {
+      return typeof p[1] === "string" && p[0] !== "queued" && p[0] !== "csrfmiddlewaretoken";
+    });
+    var formToken = (fields.find(function (p) { return p[0] === "form_token"; }) || [])[1];
+    if (!formToken || !FORM_TOKEN.test(formToken)) {
+      formToken = newToken();
+      fields = fields.filter(function (p) { return p[0] !== "form_token"; }).concat([["form_token", formToken]]);
+    }
+    if (!fields.some(function (p) { return p[0] === "confirm"; })) fields.push(["confirm", "1"]);
+    var items = load(token);
+    if (!items.some(function (i) { return i.formToken === formToken; })) {
+      items.push({ action: path, fields: fields, facts: facts || "", formToken: formToken, at: Date.now() });
+      if (!save(token, items)) {
+        toast(say("unsaved"), "danger");
+        return false;
+      }
+    }
+    return true;
+  }
+
+  function toast(text, tone) {
+    var flash = document.getElementById("flash");
+    if (!flash) return;
+    var alert = document.createElement("div");
+    alert.className = "alert alert-" + (tone || "warning") + " py-2 shadow offline-said";
+    alert.setAttribute("role", "alert");
+    alert.textContent = text;
+    flash.replaceChildren(alert);
+  }
+
+  // The preview page once its hand is kept: the confirm button gives way to what happened.
+  function showKept(form) {
+    var panel = form && (form.querySelector("#preview-panel") || form);
+    if (!panel) return;
+    var button = panel.querySelector('button[name="confirm"]');
+    var note = document.createElement("div");
+    note.className = "alert alert-info py-2 mb-2 offline-kept";
+    note.setAttribute("role", "status");
+    note.textContent = say("kept") + " ";
+    var back = document.createElement("a");
+    back.href = gameUrl(tokenOf(pathOf(form.action)));
+    back.textContent = say("back");
+    note.appendChild(back);
+    if (button) button.replaceWith(note); else panel.prepend(note);
+    if (window.htmx) window.htmx.process(note);  // boosted like every link of the page
+    note.tabIndex = -1;
+    note.focus({ preventScroll: true });  // the button it replaces had the focus
+  }
+
+  function keepForm(form, submitter) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var facts = submitter && submitter.getAttribute("data-facts");
+    if (keep(form.action, Array.from(data.entries()), facts)) {
+      showKept(form);
+      draw();
+    }
+  }
+
+  // With no network: 确认 keeps the hand; other writes and steps say they need the network.
+  document.addEventListener("submit", function (event) {
+    if (!offline()) return;
+    var form = event.target, submitter = event.submitter;
+    var path = pathOf(form.getAttribute("action") || window.location.href);
+    if (isRecord(path) && submitter && submitter.name === "confirm") {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      keepForm(form, submitter);
+    } else if ((form.method || "").toLowerCase() === "post" && tokenOf(path)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      toast(say(needs(path) || "step"));
+    }
+  }, true);
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[href]");
+    if (!offline() || !link || link.origin !== window.location.origin) return;
+    var kind = needs(link.pathname);
+    if (!kind) return;  // another page the phone may hold (the service worker's): let it try
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    toast(say(kind));
+  }, true);
+
+  // The network failed under a request that looked online: a 确认 of a new hand is kept,
+  // anything else says it needs the network instead of doing nothing. Polls fail quietly.
+  document.addEventListener("htmx:sendError", function (event) {
+    var detail = event.detail || {}, config = detail.requestConfig || {}, elt = detail.elt;
+    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;
+    var path = pathOf(config.path || detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
+    var data = config.formData;
+    if ((config.verb || "").toLowerCase() === "post" && isRecord(path) && data && data.get("confirm") === "1") {
+      var form = elt && (elt.matches("form") ? elt : elt.closest("form"));
+      var button = form && form.querySelector("button[data-facts]");
+      if (keep(path, Array.from(data.entries()), button && button.getAttribute("data-facts"))) {
+        showKept(form);
+        draw();
+        later();
+      }
+      return;
+    }
+    toast(say(needs(path) || "step"));
+  });
+
+  // ---- sending, in order, each once ----
+  var sending = false, timer = null, delay = FIRST_DELAY, said = [];
+
+  function csrf() {
+    var headers = document.body && document.body.getAttribute("hx-headers");
+    try { return JSON.parse(headers)["X-CSRFToken"]; } catch (error) { return ""; }
+  }
+
+  function later() {
+    if (timer) return;
+    timer = window.setTimeout(function () { timer = null; flush(); }, delay);
+    delay = Math.min(delay * 2, LONGEST_DELAY);
+  }
+
+  function flush() {
+    var token = tokenOf(window.location.pathname);
+    if (!token || sending || offline()) return;
+    var items = load(token), first = items[0];
+    if (!first || first.reason) { done(token); return; }
+    sending = true;
+    draw();
+    var body = new URLSearchParams();
+    first.fields.forEach(function (p) { body.append(p[0], p[1]); });
+    body.append("queued", "1");
+    window.fetch(first.action, {
+      method: "POST",
+      body: body,
+      credentials: "same-origin",
+      headers: { "X-CSRFToken": csrf(), Accept: "application/json" },
+    }).then(function (response) {
+      return response.json().then(function (json) { return { status: response.status, json: json }; },
+        function () { return { status: response.status, json: null }; });
+    }).then(function (answer) {
+      sending = false;
+      var json = answer.json;
+      if (json && json.ok) {
+        delay = FIRST_DELAY;
+        said.push(json);
+        // The hands behind it were entered after it: what they passed was said with this one.
+        save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }).map(function (i) {
+          i.fields = i.fields.map(function (p) {
+            return p[0] === "next_seq" && Number(p[1]) <= json.seq ? ["next_seq", String(json.seq + 1)] : p;
+          });
+          return i;
+        }));
+        flush();
+      } else if (json && json.ok === false) {
+        refuse(token, first, json.reason);
+      } else if (answer.status === 429 || answer.status >= 500) {
+        draw();
+        later();
+      } else {  // an answer that is no JSON (the link gone, a page instead): the reason is its status
+        refuse(token, first, say("refused") + " (HTTP " + answer.status + ")");
+      }
+    }, function () {  // no network after all
+      sending = false;
+      draw();
+      later();
+    });
+  }
+
+  function refuse(token, item, reason) {
+    reason = reason || say("refused");
+    save(token, load(token).map(function (i) {
+      return i.formToken === item.formToken ? Object.assign({}, i, { reason: reason }) : i;
+    }));
+    var colon = document.documentElement.lang === "en" ? ": " : "：";
+    said.push({ message: say("refused") + colon + (item.facts ? item.facts + " · " : "") + reason, refused: true });
+    done(token);
+  }
+
+  // The sending stopped (all sent, or at a refused hand): say what happened and show it. The
+  // game page asks for its fresh content (the amounts); the preview a hand was kept on goes to
+  // the game page, where the refused hand waits with its reason.
+  function done(token) {
+    draw();
+    if (!said.length) return;
+    var tone = said.some(function (json) { return json.refused; }) ? "danger"
+      : said.some(function (json) { return json.moved; }) ? "info" : "success";
+    var text = said.map(function (json) { return json.message; }).join(" ");
+    said = [];
+    if (onGamePage()) {
+      toast(text, tone);
+      var poller = document.getElementById("poller");
+      if (poller && window.htmx) window.htmx.trigger(poller, "poll-now");
+    } else if (document.querySelector(".offline-kept a")) {  // htmx takes the boosted link
+      afterSwap = { text: text, tone: tone };
+      document.querySelector(".offline-kept a").click();
+    } else {
+      toast(text, tone);
+    }
+  }
+
+  // What to say once the game page a kept preview went back to is on screen.
+  var afterSwap = null;
+  function sayAfterSwap() {
+    if (!afterSwap || !onGamePage()) return;
+    toast(afterSwap.text, afterSwap.tone);
+    afterSwap = null;
+  }
+
+  // ---- the game page: the banner and the 待同步 rows ----
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function draw() {
+    var token = tokenOf(window.location.pathname);
+    var main = document.getElementById("main");
+    if (!token || !main) return;
+    var items = load(token);
+    var banner = document.getElementById("offline-banner");
+    var show = offline() || items.length > 0;
+    if (!show) {
+      if (banner) banner.remove();
+    } else {
+      if (!banner) {
+        banner = element("div", "offline-banner alert py-1 px-2 mb-2 small");
+        banner.id = "offline-banner";
+        banner.setAttribute("role", "status");
+        var flash = document.getElementById("flash");
+        main.insertBefore(banner, flash ? flash.nextSibling : main.firstChild);
+      }
+      banner.classList.toggle("is-offline", offline());
+      banner.textContent = offline() ? (items.length ? say("offline_n", items.length) : say("offline"))
+        : (sending ? say("sending") + " " : "") + say("waiting_n", items.length);
+    }
+    drawRows(token, items);
+  }
+
+  function drawRows(token, items) {
+    var hands = onGamePage() && document.getElementById("hands");
+    if (!hands) return;
+    var box = hands.querySelector(".pending-rows");
+    if (!items.length) { if (box) box.remove(); return; }
+    if (!box) {
+      box = element("div", "pending-rows");
+      var head = hands.querySelector(".hands-count");
+      hands.insertBefore(box, head ? head.nextSibling : hands.firstChild);
+    }
+    var blocked = false;
+    box.replaceChildren.apply(box, items.map(function (item) {
+      var row = element("div", "hand-row pending-row border-bottom py-2" + (item.reason ? " refused" : ""));
+      row.setAttribute("data-form-token", item.formToken);
+      var line = element("div", "d-flex flex-wrap align-items-center gap-1");
+      line.appendChild(element("span", "badge pending-badge me-1", say(item.reason ? "refused" : "pending")));
+      var title = element("span", "me-auto title");
+      title.appendChild(element("bdi", "", item.facts));
+      line.appendChild(title);
+      if (!item.reason) line.appendChild(element("span", "small text-body-secondary later", blocked ? say("waits") : say("later")));
+      row.appendChild(line);
+      if (item.reason) {
+        blocked = true;
+        row.appendChild(element("div", "small text-danger reason mt-1", item.reason));
+      }
+      var actions = element("div", "d-flex gap-2 mt-1");
+      var remove = element("button", "btn btn-outline-danger btn-sm delete", say("delete"));
+      remove.type = "button";
+      remove.setAttribute("data-offline-delete", item.formToken);
+      actions.appendChild(remove);
+      if (item.reason) {
+        var edit = element("a", "btn btn-outline-secondary btn-sm edit", say("edit"));
+        edit.href = item.action + "?" + new URLSearchParams(item.fields.filter(function (p) {
+          return ["confirm", "form_token", "next_seq", "version"].indexOf(p[0]) < 0 && p[1] !== "";
+        })).toString();
+        edit.setAttribute("data-offline-edit", item.formToken);
+        actions.appendChild(edit);
+      }
+      row.appendChild(actions);
+      return row;
+    }));
+  }
+
+  // 删除 takes two taps (a kept hand is gone for good); 修改 opens the entry with its facts and
+  // leaves the queue: what is confirmed there is a new hand.
+  document.addEventListener("click", function (event) {
+    var token = tokenOf(window.location.pathname);
+    var remove = event.target.closest && event.target.closest("[data-offline-delete]");
+    var edit = event.target.closest && event.target.closest("[data-offline-edit]");
+    if (!token || !(remove || edit)) return;
+    if (remove && !remove.dataset.sure) {
+      remove.dataset.sure = "1";
+      remove.textContent = say("delete_sure");
+      return;
+    }
+    var formToken = (remove || edit).getAttribute(remove ? "data-offline-delete" : "data-offline-edit");
+    save(token, load(token).filter(function (i) { return i.formToken !== formToken; }));
+    draw();
+    if (remove) flush();  // the ones behind a deleted refused hand may go now
+  });
+
+  // ---- when to try ----
+  function wake() { delay = FIRST_DELAY; draw(); flush(); }
+  window.addEventListener("online", wake);
+  window.addEventListener("offline", draw);
+  window.addEventListener("pageshow", wake);
+  window.addEventListener("storage", function (event) { if (event.key && event.key.indexOf(PREFIX) === 0) draw(); });
+  document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); });
+  document.addEventListener("DOMContentLoaded", wake);
+  // A swap (a poll's fresh list, a boosted page) drops the rows: they are drawn again.
+  document.addEventListener("htmx:afterSettle", function () { draw(); sayAfterSwap(); });
+  document.addEventListener("htmx:oobAfterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "hands") draw();
+  });
+})();
