@@ -141,7 +141,9 @@
     var path = new URL(root.getAttribute("data-link"), location.href).pathname;
     root.querySelectorAll("a[href]").forEach(function (a) {
       if (a.closest(".keyboard, .strip, #answer") || a.hasAttribute("data-op")) return;
-      if (new URL(a.href, location.href).pathname === path) a.setAttribute("href", withTiles(a.href, tiles));
+      if (new URL(a.href, location.href).pathname !== path) return;
+      a.setAttribute("href", withTiles(a.href, tiles));
+      window.htmx.process(a);  // htmx's boost took the link's address when it first saw it
     });
     setLink(root.querySelector('[data-op="undo"]'), tiles.length ? withTiles(root.getAttribute("data-link"), tiles.slice(0, -1)) : null);
     setLink(root.querySelector('[data-op="clear"]'), tiles.length ? withTiles(root.getAttribute("data-link"), []) : null);
@@ -179,7 +181,6 @@
     drawKeys();
     drawLinks();
     drawAnswer();
-    window.htmx.process(root);  // htmx's boost took each link's address when it first saw it
     if (typeof setRoving === "function") setRoving(root.parentNode);  // app.js: each group one Tab stop
     // A key that filled up is a span now: focus stays on the keyboard, never falls to <body>.
     if (hadFocus && !root.contains(document.activeElement)) {
