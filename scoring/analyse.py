@@ -7,12 +7,13 @@ Every text the page says goes through gettext with a Chinese msgid (English in
 locale/en/LC_MESSAGES/django.po); only the tile faces (一 over 万, 东) stay Chinese. A tile's name (read
 aloud, and in the waits) is 「5筒」 in Chinese, "5 Dots" in English."""
 
+import json
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from urllib.parse import urlencode
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.translation import gettext_noop, ngettext
 
 from scoring.engine import ScoringError
 from scoring.engine.analyse import CODES, INDEX, analyse, analyser, breakdown
@@ -353,6 +354,29 @@ def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) 
     return out
 
 
+def script_words() -> str:
+    """What static/js/analyse.js says as it changes the page itself, translated, with ``{name}``,
+    ``{n}`` and ``{need}`` left for it to fill: the keys' and the strip's hidden names, 「N 张 ·
+    还差M张」 (singular and plural: the page's languages have no other forms) and the words shown
+    while the server reads 13 or 14 tiles."""
+
+    def fill(text: str) -> str:
+        return text.replace("%(name)s", "{name}").replace("%(n)s", "{n}").replace("%(need)s", "{need}")
+
+    said = {
+        "has": fill(_("%(name)s，已有 %(n)s 张")),
+        "full": fill(_("%(name)s（满）")),
+        "full_has": fill(_("%(name)s，已有 %(n)s 张（满）")),
+        "remove": fill(_("去掉 %(name)s")),
+        "count": [fill(ngettext("%(n)s 张", "%(n)s 张", n)) for n in (1, 2)],
+        "need": [fill(ngettext("还差%(need)s张", "还差%(need)s张", n)) for n in (1, 2)],
+        "reading": _("正在算…"),
+        "full_hint": _("14 张满了：点上面的牌可以去掉它"),
+        "empty": _("点下面的牌，一张一张加进来（最后一张是胡的那张）"),
+    }
+    return json.dumps(said, ensure_ascii=False)  # an attribute (htmx drops the <script> elements it swaps in)
+
+
 def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, record_url: str) -> dict:
     """Everything the 算牌 template shows, at the table's current ``state``."""
     page = {"q": q, "words": words(game)}
@@ -373,6 +397,8 @@ def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, rec
         wilds=[face(c) for c in wild_codes(game.ruleset, q.flip)],
         bai_stands_in=analyser(game.ruleset).BAI_STANDS_IN and q.flip != "P",
         change_flip=q.link(base, flip=None),
+        without_tiles=q.link(base, tiles=None),
+        script_words=script_words(),
         strip=[
             {**face(c), "url": q.link(base, tiles=",".join(q.tiles[:i] + q.tiles[i + 1 :]))}
             for i, c in enumerate(q.tiles)

@@ -227,3 +227,19 @@ document.addEventListener("htmx:afterSettle", function (event) {
   target.focus({ preventScroll: true });
 });
 document.addEventListener("DOMContentLoaded", function () { setRoving(document); });
+
+// A page part that needs its own script names it (data-script, e.g. 算牌's static/js/analyse.js):
+// loaded once, after a full load or an htmx swap (htmx itself runs no script it swaps in).
+function loadPageScripts(root) {
+  var parts = Array.from((root.querySelectorAll ? root : document).querySelectorAll("[data-script]"));
+  if (root.matches && root.matches("[data-script]")) parts.push(root);
+  parts.forEach(function (part) {
+    var src = part.getAttribute("data-script");
+    if (document.querySelector('script[src="' + src + '"]')) return;
+    var script = document.createElement("script");
+    script.src = src;
+    document.head.appendChild(script);
+  });
+}
+document.addEventListener("DOMContentLoaded", function () { loadPageScripts(document); });
+document.addEventListener("htmx:load", function (event) { loadPageScripts(event.detail.elt); });

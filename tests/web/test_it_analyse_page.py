@@ -2,6 +2,7 @@
 and 14 tiles priced at the table's state, and 「用这个记分」 leading to a filled preview."""
 
 import html as htmllib
+import json
 import re
 from urllib.parse import parse_qs, urlsplit
 
@@ -384,3 +385,67 @@ def test_english_pages_say_no_chinese_but_the_tiles_and_names(client, request, f
     _, html = page(client, game, query)
     assert says in text(html)
     assert chinese_left(html, game.players) == []
+
+
+# -- the tiles on the phone (static/js/analyse.js) ----------------------------------------------
+
+ASK = {"HTTP_HX_REQUEST": "true", "HTTP_HX_TARGET": "answer"}
+
+
+def test_the_page_names_its_script_and_the_hand_stage_its_tiles_and_its_address_without_them(client, game):
+    _response, html = page(client, game, "?flip=5p&tiles=1m,2m&winner=0")
+    assert 'data-tiles="1m,2m"' in html
+    assert htmllib.unescape(re.search(r'data-link="([^"]+)"', html)[1]).endswith("/analyse?flip=5p&winner=0")
+    assert re.search(r'data-script="/static/js/analyse(\.[0-9a-f]+)?\.js"', html)
+    said = json.loads(htmllib.unescape(re.search(r'data-words="([^"]+)"', html)[1]))
+    assert said["has"] == "{name}，已有 {n} 张"
+    assert said["count"] == ["{n} 张", "{n} 张"]
+    assert 'data-op="undo"' in html
+    assert 'data-op="clear"' in html
+    assert 'data-name="一万"' in html
+    _, flip_stage = page(client, game)
+    assert "data-tiles" not in flip_stage  # the script, loaded already, leaves the flip's keys alone
+    assert "data-script" in flip_stage
+
+
+def test_the_words_of_the_script_in_english(client, game):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    _, html = page(client, game, "?flip=5p")
+    said = json.loads(htmllib.unescape(re.search(r'data-words="([^"]+)"', html)[1]))
+    assert said["count"] == ["{n} tile", "{n} tiles"]
+    assert said["full"] == "{name} (full)"
+    assert said["reading"] == "Reading the tiles…"
+    assert not CJK.search(json.dumps(said, ensure_ascii=False))
+
+
+def test_the_script_asks_for_the_answer_alone(client, game):
+    """HX-Target: answer gets #answer, for the tiles asked, priced and with 「用这个记分」, as the page has it."""
+    query = f"?flip=5p&tiles={WAITING},E&winner=1&self_drawn=1"
+    whole = page(client, game, query)[1]
+    response = client.get(game_url(game) + "analyse" + query, **ASK)
+    part = response.content.decode()
+    assert response.status_code == 200
+    assert part.strip().startswith('<div class="answer" id="answer"')
+    assert "keyboard" not in part
+    assert "<html" not in part
+    assert use_urls(part) == use_urls(whole)
+    assert len(use_urls(part)) == 1
+    assert text(part).strip() in text(whole)
+
+
+def test_a_boosted_link_still_gets_the_whole_page(client, game):
+    response = client.get(
+        game_url(game) + f"analyse?flip=5p&tiles={WAITING}", HTTP_HX_REQUEST="true", HTTP_HX_BOOSTED="true"
+    )
+    assert 'id="sanpai"' in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("query", "message"), [("?flip=5p&tiles=1m,2x", "不认识的牌：2x"), ("?tiles=1m", "先点翻出的那张牌")]
+)
+def test_a_bad_query_for_the_answer_alone_says_why_there(client, game, query, message):
+    response = client.get(game_url(game) + "analyse" + query, **ASK)
+    part = response.content.decode()
+    assert response.status_code == 200
+    assert part.strip().startswith('<div class="answer" id="answer"')
+    assert message in text(part)

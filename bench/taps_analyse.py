@@ -1,0 +1,233 @@
+"""算牌 on a weak 4G network: 14 tiles tapped fast, with static/js/analyse.js and without it.
+
+Run: make bench-taps-analyse   (or: .venv/bin/python bench/taps_analyse.py [--runs 5] [--gap 125])
+Starts gunicorn (2 workers, production settings) on 127.0.0.1 against a throwaway SQLite file and
+opens /g/<token>/analyse?flip=5p&winner=1 on a 390×844 touch phone in Debian's Chromium, with
+Chromium's own network emulation (CDP ``Network.emulateNetworkConditions``, as bench/taps.py):
+150 ms latency, 1.6 Mbit/s down, 750 kbit/s up. Two phones in the same run:
+
+  script off: analyse.js is refused (the browser's request for it aborted), so the page is what it
+              was before it: every key a boosted link, one request per tap (htmx, as today)
+  script on:  the page as shipped: the tiles stay on the phone, 13 and 14 tiles ask for #answer
+
+Two measures per phone, each over ``--runs`` fresh page loads:
+
+  burst: 14 keys of a winning hand (1m…9m 1s 1s 1s E E) tapped ``--gap`` ms apart (125 ms: 8 taps a
+         second) with no wait for the page: the tiles the strip holds at the end (out of 14), the
+         requests sent to the server from the first tap until the page is quiet, the ms from the
+         14th tap to the answer for those 14 tiles painted ("never" if the page never shows them),
+         and whether the answer shown at the end is the one a fresh load of the page's address shows.
+  one by one: the same 14 keys, each tapped once the strip has painted the last: ms from the tap
+         to the strip painted with one more tile (the median of the 14 taps, then of the runs).
+
+Timing is in the page's own clock (``performance.now()``): a tap starts at its ``touchstart``
+(a capture listener on the window); a MutationObserver hears every change to the document and,
+one ``requestAnimationFrame`` → ``setTimeout(0)`` later (after the frame that paints it), notes
+the time, the strip's tile count and the answer's first line. A tap is Playwright's ``page.tap``
+on the key where it is at that moment (touchstart and touchend back to back).
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn  # noqa: E402
+
+PORT = 8771
+NETWORK = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/taps.py)
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1.6e6 / 8,
+    "uploadThroughput": 750e3 / 8,
+}
+HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1s", "1s", "1s", "E", "E"]
+WON = "胡了"  # the answer's first line for this hand, won on a discard (winner=1: 小李)
+
+PROBE = """
+(() => {
+  window.__taps = [];
+  window.__paints = [];
+  window.addEventListener("touchstart", () => window.__taps.push(performance.now()), {capture: true, passive: true});
+  let pending = false;
+  const note = () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => setTimeout(() => {
+      pending = false;
+      const answer = document.getElementById("answer");
+      window.__paints.push({
+        t: performance.now(),
+        n: document.querySelectorAll(".strip .stile").length,
+        a: answer ? answer.innerText.trim().split("\\n")[0] : "",
+      });
+    }, 0));
+  };
+  new MutationObserver(note).observe(document, {childList: true, subtree: true, attributes: true, characterData: true});
+})();
+"""
+
+
+def serve():
+    os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-taps-analyse.sqlite3")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", verbosity=0, interactive=False)
+    return start_gunicorn(PORT, workers=2)
+
+
+class Phone:
+    """One phone (browser context), throttled, with the probe; ``script`` False refuses analyse.js."""
+
+    def __init__(self, browser, script: bool):
+        self.script = script
+        self.context = browser.new_context(
+            viewport={"width": 390, "height": 844}, locale="zh-CN", has_touch=True, is_mobile=True
+        )
+        self.context.add_init_script(PROBE)
+        if not script:
+            self.context.route("**/static/js/analyse*.js", lambda route: route.abort())
+        self.page = self.context.new_page()
+        cdp = self.context.new_cdp_session(self.page)
+        cdp.send("Network.enable")
+        cdp.send("Network.emulateNetworkConditions", NETWORK)
+        self.sent: list[str] = []
+        self.page.on("request", lambda request: self.sent.append(request.url))
+
+    def open(self, url: str) -> None:
+        self.page.goto(url, wait_until="load")
+        if self.script:
+            self.page.wait_for_selector("#sanpai[hx-history='false']", state="attached")  # analyse.js started
+        self.page.wait_for_timeout(300)  # a player looks at the screen before tapping
+        self.page.wait_for_load_state("networkidle")
+
+    def key(self, code: str) -> str:
+        return f".keyboard a[data-key='{code}']"
+
+    def to_server(self, since: int) -> int:
+        return sum(1 for url in self.sent[since:] if "/static/" not in url)
+
+    def quiet(self) -> None:
+        """Until no request is in flight and nothing was painted for 1 s (at most 15 s)."""
+        end = time.monotonic() + 15
+        last = -1
+        while time.monotonic() < end:
+            self.page.wait_for_load_state("networkidle")
+            count = self.page.evaluate("window.__paints.length")
+            if count == last:
+                return
+            last = count
+            self.page.wait_for_timeout(1000)
+
+    def burst(self, url: str, gap_ms: int) -> dict:
+        self.open(url)
+        since = len(self.sent)
+        start = time.monotonic()
+        for i, code in enumerate(HAND):
+            wait = start + i * gap_ms / 1000 - time.monotonic()
+            if wait > 0:
+                time.sleep(wait)
+            try:
+                self.page.tap(self.key(code), timeout=2000, no_wait_after=True)
+            except Exception:  # no such key now (a tile was lost, so a key may be full): the tap missed
+                pass
+        self.quiet()
+        taps = self.page.evaluate("window.__taps")
+        paints = self.page.evaluate("window.__paints")
+        kept = self.page.locator(".strip .stile").count()
+        after = [p for p in paints if taps and p["t"] >= taps[-1] and p["n"] == 14 and p["a"].startswith(WON)]
+        shown = self.page.locator("#answer").inner_text()
+        fresh = self.context.new_page()
+        fresh.goto(self.page.url, wait_until="load")
+        right = fresh.locator("#answer").inner_text() == shown
+        fresh.close()
+        return {
+            "kept": kept,
+            "taps": len(taps),
+            "requests": self.to_server(since),
+            "answer_ms": after[0]["t"] - taps[-1] if after and len(taps) == len(HAND) else None,
+            "right": right and kept == len(HAND),
+        }
+
+    def one_by_one(self, url: str) -> list[float]:
+        self.open(url)
+        out = []
+        for i, code in enumerate(HAND):
+            self.page.evaluate("window.__taps = []; window.__paints = []")
+            self.page.tap(self.key(code), timeout=5000)
+            self.page.wait_for_function(f"() => window.__paints.some(p => p.n === {i + 1})", timeout=15_000)
+            tap = self.page.evaluate("window.__taps[0]")
+            painted = self.page.evaluate(f"window.__paints.find(p => p.n === {i + 1}).t")
+            out.append(painted - tap)
+            self.page.wait_for_load_state("networkidle")
+            self.page.wait_for_timeout(150)
+        return out
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--gap", type=int, default=125, help="ms between the taps of the burst")
+    args = parser.parse_args()
+    server = serve()
+    try:
+        from scoring.models import Game
+        from tests.factories import seeded_game
+
+        Game.objects.all().delete()
+        game = seeded_game(3)
+        url = f"http://127.0.0.1:{PORT}/g/{game.edit_token}/analyse?flip=5p&winner=1"
+        from playwright.sync_api import sync_playwright
+
+        results = {}
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            for script in (False, True):
+                phone = Phone(browser, script)
+                phone.open(url)  # warm-up: static files into the cache
+                bursts = [phone.burst(url, args.gap) for _ in range(args.runs)]
+                singles = [phone.one_by_one(url) for _ in range(args.runs)]
+                results["script on" if script else "script off"] = (bursts, singles)
+                phone.close()
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait()
+
+    print(
+        f"算牌, 390×844 touch phone, weak 4G (150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), "
+        f"{args.runs} runs each; burst: 14 keys {args.gap} ms apart"
+    )
+    print(
+        f"{'phone':<11} {'kept/14 med':>11} {'min':>4} {'requests med':>12} {'14th tap→answer ms med':>22} "
+        f"{'answers right':>13} {'tap→strip ms med':>16} {'max':>6}"
+    )
+    for mode, (bursts, singles) in results.items():
+        kept = [b["kept"] for b in bursts]
+        answered = [b["answer_ms"] for b in bursts if b["answer_ms"] is not None]
+        answer = f"{statistics.median(answered):.0f} ({len(answered)}/{len(bursts)})" if answered else "never"
+        strip = [statistics.median(s) for s in singles]
+        print(
+            f"{mode:<11} {statistics.median(kept):>11g} {min(kept):>4} "
+            f"{statistics.median(b['requests'] for b in bursts):>12g} {answer:>22} "
+            f"{sum(b['right'] for b in bursts):>9}/{len(bursts):<3} {statistics.median(strip):>16.0f} "
+            f"{max(max(s) for s in singles):>6.0f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
