@@ -135,7 +135,9 @@ def load(browser, url: str, rtt_ms: int | None, install_check: bool = False) -> 
             return registration.active ? registration.active.scriptURL : 'none';
         }""")
         errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        print(f"  installability errors (CDP Page.getInstallabilityErrors): {errors or 'none'}; service worker: {worker}")
+        print(
+            f"  installability errors (CDP Page.getInstallabilityErrors): {errors or 'none'}; service worker: {worker}"
+        )
         page.wait_for_timeout(500)
     else:
         page.wait_for_timeout(300)
@@ -172,7 +174,11 @@ def main() -> None:
 
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            mode = f"`make run` ({' '.join(f'{k}={v}' for k, v in MAKE_RUN_ENV.items())})" if args.make_run else "production"
+            mode = (
+                f"`make run` ({' '.join(f'{k}={v}' for k, v in MAKE_RUN_ENV.items())})"
+                if args.make_run
+                else "production"
+            )
             print(f"game page (500 hands), cold load, {mode}:")
             transfers, fcp = load(browser, url, None, install_check=True)
             page_bytes = sum(size for _, size, *_rest, who in transfers.rows if who == "page" and "manifest" not in _)
