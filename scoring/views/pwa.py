@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 from django.conf import settings
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
@@ -97,7 +98,7 @@ def service_worker(request: HttpRequest) -> HttpResponse:
         "static_url": json.dumps(settings.STATIC_URL),
         # Fingerprinted names never change content: stored once, read from the phone after.
         # Plain names (development) may: the network first, the stored copy only offline.
-        "static_first": json.dumps(settings.COLLECTED_STATIC),
+        "static_first": json.dumps(isinstance(staticfiles_storage, ManifestFilesMixin)),
     }
     body = render_to_string("sw.js", {**context, "version": ""})
     context["version"] = json.dumps(hashlib.blake2b(body.encode(), digest_size=6).hexdigest())
