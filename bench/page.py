@@ -76,84 +76,91 @@ def serve(port: int, make_run: bool) -> subprocess.Popen:
     raise RuntimeError("runserver did not start")
 
 
-class Transfers:
-    """Every response of one browser context, from CDP on the page and on its service worker:
-    (url, bytes on the wire with headers, Content-Encoding, Cache-Control, who asked)."""
+def cold_load(playwright, url: str) -> tuple[list[tuple[str, int, str, str, str]], list, float]:
+    """Everything a cold load of ``url`` transfers in a fresh browser profile (a persistent one:
+    Chromium offers no install in an incognito context), as (resource, bytes on the wire with
+    headers, Content-Encoding, Cache-Control, who asked), until the service worker controls the
+    page and the manifest and its icon are fetched; the installability errors; the first paint."""
+    import tempfile
 
-    def __init__(self):
-        self.urls: dict[str, tuple[str, str, str]] = {}
-        self.rows: list[tuple[str, int, str, str, str]] = []
-
-    def listen(self, cdp, who: str) -> None:
-        def received(event):
-            headers = {k.lower(): v for k, v in event["response"]["headers"].items()}
-            self.urls[event["requestId"]] = (
-                event["response"]["url"],
-                headers.get("content-encoding", "-"),
-                headers.get("cache-control", "-"),
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 390, "height": 844},
+            locale="zh-CN",
+        )
+        finished = []
+        context.on("requestfinished", lambda request: finished.append(request))
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(url, wait_until="load")
+        page.evaluate(CONTROLLED)
+        errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+        page.wait_for_timeout(1000)  # the manifest's icon, the page kept by the worker
+        fcp = page.evaluate("() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || -1")
+        rows = []
+        for request in finished:
+            sizes, response = request.sizes(), request.response()
+            if sizes["responseBodySize"] < 0:
+                continue  # from the HTTP cache (the worker storing what the page just loaded): nothing sent
+            body = sizes["responseBodySize"]
+            if body == 0 and request.url.endswith("/sw.js") and response.status == 200:
+                body = worker_script_bytes(request.url)  # Chromium reports no body for a worker's script
+            who = (
+                "service worker"
+                if request.service_worker
+                else "browser"
+                if "manifest" in request.url or "/icons/" in request.url
+                else "page"
             )
-
-        def finished(event):
-            if event["requestId"] in self.urls:
-                url, encoding, cache = self.urls.pop(event["requestId"])
-                self.rows.append((url, int(event["encodedDataLength"]), encoding, cache, who))
-
-        cdp.on("Network.responseReceived", received)
-        cdp.on("Network.loadingFinished", finished)
-        cdp.send("Network.enable")
-
-    @property
-    def total(self) -> int:
-        return sum(size for _, size, *_rest in self.rows)
+            rows.append(
+                (
+                    request.url,
+                    sizes["responseHeadersSize"] + body,
+                    response.headers.get("content-encoding", "-"),
+                    response.headers.get("cache-control", "-"),
+                    who,
+                )
+            )
+        context.close()
+    return rows, errors, fcp
 
 
-def load(browser, url: str, rtt_ms: int | None, install_check: bool = False) -> tuple[Transfers, float]:
-    """What a cold load of ``url`` transferred, and its first contentful paint in ms. With
-    ``install_check``, also the service worker's install and the manifest and icon fetched to
-    offer installing."""
+CONTROLLED = """async () => {
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true}));
+  }
+}"""
+
+
+def worker_script_bytes(url: str) -> int:
+    import gzip
+    import urllib.request
+
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})) as answer:
+        body = answer.read()
+        return len(body if answer.headers.get("Content-Encoding") == "gzip" else gzip.compress(body))
+
+
+def first_paint(browser, url: str, rtt_ms: int) -> float:
+    """The first contentful paint of a cold load of ``url`` in ms, throttled to 400 kbit/s and ``rtt_ms``."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     page = context.new_page()
     cdp = context.new_cdp_session(page)
-    transfers = Transfers()
-    transfers.listen(cdp, "page")
-    if rtt_ms is not None:
-        rate = 400 * 1000 / 8  # 400 kbit/s in bytes/s
-        cdp.send(
-            "Network.emulateNetworkConditions",
-            {"offline": False, "latency": rtt_ms, "downloadThroughput": rate, "uploadThroughput": rate},
-        )
-    worker = None
-    if install_check:
-        # The service worker's own requests (its script is the page's; its install's are its own).
-        browser_cdp = browser.new_browser_cdp_session()
-        browser_cdp.send("Target.setDiscoverTargets", {"discover": True})
+    cdp.send("Network.enable")
+    cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+    rate = 400 * 1000 / 8  # 400 kbit/s in bytes/s
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": rtt_ms, "downloadThroughput": rate, "uploadThroughput": rate},
+    )
     page.goto(url, wait_until="load")
-    if install_check:
-        worker = page.evaluate("""async () => {
-            if (!navigator.serviceWorker) return 'none';
-            const registration = await navigator.serviceWorker.ready;
-            return registration.active ? registration.active.scriptURL : 'none';
-        }""")
-        errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
-        print(
-            f"  installability errors (CDP Page.getInstallabilityErrors): {errors or 'none'}; service worker: {worker}"
-        )
-        page.wait_for_timeout(500)
-    else:
-        page.wait_for_timeout(300)
+    page.wait_for_timeout(300)
     fcp = page.evaluate("() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || -1")
-    if install_check:
-        worker_bytes = page.evaluate("""() => new Promise((resolve) => {
-            const channel = new MessageChannel();
-            channel.port1.onmessage = (event) => resolve(event.data);
-            navigator.serviceWorker.controller
-                ? navigator.serviceWorker.controller.postMessage({ask: 'installed'}, [channel.port2])
-                : navigator.serviceWorker.ready.then((r) => r.active.postMessage({ask: 'installed'}, [channel.port2]));
-        })""")
-        for entry in worker_bytes:
-            transfers.rows.append((entry["url"], entry["bytes"], entry["encoding"], entry["cache"], "service worker"))
     context.close()
-    return transfers, fcp
+    return fcp
 
 
 def main() -> None:
@@ -173,32 +180,34 @@ def main() -> None:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             mode = (
                 f"`make run` ({' '.join(f'{k}={v}' for k, v in MAKE_RUN_ENV.items())})"
                 if args.make_run
                 else "production"
             )
+            rows, errors, fcp = cold_load(playwright, url)
+            total = sum(size for _url, size, *_rest in rows)
+            of_page = sum(size for _url, size, _e, _c, who in rows if who == "page")
             print(f"game page (500 hands), cold load, {mode}:")
-            transfers, fcp = load(browser, url, None, install_check=True)
-            page_bytes = sum(size for _, size, *_rest, who in transfers.rows if who == "page" and "manifest" not in _)
             print(
-                f"{transfers.total / 1024:.1f} KB transferred (compressed, headers included) against the goal of "
-                f"{GOAL_KB} KB: {'within' if transfers.total <= GOAL_KB * 1024 else 'OVER'}; "
+                f"{total / 1024:.1f} KB transferred (compressed, headers included), goal {GOAL_KB} KB: "
+                f"{'within' if total <= GOAL_KB * 1024 else 'OVER'}; the page and what it links {of_page / 1024:.1f} KB, "
                 f"first paint {fcp:.0f} ms unthrottled"
             )
-            print(f"  the page and what it links: {page_bytes / 1024:.1f} KB")
-            print(f"  {'KB':>7}  {'encoding':8}  {'who':14}  {'Cache-Control':40}  resource")
-            for resource, size, encoding, cache, who in sorted(transfers.rows, key=lambda row: -row[1]):
-                path = resource.replace(base, "")
-                print(f"  {size / 1024:7.1f}  {encoding:8}  {who:14}  {cache[:40]:40}  {path[:70]}")
+            print(f"installability errors (CDP Page.getInstallabilityErrors): {errors or 'none'}")
+            print(f"  {'KB':>6}  {'encoding':8}  {'asked by':14}  {'Cache-Control':38}  resource")
+            for resource, size, encoding, cache, who in sorted(rows, key=lambda row: -row[1]):
+                print(
+                    f"  {size / 1024:6.1f}  {encoding:8}  {who:14}  {cache[:38]:38}  {resource.replace(base, '')[:60]}"
+                )
             if not args.make_run:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 for name, rtt in PROFILES.items():
-                    runs = [load(browser, url, rtt)[1] for _ in range(3)]
+                    runs = [first_paint(browser, url, rtt) for _ in range(3)]
                     print(
                         f"first contentful paint, {name}: median {sorted(runs)[1]:.0f} ms (runs: {', '.join(f'{r:.0f}' for r in runs)})"
                     )
-            browser.close()
+                browser.close()
     finally:
         server.terminate()
         server.wait()

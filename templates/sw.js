@@ -1,14 +1,16 @@
-{% autoescape off %}// The service worker (scoring/views/pwa.py serves it at /sw.js): the app with a weak or no signal.
-// - Static files: from the phone once stored (their names are fingerprinted), the network otherwise.
-// - Pages (PAGES: the home page and every game page): the network first; if it has not answered in
-//   WAIT_MS, or fails, the copy of that page as this phone last saw it, marked as such; a page
-//   never seen gets the offline page, which lists the pages kept. Each page the network answers
-//   is kept (at most KEEP_PAGES). htmx's boosted links and back gestures are whole pages too
-//   (scoring/partial.py); its other requests (a part of a page) and every POST pass untouched.
-// - KEPT: other GETs kept network-first the same way (a step bundle).
-// The pages hold edit links and are sent `private, no-store`: they are kept here, on this phone,
-// for its own use, and never served while the network answers in time.
-"use strict";
+{% autoescape off %}{% comment %}
+The service worker (scoring/views/pwa.py serves it at /sw.js): the app with a weak or no signal.
+- Static files: from the phone once stored (their names are fingerprinted), the network otherwise.
+- Pages (PAGES: the home page and every game page): the network first; if it has not answered in
+  WAIT_MS, or fails, the copy of that page as this phone last saw it, marked as such; a page
+  never seen gets the offline page, which lists the pages kept. Each page the network answers
+  is kept (at most KEEP_PAGES). htmx's boosted links and back gestures are whole pages too
+  (scoring/partial.py); its other requests (a part of a page) and every POST pass untouched.
+- KEPT: other GETs kept network-first the same way (a step bundle).
+The pages hold edit links and are sent `private, no-store`: they are kept here, on this phone,
+for its own use, and never served while the network answers in time.
+(This comment stays on the server: the phones get the script without it.)
+{% endcomment %}"use strict";
 var VERSION = {{ version }};
 var SHELL = {{ shell }};
 var OFFLINE_URL = {{ offline_url }};

@@ -77,9 +77,10 @@ def shell_urls() -> list[str]:
     """What the service worker stores at install: every static file a page links (read from the
     offline page, which is base.html's head and scripts), and every script and style sheet of
     static/js and static/css (a step's script loaded later is there too), by the names the pages
-    use (fingerprinted when collected). Not the manifest's large icons: the browser fetches
-    those itself when it installs the app, and no page shows them."""
-    urls = dict.fromkeys(STATIC_LINK.findall(render_to_string("offline.html")))
+    use (fingerprinted when collected), and the smallest of the manifest's icons. Not the other
+    icons: the browser fetches those itself when it installs the app, and no page shows them."""
+    page = render_to_string("offline.html")
+    urls = dict.fromkeys(url for url in STATIC_LINK.findall(page) if "/icons/" not in url)  # not iOS's icon
     names = [ICONS[0][0]]
     own = Path(settings.BASE_DIR) / "static"
     names += sorted(str(path.relative_to(own)) for pattern in ("js/*.js", "css/*.css") for path in own.glob(pattern))
