@@ -59,7 +59,6 @@ def manifest(request: HttpRequest) -> HttpResponse:
             "start_url": START_URL,
             "scope": "/",
             "display": "standalone",
-            "orientation": "portrait",
             "theme_color": THEME,
             "background_color": BACKGROUND,
             "icons": [
