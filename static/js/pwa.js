@@ -16,8 +16,8 @@ function showKeptCopy(root) {
   var at = new Date(Number(line.getAttribute("data-kept-at")));
   var time = String(at.getHours()).padStart(2, "0") + ":" + String(at.getMinutes()).padStart(2, "0");
   line.textContent = document.documentElement.lang === "en"
-    ? "Offline: this page as this phone last saw it, at " + time + ". It updates once the signal is back."
-    : "离线：这是本机 " + time + " 存下的页面，有信号后会自动更新。";
+    ? "Weak or no signal: this page as this phone last saw it, at " + time + ". It updates once the signal is back."
+    : "信号弱或离线：这是本机 " + time + " 存下的页面，有信号后会自动更新。";
   line.className = "kept-copy alert alert-warning rounded-0 py-1 mb-0 small text-center";
   line.hidden = false;
 }

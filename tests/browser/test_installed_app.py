@@ -39,7 +39,7 @@ def test_a_game_page_opens_offline_as_last_seen_and_an_unseen_one_gives_the_offl
     page.reload()
     expect(page.locator(".tile")).to_have_count(4)
     expect(page.locator(".tile").first).to_contain_text("老王")
-    expect(page.locator(".kept-copy")).to_contain_text(re.compile(r"^离线：这是本机 \d\d:\d\d 存下的页面"))
+    expect(page.locator(".kept-copy")).to_contain_text(re.compile(r"^信号弱或离线：这是本机 \d\d:\d\d 存下的页面"))
     shot(page, "offline-game-as-last-seen")
 
     page.goto(f"{live_server.url}{game_url(unseen)}")
