@@ -9,9 +9,10 @@ if ("serviceWorker" in navigator && window.isSecureContext) {
 }
 
 // A page the service worker served as last seen, the network being silent: one line above it
-// says so and when, until a poll gets through again.
+// says so and when, until a request gets through again (the poll, every 3 s).
 function showKeptCopy(root) {
-  var line = (root.querySelector ? root : document).querySelector("[data-kept-at]");
+  if (!root.querySelector) return;
+  var line = root.matches && root.matches("[data-kept-at]") ? root : root.querySelector("[data-kept-at]");
   if (!line) return;
   var at = new Date(Number(line.getAttribute("data-kept-at")));
   var time = String(at.getHours()).padStart(2, "0") + ":" + String(at.getMinutes()).padStart(2, "0");
@@ -24,7 +25,8 @@ function showKeptCopy(root) {
 document.addEventListener("DOMContentLoaded", function () { showKeptCopy(document); });
 document.addEventListener("htmx:load", function (event) { showKeptCopy(event.detail.elt); });
 document.addEventListener("htmx:afterRequest", function (event) {
-  if (event.detail.successful && event.detail.xhr && event.detail.xhr.status < 300) {
+  var xhr = event.detail.xhr;  // a kept copy (a boosted link with no signal) carries X-Kept-At
+  if (event.detail.successful && xhr && xhr.status < 300 && !xhr.getResponseHeader("X-Kept-At")) {
     document.querySelectorAll("[data-kept-at]").forEach(function (line) { line.remove(); });
   }
 });

@@ -52,4 +52,5 @@ def test_a_game_page_opens_offline_as_last_seen_and_an_unseen_one_gives_the_offl
     kept.click()
     expect(page).to_have_url(f"{live_server.url}{game_url(seen)}")
     expect(page.locator(".tile").first).to_contain_text("老王")
+    expect(page.locator(".kept-copy")).to_be_visible()  # htmx's boosted link got the kept copy too
     context.close()
