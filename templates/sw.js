@@ -179,7 +179,10 @@ function offlinePage() {
         text = text.replace("<p data-none", "<p hidden data-none")
           .replace("data-kept></ul>", "data-kept>" + items.join("") + "</ul>");
       }
-      return new Response(text, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8" } });
+      var headers = new Headers(page.headers);  // its Content-Security-Policy with it
+      headers.delete("Content-Encoding");
+      headers.delete("Content-Length");
+      return new Response(text, { status: 200, headers: headers });
     });
   });
 }
