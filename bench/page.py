@@ -6,12 +6,25 @@ seeds a 500-hand game and loads its page in a fresh browser context, twice: unth
 the bytes transferred (compressed, all assets), and throttled to a slow-3G profile to time the
 first contentful paint. Profiles: WebPageTest's "3G Slow" (400 kbit/s down, 400 ms RTT) and
 Chrome DevTools' "Slow 3G" (400 kbit/s, 2,000 ms RTT).
+
+The cold load's bytes include what a phone fetches besides the page: the service worker's script
+and the app shell it stores at install (static/sw.js: whatever the page's own requests did not
+already leave in the HTTP cache), and the manifest and icon a phone's browser fetches to offer
+「添加到主屏幕」 (asked for here through CDP's Page.getInstallabilityErrors, as Android's Chrome
+does on its own after a page with a manifest loads).
+
+``--make-run``: the same cold load from ``manage.py runserver`` with what ``make run`` sets
+(DJANGO_DEBUG=1 DJANGO_COLLECTED_STATIC=1, after collectstatic), with each file's encoding and
+Cache-Control; ``DJANGO_COLLECTED_STATIC=0`` in the environment gives ``make run`` as it was
+before (every file as it is in static/, uncompressed, max-age=0).
 """
 
+import argparse
 import os
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,74 +33,181 @@ sys.path.insert(0, str(ROOT))
 from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn  # noqa: E402
 
 PORT = 8767
+GOAL_KB = 100  # issue 23: a cold game page on one bar of signal
 PROFILES = {"3G Slow (WebPageTest: 400 kbit/s, 400 ms RTT)": 400, "Slow 3G (DevTools: 400 kbit/s, 2000 ms RTT)": 2000}
+MAKE_RUN_ENV = {"DJANGO_DEBUG": "1", "DJANGO_COLLECTED_STATIC": os.environ.get("DJANGO_COLLECTED_STATIC", "1")}
 
 
-def serve() -> subprocess.Popen:
-    os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="127.0.0.1")
+def setup_django(env: dict[str, str]) -> None:
+    os.environ.update(env, DJANGO_ALLOWED_HOSTS="127.0.0.1")
     os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-page.sqlite3")
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
-    server = start_gunicorn(PORT, workers=2)
-    return server
+    if settings.COLLECTED_STATIC:
+        call_command("collectstatic", verbosity=0, interactive=False)
 
 
-def load(browser, url: str, rtt_ms: int | None) -> tuple[int, float, list[tuple[str, int]]]:
-    """(bytes on the wire, first contentful paint in ms, [(resource, bytes)]) of a cold load."""
+def serve(port: int, make_run: bool) -> subprocess.Popen:
+    if not make_run:
+        setup_django(PRODUCTION_ENV)
+        return start_gunicorn(port, workers=2)
+    setup_django({"DJANGO_SETTINGS_MODULE": "yiwu_site.settings", **MAKE_RUN_ENV})
+    import http.client
+
+    server = subprocess.Popen(
+        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
+        cwd=ROOT,
+        env=os.environ.copy(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise RuntimeError("runserver did not start")
+
+
+def cold_load(playwright, url: str) -> tuple[list[tuple[str, int, str, str, str]], list, float]:
+    """Everything a cold load of ``url`` transfers in a fresh browser profile (a persistent one:
+    Chromium offers no install in an incognito context), as (resource, bytes on the wire with
+    headers, Content-Encoding, Cache-Control, who asked), until the service worker controls the
+    page and the manifest and its icon are fetched; the installability errors; the first paint."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as profile:
+        context = playwright.chromium.launch_persistent_context(
+            profile,
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            viewport={"width": 390, "height": 844},
+            locale="zh-CN",
+        )
+        finished = []
+        context.on("requestfinished", lambda request: finished.append(request))
+        page = context.pages[0] if context.pages else context.new_page()
+        page.goto(url, wait_until="load")
+        page.evaluate(CONTROLLED)
+        errors = context.new_cdp_session(page).send("Page.getInstallabilityErrors")["installabilityErrors"]
+        page.wait_for_timeout(1000)  # the manifest's icon, the page kept by the worker
+        fcp = page.evaluate("() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || -1")
+        rows = []
+        for request in finished:
+            sizes, response = request.sizes(), request.response()
+            if sizes["responseBodySize"] < 0:
+                continue  # from the HTTP cache (the worker storing what the page just loaded): nothing sent
+            body = sizes["responseBodySize"]
+            if body == 0 and request.url.endswith("/sw.js") and response.status == 200:
+                body = worker_script_bytes(request.url)  # Chromium reports no body for a worker's script
+            who = (
+                "service worker"
+                if request.service_worker
+                else "browser"
+                if "manifest" in request.url or "/icons/" in request.url
+                else "page"
+            )
+            rows.append(
+                (
+                    request.url,
+                    sizes["responseHeadersSize"] + body,
+                    response.headers.get("content-encoding", "-"),
+                    response.headers.get("cache-control", "-"),
+                    who,
+                )
+            )
+        context.close()
+    return rows, errors, fcp
+
+
+CONTROLLED = """async () => {
+  await navigator.serviceWorker.ready;
+  if (!navigator.serviceWorker.controller) {
+    await new Promise((resolve) => navigator.serviceWorker.addEventListener("controllerchange", resolve, {once: true}));
+  }
+}"""
+
+
+def worker_script_bytes(url: str) -> int:
+    import gzip
+    import urllib.request
+
+    with urllib.request.urlopen(urllib.request.Request(url, headers={"Accept-Encoding": "gzip"})) as answer:
+        body = answer.read()
+        return len(body if answer.headers.get("Content-Encoding") == "gzip" else gzip.compress(body))
+
+
+def first_paint(browser, url: str, rtt_ms: int) -> float:
+    """The first contentful paint of a cold load of ``url`` in ms, throttled to 400 kbit/s and ``rtt_ms``."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-    if rtt_ms is not None:
-        rate = 400 * 1000 / 8  # 400 kbit/s in bytes/s
-        cdp.send(
-            "Network.emulateNetworkConditions",
-            {"offline": False, "latency": rtt_ms, "downloadThroughput": rate, "uploadThroughput": rate},
-        )
-    urls: dict[str, str] = {}
-    sizes: list[tuple[str, int]] = []
-    cdp.on("Network.responseReceived", lambda e: urls.__setitem__(e["requestId"], e["response"]["url"]))
-    cdp.on(
-        "Network.loadingFinished", lambda e: sizes.append((urls.get(e["requestId"], "?"), int(e["encodedDataLength"])))
+    rate = 400 * 1000 / 8  # 400 kbit/s in bytes/s
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": rtt_ms, "downloadThroughput": rate, "uploadThroughput": rate},
     )
     page.goto(url, wait_until="load")
     page.wait_for_timeout(300)
     fcp = page.evaluate("() => (performance.getEntriesByName('first-contentful-paint')[0] || {}).startTime || -1")
     context.close()
-    return sum(size for _, size in sizes), fcp, sizes
+    return fcp
 
 
 def main() -> None:
-    server = serve()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--make-run", action="store_true", help="serve as `make run` does (runserver, debug)")
+    parser.add_argument("--port", type=int, default=PORT)
+    args = parser.parse_args()
+    server = serve(args.port, args.make_run)
+    base = f"http://127.0.0.1:{args.port}"
     try:
         from scoring.models import Game
         from tests.factories import seeded_game
 
         Game.objects.all().delete()
         game = seeded_game(500)
-        url = f"http://127.0.0.1:{PORT}/g/{game.edit_token}/"
+        url = f"{base}/g/{game.edit_token}/"
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            total, fcp, sizes = load(browser, url, None)
-            print(
-                f"game page (500 hands), cold load: {total / 1024:.1f} KB transferred (compressed), first paint {fcp:.0f} ms unthrottled"
+            mode = (
+                f"`make run` ({' '.join(f'{k}={v}' for k, v in MAKE_RUN_ENV.items())})"
+                if args.make_run
+                else "production"
             )
-            for resource, size in sorted(sizes, key=lambda item: -item[1]):
-                print(f"  {size / 1024:7.1f} KB  {resource.replace(f'http://127.0.0.1:{PORT}', '')[:90]}")
-            for name, rtt in PROFILES.items():
-                runs = [load(browser, url, rtt)[1] for _ in range(3)]
+            rows, errors, fcp = cold_load(playwright, url)
+            total = sum(size for _url, size, *_rest in rows)
+            of_page = sum(size for _url, size, _e, _c, who in rows if who == "page")
+            print(f"game page (500 hands), cold load, {mode}:")
+            print(
+                f"{total / 1024:.1f} KB transferred (compressed, headers included), goal {GOAL_KB} KB: "
+                f"{'within' if total <= GOAL_KB * 1024 else 'OVER'}; the page and what it links {of_page / 1024:.1f} KB, "
+                f"first paint {fcp:.0f} ms unthrottled"
+            )
+            print(f"installability errors (CDP Page.getInstallabilityErrors): {errors or 'none'}")
+            print(f"  {'KB':>6}  {'encoding':8}  {'asked by':14}  {'Cache-Control':38}  resource")
+            for resource, size, encoding, cache, who in sorted(rows, key=lambda row: -row[1]):
                 print(
-                    f"first contentful paint, {name}: median {sorted(runs)[1]:.0f} ms (runs: {', '.join(f'{r:.0f}' for r in runs)})"
+                    f"  {size / 1024:6.1f}  {encoding:8}  {who:14}  {cache[:38]:38}  {resource.replace(base, '')[:60]}"
                 )
-            browser.close()
+            if not args.make_run:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                for name, rtt in PROFILES.items():
+                    runs = [first_paint(browser, url, rtt) for _ in range(3)]
+                    print(
+                        f"first contentful paint, {name}: median {sorted(runs)[1]:.0f} ms (runs: {', '.join(f'{r:.0f}' for r in runs)})"
+                    )
+                browser.close()
     finally:
         server.terminate()
         server.wait()

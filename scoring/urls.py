@@ -1,11 +1,14 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import accounts, analyse, api, archive, games, groups, hands, picture, records, seating, settle
+from scoring.views import accounts, analyse, api, archive, games, groups, hands, picture, pwa, records, seating, settle
 
 urlpatterns = [
     path("", games.home, name="home"),
     path("healthz", games.healthz, name="healthz"),
+    path("manifest.webmanifest", pwa.manifest, name="manifest"),
+    path("sw.js", pwa.service_worker, name="service-worker"),
+    path("offline", pwa.offline, name="offline"),
     path("new", games.new_game, name="new-game"),
     path("history", records.history, name="history"),
     path("stats", records.stats, name="stats"),

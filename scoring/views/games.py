@@ -5,6 +5,7 @@ import re
 import markdown
 import segno
 from django.conf import settings
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
@@ -42,12 +43,28 @@ HOME_GAMES = 10  # the latest played; 历史牌局 pages through the rest
 
 @never_cache  # it lists edit links
 def home(request: HttpRequest) -> HttpResponse:
+    if request.GET.get("from") == "app" and (token := game_in_play(request)):
+        return redirect("game", token=token)  # the app on the home screen reopens the game at the table
     tokens = my_tokens(request)
     games = list(my_games(tokens).order_by("-updated_at", "-pk")[: HOME_GAMES + 1])
     context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES, "rulesets": all_rulesets()}
     if lan := lan_base(request, always=True):
         context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
     return render(request, "scoring/home.html", context)
+
+
+def game_in_play(request: HttpRequest) -> str | None:
+    """The link of the game this phone opened last (scoring/device.py), if it is still being
+    played (not settled, not archived): where the installed app opens (its manifest's start_url,
+    ``/?from=app``). Otherwise the home page, as from any other link."""
+    last = device.remembered_tokens(request)[:1]
+    if not last:
+        return None
+    token = last[0]
+    game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).only("status", "archived_at").first()
+    if game is None or game.status != Game.PLAYING or game.archived_at is not None:
+        return None
+    return token
 
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
