@@ -1,7 +1,20 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import accounts, analyse, api, archive, games, groups, hands, picture, records, seating, settle, steps
+from scoring.views import (
+    accounts,
+    analyse,
+    api,
+    archive,
+    games,
+    groups,
+    hands,
+    picture,
+    records,
+    seating,
+    settle,
+    steps,
+)
 
 urlpatterns = [
     path("", games.home, name="home"),

@@ -254,7 +254,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     page = record_page(request, game, token, before, seq, answers(request, game, before))
     if page.incomplete():
         return page.render()
-    entry = page.entry()
+    entry, form_token = page.entry(), page.context["form_token"]
     if not FORM_TOKEN.fullmatch(form_token):
         page.form.add_error(None, _("表单已损坏，请重新打开记分页。"))
         return page.render()

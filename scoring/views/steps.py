@@ -31,16 +31,19 @@ from scoring.templatetags.table import other_outcomes
 from scoring.views.hands import EntryPage, prefilled, record_page
 
 MAX_STEPS = 200  # a bound on any walk (义乌 has about 30 steps, 诸暨 9)
-BODY_TAG = re.compile(r"""<body(?:\s+[^\s=>]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*>""")  # its attributes may hold a ">"
+BODY_TAG = re.compile(
+    r"""<body(?:\s+[^\s=>]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*>"""
+)  # its attributes may hold a ">"
 
 
 def start_links(game: Game, token: str) -> list[str]:
     """The record buttons of the game page (templates/scoring/game.html, section.record), as it
-    writes them: each winner, 流局, the ruleset's own outcomes (逃跑)."""
+    writes them: each winner, 流局, the ruleset's own outcomes (逃跑). They are the winner step's
+    own links (``step_url`` on ``?v=``), so the two share their steps."""
     url, version = reverse("record", args=[token]), game.version
-    links = [f"{url}?winner={seat}&v={version}" for seat in range(game.rulebook.seats)]
+    links = [f"{url}?v={version}&winner={seat}&outcome=win" for seat in range(game.rulebook.seats)]
     outcomes = ["draw", *(outcome for outcome, _label in other_outcomes(game))]
-    return links + [f"{url}?outcome={outcome}&v={version}" for outcome in outcomes]
+    return links + [f"{url}?v={version}&outcome={outcome}" for outcome in outcomes]
 
 
 def walk(request: HttpRequest, game: Game, token: str) -> list[tuple[str, str]]:
@@ -74,7 +77,7 @@ def body(request: HttpRequest, page: EntryPage, link: str, links: list[str]) -> 
     html = render_to_string("scoring/hand_form.html", context, request)
     title = html[html.index("<title>") : html.index("</title>") + len("</title>")]
     start = BODY_TAG.search(html).end()
-    return mark_safe(title + html[start : html.rindex("</footer>") + len("</footer>")])  # noqa: S308 (rendered)
+    return mark_safe(title + html[start : html.rindex("</footer>") + len("</footer>")])  # rendered
 
 
 def steps(request: HttpRequest, token: str) -> HttpResponse:
