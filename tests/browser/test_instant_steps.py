@@ -35,7 +35,7 @@ def test_a_tap_shows_the_next_question_with_no_request_and_back_and_refresh_agre
     win_type = main_html(phone)
     phone.locator("a[href$='win_type=qidui']").click()
     expect(phone.locator(".question")).to_contain_text("谁放铳？")
-    assert re.search(r"record\?winner=0&v=\d+&win_type=qidui$", phone.url)
+    assert re.search(r"record\?v=\d+&winner=0&outcome=win&win_type=qidui$", phone.url)
     assert sent == []
 
     phone.go_back()
