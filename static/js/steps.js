@@ -5,7 +5,8 @@
 // copy of the page left), so the back gesture and a refresh work as before. Any other link (a
 // sheet, a preview, a step of another game version, or any tap before the bundle is here) goes
 // to the server as before. Every link stays a plain link: without this script nothing changes.
-// localStorage "instant-steps" = "off" turns it off (bench/taps.py measures both).
+// localStorage "instant-steps" = "off" turns it off (bench/taps.py measures both). app.js loads
+// this script once the page has loaded.
 (function () {
   "use strict";
   var htmx = window.htmx;
@@ -49,7 +50,7 @@
       })
       .catch(function () { if (fetching === key) fetching = null; });
   }
-  window.addEventListener("load", refresh);
+  if (document.readyState === "complete") refresh(); else window.addEventListener("load", refresh);
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:historyRestore", refresh);
