@@ -105,6 +105,18 @@ def test_a_yiwu_bundle_sends_every_winner_and_discard_type_ahead_but_not_the_flo
     assert not any("win_type=zimo" in link for link in questions)  # the preview: asked of the server
 
 
+def test_with_a_buy_in_placed_on_the_game_page_each_question_carries_it_as_its_page_does(client, game):
+    client.post(game_url(game) + "bet", {"bet": "maizi", "seat": 0, "on": "1"})  # 买子 before the hand
+    game.refresh_from_db()
+    _version, steps = bundle(client, game)
+    winners = [link for link in links(client.get(game_url(game)).content.decode()) if "winner=" in link]
+    assert len(winners) == 4
+    assert set(winners) <= set(steps)
+    assert any("maizi=0" in link for link in steps)  # the win-type step's links carry it (prefilled)
+    for link, body in steps.items():
+        assert CSRF.sub(r'\1"', body) == shown(client.get(link).content.decode()), link
+
+
 def test_a_hand_recorded_elsewhere_makes_a_new_bundle_the_old_pages_links_miss(client, game):
     old_page = client.get(game_url(game)).content.decode()
     old_version, _steps = bundle(client, game)
