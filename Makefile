@@ -79,7 +79,7 @@ bench-load: $(VENV)/.dev
 bench-page: $(VENV)/.dev
 	$(BIN)/python bench/page.py
 
-# Tap-to-paint of each step of recording a hand on weak 4G (Chromium's throttling), preload on and off.
+# Tap-to-paint of each step of recording a hand on weak 4G (Chromium's throttling), instant steps on and off.
 bench-taps: $(VENV)/.dev
 	$(BIN)/python bench/taps.py --runs $${RUNS:-10} --dwell $${DWELL:-0}
 

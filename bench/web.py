@@ -173,6 +173,9 @@ def run(label: str, game: Game, client, server: int | None = None) -> None:
         ("poll, nothing new", lambda: client.get(f"{url}poll?v={version}")),
         # A step of the record flow: a choice screen (who won → how), as htmx's preload fetches it.
         ("entry step GET (win type)", lambda: client.get(f"{url}record?winner=1&v={version}", headers=boosted)),
+        # Every question of the record flow at once, fetched by static/js/steps.js after the game page.
+        ("steps bundle", lambda: client.get(url + "steps")),
+        ("steps bundle, first view", lambda: client.get(f"{url}steps?n={next(views)}")),
         ("hand entry preview (GET)", lambda: client.get(url + "record?winner=1&win_type=pinghu&discarder=0")),
         # A change in 更多 re-posts the form for its preview: the whole page, or htmx's partial.
         ("entry preview POST, page", lambda: client.post(url + "record", pinghu)),

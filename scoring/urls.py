@@ -1,7 +1,21 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from scoring.views import accounts, analyse, api, archive, games, groups, hands, picture, pwa, records, seating, settle
+from scoring.views import (
+    accounts,
+    analyse,
+    api,
+    archive,
+    games,
+    groups,
+    hands,
+    picture,
+    pwa,
+    records,
+    seating,
+    settle,
+    steps,
+)
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -22,6 +36,7 @@ urlpatterns = [
     path("g/<str:token>/me/<int:seat>", games.set_me, name="set-me"),
     path("g/<str:token>/me", games.set_me_by_name, name="set-me-by-name"),
     path("g/<str:token>/record", hands.record, name="record"),
+    path("g/<str:token>/steps", steps.steps, name="steps"),
     path("g/<str:token>/analyse", analyse.analyse, name="analyse"),
     path("g/<str:token>/seating", seating.seating, name="seating"),
     path("g/<str:token>/hand/<int:seq>/edit", hands.edit, name="edit-hand"),

@@ -38,6 +38,9 @@ class EntryForm(forms.Form):
     SEAT_FIELDS: tuple[str, ...] = ("winner", "discarder", "dealer_fix")
     # Every field that, once set, means the form's 「更多」 section should start open.
     MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
+    # The steps that show a form (the sheet, the preview); every other step is a question
+    # answered by a tap on a plain link, which the phone may show at once (scoring/steps.py).
+    FORM_STEPS: tuple[str, ...] = ("preview",)
 
     dealer_fix = seat_field(_("更正庄家"))
     streak_fix = StrictIntegerField(

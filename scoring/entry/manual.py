@@ -38,6 +38,7 @@ class Form(EntryForm):
     )
     next_dealer = seat_field(_("下一局谁坐庄（不填 = 不变）"))
     SEAT_FIELDS = ("next_dealer", "dealer_fix")
+    FORM_STEPS = ("manual", "preview")  # typed in, never tapped
 
     def amounts(self) -> list[Decimal | None]:
         return [self.cleaned_data.get(f"n{s}") for s in range(len(self.players))]

@@ -35,7 +35,9 @@ ONE_TIME_FIELDS = ("csrfmiddlewaretoken", "form_token", "next_seq")  # never car
 @register.simple_tag(takes_context=True)
 def step_url(context, base: str, data, **updates) -> str:
     """``base`` with the form's current answers plus ``updates``: each tap is a plain link. A
-    step screen has a score of them: the answers are encoded once per template render."""
+    step screen has a score of them: the answers are encoded once per template render. A render
+    given a ``step_links`` list gets each link added to it (the steps the phone is sent ahead:
+    scoring/steps.py)."""
     memo = context.render_context.setdefault("step_url", {})
     answers = memo.get(id(data))
     if answers is None or answers[0] is not data:
@@ -44,7 +46,11 @@ def step_url(context, base: str, data, **updates) -> str:
     changed = [(k, v) for k, v in updates.items() if v not in (None, "")]
     if changed:
         query.append(urlencode(changed))
-    return f"{base}?{'&'.join(query)}" if query else base
+    url = f"{base}?{'&'.join(query)}" if query else base
+    links = context.get("step_links")
+    if links is not None:
+        links.append(url)
+    return url
 
 
 def _encoded_answers(data) -> list[tuple[str, str]]:

@@ -151,10 +151,14 @@ class EntryPage:
         others = other_hands(self.game, preview, people)
         self.context.update(row=row, change=change, other_hands=others, other_people=people, version=self.game.version)
 
-    def render(self) -> HttpResponse:
-        """A question with big buttons, or the preview form; the form's own refresh of the
-        preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
-        the address of its answers, so a reload or the back gesture shows it again."""
+    def choice(self) -> bool:
+        """A question answered by a tap on a plain link (no form: scoring/steps.py sends these
+        ahead to the phone)."""
+        return self.form.is_valid() and self.form.step() not in self.form.FORM_STEPS
+
+    def fill(self) -> str:
+        """The page's context at the step its answers reach (a GET's question, else the
+        preview); that step."""
         names, data = self.names, getattr(self.form, "cleaned_data", {})
         winner = data.get("winner")
         step = self.form.step() if self.form.is_valid() and self.request.method == "GET" else "preview"
@@ -167,6 +171,13 @@ class EntryPage:
             winner_name=names[winner] if winner is not None else "",
             **self.module.context(self.game, self.form, self.state, self.game.house_rules()),
         )
+        return step
+
+    def render(self) -> HttpResponse:
+        """A question with big buttons, or the preview form; the form's own refresh of the
+        preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
+        the address of its answers, so a reload or the back gesture shows it again."""
+        step = self.fill()
         posted = self.request.method == "POST"
         part = posted and step == "preview" and wants_part(self.request)
         response = render(self.request, self.module.PARTIAL if part else "scoring/hand_form.html", self.context)
@@ -227,6 +238,14 @@ def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse 
     return redirect("seating", token=token)
 
 
+def record_page(request: HttpRequest, game: Game, token: str, before, seq: int, data) -> EntryPage:
+    """The record page of the next hand (number ``seq``, played at ``before``) with ``data``."""
+    form_token = data.get("form_token") or secrets.token_urlsafe(16)
+    page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
+    page.context.update(form_url=reverse("record", args=[token]), number=game.state["active"] + 1)
+    return page
+
+
 def record(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     if queued(request):
@@ -234,13 +253,10 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
     if stop := finished(request, game, token) or no_form(request, game, token, request.POST or request.GET):
         return stop
     before, seq = table(game)  # from the replay cache: a new hand is scored on its own
-    data = answers(request, game, before)
-    form_token = data.get("form_token") or secrets.token_urlsafe(16)
-    page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
-    page.context.update(form_url=reverse("record", args=[token]), number=game.state["active"] + 1)
+    page = record_page(request, game, token, before, seq, answers(request, game, before))
     if page.incomplete():
         return page.render()
-    entry = page.entry()
+    entry, form_token = page.entry(), page.context["form_token"]
     if not FORM_TOKEN.fullmatch(form_token):
         page.form.add_error(None, _("表单已损坏，请重新打开记分页。"))
         return page.render()
@@ -334,7 +350,12 @@ def answers(request: HttpRequest, game: Game, before):
     """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
     if request.method == "POST":
         return request.POST
-    return entry_module_for(game, request.GET).prefill(request.GET, game.pending, before, game.house_rules())
+    return prefilled(game, before, request.GET)
+
+
+def prefilled(game: Game, before, query):
+    """A GET's answers ``query`` with the bets placed on the game page filled in."""
+    return entry_module_for(game, query).prefill(query, game.pending, before, game.house_rules())
 
 
 @require_POST

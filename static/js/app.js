@@ -1,3 +1,13 @@
+// The instant steps (static/js/steps.js) are of use only once the page is up: their script is
+// fetched after the load, so it never competes with the page's first paint.
+window.addEventListener("load", function () {
+  var meta = document.querySelector('meta[name="steps-script"]');
+  if (!meta) return;
+  var script = document.createElement("script");
+  script.src = meta.content;
+  document.head.appendChild(script);
+});
+
 // Polling pauses while the tab is hidden and catches up at once when it is shown again.
 document.addEventListener("htmx:beforeRequest", function (event) {
   if (document.hidden && event.detail.elt.hasAttribute("data-poll")) {

@@ -56,7 +56,7 @@ def test_an_htmx_confirm_answers_the_game_page_in_one_response(client, game):
     assert response.wsgi_request.path.endswith("/record")
     # the page is the game page's own: its links and language switch point at it
     assert f'name="next" type="hidden" value="{game_url(game)}"' in html
-    assert "record?winner=0&amp;v=" in html
+    assert f"record?v={version_of(game)}&amp;winner=0&amp;outcome=win" in html
     # the message was shown once: the next page does not repeat it
     assert "已记录第1局。" not in client.get(game_url(game)).content.decode()
 
@@ -109,9 +109,9 @@ def test_every_step_link_is_preloaded(client, game):
 
 def test_step_links_carry_the_game_version(client, game):
     html = client.get(game_url(game)).content.decode()
-    assert f"record?winner=0&amp;v={game.version}" in html
-    win_type = client.get(game_url(game) + f"record?winner=0&v={game.version}").content.decode()
-    assert f"v={game.version}&amp;win_type=zimo" in win_type
+    assert f"record?v={game.version}&amp;winner=0&amp;outcome=win" in html
+    win_type = client.get(game_url(game) + f"record?v={game.version}&winner=0&outcome=win").content.decode()
+    assert f"record?v={game.version}&amp;winner=0&amp;outcome=win&amp;win_type=zimo" in win_type
 
 
 def test_htmx_steps_at_the_current_version_are_kept_by_the_phone_for_seconds(client, game):

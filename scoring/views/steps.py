@@ -1,0 +1,97 @@
+"""The record flow's questions sent ahead: every step a tap answers, rendered as the server
+answers its link, in one bundle per game that static/js/steps.js shows at a tap, no request.
+
+The walk is generic: it starts from the game page's record buttons (``start_links``), renders
+each page that is a question (``EntryPage.choice``: its form's step is none of ``FORM_STEPS``)
+and follows the step links that render gave (the ``step_url`` tag adds each to ``step_links``).
+A link to another question is followed; a link that stays on the same question (义乌's 飘 names,
+单/双 and 喂家 chips refine the win-type step) is not: those and every link to a sheet or a
+preview go to the server as before. Each step is keyed by its link exactly as the pages write it,
+with the game's version (``v``) in it: a page of another version finds no step here.
+
+The bundle is kept rendered like the game page (scoring/pagecache.py: the release, the game's
+row, the address, the language and the account), compressed, with the CSRF token put in per
+response.
+"""
+
+import re
+import zlib
+from collections import deque
+
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.safestring import mark_safe
+
+from scoring.access import writable_game
+from scoring.cache import table
+from scoring.models import Game
+from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
+from scoring.templatetags.table import other_outcomes
+from scoring.views.hands import EntryPage, prefilled, record_page
+
+MAX_STEPS = 200  # a bound on any walk (义乌 has about 30 steps, 诸暨 9)
+BODY_TAG = re.compile(
+    r"""<body(?:\s+[^\s=>]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*>"""
+)  # its attributes may hold a ">"
+
+
+def start_links(game: Game, token: str) -> list[str]:
+    """The record buttons of the game page (templates/scoring/game.html, section.record), as it
+    writes them: each winner, 流局, the ruleset's own outcomes (逃跑). They are the winner step's
+    own links (``step_url`` on ``?v=``), so the two share their steps."""
+    url, version = reverse("record", args=[token]), game.version
+    links = [f"{url}?v={version}&winner={seat}&outcome=win" for seat in range(game.rulebook.seats)]
+    outcomes = ["draw", *(outcome for outcome, _label in other_outcomes(game))]
+    return links + [f"{url}?v={version}&outcome={outcome}" for outcome in outcomes]
+
+
+def walk(request: HttpRequest, game: Game, token: str) -> list[tuple[str, str]]:
+    """(link, what the page shows for it) for each question reachable from the game page."""
+    before, seq = table(game)
+    pages: dict[str, tuple[str, EntryPage] | None] = {}  # link → (its step, its page), None: no question
+    shown: dict[str, str] = {}
+    queue = deque((link, None) for link in start_links(game, token))
+    while queue and len(shown) < MAX_STEPS:
+        link, came_from = queue.popleft()
+        if link in shown:
+            continue
+        if link not in pages:
+            query = QueryDict(link.partition("?")[2])
+            page = record_page(request, game, token, before, seq, prefilled(game, before, query))
+            pages[link] = (page.form.step(), page) if page.choice() else None
+        if pages[link] is None or pages[link][0] == came_from:
+            continue
+        step, page = pages[link]
+        links: list[str] = []
+        shown[link] = body(request, page, link, links)
+        queue.extend((target, step) for target in links)
+    return list(shown.items())
+
+
+def body(request: HttpRequest, page: EntryPage, link: str, links: list[str]) -> str:
+    """What htmx swaps in for ``link`` (the page's title and its body, without the scripts, which
+    htmx drops), each step link of it added to ``links``. Never this request's flash."""
+    page.fill()
+    context = {**page.context, "here": link, "messages": (), "step_links": links, "csrf_token": CSRF_MARK}
+    html = render_to_string("scoring/hand_form.html", context, request)
+    title = html[html.index("<title>") : html.index("</title>") + len("</title>")]
+    start = BODY_TAG.search(html).end()
+    return mark_safe(title + html[start : html.rindex("</footer>") + len("</footer>")])  # rendered
+
+
+def steps(request: HttpRequest, token: str) -> HttpResponse:
+    """The bundle: ``<template data-step="link">`` for each question, in a root that names the
+    game's version (a finished game has none)."""
+    game = writable_game(request, token)
+    key = page_key(request, "steps", [game_stamp(game)])
+    kept = cache.get(key)  # compressed: 义乌's 50 KB of steps take 3 KB of the shared cache
+    if kept is None:
+        found = walk(request, game, token) if game.status == Game.PLAYING else []
+        html = render_to_string("scoring/steps.html", {"version": game.version, "steps": found})
+        cache.set(key, zlib.compress(html.encode()), PAGE_SECONDS)
+    else:
+        html = zlib.decompress(kept).decode()
+    return HttpResponse(html.replace(CSRF_MARK, get_token(request)))

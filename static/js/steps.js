@@ -1,0 +1,135 @@
+// Instant steps. The questions of the record flow come ahead in one bundle per game
+// (scoring/views/steps.py): each is the page the server answers for a step link, keyed by that
+// link. A tap on such a link shows it at once, with no request: htmx swaps it in as it would a
+// boosted link's answer, and its address goes into the history as htmx puts it there (its own
+// copy of the page left), so the back gesture and a refresh work as before. Any other link (a
+// sheet, a preview, a step of another game version, or any tap before the bundle is here) goes
+// to the server as before. Every link stays a plain link: without this script nothing changes.
+// localStorage "instant-steps" = "off" turns it off (bench/taps.py measures both). app.js loads
+// this script once the page has loaded.
+(function () {
+  "use strict";
+  var htmx = window.htmx;
+  if (!htmx || !/^2\./.test(htmx.version || "") || !window.fetch || !window.sessionStorage) return;
+  try {
+    if (window.localStorage.getItem("instant-steps") === "off") return;
+  } catch (error) { /* storage refused: on */ }
+
+  var bundle = null; // {src, version, steps: {link: <template>}}
+  var fetching = null; // the src and version being fetched
+
+  // The page names where its game's steps are and the version it shows. A bundle older than the
+  // page is dropped at once (a poll brought another phone's hand: its questions are of an older
+  // table) and the new one fetched; one newer than the page is kept (its links carry the new
+  // version, so the page's own links, of the old one, find no step and ask the server).
+  function refresh() {
+    var marker = document.querySelector("[data-steps]");
+    if (!marker) return;
+    var src = marker.getAttribute("data-steps");
+    var version = Number(marker.getAttribute("data-version"));
+    if (bundle && bundle.src === src && bundle.version >= version) return;
+    if (bundle && bundle.src === src) bundle = null;
+    var key = src + "#" + version;
+    if (fetching === key) return;
+    fetching = key;
+    fetch(src, { credentials: "same-origin" })
+      .then(function (response) { return response.ok ? response.text() : null; })
+      .then(function (text) {
+        if (fetching === key) fetching = null;
+        var holder = document.createElement("template");
+        holder.innerHTML = text || "";
+        var root = holder.content.querySelector("[data-steps-version]");
+        if (!root) return;
+        var got = { src: src, version: Number(root.getAttribute("data-steps-version")), steps: {} };
+        if (bundle && bundle.src === src && bundle.version > got.version) return;
+        root.querySelectorAll("template[data-step]").forEach(function (step) {
+          got.steps[step.getAttribute("data-step")] = step;
+        });
+        bundle = got;
+        document.documentElement.setAttribute("data-steps-ready", String(got.version));
+      })
+      .catch(function () { if (fetching === key) fetching = null; });
+  }
+  if (document.readyState === "complete") refresh(); else window.addEventListener("load", refresh);
+  document.addEventListener("htmx:afterSettle", refresh);
+  document.addEventListener("htmx:oobAfterSwap", refresh);
+  document.addEventListener("htmx:historyRestore", refresh);
+
+  function stepOf(link) {
+    if (!bundle || !link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return null;
+    return bundle.steps[link.getAttribute("href")] || null;
+  }
+
+  // htmx's history, as it keeps it for a boosted link (htmx 2: saveCurrentPageToHistory and
+  // pushUrlIntoHistory): the page left is copied under its address, and the new address pushed.
+  var PATH = "htmx-current-path-for-history";
+  var CACHE = "htmx-history-cache";
+  function currentPath(path) {
+    try { sessionStorage.setItem(PATH, path); } catch (error) { /* private mode */ }
+  }
+  function normalised(path) {
+    var url = new URL(path, window.location.href);
+    path = url.pathname + url.search;
+    return path === "/" ? path : path.replace(/\/+$/, "");
+  }
+  function saveHistory() {
+    var path = null;
+    try { path = sessionStorage.getItem(PATH); } catch (error) { /* private mode */ }
+    path = path || window.location.pathname + window.location.search;
+    var off = document.querySelector('[hx-history="false" i],[data-hx-history="false" i]');
+    if (!off && htmx.config.historyCacheSize > 0) {
+      htmx.trigger(document.body, "htmx:beforeHistorySave", { path: path, historyElt: document.body });
+      var copy = document.body.cloneNode(true);
+      copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
+      copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
+      var item = { url: normalised(path), content: copy.innerHTML, title: document.title, scroll: window.scrollY };
+      try {
+        var cache = (JSON.parse(sessionStorage.getItem(CACHE)) || []).filter(function (old) { return old.url !== item.url; });
+        htmx.trigger(document.body, "htmx:historyItemCreated", { item: item, cache: cache });
+        cache.push(item);
+        while (cache.length > htmx.config.historyCacheSize) cache.shift();
+        while (cache.length) {
+          try { sessionStorage.setItem(CACHE, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
+        }
+      } catch (error) { /* a cache htmx would not read either */ }
+    }
+    window.history.replaceState({ htmx: true }, document.title, window.location.href);
+  }
+
+  // The step swapped in as htmx swaps a boosted page's body: its title, then settled at once
+  // (app.js moves focus to the question), at the top of the page.
+  function show(step) {
+    htmx.swap(document.body, step.innerHTML, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
+    window.scrollTo(0, 0);
+  }
+
+  document.addEventListener("click", function (event) {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    var link = event.target.closest && event.target.closest("a[href]");
+    var step = stepOf(link);
+    if (!step) return;
+    event.preventDefault();
+    event.stopPropagation(); // before htmx's own listener on the link: no request
+    var href = link.getAttribute("href");
+    saveHistory();
+    show(step);
+    window.history.pushState({ htmx: true }, "", href);
+    currentPath(href);
+  }, true);
+
+  // No preload (the extension fetches a link on touchstart) of a step already here.
+  ["touchstart", "mousedown"].forEach(function (type) {
+    window.addEventListener(type, function (event) {
+      if (stepOf(event.target.closest && event.target.closest("a[href]"))) event.stopPropagation();
+    }, { capture: true, passive: true });
+  });
+
+  // Back or forward to a step htmx has no copy of: the bundle's, instead of asking the server.
+  document.addEventListener("htmx:historyCacheMiss", function (event) {
+    var step = bundle && bundle.steps[event.detail.path];
+    if (!step) return;
+    event.preventDefault();
+    show(step);
+    currentPath(event.detail.path);
+  });
+})();
