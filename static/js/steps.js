@@ -55,6 +55,23 @@
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:historyRestore", refresh);
 
+  // The last tap wins, as with the browser's own links: a page still on its way from the server
+  // when a step is shown here (a boosted link or form tapped just before, e.g. 我是) is not
+  // swapped over that step when it lands (what it did on the server stands).
+  var shown = 0;
+  function isNavigation(detail) {
+    return detail.boosted || detail.target === document.body;
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isNavigation(event.detail) && event.detail.xhr) event.detail.xhr.stepsShown = shown;
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var xhr = event.detail.xhr;
+    if (isNavigation(event.detail) && xhr && xhr.stepsShown !== undefined && xhr.stepsShown < shown) {
+      event.detail.shouldSwap = false;
+    }
+  });
+
   function stepOf(link) {
     if (!bundle || !link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return null;
     return bundle.steps[link.getAttribute("href")] || null;
@@ -112,6 +129,7 @@
     event.stopPropagation(); // before htmx's own listener on the link: no request
     var href = link.getAttribute("href");
     saveHistory();
+    shown++;
     show(step);
     window.history.pushState({ htmx: true }, "", href);
     currentPath(href);

@@ -34,6 +34,7 @@ def test_a_hand_entered_offline_reaches_the_other_phone_once_after_the_hand_reco
     mine, other = (context.new_page() for context in contexts)
     mine.goto(url)
     mine.locator(f"form[action='{game_url(game)}me/0'] button").click()  # 我是老王
+    expect(mine.locator(f"form[action='{game_url(game)}me/0'] button.btn-dark")).to_be_visible()  # it landed
     mine.get_by_role("link", name="老王", exact=True).click()
     mine.get_by_role("link", name=re.compile("^自摸")).click()
     form_ready(mine)
@@ -87,7 +88,11 @@ def test_a_confirm_whose_answer_was_lost_is_sent_again_and_recorded_once(live_se
     assert Hand.objects.filter(game=game).count() == 1
     assert phone.evaluate("localStorage.length") == 0
     phone.route("**/record?*", lambda route: route.abort("internetdisconnected"))  # onLine says yes
-    phone.get_by_role("link", name="阿华", exact=True).click()
+    phone.wait_for_function(  # this version's questions are on the phone
+        "() => document.documentElement.dataset.stepsReady === document.querySelector('[data-steps]').dataset.version"
+    )
+    phone.get_by_role("link", name="阿华", exact=True).click()  # a question sent ahead: no request
+    phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the server's
     expect(phone.locator("#flash")).to_have_text("离线：这一步需要联网")
 
 
