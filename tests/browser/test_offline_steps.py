@@ -103,3 +103,16 @@ def test_offline_winner_pinghu_discarder_keeps_the_hand_and_cancel_goes_back(liv
     expect(phone.locator("#hands .hand-row")).to_have_count(1)
     hand = Hand.objects.get(game=game)
     assert (hand.entry["winner"], hand.entry["discarder"], hand.entry["win_type"]) == (1, 2, "pinghu")
+
+
+def test_offline_a_zhuji_sheet_that_needs_a_tai_says_so(live_server, phone):
+    from tests.conftest import new_ruleset_game
+
+    game = new_ruleset_game("zhuji", ["老王", "小李", "阿华", "大刘"])
+    phone.goto(f"{live_server.url}{game_url(game)}")
+    phone.wait_for_function(READY, arg=str(game.version))
+    phone.context.set_offline(True)
+    phone.locator("section.record a[href*='winner=2&']").click()
+    phone.get_by_role("link", name="自摸").click()  # 0 台 is no hand: the sheet is the server's
+    expect(phone.locator("#flash")).to_have_text("离线：这一局需要联网才能填完")
+    expect(phone.locator(".offline-confirm-screen")).to_have_count(0)
