@@ -14,7 +14,7 @@ bundle with the hand's title as its preview's 确认 button would say it (「老
 when the server would not take its answers as a whole hand yet (a sheet still to fill, 诸暨's
 「至少要1台」, 手动记分). With no network the phone offers to keep such a hand from the link
 alone (static/js/offline.js, docs/offline.md). The titles are the server's, once per game
-version: a preview per leaf (义乌 about 110) costs the bundle's build, never a step page.
+version: a preview per leaf (义乌: 81) costs the bundle's build, never a step page.
 
 The bundle is kept rendered like the game page (scoring/pagecache.py: the release, the game's
 row, the address, the language and the account), compressed, with the CSRF token put in per
