@@ -32,14 +32,14 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
+from scoring import services
 from scoring.access import writable_game
 from scoring.cache import table
+from scoring.ledger import LedgerError
 from scoring.models import Game
 from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
-from scoring.templatetags.table import other_outcomes
-from scoring import services
-from scoring.ledger import LedgerError
 from scoring.presenters import hand_title
+from scoring.templatetags.table import other_outcomes
 from scoring.views.hands import EntryPage, prefilled, record_page
 
 MAX_STEPS = 200  # a bound on any walk (义乌 has about 30 steps, 诸暨 9)

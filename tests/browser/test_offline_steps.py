@@ -78,7 +78,8 @@ def test_offline_reload_then_winner_zimo_keeps_the_hand_and_it_is_recorded_once(
     expect(row.locator(".title")).to_have_text("老王 自摸 ×2")
     expect(other.locator(".tile").first).to_contain_text("+")  # the dealer's 自摸, paid by three
     hand = Hand.objects.get(game=game)
-    assert hand.entry["winner"] == 0 and hand.entry["win_type"] == "zimo"
+    assert hand.entry["winner"] == 0
+    assert hand.entry["win_type"] == "zimo"
     other.context.close()
     context.close()
 

@@ -148,7 +148,8 @@ def test_a_hand_kept_from_a_link_gets_the_buy_in_placed_on_the_game_page_as_its_
     client.post(game_url(game) + "bet", {"bet": "maizi", "seat": 2, "on": "1"})
     link = {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "queued": "1"}
     answer = client.post(game_url(game) + "record", {**link, "from_link": "1", "form_token": "link-1"}).json()
-    assert answer["ok"] and answer["seq"] == 1
+    assert answer["ok"]
+    assert answer["seq"] == 1
     assert Hand.objects.get(game=game, seq=1).entry["maizi"] == [0, 0, 1, 0]
     game.refresh_from_db()
     assert not (game.pending or {}).get("maizi")  # the hand took it
@@ -165,5 +166,6 @@ def test_a_hand_kept_from_a_link_with_no_whole_hand_is_refused_with_the_reason(c
         game_url(game) + "record",
         {"outcome": "win", "winner": "1", "confirm": "1", "queued": "1", "from_link": "1", "form_token": "half"},
     )
-    assert answer.status_code == 409 and answer.json()["ok"] is False
+    assert answer.status_code == 409
+    assert answer.json()["ok"] is False
     assert not Hand.objects.filter(game=game).exists()
