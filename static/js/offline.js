@@ -226,6 +226,8 @@
           back.href = gameUrl(token);
           note.appendChild(back);
           keepButton.replaceWith(note);
+          var cancel = note.parentNode.querySelector("[data-offline-cancel]");
+          if (cancel) cancel.remove();  // kept: nothing to cancel here (删除 is on its row)
           if (window.htmx) window.htmx.process(note);
           note.tabIndex = -1;
           note.focus({ preventScroll: true });
