@@ -68,8 +68,9 @@ class Walk:
 
 
 def walk(request: HttpRequest, game: Game, token: str) -> Walk:
+    """Each question reachable from the game page, and each link past them, with its title."""
     before, seq = table(game)
-    pages: dict[str, tuple[str, EntryPage] | None] = {}  # link → (its step, its page), None: no question
+    pages: dict[str, tuple[str, EntryPage]] = {}  # a question's link → (its step, its page)
     shown: dict[str, str] = {}
     leaves: dict[str, str] = {}
     queue = deque((link, None) for link in start_links(game, token))
@@ -125,7 +126,7 @@ def steps(request: HttpRequest, token: str) -> HttpResponse:
     shows offline to keep a hand from a leaf."""
     game = writable_game(request, token)
     key = page_key(request, "steps", [game_stamp(game)])
-    kept = cache.get(key)  # compressed: 义乌's 50 KB of steps take 3 KB of the shared cache
+    kept = cache.get(key)  # compressed: 义乌's 65 KB of steps and leaves take 4 KB of the shared cache
     if kept is None:
         found = walk(request, game, token) if game.status == Game.PLAYING else Walk([], [], 0)
         context = {"version": game.version, "steps": found.steps, "leaves": found.leaves, "next_seq": found.seq}
