@@ -180,6 +180,7 @@ function offlinePage() {
           .replace("data-kept></ul>", "data-kept>" + items.join("") + "</ul>");
       }
       var headers = new Headers(page.headers);  // its Content-Security-Policy with it
+      headers.set("X-Offline-Page", "1");  // static/js/offline.js: a step of the record flow says so instead
       headers.delete("Content-Encoding");
       headers.delete("Content-Length");
       return new Response(text, { status: 200, headers: headers });

@@ -296,7 +296,7 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     if not form_token or not FORM_TOKEN.fullmatch(form_token):
         return refused_json(_("表单已损坏，请重新打开记分页。"))
     before, _seq = table(game)
-    page = EntryPage(request, game, before, request.POST, token=token, mode="record")
+    page = EntryPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
     if page.incomplete():
         return refused_json(form_reasons(page.form))
     entry = page.entry()
@@ -317,6 +317,16 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
         return refused_json(say(conflict))
     number = game.number_of(hand.seq)
     return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+
+
+def queued_answers(request: HttpRequest, game: Game, before):
+    """A queued hand's answers. One kept from a link of the record flow (``from_link=1``: tapped
+    with no network, its preview never loaded) gets what that preview would have filled in from
+    the table, the bets placed on the game page, as a GET's answers do; one kept from a loaded
+    preview is taken as it was confirmed (a 买子 unticked there stays off)."""
+    if request.POST.get("from_link") == "1":
+        return prefilled(game, before, request.POST)
+    return request.POST
 
 
 def queued_words(game: Game, hand: Hand) -> dict:

@@ -9,6 +9,13 @@ A link to another question is followed; a link that stays on the same question (
 preview go to the server as before. Each step is keyed by its link exactly as the pages write it,
 with the game's version (``v``) in it: a page of another version finds no step here.
 
+Every link of the walk that is not a question (a preview, a sheet: the "leaves") is named in the
+bundle with the hand's title as its preview's 确认 button would say it (「老王 自摸 ×2」), or none
+when the server would not take its answers as a whole hand yet (a sheet still to fill, 诸暨's
+「至少要1台」, 手动记分). With no network the phone offers to keep such a hand from the link
+alone (static/js/offline.js, docs/offline.md). The titles are the server's, once per game
+version: a preview per leaf (义乌: 81) costs the bundle's build, never a step page.
+
 The bundle is kept rendered like the game page (scoring/pagecache.py: the release, the game's
 row, the address, the language and the account), compressed, with the CSRF token put in per
 response.
@@ -25,10 +32,13 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
+from scoring import services
 from scoring.access import writable_game
 from scoring.cache import table
+from scoring.ledger import LedgerError
 from scoring.models import Game
 from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
+from scoring.presenters import hand_title
 from scoring.templatetags.table import other_outcomes
 from scoring.views.hands import EntryPage, prefilled, record_page
 
@@ -48,27 +58,54 @@ def start_links(game: Game, token: str) -> list[str]:
     return links + [f"{url}?v={version}&outcome={outcome}" for outcome in outcomes]
 
 
-def walk(request: HttpRequest, game: Game, token: str) -> list[tuple[str, str]]:
-    """(link, what the page shows for it) for each question reachable from the game page."""
+class Walk:
+    """What the walk found: ``steps``, (link, what the page shows for it) for each question
+    reachable from the game page; ``leaves``, (link, the hand's title or "") for each link to a
+    page that is no question; ``seq``, the next hand's seq."""
+
+    def __init__(self, steps: list[tuple[str, str]], leaves: list[tuple[str, str]], seq: int):
+        self.steps, self.leaves, self.seq = steps, leaves, seq
+
+
+def walk(request: HttpRequest, game: Game, token: str) -> Walk:
+    """Each question reachable from the game page, and each link past them, with its title."""
     before, seq = table(game)
-    pages: dict[str, tuple[str, EntryPage] | None] = {}  # link → (its step, its page), None: no question
+    pages: dict[str, tuple[str, EntryPage]] = {}  # a question's link → (its step, its page)
     shown: dict[str, str] = {}
+    leaves: dict[str, str] = {}
     queue = deque((link, None) for link in start_links(game, token))
     while queue and len(shown) < MAX_STEPS:
         link, came_from = queue.popleft()
-        if link in shown:
+        if link in shown or link in leaves:
             continue
         if link not in pages:
             query = QueryDict(link.partition("?")[2])
             page = record_page(request, game, token, before, seq, prefilled(game, before, query))
-            pages[link] = (page.form.step(), page) if page.choice() else None
-        if pages[link] is None or pages[link][0] == came_from:
+            if not page.choice():
+                leaves[link] = whole_hand(game, page)
+                continue
+            pages[link] = (page.form.step(), page)
+        if pages[link][0] == came_from:
             continue
         step, page = pages[link]
         links: list[str] = []
         shown[link] = body(request, page, link, links)
         queue.extend((target, step) for target in links)
-    return list(shown.items())
+    return Walk(list(shown.items()), list(leaves.items()), seq)
+
+
+def whole_hand(game: Game, page: EntryPage) -> str:
+    """The title of the hand a leaf's answers make, as its preview's 确认 says it, when the
+    server takes them as they are (its sheet left as it opens); "" when they need more (a sheet's
+    台, a form to type in) or the rules refuse them."""
+    if not page.form.is_valid() or page.form.step() != "preview":
+        return ""
+    try:
+        entry = page.entry()
+        preview = services.preview_record(game=game, state=page.state, entry=entry)
+    except LedgerError:
+        return ""
+    return hand_title(game, entry, preview.result, page.names)
 
 
 def body(request: HttpRequest, page: EntryPage, link: str, links: list[str]) -> str:
@@ -83,14 +120,17 @@ def body(request: HttpRequest, page: EntryPage, link: str, links: list[str]) -> 
 
 
 def steps(request: HttpRequest, token: str) -> HttpResponse:
-    """The bundle: ``<template data-step="link">`` for each question, in a root that names the
-    game's version (a finished game has none)."""
+    """The bundle: ``<template data-step="link">`` for each question and ``<template
+    data-leaf="link" data-facts="title">`` for each link past them, in a root that names the
+    game's version and the next hand's seq (a finished game has none), with the screen the phone
+    shows offline to keep a hand from a leaf."""
     game = writable_game(request, token)
     key = page_key(request, "steps", [game_stamp(game)])
-    kept = cache.get(key)  # compressed: 义乌's 50 KB of steps take 3 KB of the shared cache
+    kept = cache.get(key)  # compressed: 义乌's 65 KB of steps and leaves take 4 KB of the shared cache
     if kept is None:
-        found = walk(request, game, token) if game.status == Game.PLAYING else []
-        html = render_to_string("scoring/steps.html", {"version": game.version, "steps": found})
+        found = walk(request, game, token) if game.status == Game.PLAYING else Walk([], [], 0)
+        context = {"version": game.version, "steps": found.steps, "leaves": found.leaves, "next_seq": found.seq}
+        html = render_to_string("scoring/steps.html", context, request)
         cache.set(key, zlib.compress(html.encode()), PAGE_SECONDS)
     else:
         html = zlib.decompress(kept).decode()

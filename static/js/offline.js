@@ -135,10 +135,129 @@
     if (!offline() || !link || link.origin !== window.location.origin) return;
     var kind = needs(link.pathname);
     if (!kind) return;  // another page the phone may hold (the service worker's): let it try
+    if (kind === "step" && window.stepsShows && window.stepsShows(link)) return;  // a question sent ahead
     event.preventDefault();
     event.stopImmediatePropagation();
+    if (kind === "step" && offerLeaf(link)) return;
     toast(say(kind));
   }, true);
+
+  // ---- a hand kept from a link of the record flow ----
+  // With no network, a link past the questions (to a preview or a sheet, which only the server
+  // makes) that the bundle of steps names (static/js/steps.js, scoring/views/steps.py) shows the
+  // bundle's confirm screen with the hand's title as the server wrote it; 记下 keeps the hand as
+  // 确认 on a preview would, its answers the link's own plus from_link=1 (the server fills in
+  // the bets placed on the game page, as the preview would have) and the next hand's seq. A link
+  // whose answers are no whole hand yet (a sheet to fill) says so.
+  function offerLeaf(link) {
+    var href = link.getAttribute("href");
+    var leaf = window.stepsLeaf && window.stepsLeaf(href);
+    if (!leaf) return false;
+    if (!leaf.facts || !leaf.screen) toast(say("whole"));
+    else showConfirm(href, leaf);
+    return true;
+  }
+
+  var shelved = null;  // what <main> showed, hidden under the confirm screen: 取消 shows it again
+  function showConfirm(href, leaf) {
+    var main = document.getElementById("main");
+    if (!main) return;
+    unshelve();
+    var flash = document.getElementById("flash");
+    var nodes = Array.from(main.children).filter(function (node) {
+      return node !== flash && node.id !== "offline-banner" && !node.hasAttribute("data-shelved");
+    });
+    shelved = { nodes: nodes, scroll: window.scrollY };
+    var screen = element("div", "offline-confirm-screen");
+    screen.appendChild(leaf.screen.content.cloneNode(true));
+    screen.querySelector("[data-offline-facts]").textContent = leaf.facts;
+    screen.setAttribute("data-href", href);
+    screen.setAttribute("data-next-seq", leaf.nextSeq || "");
+    nodes.forEach(function (node) { node.setAttribute("data-shelved", ""); });  // in place: a poll still lands
+    main.appendChild(screen);
+    if (flash) flash.replaceChildren();
+    window.scrollTo(0, 0);
+    var question = screen.querySelector(".question");
+    if (question) question.focus({ preventScroll: true });
+  }
+
+  function unshelve() {
+    var screen = document.querySelector(".offline-confirm-screen");
+    if (screen) screen.remove();
+    if (!shelved) return;
+    var scroll = shelved.scroll;
+    shelved.nodes.forEach(function (node) { node.removeAttribute("data-shelved"); });
+    shelved = null;
+    window.scrollTo(0, scroll);
+  }
+
+  function keepLeaf(screen) {
+    if (screen.hasAttribute("data-kept")) return;  // one tap, one hand
+    var url = new URL(screen.getAttribute("data-href"), window.location.href);
+    var pairs = Array.from(url.searchParams.entries()).filter(function (p) { return p[0] !== "v" && p[0] !== "from_link"; });
+    pairs.push(["from_link", "1"]);
+    if (screen.getAttribute("data-next-seq")) pairs.push(["next_seq", screen.getAttribute("data-next-seq")]);
+    if (!keep(url.pathname, pairs, screen.querySelector("[data-offline-facts]").textContent)) return;
+    screen.setAttribute("data-kept", "");
+    toGame(tokenOf(url.pathname));
+  }
+
+  // The game page once a hand is kept from a link: here already (流局 is tapped on it), or its
+  // copy htmx keeps in this tab's history (left by a tap on a question); else a note with the way
+  // back (a service worker may hold the page).
+  function toGame(token) {
+    if (onGamePage()) {
+      unshelve();
+    } else {
+      var item = historyCopy(gameUrl(token));
+      if (item && window.htmx) {
+        shelved = null;
+        window.htmx.swap(document.body, item.content, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
+        document.title = item.title;
+        window.history.pushState({ htmx: true }, "", gameUrl(token));
+        try { window.sessionStorage.setItem("htmx-current-path-for-history", gameUrl(token)); } catch (error) { /* private mode */ }
+        window.scrollTo(0, 0);
+      } else {
+        var keepButton = document.querySelector(".offline-confirm-screen [data-offline-keep]");
+        if (keepButton) {
+          var note = element("div", "alert alert-info py-2 mb-2 offline-kept", say("kept") + " ");
+          note.setAttribute("role", "status");
+          var back = element("a", "", say("back"));
+          back.href = gameUrl(token);
+          note.appendChild(back);
+          keepButton.replaceWith(note);
+          var cancel = note.parentNode.querySelector("[data-offline-cancel]");
+          if (cancel) cancel.remove();  // kept: nothing to cancel here (删除 is on its row)
+          if (window.htmx) window.htmx.process(note);
+          note.tabIndex = -1;
+          note.focus({ preventScroll: true });
+        }
+        draw();
+        return;
+      }
+    }
+    draw();
+    toast(say("kept_short"), "info");
+  }
+
+  function historyCopy(url) {
+    var want = url.replace(/\/+$/, "");
+    try {
+      return (JSON.parse(window.sessionStorage.getItem("htmx-history-cache")) || []).filter(function (item) {
+        return item.url === want || item.url === url;
+      })[0] || null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-offline-keep], [data-offline-cancel]");
+    var screen = button && button.closest(".offline-confirm-screen");
+    if (!screen) return;
+    if (button.hasAttribute("data-offline-cancel")) unshelve();
+    else keepLeaf(screen);
+  });
 
   // The network failed under a request that looked online: a 确认 of a new hand is kept,
   // anything else says it needs the network instead of doing nothing. Polls fail quietly.
@@ -157,7 +276,20 @@
       }
       return;
     }
+    if (elt && elt.matches && elt.matches("a[href]") && isRecord(path) && offerLeaf(elt)) return;
     toast(say(needs(path) || "step"));
+  });
+
+  // A service worker answers a page it does not hold with its offline page (templates/sw.js):
+  // a step of the record flow says what it says with no network instead of that page.
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail || {}, xhr = detail.xhr, elt = detail.elt;
+    if (!xhr || xhr.getResponseHeader("X-Offline-Page") !== "1") return;
+    var path = pathOf(detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
+    if (!isRecord(path)) return;
+    detail.shouldSwap = false;
+    if (elt && elt.matches && elt.matches("a[href]") && offerLeaf(elt)) return;
+    toast(say("step"));
   });
 
   // ---- sending, in order, each once ----

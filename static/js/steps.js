@@ -15,21 +15,21 @@
     if (window.localStorage.getItem("instant-steps") === "off") return;
   } catch (error) { /* storage refused: on */ }
 
-  var bundle = null; // {src, version, steps: {link: <template>}}
+  var bundle = null; // {src, version, nextSeq, steps: {link: <template>}, leaves: {link: facts}, confirm: <template>}
   var fetching = null; // the src and version being fetched
 
   // The page names where its game's steps are and the version it shows. A bundle older than the
   // page is dropped at once (a poll brought another phone's hand: its questions are of an older
   // table) and the new one fetched; one newer than the page is kept (its links carry the new
   // version, so the page's own links, of the old one, find no step and ask the server).
-  function refresh() {
+  function refresh(again) {
     var marker = document.querySelector("[data-steps]");
     if (!marker) return;
     var src = marker.getAttribute("data-steps");
     var version = Number(marker.getAttribute("data-version"));
-    if (bundle && bundle.src === src && bundle.version >= version) return;
-    if (bundle && bundle.src === src) bundle = null;
-    var key = src + "#" + version;
+    if (again !== true && bundle && bundle.src === src && bundle.version >= version) return;
+    if (again !== true && bundle && bundle.src === src) bundle = null;
+    var key = src + "#" + version + (again === true ? "#again" : "");
     if (fetching === key) return;
     fetching = key;
     fetch(src, { credentials: "same-origin" })
@@ -40,10 +40,16 @@
         holder.innerHTML = text || "";
         var root = holder.content.querySelector("[data-steps-version]");
         if (!root) return;
-        var got = { src: src, version: Number(root.getAttribute("data-steps-version")), steps: {} };
+        var got = {
+          src: src, version: Number(root.getAttribute("data-steps-version")), steps: {}, leaves: {},
+          nextSeq: root.getAttribute("data-next-seq"), confirm: root.querySelector("template[data-offline-confirm]"),
+        };
         if (bundle && bundle.src === src && bundle.version > got.version) return;
         root.querySelectorAll("template[data-step]").forEach(function (step) {
           got.steps[step.getAttribute("data-step")] = step;
+        });
+        root.querySelectorAll("template[data-leaf]").forEach(function (leaf) {
+          got.leaves[leaf.getAttribute("data-leaf")] = leaf.getAttribute("data-facts") || "";
         });
         bundle = got;
         document.documentElement.setAttribute("data-steps-ready", String(got.version));
@@ -51,6 +57,11 @@
       .catch(function () { if (fetching === key) fetching = null; });
   }
   if (document.readyState === "complete") refresh(); else window.addEventListener("load", refresh);
+  // The service worker took this page over after it loaded (its first visit): the bundle is
+  // fetched once more, through the worker, which keeps it for a reload with no network.
+  if (navigator.serviceWorker) {
+    navigator.serviceWorker.addEventListener("controllerchange", function () { refresh(true); });
+  }
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("htmx:oobAfterSwap", refresh);
   document.addEventListener("htmx:historyRestore", refresh);
@@ -71,6 +82,15 @@
       event.detail.shouldSwap = false;
     }
   });
+
+  // For static/js/offline.js, with no network: whether a link is a question shown here (it lets
+  // the tap through), and a link past the questions (a preview, a sheet), to keep its hand from: {facts: the hand's title, "" when its answers are no whole hand yet, nextSeq,
+  // screen: the confirm screen's <template>}, or null when the bundle does not name it.
+  window.stepsShows = function (link) { return !!stepOf(link); };
+  window.stepsLeaf = function (href) {
+    if (!bundle || !Object.prototype.hasOwnProperty.call(bundle.leaves, href)) return null;
+    return { facts: bundle.leaves[href], nextSeq: bundle.nextSeq, screen: bundle.confirm };
+  };
 
   function stepOf(link) {
     if (!bundle || !link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return null;

@@ -92,8 +92,8 @@ def test_a_confirm_whose_answer_was_lost_is_sent_again_and_recorded_once(live_se
         "() => document.documentElement.dataset.stepsReady === document.querySelector('[data-steps]').dataset.version"
     )
     phone.get_by_role("link", name="阿华", exact=True).click()  # a question sent ahead: no request
-    phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the server's
-    expect(phone.locator("#flash")).to_have_text("离线：这一步需要联网")
+    phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the server's, which fails
+    expect(phone.locator(".offline-confirm-screen [data-offline-facts]")).to_have_text("阿华 自摸 ×2")
 
 
 def test_a_refused_queued_hand_stays_with_its_reason_until_deleted(live_server, phone, shot):
@@ -118,7 +118,7 @@ def test_a_refused_queued_hand_stays_with_its_reason_until_deleted(live_server, 
     phone.context.set_offline(True)
     phone.locator(".links").get_by_role("link", name="结算").click()
     expect(phone.locator("#flash")).to_have_text("离线：修改/作废/结算需要联网")
-    phone.get_by_role("link", name="小李", exact=True).click()
+    phone.locator("a.manual-link").click()  # a form to type in: never kept from a link
     expect(phone.locator("#flash")).to_have_text("离线：这一步需要联网")
     expect(phone.locator("#offline-banner")).to_have_text("离线 · 1 局待同步")
     shot(phone, "offline-banner-and-row")

@@ -139,3 +139,33 @@ def test_the_phone_script_gets_its_words_in_the_pages_language(client, game):
     html = client.get(game_url(game)).content.decode()
     assert "Offline · {n} waiting to sync" in html
     assert "Offline: edits, voids and settling need the network" in html
+
+
+def test_a_hand_kept_from_a_link_gets_the_buy_in_placed_on_the_game_page_as_its_preview_would(client, game):
+    """from_link=1 (static/js/offline.js: a link tapped with no network, its preview never loaded):
+    the 买子 placed on the game page is filled in as the preview's GET would; without it, a kept
+    preview's answers are taken as confirmed (a 买子 unticked there stays off)."""
+    client.post(game_url(game) + "bet", {"bet": "maizi", "seat": 2, "on": "1"})
+    link = {"outcome": "win", "winner": "0", "win_type": "zimo", "confirm": "1", "next_seq": "1", "queued": "1"}
+    answer = client.post(game_url(game) + "record", {**link, "from_link": "1", "form_token": "link-1"}).json()
+    assert answer["ok"]
+    assert answer["seq"] == 1
+    assert Hand.objects.get(game=game, seq=1).entry["maizi"] == [0, 0, 1, 0]
+    game.refresh_from_db()
+    assert not (game.pending or {}).get("maizi")  # the hand took it
+
+    client.post(game_url(game) + "bet", {"bet": "maizi", "seat": 3, "on": "1"})
+    game.refresh_from_db()
+    assert game.pending["maizi"] == [3]
+    assert client.post(game_url(game) + "record", {**link, "next_seq": "2", "form_token": "preview-2"}).json()["ok"]
+    assert Hand.objects.get(game=game, seq=2).entry.get("maizi", [0, 0, 0, 0])[3] == 0
+
+
+def test_a_hand_kept_from_a_link_with_no_whole_hand_is_refused_with_the_reason(client, game):
+    answer = client.post(
+        game_url(game) + "record",
+        {"outcome": "win", "winner": "1", "confirm": "1", "queued": "1", "from_link": "1", "form_token": "half"},
+    )
+    assert answer.status_code == 409
+    assert answer.json()["ok"] is False
+    assert not Hand.objects.filter(game=game).exists()

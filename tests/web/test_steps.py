@@ -142,3 +142,45 @@ def test_a_finished_game_sends_no_steps_and_a_view_link_none_at_all(client, game
     Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
     game.refresh_from_db()
     assert bundle(client, game)[1] == {}
+
+
+LEAF = re.compile(r'<template data-leaf="([^"]+)" data-facts="([^"]*)"></template>')
+FACTS = re.compile(r'<button [^>]*name="confirm"[^>]*data-facts="([^"]*)"')
+
+
+def leaves(client: Client, game: Game) -> dict[str, str]:
+    """The bundle's links past the questions, each with the title it names ("" : no whole hand)."""
+    text = client.get(game_url(game) + "steps").content.decode()
+    return {html.unescape(link): html.unescape(facts) for link, facts in LEAF.findall(text)}
+
+
+@pytest.mark.parametrize("ruleset_game", codes(), indirect=True)
+def test_each_link_past_the_questions_is_named_with_its_previews_title_or_none(client, ruleset_game):
+    """Offline, the phone keeps a hand from such a link (static/js/offline.js) with this title: the
+    one its preview's 确认 carries, when the preview has one; a page with no 确认 as it opens
+    (a sheet still to fill, a form to type in) has none."""
+    game = ruleset_game
+    found, steps = leaves(client, game), bundle(client, game)[1]
+    assert found
+    assert not set(found) & set(steps)
+    assert any(facts for facts in found.values())  # 流局 at least
+    for link, facts in found.items():
+        button = FACTS.search(client.get(link).content.decode())
+        assert facts == html.unescape(button[1] if button else ""), link
+
+
+def test_zhuji_asks_for_the_network_where_its_sheet_needs_a_tai_and_wuyi2_names_its_sheet_as_it_opens(db):
+    from tests.conftest import new_ruleset_game
+
+    client = Client()
+    zhuji = leaves(client, new_ruleset_game("zhuji", NAMES))
+    assert zhuji[f"{game_url(Game.objects.last())}record?v=0&winner=0&outcome=win&zimo=on"] == ""  # 「至少要1台」
+    assert set(zhuji.values()) == {"", "流局"}
+    wuyi2 = new_ruleset_game("wuyi2", NAMES[:2])
+    assert leaves(client, wuyi2)[f"{game_url(wuyi2)}record?v=0&winner=1&outcome=win&zimo=on"] == "小李 自摸 1番"
+
+
+def test_the_bundle_names_the_next_hands_seq(client, game):
+    record(client, game, {"outcome": "draw"})
+    text = client.get(game_url(game) + "steps").content.decode()
+    assert 'data-next-seq="2"' in text
