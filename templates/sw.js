@@ -65,6 +65,17 @@ function keepOpenPages() {
   });
 }
 
+// A page hands over what it fetched before this worker took it over (static/js/steps.js: the
+// bundle of steps), to be kept as if it had come through here: not fetched a second time.
+self.addEventListener("message", function (event) {
+  var data = event.data || {};
+  if (typeof data.keep !== "string" || typeof data.body !== "string") return;
+  var url = new URL(data.keep, self.location.href);
+  if (url.origin !== self.location.origin || !matches(KEPT, url.pathname)) return;
+  var response = new Response(data.body, { headers: { "Content-Type": "text/html; charset=utf-8" } });
+  event.waitUntil(keep(PAGE_CACHE, url.href, response, false));
+});
+
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET") return;

@@ -5,7 +5,6 @@ page it shows offline for a page it never kept."""
 import hashlib
 import json
 import re
-from pathlib import Path
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
@@ -20,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from scoring.lang import pick
+from yiwu_site.staticfiles import minified
 
 THEME = "#7a1f1f"  # the top bar (static/css/app.css .topbar) and base.html's theme-color
 BACKGROUND = "#faf7f2"  # the page (static/css/app.css body)
@@ -69,21 +69,21 @@ def manifest(request: HttpRequest) -> HttpResponse:
     return _conditional(request, json.dumps(data, ensure_ascii=False, indent=1), "application/manifest+json")
 
 
-STATIC_LINK = re.compile(r'(?:src|href)="(' + re.escape(settings.STATIC_URL) + r'[^"?#]+)"')
+STATIC_LINK = re.compile(r'(?:src|href|content)="(' + re.escape(settings.STATIC_URL) + r'[^"?#]+)"')
 
 
 def shell_urls() -> list[str]:
-    """What the service worker stores at install: every static file a page links (read from the
-    offline page, which is base.html's head and scripts), and every script and style sheet of
-    static/js and static/css (a step's script loaded later is there too), by the names the pages
-    use (fingerprinted when collected), and the smallest of the manifest's icons. Not the other
-    icons: the browser fetches those itself when it installs the app, and no page shows them."""
+    """What the service worker stores at install: every static file every page names (read from
+    the offline page, which is base.html's head and scripts: a ``src``, an ``href`` or a
+    ``content``, like the instant steps' script that app.js loads once the page is up), by the
+    names the pages use (fingerprinted when collected), and the smallest of the manifest's icons.
+    Not a page's own script (算牌's, which needs the network for its answers anyway: it is stored
+    the first time it is used), and not the other icons: the browser fetches those itself when
+    it installs the app, and no page shows them. A cold game page stays within 100 KB
+    (``make bench-page``)."""
     page = render_to_string("offline.html")
     urls = dict.fromkeys(url for url in STATIC_LINK.findall(page) if "/icons/" not in url)  # not iOS's icon
-    names = [ICONS[0][0]]
-    own = Path(settings.BASE_DIR) / "static"
-    names += sorted(str(path.relative_to(own)) for pattern in ("js/*.js", "css/*.css") for path in own.glob(pattern))
-    urls.update(dict.fromkeys(static(name) for name in names))
+    urls.update(dict.fromkeys([static(ICONS[0][0])]))
     return list(urls)
 
 
@@ -102,7 +102,10 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     }
     body = render_to_string("sw.js", {**context, "version": ""})
     context["version"] = json.dumps(hashlib.blake2b(body.encode(), digest_size=6).hexdigest())
-    response = _conditional(request, render_to_string("sw.js", context), "text/javascript; charset=utf-8")
+    script = render_to_string("sw.js", context)
+    if isinstance(staticfiles_storage, ManifestFilesMixin):  # collected: minified as the app's other scripts
+        script = minified(script)
+    response = _conditional(request, script, "text/javascript; charset=utf-8")
     response["Service-Worker-Allowed"] = "/"
     return response
 

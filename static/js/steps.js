@@ -22,16 +22,17 @@
   // page is dropped at once (a poll brought another phone's hand: its questions are of an older
   // table) and the new one fetched; one newer than the page is kept (its links carry the new
   // version, so the page's own links, of the old one, find no step and ask the server).
-  function refresh(again) {
+  function refresh() {
     var marker = document.querySelector("[data-steps]");
     if (!marker) return;
     var src = marker.getAttribute("data-steps");
     var version = Number(marker.getAttribute("data-version"));
-    if (again !== true && bundle && bundle.src === src && bundle.version >= version) return;
-    if (again !== true && bundle && bundle.src === src) bundle = null;
-    var key = src + "#" + version + (again === true ? "#again" : "");
+    if (bundle && bundle.src === src && bundle.version >= version) return;
+    if (bundle && bundle.src === src) bundle = null;
+    var key = src + "#" + version;
     if (fetching === key) return;
     fetching = key;
+    var throughWorker = !!(navigator.serviceWorker && navigator.serviceWorker.controller);
     fetch(src, { credentials: "same-origin" })
       .then(function (response) { return response.ok ? response.text() : null; })
       .then(function (text) {
@@ -41,7 +42,8 @@
         var root = holder.content.querySelector("[data-steps-version]");
         if (!root) return;
         var got = {
-          src: src, version: Number(root.getAttribute("data-steps-version")), steps: {}, leaves: {},
+          src: src, text: text, throughWorker: throughWorker,
+          version: Number(root.getAttribute("data-steps-version")), steps: {}, leaves: {},
           nextSeq: root.getAttribute("data-next-seq"), confirm: root.querySelector("template[data-offline-confirm]"),
         };
         if (bundle && bundle.src === src && bundle.version > got.version) return;
@@ -52,15 +54,23 @@
           got.leaves[leaf.getAttribute("data-leaf")] = leaf.getAttribute("data-facts") || "";
         });
         bundle = got;
+        handOver(got); // a worker that took over while it was on its way
         document.documentElement.setAttribute("data-steps-ready", String(got.version));
       })
       .catch(function () { if (fetching === key) fetching = null; });
   }
   if (document.readyState === "complete") refresh(); else window.addEventListener("load", refresh);
-  // The service worker took this page over after it loaded (its first visit): the bundle is
-  // fetched once more, through the worker, which keeps it for a reload with no network.
+  // The service worker took this page over after it loaded (its first visit): it is handed the
+  // bundle this page fetched without it, to keep for a reload with no network (not fetched again).
+  function handOver(got) {
+    var worker = navigator.serviceWorker && navigator.serviceWorker.controller;
+    if (worker && got && !got.throughWorker) {
+      got.throughWorker = true;
+      worker.postMessage({ keep: new URL(got.src, window.location.href).href, body: got.text });
+    }
+  }
   if (navigator.serviceWorker) {
-    navigator.serviceWorker.addEventListener("controllerchange", function () { refresh(true); });
+    navigator.serviceWorker.addEventListener("controllerchange", function () { handOver(bundle); });
   }
   document.addEventListener("htmx:afterSettle", refresh);
   document.addEventListener("htmx:oobAfterSwap", refresh);

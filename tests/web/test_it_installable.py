@@ -15,6 +15,7 @@ from django.utils import timezone
 from scoring.models import Game
 from tests.web.helpers import game_url
 from yiwu_site.settings import BASE_DIR, static_files
+from yiwu_site.staticfiles import minified
 
 STATIC_LINK = re.compile(r'(?:src|href)="(/static/[^"]+)"')
 
@@ -107,7 +108,9 @@ def test_the_service_worker_stores_every_file_a_page_links_and_the_offline_page(
     page = client.get(game_url(game)).content.decode()
     linked = {url for url in STATIC_LINK.findall(page) if "apple-touch-icon" not in url}  # iOS's, at 添加到主屏幕 only
     assert linked <= set(shell)  # the app shell, as the pages name it
-    assert {"/static/js/app.js", "/static/js/pwa.js", "/static/icons/icon-192.png"} <= set(shell)
+    # the instant steps' script (named in a meta tag, loaded once the page is up) answers taps offline
+    assert {"/static/js/app.js", "/static/js/pwa.js", "/static/js/steps.js", "/static/icons/icon-192.png"} <= set(shell)
+    assert "/static/js/analyse.js" not in shell  # 算牌's needs the network for its answers: stored when first used
     assert not [url for url in shell if "512" in url or "apple" in url]  # the browser fetches its icons itself
     assert script.startswith('"use strict";')  # its long comment stays on the server
     assert 'var OFFLINE_URL = "/offline";' in script
@@ -168,8 +171,16 @@ def test_make_run_serves_static_files_as_production_does(client, settings, tmp_p
     assert response["Cache-Control"] == "max-age=315360000, public, immutable"
     body = b"".join(response.streaming_content)
     assert len(body) < (BASE_DIR / "static/css/app.css").stat().st_size / 2
-    assert "var STATIC_FIRST = true;" in client.get("/sw.js").content.decode()
-    assert css in client.get("/sw.js").content.decode()
+    worker = client.get("/sw.js").content.decode()
+    assert "var STATIC_FIRST=true;" in worker  # minified, as the app's own scripts
+    assert css in worker
+    assert "network's answer" not in worker  # a comment of templates/sw.js, left out
+    script = next(url for url in STATIC_LINK.findall(html) if "/js/app." in url)
+    served = b"".join(client.get(script).streaming_content).decode()
+    source = (BASE_DIR / "static/js/app.js").read_text()
+    assert served == minified(source) != source
+    assert not re.search(r"^\s*//", served, re.M)
+    assert len(served) < len(source) * 0.75
 
 
 @pytest.mark.parametrize("path", ["/manifest.webmanifest?lang=xx", "/sw.js?x=<b>", "/offline?next=//evil"])
