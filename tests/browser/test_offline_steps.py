@@ -41,6 +41,7 @@ def keep_from_the_screen(page, facts: str) -> None:
     row = page.locator("#hands .pending-row")
     expect(row.locator(".title")).to_have_text(facts)
     expect(row.locator(".later")).to_have_text("联网后计算")
+    expect(page.locator("#hands .no-hands")).to_be_hidden()  # 「还没有记录」 is no longer said
     expect(page.locator("#offline-banner")).to_have_text("离线 · 1 局待同步")
 
 
