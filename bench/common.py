@@ -27,6 +27,15 @@ def best_of(repeats: int, fn) -> float:
 def start_gunicorn(port: int, workers: int, app: str = "yiwu_site.wsgi"):
     """gunicorn serving ``app`` on 127.0.0.1:``port`` with this process's environment, once
     /healthz answers."""
+    from pathlib import Path
+
+    gunicorn = str(Path(__file__).resolve().parents[1] / ".venv/bin/gunicorn")
+    return start_server([gunicorn, app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers)], port)
+
+
+def start_server(command: list[str], port: int):
+    """``command`` (a server on 127.0.0.1:``port``) run from the project's folder with this
+    process's environment, returned once /healthz answers."""
     import http.client
     import os
     import subprocess
@@ -34,11 +43,7 @@ def start_gunicorn(port: int, workers: int, app: str = "yiwu_site.wsgi"):
 
     root = Path(__file__).resolve().parents[1]
     server = subprocess.Popen(
-        [str(root / ".venv/bin/gunicorn"), app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers)],
-        cwd=root,
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        command, cwd=root, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     for _ in range(100):
         try:
@@ -47,4 +52,4 @@ def start_gunicorn(port: int, workers: int, app: str = "yiwu_site.wsgi"):
         except OSError:
             time.sleep(0.1)
     server.kill()
-    raise RuntimeError("gunicorn did not start")
+    raise RuntimeError(f"{command[0]} did not start")

@@ -24,13 +24,12 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn  # noqa: E402
+from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn, start_server  # noqa: E402
 
 PORT = 8767
 GOAL_KB = 100  # issue 23: a cold game page on one bar of signal
@@ -57,23 +56,7 @@ def serve(port: int, make_run: bool) -> subprocess.Popen:
         setup_django(PRODUCTION_ENV)
         return start_gunicorn(port, workers=2)
     setup_django({"DJANGO_SETTINGS_MODULE": "yiwu_site.settings", **MAKE_RUN_ENV})
-    import http.client
-
-    server = subprocess.Popen(
-        [sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"],
-        cwd=ROOT,
-        env=os.environ.copy(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    for _ in range(100):
-        try:
-            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise RuntimeError("runserver did not start")
+    return start_server([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], port)
 
 
 def cold_load(playwright, url: str) -> tuple[list[tuple[str, int, str, str, str]], list, float]:
