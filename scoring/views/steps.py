@@ -28,6 +28,7 @@ from collections import deque
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
+from django.shortcuts import redirect
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
@@ -125,6 +126,8 @@ def steps(request: HttpRequest, token: str) -> HttpResponse:
     game's version and the next hand's seq (a finished game has none), with the screen the phone
     shows offline to keep a hand from a leaf."""
     game = writable_game(request, token)
+    if request.headers.get("Sec-Fetch-Mode") == "navigate":  # its address typed or opened: no page of its own
+        return redirect("game", token=token)
     key = page_key(request, "steps", [game_stamp(game)])
     kept = cache.get(key)  # compressed: 义乌's 65 KB of steps and leaves take 4 KB of the shared cache
     if kept is None:

@@ -184,3 +184,14 @@ def test_the_bundle_names_the_next_hands_seq(client, game):
     record(client, game, {"outcome": "draw"})
     text = client.get(game_url(game) + "steps").content.decode()
     assert 'data-next-seq="2"' in text
+
+
+def test_the_bundle_opened_as_a_page_goes_to_the_game_page(client, db):
+    """Nobody links the bundle, but an address typed or reopened is a navigation: it lands on the
+    game page, a whole page, not on a blank one of templates."""
+    game = new_ruleset_game("yiwu", NAMES)
+    opened = client.get(game_url(game) + "steps", HTTP_SEC_FETCH_MODE="navigate")
+    assert opened.status_code == 302
+    assert opened["Location"] == game_url(game)
+    fetched = client.get(game_url(game) + "steps", HTTP_SEC_FETCH_MODE="cors")
+    assert b"data-steps-version" in fetched.content
