@@ -24,6 +24,26 @@ def _commit_without_waiting_for_the_disk(sender, connection, **kwargs):
             cursor.execute("SET synchronous_commit TO OFF")
 
 
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database; on PostgreSQL, before it is dropped at the end, every other
+    session still attached to it is ended and named (a thread of a test that kept its connection:
+    the drop failed with "database … is being accessed by other users", a warning in CI)."""
+    yield
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with django_db_blocker.unblock(), connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT application_name, state, left(query, 120), pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+        left = cursor.fetchall()
+    if left:
+        print(f"\nsessions left attached to the test database, ended: {left}")
+
+
 NAMES = ["老王", "小李", "阿华", "大刘"]
 
 
