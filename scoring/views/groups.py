@@ -225,14 +225,34 @@ def settle_up(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("group", token=token)
 
 
+UNDONE = gettext_lazy("已撤销一起结清：各笔转账回到各自那场，仍然没付。")
+
+
+def said(request: HttpRequest, write, done: str | None = None) -> None:
+    """Run a group ``write``: its refusal is said as a warning and changes nothing, else ``done``
+    (if any) as a success."""
+    try:
+        write()
+    except groups.GroupConflict as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        if done:
+            messages.success(request, str(done))
+
+
+def group_game(request: HttpRequest, token: str):
+    """The game of an edit link, which must be in a group (its settle page's group writes)."""
+    game = writable_game(request, token)
+    if game.group_id is None:
+        raise Http404(_("这局不在牌友圈里"))
+    return game
+
+
 @require_POST
 def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the group page."""
     group = groups.writable_group(request, token)
-    try:
-        groups.mark_paid(group, transfer_id, request.POST.get("paid") == "1")
-    except groups.GroupConflict as conflict:
-        messages.warning(request, say(conflict))
+    said(request, lambda: groups.mark_paid(group, transfer_id, request.POST.get("paid") == "1"))
     return redirect("group", token=token)
 
 
@@ -240,12 +260,7 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
 def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the group page."""
     group = groups.writable_group(request, token)
-    try:
-        groups.undo_settle_up(group, settle_up_id)
-    except groups.GroupConflict as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, _("已撤销一起结清：各笔转账回到各自那场，仍然没付。"))
+    said(request, lambda: groups.undo_settle_up(group, settle_up_id), UNDONE)
     return redirect("group", token=token)
 
 
@@ -269,41 +284,25 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
 def carry(request: HttpRequest, token: str) -> HttpResponse:
     """Settle a finished group game together with the earlier unpaid transfers between its people
     (the ones its settle page showed)."""
-    game = writable_game(request, token)
-    if game.group_id is None:
-        raise Http404(_("这局不在牌友圈里"))
-    try:
-        groups.settle_together(game.group, groups.parse_ids(request.POST.get("ids", "")), game)
-    except groups.GroupConflict as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, _("已连同以前没付的一起结清：按下面的转账付。"))
+    game = group_game(request, token)
+    ids = groups.parse_ids(request.POST.get("ids", ""))
+    said(
+        request, lambda: groups.settle_together(game.group, ids, game), _("已连同以前没付的一起结清：按下面的转账付。")
+    )
     return redirect("settle", token=token)
 
 
 @require_POST
 def carry_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the settle page of a game it holds."""
-    game = writable_game(request, token)
-    if game.group_id is None:
-        raise Http404(_("这局不在牌友圈里"))
-    try:
-        groups.mark_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game)
-    except groups.GroupConflict as conflict:
-        messages.warning(request, say(conflict))
+    game = group_game(request, token)
+    said(request, lambda: groups.mark_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game))
     return redirect("settle", token=token)
 
 
 @require_POST
 def carry_undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the settle page of a game it holds."""
-    game = writable_game(request, token)
-    if game.group_id is None:
-        raise Http404(_("这局不在牌友圈里"))
-    try:
-        groups.undo_settle_up(game.group, settle_up_id, game=game)
-    except groups.GroupConflict as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, _("已撤销一起结清：各笔转账回到各自那场，仍然没付。"))
+    game = group_game(request, token)
+    said(request, lambda: groups.undo_settle_up(game.group, settle_up_id, game=game), UNDONE)
     return redirect("settle", token=token)
