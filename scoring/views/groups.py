@@ -212,19 +212,6 @@ def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
     return redirect("group", token=token)
 
 
-@require_POST
-def settle_up(request: HttpRequest, token: str) -> HttpResponse:
-    """一起结清 from the group page: the unpaid transfers it showed, netted."""
-    group = groups.writable_group(request, token)
-    try:
-        groups.settle_together(group, groups.parse_ids(request.POST.get("ids", "")))
-    except groups.GroupConflict as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, _("已合并成最少的转账，付了就点「标为已付」。"))
-    return redirect("group", token=token)
-
-
 UNDONE = gettext_lazy("已撤销一起结清：各笔转账回到各自那场，仍然没付。")
 
 
@@ -246,6 +233,15 @@ def group_game(request: HttpRequest, token: str):
     if game.group_id is None:
         raise Http404(_("这局不在牌友圈里"))
     return game
+
+
+@require_POST
+def settle_up(request: HttpRequest, token: str) -> HttpResponse:
+    """一起结清 from the group page: the unpaid transfers it showed, netted."""
+    group = groups.writable_group(request, token)
+    ids = groups.parse_ids(request.POST.get("ids", ""))
+    said(request, lambda: groups.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
+    return redirect("group", token=token)
 
 
 @require_POST
