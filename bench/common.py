@@ -53,3 +53,23 @@ def start_server(command: list[str], port: int):
             time.sleep(0.1)
     server.kill()
     raise RuntimeError(f"{command[0]} did not start")
+
+
+def setup_django(env: dict[str, str], database: str) -> None:
+    """Django under ``env`` on 127.0.0.1, on a throwaway SQLite file named ``database`` in the
+    temporary folder unless DATABASE_URL names another, migrated, with its static files collected
+    where they are served collected (production, ``make run``)."""
+    import os
+    import tempfile
+
+    os.environ.update(env, DJANGO_ALLOWED_HOSTS="127.0.0.1")
+    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/{database}")
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    if settings.COLLECTED_STATIC:
+        call_command("collectstatic", verbosity=0, interactive=False)

@@ -29,7 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn, start_server  # noqa: E402
+from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, setup_django, start_gunicorn, start_server  # noqa: E402
 
 PORT = 8767
 GOAL_KB = 100  # issue 23: a cold game page on one bar of signal
@@ -37,25 +37,11 @@ PROFILES = {"3G Slow (WebPageTest: 400 kbit/s, 400 ms RTT)": 400, "Slow 3G (DevT
 MAKE_RUN_ENV = {"DJANGO_DEBUG": "1", "DJANGO_COLLECTED_STATIC": os.environ.get("DJANGO_COLLECTED_STATIC", "1")}
 
 
-def setup_django(env: dict[str, str]) -> None:
-    os.environ.update(env, DJANGO_ALLOWED_HOSTS="127.0.0.1")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-page.sqlite3")
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    if settings.COLLECTED_STATIC:
-        call_command("collectstatic", verbosity=0, interactive=False)
-
-
 def serve(port: int, make_run: bool) -> subprocess.Popen:
     if not make_run:
-        setup_django(PRODUCTION_ENV)
+        setup_django(PRODUCTION_ENV, "yiwu-bench-page.sqlite3")
         return start_gunicorn(port, workers=2)
-    setup_django({"DJANGO_SETTINGS_MODULE": "yiwu_site.settings", **MAKE_RUN_ENV})
+    setup_django({"DJANGO_SETTINGS_MODULE": "yiwu_site.settings", **MAKE_RUN_ENV}, "yiwu-bench-page.sqlite3")
     return start_server([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], port)
 
 
@@ -64,7 +50,6 @@ def cold_load(playwright, url: str) -> tuple[list[tuple[str, int, str, str, str]
     Chromium offers no install in an incognito context), as (resource, bytes on the wire with
     headers, Content-Encoding, Cache-Control, who asked), until the service worker controls the
     page and the manifest and its icon are fetched; the installability errors; the first paint."""
-    import tempfile
 
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(

@@ -32,17 +32,15 @@ as the game page settles, is off the tap's path and not counted).
 """
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn  # noqa: E402
+from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, setup_django, start_gunicorn  # noqa: E402
 
 PORT = 8768
 GOALS_MS = (100, 250, 250)  # a choice; to the preview; 确认 → game page
@@ -92,15 +90,7 @@ READY = "(v) => document.documentElement.dataset.stepsReady === v"
 def serve():
     # One phone records a hand every few seconds here: past the game's budget of writes per
     # minute, a confirm would measure the 429 page.
-    os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="127.0.0.1", DJANGO_LIMIT_HANDS_PER_MINUTE="1000000")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-taps.sqlite3")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
+    setup_django({**PRODUCTION_ENV, "DJANGO_LIMIT_HANDS_PER_MINUTE": "1000000"}, "yiwu-bench-taps.sqlite3")
     return start_gunicorn(PORT, workers=2)
 
 

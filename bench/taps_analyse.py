@@ -28,17 +28,15 @@ on the key where it is at that moment (touchstart and touchend back to back).
 """
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, start_gunicorn  # noqa: E402
+from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, setup_django, start_gunicorn  # noqa: E402
 
 PORT = 8771
 NETWORK = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/taps.py)
@@ -75,15 +73,7 @@ PROBE = """
 
 
 def serve():
-    os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="127.0.0.1")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-taps-analyse.sqlite3")
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
+    setup_django(PRODUCTION_ENV, "yiwu-bench-taps-analyse.sqlite3")
     return start_gunicorn(PORT, workers=2)
 
 
