@@ -117,3 +117,40 @@ def test_each_form_has_fields_of_its_own_however_many_share_a_table():
     assert 'placeholder="4"' in str(other["streak_fix"])
     assert 'placeholder="1"' in str(fine["streak_fix"])
     assert "甲" not in str(yiwu.Form(players=NAMES)["winner"])
+
+
+@pytest.mark.parametrize(("kind", "seats"), [(k, n) for _, k, n in KINDS], ids=[code for code, _, _ in KINDS])
+def test_a_forms_own_copy_of_each_field_and_widget_is_what_copy_copy_makes(kind, seats):
+    """scoring/entry/base.py ``shallow_copy`` stands in for ``copy.copy``: for every field and
+    widget of every entry form, the same class and the same attribute values, and nothing in the
+    class (slots, its own copy or pickling hooks) that would make copy.copy do more."""
+    import copy
+
+    from scoring.entry.base import shallow_copy, table_fields
+
+    fields = table_fields(kind.Form, tuple(NAMES[:seats]), 1)
+    for thing in [*fields.values(), *(field.widget for field in fields.values())]:
+        ours, theirs = shallow_copy(thing), copy.copy(thing)
+        assert type(ours) is type(theirs)
+        assert ours is not thing
+        assert vars(ours) == vars(theirs)
+        assert all(vars(ours)[k] is v for k, v in vars(thing).items())
+        for cls in type(thing).__mro__[:-1]:  # all but object
+            own = set(vars(cls)) & {
+                "__slots__",
+                "__copy__",
+                "__reduce__",
+                "__reduce_ex__",
+                "__setstate__",
+                "__getstate__",
+            }
+            assert not own, f"{cls.__name__} defines {own}: copy.copy would use them"
+    form = kind.Form(players=NAMES[:seats], streak=1)
+    for name, field in fields.items():  # each form has its own widget, attributes, messages, validators
+        mine = form.fields[name]
+        assert mine is not field
+        assert mine.widget is not field.widget
+        assert mine.widget.attrs is not field.widget.attrs
+        assert mine.widget.attrs == field.widget.attrs
+        assert mine.error_messages is not field.error_messages
+        assert mine.validators is not field.validators

@@ -1,6 +1,7 @@
 """义乌 at the table: the hand form (winner → win type → discarder), the 「更多」 section's
 买子/下子/飘/承包/财神 options, a hand's title and the 买/下 marks (docs/rules/yiwu.md)."""
 
+import functools
 from dataclasses import dataclass
 
 from django import forms
@@ -9,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import SEATS_ZH
 from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field, seated_names
 from scoring.forms import StrictIntegerField
-from scoring.lang import pick, say, table_words
+from scoring.lang import chinese, pick, say, table_words
 from scoring.models import Game
 
 # The bets placed before a hand (§7 买子, §8 下子) have their own module, bets.py; this one
@@ -39,6 +40,13 @@ MISSING = {
     "discarder": _("请选择谁放铳。"),
     "leaver": _("请选择谁逃跑了。"),
 }
+
+
+@functools.cache
+def win_type_choices(in_chinese: bool) -> list[tuple[str, str]]:
+    """The win-type select's choices in the page's language, made once per language (every entry
+    page builds a form, and the step bundle about a hundred)."""
+    return [("", "—")] + [(code, t.zh if in_chinese else t.en) for code, t in WIN_TYPES.items()]
 
 
 class Form(EntryForm):
@@ -77,7 +85,7 @@ class Form(EntryForm):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["win_type"].choices = [("", "—")] + [(c, pick(t.zh, t.en)) for c, t in WIN_TYPES.items()]
+        self.fields["win_type"].choices = win_type_choices(chinese())
 
     def outcome_value(self) -> str | None:
         data = self.cleaned_data
