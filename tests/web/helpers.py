@@ -66,6 +66,69 @@ def messages_of(response) -> list[str]:
     return [str(m) for m in response.context["messages"]] if response.context else []
 
 
+# A tap on a sheet refreshes part of it: htmx posts the whole form with this header.
+TAP = {"HX-Request": "true"}
+
+
+def next_seq_of(game: Game) -> str:
+    """The next hand's number, as the entry form carries it."""
+    return str((game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1)
+
+
+def sheet_tap(client, game: Game, entry: dict, path: str = "record", **extra) -> str:
+    """What a tap on the sheet brings back: the sheet's fields for ``entry`` (a contract HAND
+    object, as far as the sheet has it) posted as htmx posts them, the part of the page it swaps."""
+    data = {**form_fields(entry, game), **extra}
+    if path == "record":
+        data.setdefault("next_seq", next_seq_of(game))
+    return client.post(game_url(game) + path, data, headers=TAP).content.decode()
+
+
+def preview_of(html: str) -> tuple[str, dict[str, str]]:
+    """A preview's title and each player's net as the panel writes them (+128, −2, 0)."""
+    title = re.search(r'<div class="fw-semibold"><bdi>(.*?)</bdi></div>', html)[1]
+    nets = re.findall(r'<bdi><bdi>([^<]*)</bdi></bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>', html)
+    return title, dict(nets)
+
+
+def after_of(html: str) -> dict[str, str]:
+    """The preview's 之后 column: each player's total after the hand, as written."""
+    rows = re.findall(
+        r'<th scope="row" class="fw-normal"><bdi>([^<]*)</bdi></th><td class="text-end"><span[^>]*>[^<]*</span></td>'
+        r'<td class="text-end fw-bold"><span[^>]*>([^<]*)</span>',
+        html,
+    )
+    return dict(rows)
+
+
+def element(html: str, opening: str) -> str:
+    """The element that starts with ``opening`` (e.g. ``<div id="preview-panel"``), through its
+    own closing tag; "" when there is none."""
+    start = html.find(opening)
+    if start < 0:
+        return ""
+    name = re.match(r"<(\w+)", opening)[1]
+    depth = 0
+    for tag in re.finditer(rf"<(/?){name}\b", html[start:]):
+        depth += -1 if tag[1] else 1
+        if depth == 0:
+            return html[start : start + tag.end() + 1]  # through the closing tag's ">"
+    raise AssertionError(f"{opening} is never closed")
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def panel_note(html: str) -> tuple[str, str, bool]:
+    """What the preview panel says besides a preview: its grey requirement and its red refusal
+    (as text, "" when it has none), and whether it offers 确认."""
+    panel = element(html, '<div id="preview-panel"')
+    requirement = element(panel, '<div class="alert alert-secondary py-2 mb-2 requirement"')
+    refusal = element(panel, '<div class="alert alert-danger')
+    return text_of(requirement), text_of(refusal), 'name="confirm"' in panel
+
+
 # 老王 (dealer) 自摸: +42, others −14; then 小李 平胡 off 老王: 老王 −8, 小李 +18, the others −5
 SETTLE_HANDS = [
     {"outcome": "win", "winner": 0, "win_type": "zimo"},
