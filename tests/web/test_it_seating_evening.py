@@ -3,8 +3,8 @@ before hand 5, a swap when the first round ends, a fifth friend rotating back in
 person), replayed through the Django client: every amount and message that browser test used to
 read off the phone's screen is read here off the pages the server sends for the same taps (the
 same links and forms, followed). The browser test keeps what needs a phone: the taps themselves,
-the htmx swaps, that every page fits 390 px; its own evening is shorter (docs/contract.md: a
-seating is a hand like any other, so its hands are set up through the one write)."""
+the htmx swaps, that every page fits 390 px; its hands are set up through services.record_hand
+(the write 确认 calls) and its substitute comes at the round's end, so its amounts differ."""
 
 import json
 import re
