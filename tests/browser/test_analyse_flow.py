@@ -1,5 +1,7 @@
 """算牌 on a phone: pick the flip and 14 tiles on the keyboard, read the answer, 「用这个记分」,
-confirm, and the game page's totals agree with score_game."""
+confirm, and the game page's totals agree with score_game; then again from the record flow with
+the first player (东, seat 0) as the winner. One phone and one game for both: the second reading
+begins where the first ends, on the game page."""
 
 import re
 
@@ -25,7 +27,7 @@ def tap_key(page, code: str, count: int) -> None:
     expect(page.locator(".strip .stile")).to_have_count(count)
 
 
-def test_read_a_hand_and_record_it(live_server, phone, shot, make_game):
+def test_read_a_hand_and_record_it_then_again_for_the_first_player_east(live_server, phone, shot, make_game):
     game = make_game()
     page = phone
     page.goto(f"{live_server.url}/g/{game.edit_token}/")
@@ -78,13 +80,9 @@ def test_read_a_hand_and_record_it(live_server, phone, shot, make_game):
     assert [h.entry for h in Hand.objects.filter(game=game)] == [zimo]
     assert re.search(r"/g/[^/]+/$", page.url)
 
-
-def test_the_first_player_east_reads_a_hand_and_records_it(live_server, phone, shot, make_game):
-    """Seat 0 (东, 老王) is a winner like any other: game page → 老王 → 算一算 → the flip and the
-    tiles keep 老王 chosen, and 「用这个记分」 records 老王's win."""
-    game = make_game()
-    page = phone
-    page.goto(f"{live_server.url}/g/{game.edit_token}/")
+    # Seat 0 (东, 老王) is a winner like any other: game page → 老王 → 算一算 → the flip and the
+    # tiles keep 老王 chosen (tests/web/test_it_seat_zero.py: every link the server draws), and
+    # 「用这个记分」 records 老王's win. Only this way in carries the winner from the record flow.
     page.locator(".record").get_by_role("link", name="老王").click()
     page.get_by_role("link", name=re.compile("算一算")).click()
     expect(page.get_by_text("先点翻出的那张牌")).to_be_visible()
@@ -97,13 +95,13 @@ def test_the_first_player_east_reads_a_hand_and_records_it(live_server, phone, s
     expect(page.locator('.context [aria-pressed="true"]')).to_have_text("✓ 自摸")
     for n, name in enumerate([*HAND, "E"], start=1):
         tap_key(page, name, n)
-    zimo = {"outcome": "win", "winner": 0, "win_type": "zimo", "caishen": 0}
-    won = score_game({"hands": [zimo]})["totals"]
-    expect(page.locator("#answer")).to_contain_text(f"老王+{won[0]}")
+    east = {"outcome": "win", "winner": 0, "win_type": "zimo", "caishen": 0}
+    both = score_game({"hands": [zimo, east]})["totals"]
+    expect(page.locator("#answer")).to_contain_text(f"老王+{both[0] - won[0]}")  # at the table as it is now
     expect(page.locator('.winners [aria-pressed="true"]')).to_have_text(re.compile("老王"))
     shot(page, "analyse-seat-zero")
     page.get_by_role("link", name="用这个记分").click()
     expect(page.locator(".preview")).to_contain_text("老王 自摸")
     confirm(page)
-    assert screen_totals(page) == won
-    assert [h.entry for h in Hand.objects.filter(game=game)] == [zimo]
+    assert screen_totals(page) == both
+    assert [h.entry for h in Hand.objects.filter(game=game)] == [zimo, east]

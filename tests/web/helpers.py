@@ -33,6 +33,16 @@ NEW_GAME = {
 }
 
 
+def new_game_form(names: list[str], **changes) -> dict:
+    """The new-game form as a phone sends it when only the names are typed in (义乌, its default
+    house rules and preset, 东 deals, no set length); ``changes`` as further taps."""
+    from scoring.rulesets.yiwu.engine import Rules
+
+    defaults = {k: ("on" if v is True else v) for k, v in Rules().to_dict().items() if v not in (None, False)}
+    typed = {f"name{seat}": name for seat, name in enumerate(names)}
+    return {"ruleset": "yiwu", **typed, "first_dealer": "0", "preset": "7/5", "round_length": "", **defaults, **changes}
+
+
 def game_url(game: Game, view: bool = False) -> str:
     return f"/g/{game.view_token if view else game.edit_token}/"
 

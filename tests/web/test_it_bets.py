@@ -88,9 +88,13 @@ def test_the_record_form_starts_with_the_bets_and_recording_clears_them(client, 
     assert 'name="xz1" value="2" id="xz1" checked' in html
     assert 'name="maizi" value="3" id="mz3" checked' in html
     assert "下子2" in html  # in the preview's explanation
+    assert 'border-info pending">下2</span>' in client.get(game_url(game)).content.decode()  # 小李's badge, outlined
     record(client, game, {**ZIMO, "maizi": [0, 0, 0, 1], "xiazi_join": [1]})
     assert Hand.objects.get(seq=2).entry["xiazi_join"] == [1]
     assert pending(game) == {}
+    page = client.get(game_url(game)).content.decode()
+    assert 'border-info pending"' not in page  # no outlined badge: no bet waits for the next hand
+    assert 'border-warning pending"' not in page
 
 
 def test_still_editable_in_the_form(client, game):

@@ -815,3 +815,43 @@ def test_standings_read_each_persons_stored_tally_without_walking_the_hands(clie
     assert queries() == plain
     standings = {s.name: s for s in client.get(group_url(group)).context["standings"]}
     assert (standings["老王"].wins, standings["小张"].wins, standings["小张"].zimo) == (1, 1, 1)
+
+
+def test_the_group_evening_on_a_phone_says_each_of_its_messages(client, group):
+    """tests/browser/test_group_evening.py's evening, every message it read off the phone: last
+    week unpaid at 1 元; tonight started with 再来一局 (阿华 自摸, 大刘 平胡 off 小李), settled at
+    0.5 元 together with last week, ticked 已付 until everything is paid."""
+    last_week = evening(client, group, rate="100", days_ago=7)
+    page = client.get(group_url(group)).content.decode()
+    owed = page[page.find('id="owed"') :]
+    assert "各场没付的转账" in owed[: owed.find("</section>")]
+    response = client.post(group_url(group) + "again")
+    tonight = Game.objects.latest("pk")
+    assert response.url == game_url(tonight)
+    assert (tonight.group, tonight.players, tonight.rules) == (group, NAMES, last_week.rules)
+    record(client, tonight, {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    record(client, tonight, {"outcome": "win", "winner": 3, "win_type": "pinghu", "discarder": 1})
+    note = client.get(game_url(tonight) + "settle").content.decode()
+    assert re.search(r'class="small earlier-note">这几个人以前还有 3 笔没付', note)
+    client.post(game_url(tonight) + "finish", {**FINISH, "rate": "50"})
+    offer = client.get(game_url(tonight) + "settle").content.decode()
+    carry = offer[offer.find('id="carry"') :]
+    assert "连同今晚的一起算，只要这几笔" in carry
+    ids = re.search(r'name="ids" value="([^"]+)"', carry).group(1)
+    together = client.post(game_url(tonight) + "carry", {"ids": ids}, follow=True).content.decode()
+    settle_up = SettleUp.objects.get()
+    netted = list(settle_up.transfers.all())
+    assert sum(t.amount_fen for t in netted) > 0
+    assert len(netted) < settle_up.parts.count()  # fewer transfers than the six it took in
+    shown = together[together.find('settle-up" data-settle-up') :]
+    assert shown.count("标为已付") == len(netted)
+    assert together.count('class="badge text-bg-secondary merged"') == tonight.settlement.transfers.count()
+    for t in netted:
+        client.post(game_url(tonight) + f"carry/{t.pk}/paid", {"paid": "1"})
+    assert not Transfer.objects.filter(paid_at__isnull=True).exists()  # last week's three and tonight's
+    assert "都付清了。" in client.get(group_url(group)).content.decode()
+    first = re.search(
+        r'class="fw-semibold person-link[^"]*" href="([^"]+)"', client.get(group_url(group)).content.decode()
+    )
+    person = client.get(html_lib.unescape(first.group(1))).content.decode()
+    assert person.count('class="card my-2 p-2 d-block text-decoration-none text-body evening"') == 2

@@ -105,3 +105,16 @@ def test_the_json_backup_replays_to_the_same_totals(client, request, fixture):
     assert score_game(backup)["totals"] == [float(v) if "." in v else int(v) for v in net]
     csv = client.get(game_url(g) + "export.csv").content.decode("utf-8-sig")
     assert "手动 · 手算" in csv
+
+
+def test_a_change_left_blank_is_0(client, game):
+    """tests/browser/test_bets_piao_manual.py's 诈胡 penalty, typed as a phone leaves it (大刘's
+    change not typed), from the link on the game page itself."""
+    assert f'href="{game_url(game)}record?outcome=manual&amp;v=0"' in client.get(game_url(game)).content.decode()
+    data = {"n0": "-10", "n1": "6", "n2": "4", "n3": "", "note": "诈胡罚分"}
+    assert "手动 · 诈胡罚分" in post(client, game, data, confirm=False).content.decode()
+    assert post(client, game, data).status_code == 302
+    assert Hand.objects.get().entry == {"outcome": "manual", "net": [-10, 6, 4, 0], "note": "诈胡罚分"}
+    page = client.get(game_url(game)).content.decode()
+    assert totals_on_page(page) == ["−10", "+6", "+4", "0"]
+    assert "手动 · 诈胡罚分" in page

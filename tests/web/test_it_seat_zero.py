@@ -46,6 +46,10 @@ def test_sanpai_use_links_record_seat_zero_as_winner_and_as_discarder(client, ga
     html = client.get(base + f"?flip=5p&winner=0&self_drawn=1&tiles={WAITING},E").content.decode()
     (use,) = [u for u in links(html) if "/record?" in u]
     assert query_of(use)["winner"] == ["0"]
+    zimo = {"outcome": "win", "winner": 0, "win_type": "zimo", "caishen": 0}
+    assert f"老王+{score_game({'hands': [zimo]})['totals'][0]}" in re.sub(r"<[^>]+>", "", html)  # 14 tiles: won
+    preview = client.get(use).content.decode()
+    assert "老王 自摸" in re.sub(r"<[^>]+>", "", preview)
     html = client.get(base + f"?flip=5p&winner=1&discarder=0&tiles={WAITING},E").content.decode()
     (use,) = [u for u in links(html) if "/record?" in u]
     assert query_of(use)["discarder"] == ["0"]
