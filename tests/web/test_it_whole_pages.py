@@ -250,7 +250,7 @@ def tap(client, url: str, node: Node, form: Node | None, root: Node, game, what:
     return urlsplit(response.get("HX-Push-Url") or response.request["PATH_INFO"]).path
 
 
-def test_every_tap_and_every_back_of_the_walk_lands_on_a_whole_page_in_english(client, game):
+def test_every_tap_and_every_back_of_the_walk_lands_on_a_whole_page_in_english(client, db):
     """tests/browser/test_whole_pages.py walks the game's pages in Chinese: every kind of link and
     button tapped, the back gesture from each. htmx's choice of a whole page or a part, its
     history restore and the back gesture are the same code in every language; what an English
