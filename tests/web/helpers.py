@@ -12,6 +12,7 @@ from django.db import transaction
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.entry import entry_for
 from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
 
 # The new-game form as a table fills it in (义乌, every rule set).
 NEW_GAME = {
@@ -145,6 +146,31 @@ SETTLE_HANDS = [
     {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0},
 ]
 FINISH = {"rate": "100", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0"}
+
+
+# The pages of a game the whole-page walks go through: tests/browser/test_whole_pages.py taps
+# every kind of link and button on them in Chinese, tests/web/test_it_whole_pages.py requests the
+# same in English. In an order where the writes (a hand, a bet, 结束) never hide a later page.
+# True: a page with a part of its own (the entry and settle previews), brought back from the
+# server by the back gesture even when none of its links is a new kind.
+WALKED_PAGES = [
+    ("", False),
+    ("record?outcome=win&winner=1", False),
+    ("record?outcome=win&winner=1&win_type=zimo", True),
+    ("record?outcome=manual", True),
+    ("summary", False),
+    ("settle", True),
+    ("settle?rate=100&fee_yuan=40&fee_mode=equal&fee_payee=0", True),
+    ("settle", False),  # settled
+]
+
+
+def walked_game(client) -> Game:
+    """The game the whole-page walks start from: 义乌, two hands (a 自摸, a 平胡 off 阿华)."""
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
+    return game
 
 
 def record_settle_hands(client, game):
