@@ -1,7 +1,8 @@
 """Deque's axe-core (vendored in tests/browser/vendor/, MPL-2.0) on every page state the browser
 tests pass through, in Chinese and in English: no critical or serious violation (contrast, names,
-roles, labels). Each of the 33 states is a real address (every step of the entry is a plain link), so the
-audit reaches the same screens a tap does."""
+roles, labels), and no link or button laid under something else where it shows (``COVERED``).
+Each of the 33 states is a real address (every step of the entry is a plain link), so the audit
+reaches the same screens a tap does."""
 
 import json
 from pathlib import Path
@@ -82,6 +83,31 @@ def violations(page) -> list[str]:
     ]
 
 
+# Every link and button a person can see is free to tap where it shows: scrolled to the middle of
+# the screen, the point at its centre is itself or inside it, not something laid over it (a
+# longer English word pushing a neighbour over it, a bar, a toast). The whole-page walk's taps
+# proved this as a side effect in each language until the English walk became a Django-client
+# walk (tests/web/test_it_whole_pages.py); this proves it for every state, in both languages.
+COVERED = """() => {
+  const covered = [];
+  for (const el of document.querySelectorAll('main a[href], main button, nav a[href]')) {
+    if (!el.checkVisibility() || el.disabled) continue;
+    el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+    const box = el.getClientRects()[0];  // a link that wraps: its first line
+    const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    if (!hit || !(el === hit || el.contains(hit))) {
+      covered.push(`${el.tagName} "${el.textContent.trim().slice(0, 30)}" under ${hit ? hit.outerHTML.slice(0, 80) : 'nothing'}`);
+    }
+  }
+  window.scrollTo({top: 0, left: 0, behavior: 'instant'});
+  return covered;
+}"""
+
+
+def covered(page) -> list[str]:
+    return [f"covered: {what}" for what in page.evaluate(COVERED)]
+
+
 @pytest.mark.parametrize("language", ["zh-hans", "en"])
 def test_no_page_has_a_critical_or_serious_accessibility_violation(live_server, browser, games, language):
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
@@ -96,7 +122,7 @@ def test_no_page_has_a_critical_or_serious_accessibility_violation(live_server, 
     for name, which, path in STATES:
         url = live_server.url + (games[which] + path if which else path)
         page.goto(url)
-        if problems := violations(page):
+        if problems := violations(page) + covered(page):
             found[name] = problems
     context.close()
     assert found == {}, json.dumps(found, ensure_ascii=False, indent=1)
