@@ -99,7 +99,7 @@ def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
     full = {**clean, **env}
     server = fork_server(clean)
-    if server is None or not server.serves(full):
+    if not server.serves(full):
         return real_manage(args, full)
     served = server.run(args, full)
     if os.environ.get("MANAGE_COMPARE"):
@@ -139,16 +139,15 @@ _servers: list = []
 
 
 def fork_server(env: dict):
-    """This process's fork server, started on the first call with ``env`` (None if it refused: then every call is
-    a real run, and tests/web/test_it_forkserver.py fails)."""
+    """This process's fork server, started on the first call with ``env``. If it refused to serve, every call is a
+    real run, and tests/web/test_it_forkserver.py fails saying why."""
     if not _servers:
         from tests.forkserver import ForkServer
 
         server = ForkServer(ROOT, env)
         atexit.register(server.close)
         _servers.append(server)
-    server = _servers[0]
-    return server if server.ready else None
+    return _servers[0]
 
 
 def template_dirs() -> list[Path]:

@@ -31,7 +31,9 @@ def clean_env() -> dict:
 def test_a_served_run_is_a_real_run_byte_for_byte():
     full = {**clean_env(), "DJANGO_DEBUG": "1", "DJANGO_LIMIT_IMPORTS": "3"}
     served = manage("shell", "--no-imports", "-c", SHOW_THE_RUN, env=full)
-    assert fork_server(clean_env()) is not None  # the server is up, so manage was served
+    server = fork_server(clean_env())
+    assert server.ready, server.refusals
+    assert server.serves(full)  # so manage was served
     real = real_manage(["shell", "--no-imports", "-c", SHOW_THE_RUN], full)
     assert served.returncode == real.returncode == 2, real.stderr
     assert run_to_run(served.stdout) == run_to_run(real.stdout)
@@ -51,7 +53,7 @@ def test_a_settings_error_is_the_same_traceback_and_status_as_a_real_run():
 
 def test_only_calls_that_differ_in_what_the_settings_read_are_served(monkeypatch):
     server, env = fork_server(clean_env()), clean_env()
-    assert server is not None
+    assert server.ready, server.refusals
     assert server.serves({**env, "DJANGO_DEBUG": "1", "DATABASE_URL": "x", "REDIS_URL": "", "CACHE_URL": "y"})
     # What the interpreter reads as it starts up is the server's: such a call is a real run.
     assert not server.serves({**env, "DJANGO_DEBUG": "1", "PYTHONWARNINGS": "error"})
