@@ -332,24 +332,34 @@ class ForkServer:
 
     def __init__(self, root, env: dict, preload_names=None):
         self.root, self.env, self.stdin = str(root), dict(env), stdin_identity()
+        self.calls, self.cpu = 0, 0.0  # calls served and their children's CPU seconds
+        self.lock, self.env_read, self.refusals = threading.Lock(), set(), []
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         argv = [sys.executable, __file__, str(theirs.fileno())]
         if preload_names is not None:
             argv.append(json.dumps(list(preload_names)))
-        # Its stdout and stderr are pipes, as a call's are: the interpreter sets its streams up
-        # by what they are when it starts (buffers, seekable), and the children keep them.
-        self.process = subprocess.Popen(
-            argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=[theirs.fileno()]
-        )
-        theirs.close()
-        self.channel, self.lock = ours, threading.Lock()
-        self.calls, self.cpu = 0, 0.0  # calls served and their children's CPU seconds
-        hello = self.channel.recv(MESSAGE)
-        said = json.loads(hello) if hello else {"env_read": [], "refusals": ["the server ended before it was ready"]}
-        self.env_read, self.refusals = set(said["env_read"]), said["refusals"]
-        printed = self._printed()
-        if printed:
-            self.refusals.append(f"something was printed during the imports: {printed!r}")
+        self.channel, self.process = ours, None
+        try:
+            # Its stdout and stderr are pipes, as a call's are: the interpreter sets its streams
+            # up by what they are when it starts (buffers, seekable), and the children keep them.
+            self.process = subprocess.Popen(
+                argv, cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=[theirs.fileno()]
+            )
+            theirs.close()
+            self.channel.settimeout(60)
+            hello = self.channel.recv(MESSAGE)
+            self.channel.settimeout(None)
+        except OSError as error:  # it could not start, or never said it was ready
+            theirs.close()
+            self.refusals.append(f"the server did not start: {error!r}")
+        else:
+            said = (
+                json.loads(hello) if hello else {"env_read": [], "refusals": ["the server ended before it was ready"]}
+            )
+            self.env_read, self.refusals = set(said["env_read"]), said["refusals"]
+            printed = self._printed()
+            if printed:
+                self.refusals.append(f"something was printed during the imports: {printed!r}")
         if self.stdin is None:
             self.refusals.append("this process has no stdin to give a call")
         if self.refusals:
@@ -362,7 +372,7 @@ class ForkServer:
 
     @property
     def ready(self) -> bool:
-        return not self.refusals and self.process.poll() is None
+        return not self.refusals and self.process is not None and self.process.poll() is None
 
     def serves(self, env: dict) -> bool:
         """Whether a child of this server, given ``env``, is what a real run given it is."""
@@ -394,6 +404,8 @@ class ForkServer:
 
     def close(self):
         self.channel.close()
+        if self.process is None:
+            return
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:

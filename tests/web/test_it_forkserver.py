@@ -5,6 +5,7 @@ import os
 import textwrap
 
 from tests.forkserver import ForkServer
+from tests.web import helpers
 from tests.web.helpers import ROOT, fork_server, manage, real_manage, run_to_run
 
 # A run's whole state as a script sees it, its settings, its warnings, its atexit handlers, and
@@ -103,3 +104,14 @@ def test_the_server_refuses_imports_whose_state_a_child_would_inherit_wrongly(tm
         assert reason in said
     assert "DJANGO_FLAVOUR" in server.env_read
     assert len(server.refusals) == 10
+
+
+def test_without_a_server_every_call_is_a_real_run(tmp_path, monkeypatch):
+    server = ForkServer(tmp_path / "nowhere", clean_env())  # cannot start: no such folder
+    assert not server.ready
+    assert server.refusals[0].startswith("the server did not start: FileNotFoundError")
+    monkeypatch.setattr(helpers, "_servers", [server])
+    result = manage("check", env={"DJANGO_DEBUG": "maybe"})
+    assert result.returncode == 1
+    assert "DJANGO_DEBUG='maybe' is neither yes nor no" in result.stderr
+    assert server.calls == 0
