@@ -1,5 +1,7 @@
 """Small helpers for the Django client tests: post a hand the way the entry form does."""
 
+import atexit
+import difflib
 import os
 import re
 import subprocess
@@ -190,16 +192,61 @@ PRODUCTION = {
 
 
 def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
-    """``manage.py ARGS`` in a fresh process whose environment is this one's less Django's and pytest's, plus ``env``."""
+    """``manage.py ARGS`` in a fresh process whose environment is this one's less Django's and pytest's, plus ``env``:
+    a child of this test process's fork server (tests/forkserver.py), which is what a real run is, or a real run where
+    the server cannot give that. ``MANAGE_COMPARE=1``: both, and a failure if they differ."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
+    full = {**clean, **env}
+    server = fork_server(clean)
+    if not server.serves(full):
+        return real_manage(args, full)
+    served = server.run(args, full)
+    if os.environ.get("MANAGE_COMPARE"):
+        compare(served, real_manage(args, full))
+    return served
+
+
+def real_manage(args, env: dict) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env={**clean, **env},
-        capture_output=True,
-        text=True,
-        check=False,
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
     )
+
+
+# What differs between any two runs of one command: the time a log line is written at, the
+# address of an object printed.
+RUN_TO_RUN = [(re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}"), "<asctime>"), (re.compile(r"0x[0-9a-f]+"), "0x…")]
+
+
+def run_to_run(text: str) -> str:
+    for pattern, replacement in RUN_TO_RUN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def compare(served: subprocess.CompletedProcess, real: subprocess.CompletedProcess) -> None:
+    """Fail unless the two runs' status, stdout and stderr are the same, less RUN_TO_RUN."""
+    differ = [
+        "".join(difflib.unified_diff(run_to_run(r).splitlines(True), run_to_run(s).splitlines(True), "real", "served"))
+        for r, s in zip((real.stdout, real.stderr), (served.stdout, served.stderr), strict=True)
+        if run_to_run(r) != run_to_run(s)
+    ]
+    assert served.returncode == real.returncode, (served.returncode, real.returncode, real.stderr)
+    assert not differ, "the fork server's run differs from a real one:\n" + "\n".join(differ)
+
+
+_servers: list = []
+
+
+def fork_server(env: dict):
+    """This process's fork server, started on the first call with ``env``. If it refused to serve, every call is a
+    real run, and tests/web/test_it_forkserver.py fails saying why."""
+    if not _servers:
+        from tests.forkserver import ForkServer
+
+        server = ForkServer(ROOT, env)
+        atexit.register(server.close)
+        _servers.append(server)
+    return _servers[0]
 
 
 def template_dirs() -> list[Path]:
