@@ -2,8 +2,9 @@
 
 Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
      [--seconds 60] [--workers 2] [--servers 1] [--redis] [--database yiwu_bench])
-Each table has 4 phones with its game page open, polling every 3 s with the version they show,
-and records a hand every 20 s (preview, then confirm, as the entry form does). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
+Each table has 4 phones with its game page open, polling every 3 s with the version they show
+and fetching the step bundle of each new version a poll brings (as static/js/steps.js does;
+``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
 queries each kind of request made (a header the bench's WSGI wrapper adds: bench/counted_wsgi.py)
 and the CPU each part used (app servers, PostgreSQL's backends for the bench database, Redis).
 
@@ -129,8 +130,10 @@ def timed(
     return status, text
 
 
-def phone(token: str, version: int, stop: float, results: Results, servers: Servers) -> None:
-    """A phone with the game page open at ``version``: it polls every 3 s from a moment of its own."""
+def phone(token: str, version: int, stop: float, results: Results, servers: Servers, steps: bool) -> None:
+    """A phone with the game page open at ``version``: it polls every 3 s from a moment of its own,
+    and when a poll brings a new version, fetches that version's step bundle as static/js/steps.js
+    does (``steps``; the first phone of a table to ask builds it, the others find it kept)."""
     cookies: dict = {}
     time.sleep(random.uniform(0, POLL_EVERY))
     while time.monotonic() < stop:
@@ -138,6 +141,8 @@ def phone(token: str, version: int, stop: float, results: Results, servers: Serv
         status, text = timed(results, servers, "poll", (200, 204), "GET", f"/g/{token}/poll?v={version}", cookies)
         if status == 200 and (match := re.search(r"poll\?v=(\d+)", text)):
             version = int(match.group(1))
+            if steps:
+                timed(results, servers, "steps bundle", (200,), "GET", f"/g/{token}/steps", cookies)
         time.sleep(max(0.0, POLL_EVERY - (time.monotonic() - tick)))
     with results.lock:
         results.seen.append((token, version))
@@ -291,7 +296,8 @@ class CpuMonitor(threading.Thread):
 def capacity(results: Results, app_cpu_seconds: float) -> str:
     """What one table costs the app servers at this pace, from the CPU each request kind took
     (the servers' own measure, robust to a busy machine, unlike the latencies). A table sends
-    4/3 polls a second, 4 of them changed, and one preview and one confirm per 20 s. Beside it,
+    4/3 polls a second, 4 of them changed (each then fetching the new version's step bundle,
+    built by the first phone to ask), and one preview and one confirm per 20 s. Beside it,
     the share of the servers' processes beyond the app (gunicorn, the kernel), per request,
     when every request was answered (an overloaded server also works for clients gone)."""
     mean = {kind: statistics.fmean(values) for kind, values in results.cpu_ms.items()}
@@ -303,13 +309,15 @@ def capacity(results: Results, app_cpu_seconds: float) -> str:
         (4 / POLL_EVERY - changed) * mean["poll 204"]
         + changed * mean["poll 200"]
         + (mean["entry preview"] + mean["entry confirm"]) / RECORD_EVERY
+        + changed * mean.get("steps bundle", 0.0)  # a phone shown a new version asks for its bundle
     )
     said = f"capacity: a table costs {app_ms:.2f} ms of the app's CPU per second: {1000 / app_ms:.0f} tables per core"
     if results.errors:
         return said + " (the servers' own share not measured: some requests went unanswered)"
     answered = sum(len(values) for values in results.cpu_ms.values())
     per_request = max(0.0, app_cpu_seconds * 1000 - sum(sum(v) for v in results.cpu_ms.values())) / answered
-    table_ms = app_ms + (4 / POLL_EVERY + 2 / RECORD_EVERY) * per_request
+    requests = 4 / POLL_EVERY + 2 / RECORD_EVERY + (changed if "steps bundle" in mean else 0.0)
+    table_ms = app_ms + requests * per_request
     return (
         f"{said} in the app; with gunicorn's and the kernel's {per_request:.2f} ms per request, "
         f"{table_ms:.2f} ms: {1000 / table_ms:.0f} tables per app-server core"
@@ -329,6 +337,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn instances, each on its own port")
     parser.add_argument("--redis", action="store_true", help="the shared cache (implied by --servers 2 or more)")
+    parser.add_argument(
+        "--no-steps",
+        action="store_true",
+        help="phones skip the step bundle a new version brings (as before it existed)",
+    )
     args = parser.parse_args()
     shared = args.redis or args.servers > 1
     redis = None
@@ -368,7 +381,7 @@ def main() -> None:
         stop = start + args.seconds
         client_cpu = sum(os.times()[:2])
         threads = [
-            threading.Thread(target=phone, args=(t, versions[t], stop, results, servers))
+            threading.Thread(target=phone, args=(t, versions[t], stop, results, servers, not args.no_steps))
             for t in tokens
             for _ in range(4)
         ]
@@ -398,11 +411,12 @@ def main() -> None:
     print(f"{total} requests, {total / elapsed:.1f} req/s, {len(results.errors)} errors")
     print(
         f"{'kind':16} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'queries':>8} {'app CPU ms':>10}"
+        f" {'mean':>6}"
     )
     for kind, values in sorted(results.latency.items()):
         queries, cpu_ms = results.queries.get(kind), results.cpu_ms.get(kind)
         mean = f"{statistics.fmean(queries):8.2f}" if queries else f"{'?':>8}"
-        cpu_text = f"{statistics.median(cpu_ms):10.2f}" if cpu_ms else f"{'?':>10}"
+        cpu_text = f"{statistics.median(cpu_ms):10.2f} {statistics.fmean(cpu_ms):6.2f}" if cpu_ms else f"{'?':>10}"
         print(
             f"{kind:16} {len(values):6d} {percentile(values, 50):8.1f} {percentile(values, 95):8.1f}"
             f" {percentile(values, 99):8.1f} {max(values):8.1f} {mean} {cpu_text}"
