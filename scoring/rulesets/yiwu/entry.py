@@ -1,16 +1,16 @@
 """义乌 at the table: the hand form (winner → win type → discarder), the 「更多」 section's
 买子/下子/飘/承包/财神 options, a hand's title and the 买/下 marks (docs/rules/yiwu.md)."""
 
-import functools
 from dataclasses import dataclass
 
 from django import forms
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
 from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field, seated_names
 from scoring.forms import StrictIntegerField
-from scoring.lang import chinese, pick, say, table_words
+from scoring.lang import pick, say, table_words
 from scoring.models import Game
 
 # The bets placed before a hand (§7 买子, §8 下子) have their own module, bets.py; this one
@@ -42,11 +42,9 @@ MISSING = {
 }
 
 
-@functools.cache
-def win_type_choices(in_chinese: bool) -> list[tuple[str, str]]:
-    """The win-type select's choices in the page's language, made once per language (every entry
-    page builds a form, and the step bundle about a hundred)."""
-    return [("", "—")] + [(code, t.zh if in_chinese else t.en) for code, t in WIN_TYPES.items()]
+# A label in the language of the page that draws it, like gettext_lazy's: the choices are made
+# once, not per form (every entry page builds a form, and the step bundle about a hundred).
+pick_lazy = lazy(pick, str)
 
 
 class Form(EntryForm):
@@ -57,7 +55,9 @@ class Form(EntryForm):
     )
     winner = seat_field(_("谁胡了"))
     win_type = forms.ChoiceField(
-        label=_("胡牌型"), choices=[("", "—")] + [(c, t.zh) for c, t in WIN_TYPES.items()], required=False
+        label=_("胡牌型"),
+        choices=[("", "—")] + [(c, pick_lazy(t.zh, t.en)) for c, t in WIN_TYPES.items()],
+        required=False,
     )
     discarder = seat_field(_("谁放铳"))
     leaver = seat_field(_("谁逃跑"))
@@ -82,10 +82,6 @@ class Form(EntryForm):
     )
     SEAT_FIELDS = ("winner", "discarder", "leaver", "piao_player", "feeder1", "feeder2", "feeder3", "dealer_fix")
     MORE_FIELDS = ("maizi", "piao_player", "caishen", "dealer_fix", "streak_fix", "xz0", "xz1", "xz2", "xz3")
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["win_type"].choices = win_type_choices(chinese())
 
     def outcome_value(self) -> str | None:
         data = self.cleaned_data
