@@ -2,6 +2,7 @@
 
 import atexit
 import difflib
+import html as html_entities
 import os
 import re
 import subprocess
@@ -140,6 +141,19 @@ def panel_note(html: str) -> tuple[str, str, bool]:
     requirement = element(panel, '<div class="alert alert-secondary py-2 mb-2 requirement"')
     refusal = element(panel, '<div class="alert alert-danger')
     return text_of(requirement), text_of(refusal), 'name="confirm"' in panel
+
+
+def link(page: str, words: str) -> str:
+    """The href of the page's link whose text (tags and spaces left out) starts with ``words``."""
+    for href, text in re.findall(r'<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>', page, re.S):
+        if re.sub(r"<[^>]+>|\s", "", text).startswith(words):
+            return html_entities.unescape(href)
+    raise AssertionError(f"no link {words}")
+
+
+def dealer_tile(client, game: Game) -> str:
+    """The game page's dealer tile, as text (e.g. 「南 小李 庄 0」)."""
+    return text_of(element(client.get(game_url(game)).content.decode(), '<div class="tile tile-dealer'))
 
 
 # 老王 (dealer) 自摸: +42, others −14; then 小李 平胡 off 老王: 老王 −8, 小李 +18, the others −5

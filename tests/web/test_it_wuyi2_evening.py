@@ -3,7 +3,6 @@ sheet through the Django client: what each sheet previews (its title and the win
 chips it greys and why, the links that carry the chips, the stored hands, and the game page's
 totals against score_game. The browser test keeps what needs a phone: the taps themselves."""
 
-import html as entities
 import re
 
 from scoring.engine import score_game
@@ -11,9 +10,11 @@ from scoring.models import Hand
 from tests.conftest import new_ruleset_game
 from tests.web.helpers import (
     after_of,
+    dealer_tile,
     element,
     form_fields,
     game_url,
+    link,
     panel_note,
     preview_of,
     record,
@@ -54,18 +55,6 @@ def greyed(sheet: str, code: str) -> str:
     note = text_of(element(sheet, f'<div class="chip-note" id="why-{code}"'))
     assert "§" not in note
     return note
-
-
-def link(page: str, words: str) -> str:
-    """The href of the page's link whose text (tags and spaces left out) starts with ``words``."""
-    for href, text in re.findall(r'<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>', page, re.S):
-        if re.sub(r"<[^>]+>|\s", "", text).startswith(words):
-            return entities.unescape(href)
-    raise AssertionError(f"no link {words}")
-
-
-def dealer_tile(client, game) -> str:
-    return text_of(element(client.get(game_url(game)).content.decode(), '<div class="tile tile-dealer'))
 
 
 def test_a_wuyi2_evening_sheet_by_sheet(client, db):

@@ -3,7 +3,6 @@ through the Django client: what each sheet previews (its title and the winner's 
 and refusals its panel says, the links that carry the chips, the stored hands, and the game page's
 totals against score_game. The browser test keeps what needs a phone: the taps themselves."""
 
-import html as entities
 import re
 from fractions import Fraction
 
@@ -12,15 +11,16 @@ from scoring.models import Hand
 from tests.conftest import new_ruleset_game
 from tests.web.helpers import (
     after_of,
+    dealer_tile,
     element,
     form_fields,
     game_url,
+    link,
     next_seq_of,
     panel_note,
     preview_of,
     record,
     sheet_tap,
-    text_of,
     totals_on_page,
     version_of,
 )
@@ -41,19 +41,6 @@ def previews(html: str, title: str, winner: str, net: str) -> None:
     shown, nets = preview_of(html)
     assert (shown, nets[winner]) == (title, net)
     assert panel_note(html) == ("", "", True)
-
-
-def link(page: str, words: str) -> str:
-    """The href of the page's link whose text (tags and spaces left out) starts with ``words``."""
-    for href, text in re.findall(r'<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>', page, re.S):
-        if re.sub(r"<[^>]+>|\s", "", text).startswith(words):
-            return entities.unescape(href)
-    raise AssertionError(f"no link {words}")
-
-
-def dealer_tile(client, game) -> str:
-    """The game page's dealer tile, as text (e.g. 「南 小李 庄 0」)."""
-    return text_of(element(client.get(game_url(game)).content.decode(), '<div class="tile tile-dealer'))
 
 
 def test_a_zhuji_evening_sheet_by_sheet(client, db):
