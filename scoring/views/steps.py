@@ -29,8 +29,10 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect
+from django.template import Template
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
 from scoring import services
@@ -43,6 +45,8 @@ from scoring.presenters import hand_title
 from scoring.templatetags.table import other_outcomes
 from scoring.views.hands import EntryPage, prefilled, record_page
 
+HERE_MARK = "here-0b6c9f2e"  # where the language switch's return address goes in a walk's frame
+ENTRY_MARK = Template("entry-0b6c9f2e")  # where the question's entry template goes (an {% include %} takes a template)
 MAX_STEPS = 200  # a bound on any walk (义乌 has about 30 steps, 诸暨 9)
 BODY_TAG = re.compile(
     r"""<body(?:\s+[^\s=>]+(?:=(?:"[^"]*"|'[^']*'|[^\s>]+))?)*\s*>"""
@@ -74,6 +78,7 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
     pages: dict[str, tuple[str, EntryPage]] = {}  # a question's link → (its step, its page)
     shown: dict[str, str] = {}
     leaves: dict[str, str] = {}
+    frame: list[str] = []  # body()'s, the same for every question of the walk
     queue = deque((link, None) for link in start_links(game, token))
     while queue and len(shown) < MAX_STEPS:
         link, came_from = queue.popleft()
@@ -90,7 +95,7 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
             continue
         step, page = pages[link]
         links: list[str] = []
-        shown[link] = body(request, page, link, links)
+        shown[link] = body(request, page, link, links, frame)
         queue.extend((target, step) for target in links)
     return Walk(list(shown.items()), list(leaves.items()), seq)
 
@@ -109,15 +114,25 @@ def whole_hand(game: Game, page: EntryPage) -> str:
     return hand_title(game, entry, preview.result, page.names)
 
 
-def body(request: HttpRequest, page: EntryPage, link: str, links: list[str]) -> str:
+def body(request: HttpRequest, page: EntryPage, link: str, links: list[str], frame: list[str]) -> str:
     """What htmx swaps in for ``link`` (the page's title and its body, without the scripts, which
-    htmx drops), each step link of it added to ``links``. Never this request's flash."""
+    htmx drops), each step link of it added to ``links``. Never this request's flash.
+
+    Every question of a walk sits in the same frame: the top bar, the hand's heading and dealer,
+    the footer (everything but the entry template, and the address the language switch returns
+    to). ``frame`` keeps it, rendered once with marks where those go; each question then renders
+    its entry template alone, as the page's ``{% include %}`` does. The frame was half of each
+    question's time (tests/web/test_steps.py checks every question byte for byte against its page)."""
     page.fill()
     context = {**page.context, "here": link, "messages": (), "step_links": links, "csrf_token": CSRF_MARK}
-    html = render_to_string("scoring/hand_form.html", context, request)
-    title = html[html.index("<title>") : html.index("</title>") + len("</title>")]
-    start = BODY_TAG.search(html).end()
-    return mark_safe(title + html[start : html.rindex("</footer>") + len("</footer>")])  # rendered
+    if not frame:
+        marked = {**context, "here": HERE_MARK, "entry_template": ENTRY_MARK}
+        html = render_to_string("scoring/hand_form.html", marked, request)
+        title = html[html.index("<title>") : html.index("</title>") + len("</title>")]
+        start = BODY_TAG.search(html).end()
+        frame.append(title + html[start : html.rindex("</footer>") + len("</footer>")])
+    entry = render_to_string(page.context["entry_template"], context, request)
+    return mark_safe(frame[0].replace(HERE_MARK, escape(link)).replace(ENTRY_MARK.source, entry))  # rendered
 
 
 def steps(request: HttpRequest, token: str) -> HttpResponse:

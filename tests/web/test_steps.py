@@ -95,6 +95,21 @@ def test_the_bundle_holds_exactly_the_questions_reachable_each_as_its_page_shows
         assert CSRF.sub(r'\1"', steps[link]) == shown(page), link
 
 
+def test_in_english_and_signed_in_each_question_is_as_its_page_shows_it(client, game, django_user_model):
+    """The questions share one frame (the top bar, the heading, the footer's language switch and
+    its return address), rendered once per bundle: in the other language, and with an account's
+    name in the top bar, each is still its page byte for byte."""
+    client.force_login(django_user_model.objects.create_user("laowang", password="x" * 12))
+    client.cookies["django_language"] = "en"
+    _version, steps = bundle(client, game)
+    assert len(steps) > 10
+    for link, body in steps.items():
+        page = client.get(link).content.decode()
+        assert '<html lang="en">' in page
+        assert "laowang" in body
+        assert CSRF.sub(r'\1"', body) == shown(page), link
+
+
 def test_a_yiwu_bundle_sends_every_winner_and_discard_type_ahead_but_not_the_float_row(client, game):
     _version, steps = bundle(client, game)
     questions = {re.sub(r"/g/[^/]+/record\?", "", link) for link in steps}
