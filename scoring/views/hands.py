@@ -238,11 +238,15 @@ def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse 
     return redirect("seating", token=token)
 
 
-def record_page(request: HttpRequest, game: Game, token: str, before, seq: int, data) -> EntryPage:
-    """The record page of the next hand (number ``seq``, played at ``before``) with ``data``."""
+def record_page(
+    request: HttpRequest, game: Game, token: str, before, seq: int, data, form_url: str | None = None
+) -> EntryPage:
+    """The record page of the next hand (number ``seq``, played at ``before``) with ``data``;
+    ``form_url``, the record view's address for ``token`` when the caller has it (the step
+    bundle builds a hundred pages)."""
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
     page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
-    page.context.update(form_url=reverse("record", args=[token]), number=game.state["active"] + 1)
+    page.context.update(form_url=form_url or reverse("record", args=[token]), number=game.state["active"] + 1)
     return page
 
 

@@ -79,6 +79,7 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
     shown: dict[str, str] = {}
     leaves: dict[str, str] = {}
     frame: list[str] = []  # body()'s, the same for every question of the walk
+    form_url = reverse("record", args=[token])
     queue = deque((link, None) for link in start_links(game, token))
     while queue and len(shown) < MAX_STEPS:
         link, came_from = queue.popleft()
@@ -86,7 +87,7 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
             continue
         if link not in pages:
             query = QueryDict(link.partition("?")[2])
-            page = record_page(request, game, token, before, seq, prefilled(game, before, query))
+            page = record_page(request, game, token, before, seq, prefilled(game, before, query), form_url)
             if not page.choice():
                 leaves[link] = whole_hand(game, page)
                 continue
