@@ -51,13 +51,17 @@ class EntryForm(forms.Form):
         widget=forms.NumberInput(attrs={"class": "form-control-sm", "inputmode": "numeric"}),
     )
 
-    def __init__(self, *args, players: list[str], streak: int | None = None, **kwargs):
-        """``streak``: the derived 连庄 count, shown in the empty correction."""
+    def __init__(self, *args, players: list[str], streak: int | None = None, drawn: bool = True, **kwargs):
+        """``streak``: the derived 连庄 count, shown in the empty correction. ``drawn``: the form
+        may be drawn, so it takes its own copy of each field (crispy adds its classes to a
+        widget's attributes as it draws it); a form that is only validated and read (the step
+        bundle's hundred, scoring/views/steps.py) shares the table's, which validation never
+        changes (tests/web/test_steps.py checks they are left as they were)."""
         self.base_fields = {}  # Django's deep copy of them is skipped: the table's copy is below
         super().__init__(*args, **kwargs)
         del self.base_fields
         table = table_fields(type(self), tuple(players), streak)
-        self.fields = {name: own_copy(field) for name, field in table.items()}
+        self.fields = {name: own_copy(field) for name, field in table.items()} if drawn else dict(table)
         self.order_fields(self.field_order)
         self.players = players
         self.helper = sheet_helper()

@@ -110,10 +110,11 @@ class EntryPage:
     """The entry page of one hand (record or edit): its form at the step the answers reach, the
     table the hand is played at, and the preview once the hand is whole."""
 
-    def __init__(self, request: HttpRequest, game: Game, before, data, **context):
+    def __init__(self, request: HttpRequest, game: Game, before, data, drawn: bool = True, **context):
+        """``drawn``: the page may be drawn (else its form is only validated and read)."""
         self.request, self.game, self.module = request, game, entry_module_for(game, data)
         self.names = list(before.seating)  # who sits at the hand's table
-        self.form = self.module.Form(data, players=self.names, streak=before.streak)
+        self.form = self.module.Form(data, players=self.names, streak=before.streak, drawn=drawn)
         self.before, self.state, self.fix = before, before, None
         self.context = {"game": game, "form": self.form, **context}
 
@@ -239,13 +240,22 @@ def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse 
 
 
 def record_page(
-    request: HttpRequest, game: Game, token: str, before, seq: int, data, form_url: str | None = None
+    request: HttpRequest,
+    game: Game,
+    token: str,
+    before,
+    seq: int,
+    data,
+    form_url: str | None = None,
+    drawn: bool = True,
 ) -> EntryPage:
     """The record page of the next hand (number ``seq``, played at ``before``) with ``data``;
     ``form_url``, the record view's address for ``token`` when the caller has it (the step
-    bundle builds a hundred pages)."""
+    bundle builds a hundred pages, most of them never drawn: ``drawn``)."""
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
-    page = EntryPage(request, game, before, data, token=token, mode="record", next_seq=seq, form_token=form_token)
+    page = EntryPage(
+        request, game, before, data, drawn, token=token, mode="record", next_seq=seq, form_token=form_token
+    )
     page.context.update(form_url=form_url or reverse("record", args=[token]), number=game.state["active"] + 1)
     return page
 

@@ -75,7 +75,7 @@ class Walk:
 def walk(request: HttpRequest, game: Game, token: str) -> Walk:
     """Each question reachable from the game page, and each link past them, with its title."""
     before, seq = table(game)
-    pages: dict[str, tuple[str, EntryPage]] = {}  # a question's link → (its step, its page)
+    pages: dict[str, tuple[str, QueryDict]] = {}  # a question's link → (its step, its answers)
     shown: dict[str, str] = {}
     leaves: dict[str, str] = {}
     frame: list[str] = []  # body()'s, the same for every question of the walk
@@ -86,15 +86,17 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
         if link in shown or link in leaves:
             continue
         if link not in pages:
-            query = QueryDict(link.partition("?")[2])
-            page = record_page(request, game, token, before, seq, prefilled(game, before, query), form_url)
+            answers = prefilled(game, before, QueryDict(link.partition("?")[2]))
+            page = record_page(request, game, token, before, seq, answers, form_url, drawn=False)
             if not page.choice():
                 leaves[link] = whole_hand(game, page)
                 continue
-            pages[link] = (page.form.step(), page)
+            pages[link] = (page.form.step(), answers)
         if pages[link][0] == came_from:
             continue
-        step, page = pages[link]
+        step, answers = pages[link]
+        page = record_page(request, game, token, before, seq, answers, form_url)  # drawn: fields of its own
+        page.choice()  # validated, as every page is before it is filled
         links: list[str] = []
         shown[link] = body(request, page, link, links, frame)
         queue.extend((target, step) for target in links)

@@ -110,6 +110,31 @@ def test_in_english_and_signed_in_each_question_is_as_its_page_shows_it(client, 
         assert CSRF.sub(r'\1"', body) == shown(page), link
 
 
+@pytest.mark.parametrize("ruleset_game", codes(), indirect=True)
+def test_the_forms_the_walk_only_validates_leave_the_tables_fields_as_they_were(client, ruleset_game):
+    """Most of the walk's forms share the table's fields (scoring/entry/base.py ``drawn``): after a
+    bundle, and a refused sheet drawn from the same table, each field and widget is as before."""
+    from scoring.cache import table
+    from scoring.entry import entry_module_for
+    from scoring.entry.base import table_fields
+
+    game = ruleset_game
+    before, _seq = table(game)
+    form = entry_module_for(game, {}).Form
+    fields = table_fields(form, tuple(before.seating), before.streak)
+
+    def looks() -> dict:
+        return {
+            name: (vars(f).copy(), vars(f.widget).copy(), f.widget.attrs.copy(), f.error_messages.copy())
+            for name, f in fields.items()
+        }
+
+    seen = looks()
+    bundle(client, game)
+    assert client.get(game_url(game) + "record?outcome=win&winner=9&discarder=7").status_code in (200, 400)
+    assert looks() == seen
+
+
 def test_a_yiwu_bundle_sends_every_winner_and_discard_type_ahead_but_not_the_float_row(client, game):
     _version, steps = bundle(client, game)
     questions = {re.sub(r"/g/[^/]+/record\?", "", link) for link in steps}
