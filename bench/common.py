@@ -73,3 +73,42 @@ def setup_django(env: dict[str, str], database: str) -> None:
     call_command("migrate", verbosity=0)
     if settings.COLLECTED_STATIC:
         call_command("collectstatic", verbosity=0, interactive=False)
+
+
+WEAK_4G = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/taps.py, bench/taps_analyse.py)
+    "offline": False,
+    "latency": 150,
+    "downloadThroughput": 1.6e6 / 8,
+    "uploadThroughput": 750e3 / 8,
+}
+
+
+def weak_4g_phone(browser, probe: str):
+    """A touch phone at 390×844 (a browser context) with ``probe`` installed before every page
+    script, its page throttled to ``WEAK_4G`` by Chromium's own emulation: (context, page, its
+    CDP session, with the Network domain on)."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        locale="zh-CN",
+        has_touch=True,
+        is_mobile=True,
+        # No service worker: the requests it makes for the page escape Chromium's throttling of
+        # the page (CDP), which would time a 4G phone at the speed of the loopback. Online it
+        # only passes pages through (network first), so the taps are what the network costs.
+        service_workers="block",
+    )
+    context.add_init_script(probe)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", WEAK_4G)
+    return context, page, cdp
+
+
+def fresh_game(hands: int):
+    """The only game in the benchmark's database: ``hands`` hands seeded (tests/factories.py)."""
+    from scoring.models import Game
+    from tests.factories import seeded_game
+
+    Game.objects.all().delete()
+    return seeded_game(hands)

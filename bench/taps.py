@@ -40,16 +40,18 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, setup_django, start_gunicorn  # noqa: E402
+from bench.common import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PRODUCTION_ENV,
+    fresh_game,
+    setup_django,
+    start_gunicorn,
+    weak_4g_phone,
+)
 
 PORT = 8768
 GOALS_MS = (100, 250, 250)  # a choice; to the preview; 确认 → game page
-NETWORK = {  # a weak 4G link, as Chromium's DevTools would throttle it
-    "offline": False,
-    "latency": 150,
-    "downloadThroughput": 1.6e6 / 8,
-    "uploadThroughput": 750e3 / 8,
-}
 WINNER_LINK = "section.record a[href*='winner=']"
 ZIMO_LINK = "a[href*='win_type=zimo']"
 CONFIRM = "button[name=confirm]"
@@ -98,22 +100,8 @@ class Phone:
     """One phone (browser context) with the network throttled and the probe installed."""
 
     def __init__(self, browser, instant: bool, dwell_ms: int):
-        self.context = browser.new_context(
-            viewport={"width": 390, "height": 844},
-            locale="zh-CN",
-            has_touch=True,
-            is_mobile=True,
-            # No service worker: the requests it makes for the page escape Chromium's throttling of
-            # the page (CDP), which would time a 4G phone at the speed of the loopback. Online it
-            # only passes pages through (network first), so the taps are what the network costs.
-            service_workers="block",
-        )
-        self.context.add_init_script(PROBE % {"off": "false" if instant else "true"})
+        self.context, self.page, self.cdp = weak_4g_phone(browser, PROBE % {"off": "false" if instant else "true"})
         self.instant = instant
-        self.page = self.context.new_page()
-        self.cdp = self.context.new_cdp_session(self.page)
-        self.cdp.send("Network.enable")
-        self.cdp.send("Network.emulateNetworkConditions", NETWORK)
         self.dwell_ms = dwell_ms
         self.sent: list[tuple[float, str, str, bool]] = []  # (time, method, url, is a preload)
         self.cached: set[str] = set()
@@ -222,11 +210,7 @@ def main() -> None:
     args = parser.parse_args()
     server = serve()
     try:
-        from scoring.models import Game
-        from tests.factories import seeded_game
-
-        Game.objects.all().delete()
-        game = seeded_game(40)
+        game = fresh_game(40)
         url = f"http://127.0.0.1:{PORT}/g/{game.edit_token}/"
         from playwright.sync_api import sync_playwright
 

@@ -36,15 +36,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, setup_django, start_gunicorn  # noqa: E402
+from bench.common import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PRODUCTION_ENV,
+    fresh_game,
+    setup_django,
+    start_gunicorn,
+    weak_4g_phone,
+)
 
 PORT = 8771
-NETWORK = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/taps.py)
-    "offline": False,
-    "latency": 150,
-    "downloadThroughput": 1.6e6 / 8,
-    "uploadThroughput": 750e3 / 8,
-}
 HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1s", "1s", "1s", "E", "E"]
 WON = "胡了"  # the answer's first line for this hand, won on a discard (winner=1: 小李)
 
@@ -82,23 +84,9 @@ class Phone:
 
     def __init__(self, browser, script: bool):
         self.script = script
-        self.context = browser.new_context(
-            viewport={"width": 390, "height": 844},
-            locale="zh-CN",
-            has_touch=True,
-            is_mobile=True,
-            # No service worker: the requests it makes for the page escape Chromium's throttling of
-            # the page (CDP), which would time a 4G phone at the speed of the loopback. Online it
-            # only passes pages through (network first), so the taps are what the network costs.
-            service_workers="block",
-        )
-        self.context.add_init_script(PROBE)
-        if not script:
+        self.context, self.page, _cdp = weak_4g_phone(browser, PROBE)
+        if not script:  # before any page loads: a context's routes apply to its open page too
             self.context.route("**/static/js/analyse*.js", lambda route: route.abort())
-        self.page = self.context.new_page()
-        cdp = self.context.new_cdp_session(self.page)
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", NETWORK)
         self.sent: list[str] = []
         self.page.on("request", lambda request: self.sent.append(request.url))
 
@@ -182,11 +170,7 @@ def main() -> None:
     args = parser.parse_args()
     server = serve()
     try:
-        from scoring.models import Game
-        from tests.factories import seeded_game
-
-        Game.objects.all().delete()
-        game = seeded_game(3)
+        game = fresh_game(3)
         url = f"http://127.0.0.1:{PORT}/g/{game.edit_token}/analyse?flip=5p&winner=1"
         from playwright.sync_api import sync_playwright
 
