@@ -29,7 +29,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import CHROMIUM, CHROMIUM_ARGS, PRODUCTION_ENV, setup_django, start_gunicorn, start_server  # noqa: E402
+from bench.common import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PRODUCTION_ENV,
+    fresh_game,
+    setup_django,
+    start_gunicorn,
+    start_server,
+)
 
 PORT = 8767
 GOAL_KB = 100  # issue 23: a cold game page on one bar of signal
@@ -139,11 +147,7 @@ def main() -> None:
     server = serve(args.port, args.make_run)
     base = f"http://127.0.0.1:{args.port}"
     try:
-        from scoring.models import Game
-        from tests.factories import seeded_game
-
-        Game.objects.all().delete()
-        game = seeded_game(500)
+        game = fresh_game(500)
         url = f"{base}/g/{game.edit_token}/"
         from playwright.sync_api import sync_playwright
 

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import PRODUCTION_ENV, start_gunicorn  # noqa: E402
+from bench.common import PRODUCTION_ENV, fresh_game, start_gunicorn  # noqa: E402
 
 # One table records 111 hands here in a few seconds: past its budget of writes per minute, every
 # confirm would measure the 429 page instead.
@@ -39,7 +39,6 @@ from django.test import Client  # noqa: E402
 from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from scoring.models import Game  # noqa: E402
-from tests.factories import seeded_game  # noqa: E402
 
 REPEATS = 300
 
@@ -129,8 +128,7 @@ def main() -> None:
     hands = int(sys.argv[1]) if len(sys.argv) > 1 else 500
     call_command("migrate", verbosity=0)
     call_command("collectstatic", verbosity=0, interactive=False)
-    Game.objects.all().delete()
-    game = seeded_game(hands)
+    game = fresh_game(hands)
     run("in process (test client)", game, Client())
     port = free_port()  # another benchmark may be serving on the machine
     server = start_gunicorn(port, workers=1)
