@@ -160,9 +160,10 @@ class EntryPage:
     def fill(self) -> str:
         """The page's context at the step its answers reach (a GET's question, else the
         preview); that step."""
-        names, data = self.names, getattr(self.form, "cleaned_data", {})
+        valid = self.form.is_valid()  # validated once, whoever asks first
+        names, data = self.names, getattr(self.form, "cleaned_data", {})  # none when unbound
         winner = data.get("winner")
-        step = self.form.step() if self.form.is_valid() and self.request.method == "GET" else "preview"
+        step = self.form.step() if valid and self.request.method == "GET" else "preview"
         self.context.update(
             step=step,
             state=self.state,

@@ -96,7 +96,6 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
             continue
         step, answers = pages[link]
         page = record_page(request, game, token, before, seq, answers, form_url)  # drawn: fields of its own
-        page.choice()  # validated, as every page is before it is filled
         links: list[str] = []
         shown[link] = body(request, page, link, links, frame)
         queue.extend((target, step) for target in links)
