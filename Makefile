@@ -73,7 +73,7 @@ bench-web: $(VENV)/.dev
 # private redis-server (Debian's redis-server package); REDIS=1 gives one server the shared cache.
 bench-load: $(VENV)/.dev
 	$(BIN)/python bench/load.py --db $${DB:-postgres} --tables $${TABLES:-50} --seconds $${SECONDS_:-60} \
-		--servers $${SERVERS:-1} $${REDIS:+--redis} $${NO_STEPS:+--no-steps}
+		--servers $${SERVERS:-1} --hand-every $${HAND_EVERY:-20} $${REDIS:+--redis} $${NO_STEPS:+--no-steps}
 
 # Needs Debian's Chromium (apt-get install chromium fonts-noto-cjk).
 bench-page: $(VENV)/.dev

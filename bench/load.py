@@ -1,10 +1,11 @@
 """Load: many tables of phones against gunicorn on 127.0.0.1 only, bounded in count and time.
 
 Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
-     [--seconds 60] [--workers 2] [--servers 1] [--redis] [--database yiwu_bench])
+     [--seconds 60] [--workers 2] [--servers 1] [--redis] [--hand-every 20] [--database yiwu_bench])
 Each table has 4 phones with its game page open, polling every 3 s with the version they show
 and fetching the step bundle of each new version a poll brings (as static/js/steps.js does;
-``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
+``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does;
+``--hand-every 180`` for a real table's pace of a few minutes a hand). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
 queries each kind of request made (a header the bench's WSGI wrapper adds: bench/counted_wsgi.py)
 and the CPU each part used (app servers, PostgreSQL's backends for the bench database, Redis).
 
@@ -43,7 +44,7 @@ from bench.common import PRODUCTION_ENV, start_gunicorn  # noqa: E402
 
 HOST, FIRST_PORT = "127.0.0.1", 8766
 ENV = {**PRODUCTION_ENV, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
-POLL_EVERY, RECORD_EVERY = 3.0, 20.0
+POLL_EVERY = 3.0
 
 
 def database_url(db: str, name: str) -> str:
@@ -148,9 +149,11 @@ def phone(token: str, version: int, stop: float, results: Results, servers: Serv
         results.seen.append((token, version))
 
 
-def recorder(token: str, stop: float, results: Results, servers: Servers) -> None:
+def recorder(token: str, stop: float, results: Results, servers: Servers, record_every: float) -> None:
     cookies: dict = {}
-    time.sleep(random.uniform(0, RECORD_EVERY))  # tables start at different moments
+    time.sleep(min(random.uniform(0, record_every), max(0.0, stop - time.monotonic())))  # tables start apart
+    if time.monotonic() >= stop:
+        return
     timed(results, servers, "game page", (200,), "GET", f"/g/{token}/", cookies)
     while time.monotonic() < stop:
         tick = time.monotonic()
@@ -164,7 +167,7 @@ def recorder(token: str, stop: float, results: Results, servers: Servers) -> Non
             if status == 302:
                 with results.lock:
                     results.confirmed[token] = results.confirmed.get(token, 0) + 1
-        time.sleep(max(0.0, RECORD_EVERY - (time.monotonic() - tick)))
+        time.sleep(max(0.0, min(tick + record_every, stop) - time.monotonic()))  # none sleeps past the end
 
 
 def prepare(db_url: str, tables: int, db_name: str) -> dict[str, int]:
@@ -293,35 +296,43 @@ class CpuMonitor(threading.Thread):
         return used
 
 
-def capacity(results: Results, app_cpu_seconds: float) -> str:
-    """What one table costs the app servers at this pace, from the CPU each request kind took
-    (the servers' own measure, robust to a busy machine, unlike the latencies). A table sends
-    4/3 polls a second, 4 of them changed (each then fetching the new version's step bundle,
-    built by the first phone to ask), and one preview and one confirm per 20 s. Beside it,
-    the share of the servers' processes beyond the app (gunicorn, the kernel), per request,
-    when every request was answered (an overloaded server also works for clients gone)."""
+def capacity(results: Results, app_cpu_seconds: float, record_every: float) -> str:
+    """What one table costs the app servers at the run's pace and at a real table's (a hand
+    every 3 min), from the CPU each request kind took (the servers' own measure, robust to a
+    busy machine, unlike the latencies). A table sends 4/3 polls a second, 4 per hand of them
+    changed (each then fetching the new version's step bundle, built by the first phone to
+    ask), and one preview and one confirm per hand. Beside it, the share of the servers'
+    processes beyond the app (gunicorn, the kernel), per request, when every request was
+    answered (an overloaded server also works for clients gone)."""
     mean = {kind: statistics.fmean(values) for kind, values in results.cpu_ms.items()}
     needed = ("poll 204", "poll 200", "entry preview", "entry confirm")
     if any(kind not in mean for kind in needed):
         return "capacity: not every kind of request was answered"
-    changed = 4 / RECORD_EVERY
-    app_ms = (
-        (4 / POLL_EVERY - changed) * mean["poll 204"]
-        + changed * mean["poll 200"]
-        + (mean["entry preview"] + mean["entry confirm"]) / RECORD_EVERY
-        + changed * mean.get("steps bundle", 0.0)  # a phone shown a new version asks for its bundle
-    )
-    said = f"capacity: a table costs {app_ms:.2f} ms of the app's CPU per second: {1000 / app_ms:.0f} tables per core"
-    if results.errors:
-        return said + " (the servers' own share not measured: some requests went unanswered)"
     answered = sum(len(values) for values in results.cpu_ms.values())
     per_request = max(0.0, app_cpu_seconds * 1000 - sum(sum(v) for v in results.cpu_ms.values())) / answered
-    requests = 4 / POLL_EVERY + 2 / RECORD_EVERY + (changed if "steps bundle" in mean else 0.0)
-    table_ms = app_ms + requests * per_request
-    return (
-        f"{said} in the app; with gunicorn's and the kernel's {per_request:.2f} ms per request, "
-        f"{table_ms:.2f} ms: {1000 / table_ms:.0f} tables per app-server core"
-    )
+    lines = []
+    for every in dict.fromkeys((record_every, 180.0)):
+        changed = 4 / every
+        app_ms = (
+            (4 / POLL_EVERY - changed) * mean["poll 204"]
+            + changed * mean["poll 200"]
+            + (mean["entry preview"] + mean["entry confirm"]) / every
+            + changed * mean.get("steps bundle", 0.0)  # a phone shown a new version asks for its bundle
+        )
+        said = (
+            f"capacity, a hand every {every:.0f} s{' (worked out)' if every != record_every else ''}: a table costs "
+            f"{app_ms:.2f} ms of the app's CPU per second: {1000 / app_ms:.0f} tables per core"
+        )
+        if results.errors:
+            lines.append(said + " (the servers' own share not measured: some requests went unanswered)")
+            continue
+        requests = 4 / POLL_EVERY + 2 / every + (changed if "steps bundle" in mean else 0.0)
+        table_ms = app_ms + requests * per_request
+        lines.append(
+            f"{said} in the app; with gunicorn's and the kernel's {per_request:.2f} ms per request, "
+            f"{table_ms:.2f} ms: {1000 / table_ms:.0f} tables per app-server core"
+        )
+    return "\n".join(lines)
 
 
 def percentile(values: list[float], q: int) -> float:
@@ -337,6 +348,9 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="gunicorn workers per server")
     parser.add_argument("--servers", type=int, default=1, help="gunicorn instances, each on its own port")
     parser.add_argument("--redis", action="store_true", help="the shared cache (implied by --servers 2 or more)")
+    parser.add_argument(
+        "--hand-every", type=float, default=20.0, help="seconds between a table's hands (a real table: 120 to 300)"
+    )
     parser.add_argument(
         "--no-steps",
         action="store_true",
@@ -385,7 +399,9 @@ def main() -> None:
             for t in tokens
             for _ in range(4)
         ]
-        threads += [threading.Thread(target=recorder, args=(t, stop, results, servers)) for t in tokens]
+        threads += [
+            threading.Thread(target=recorder, args=(t, stop, results, servers, args.hand_every)) for t in tokens
+        ]
         for thread in threads:
             thread.start()
         for thread in threads:
@@ -407,7 +423,9 @@ def main() -> None:
 
     total = sum(len(v) for v in results.latency.values())
     layout = f"{args.servers} gunicorn × {args.workers} workers" + (", Redis" if shared else ", no shared cache")
-    print(f"{args.db}, {layout}, {args.tables} tables × 4 phones, {args.seconds:.0f} s")
+    print(
+        f"{args.db}, {layout}, {args.tables} tables × 4 phones, a hand every {args.hand_every:.0f} s, {args.seconds:.0f} s"
+    )
     print(f"{total} requests, {total / elapsed:.1f} req/s, {len(results.errors)} errors")
     print(
         f"{'kind':16} {'count':>6} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'max ms':>8} {'queries':>8} {'app CPU ms':>10}"
@@ -434,7 +452,7 @@ def main() -> None:
         + ", ".join(f"{name} {seconds / elapsed:.2f}" for name, seconds in cpu.items())
         + f", this script (the phones) {client_cpu / elapsed:.2f}"
     )
-    print(capacity(results, cpu["app servers"]))
+    print(capacity(results, cpu["app servers"], args.hand_every))
     lost = [t for t in tokens if final[t][0] != 20 + results.confirmed.get(t, 0)]
     print(
         f"hands: {sum(results.confirmed.values())} confirmed, {len(lost)} games whose hands differ from the confirms "

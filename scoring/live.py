@@ -20,13 +20,13 @@ Without a shared cache nothing here is used: each poll asks the database (scorin
 """
 
 import logging
+import re
 from functools import partial
 
 from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
-from django.urls import Resolver404, resolve
 
 log = logging.getLogger(__name__)
 
@@ -122,26 +122,29 @@ def well_formed(token: str) -> bool:
     return well_formed(token)
 
 
+# The poll's address, scoring/urls.py's ``g/<str:token>/poll`` under the root (``str``: no
+# slash). Matched here rather than through the URL resolver, which tries the patterns before it
+# in turn: a tenth of a quiet poll's time. tests/web/test_it_shared_cache.py checks that the two
+# agree.
+POLL_PATH = re.compile(r"/g/(?P<token>[^/]+)/poll")
+
+
 class QuietPollMiddleware:
     """With the shared cache only (settings.MIDDLEWARE): a poll whose game has not changed is
     answered here, from the cached version, before sessions, CSRF, accounts, the locale and the
-    URL resolver's second pass, which it needs none of (about half of a quiet poll's time on the
-    server: bench/load.py). Anything else, a version not cached yet included, goes on to the
-    view. It sits below SecurityMiddleware, whose headers and HTTPS redirect still apply, and
-    checks the Host as the rest of the stack would (400 for one not allowed)."""
+    URL resolver, which it needs none of (about half of a quiet poll's time on the server:
+    bench/load.py). Anything else, a version not cached yet included, goes on to the view. It
+    sits below SecurityMiddleware, whose headers and HTTPS redirect still apply, and checks the
+    Host as the rest of the stack would (400 for one not allowed)."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if request.method in ("GET", "HEAD") and request.path_info.endswith("/poll"):
-            try:
-                match = resolve(request.path_info)
-            except Resolver404:
-                match = None
-            if match is not None and match.url_name == "poll" and well_formed(match.kwargs["token"]):
+        if request.method in ("GET", "HEAD") and (match := POLL_PATH.fullmatch(request.path_info)):
+            if well_formed(token := match["token"]):
                 request.get_host()  # DisallowedHost: 400, as CommonMiddleware would answer
-                version = cached_version(match.kwargs["token"])
+                version = cached_version(token)
                 if version is not None and (quiet := quiet_answer(request, version)) is not None:
                     quiet.headers["Cache-Control"] = "private, no-store"  # as for every token page
                     return quiet

@@ -140,7 +140,7 @@ def redis_url():
 def shared_cache(settings, redis_url):
     """The settings REDIS_URL gives (yiwu_site/settings.py): Django's Redis cache shared by every
     app server, here the private Redis, emptied first. Returns its address."""
-    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": redis_url}}
+    settings.CACHES = {"default": {"BACKEND": "yiwu_site.redis_cache.RedisCache", "LOCATION": redis_url}}
     settings.SHARED_CACHE = True
     from yiwu_site.settings import with_quiet_polls
 

@@ -182,7 +182,7 @@ SHARED_CACHE = bool(CACHE_URL)
 if SHARED_CACHE:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "yiwu_site.redis_cache.RedisCache",  # Django's, its redis-py client kept
             "LOCATION": CACHE_URL,
             # A Redis that stops answering fails the request in a second, not at the OS timeout.
             "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},

@@ -104,7 +104,7 @@ def test_a_redis_address_makes_djangos_redis_cache_the_one_every_server_shares(n
     result = manage("shell", "--no-imports", "-c", SHOW_CACHE, env={**DEV, name: "redis://cache.internal:6379/1"})
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == [
-        "django.core.cache.backends.redis.RedisCache",
+        "yiwu_site.redis_cache.RedisCache",
         "redis://cache.internal:6379/1",
         "True",
         "True",  # quiet polls answered from Redis before the rest of the stack

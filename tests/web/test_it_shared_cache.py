@@ -249,3 +249,73 @@ def test_a_settle_up_paid_together_is_seen_by_the_polls_of_every_game_it_took_in
     for game in (last_week, tonight):
         assert Game.objects.get(pk=game.pk).version == before[game.pk] + 1
         assert poll(client, game, before[game.pk]).status_code == 200
+
+
+POLL_LIKE = [
+    "/g/{t}/poll",
+    "/g/{t}/poll/",
+    "/g/{t}/polls",
+    "/g/{t}/x/poll",
+    "/g//poll",
+    "/g/{t}",
+    "/g/{t}/",
+    "/gg/{t}/poll",
+    "/x/g/{t}/poll",
+    "/g/{t}/poll\n",
+    "/g/a b/poll",
+    "/g/%2F/poll",
+    "/g/{t}/record",
+    "/i18n/g/{t}/poll",
+]
+
+
+@pytest.mark.parametrize("shape", POLL_LIKE)
+def test_the_quiet_polls_address_is_the_one_the_url_resolver_sends_to_the_poll(shape, game):
+    """The middleware matches the poll's address itself (scoring/live.py POLL_PATH) instead of
+    asking the resolver: for addresses like it and unlike it, the two agree."""
+    from django.urls import Resolver404, resolve
+
+    path = shape.format(t=game.edit_token)
+    try:
+        resolved = resolve(path).url_name == "poll"
+    except Resolver404:
+        resolved = False
+    matched = live.POLL_PATH.fullmatch(path)
+    assert (matched is not None) == resolved, path
+    if matched:
+        assert resolve(path).kwargs == {"token": matched["token"]}
+
+
+def test_the_redis_client_is_made_once_per_pool_and_answers_as_djangos(shared_cache):
+    """yiwu_site/redis_cache.py keeps one redis-py client per connection pool, where Django makes
+    one per operation: the same client each time, on Django's own pool, and every operation
+    answers as Django's cache does against the same Redis."""
+    from django.core.cache import cache
+
+    kept = cache._cache
+    assert kept.get_client() is kept.get_client(write=True) is kept.get_client("any key")
+    assert kept.get_client().connection_pool is kept._get_connection_pool(write=True)
+    djangos = RedisCache(shared_cache, {})
+    cache.set("k", {"hand": 1}, 30)
+    assert djangos.get("k") == {"hand": 1}
+    djangos.set("n", 41, 30)
+    assert cache.incr("n") == 42
+    assert djangos.get("n") == 42
+    assert (
+        cache.get_many(["k", "n", "missing"]) == djangos.get_many(["k", "n", "missing"]) == {"k": {"hand": 1}, "n": 42}
+    )
+    cache.delete("k")
+    assert djangos.get("k") is None
+
+
+def test_each_replica_has_its_own_kept_client_and_writes_go_to_the_first(redis_url):
+    """With several addresses (Django: the first takes writes, the others reads), each server's
+    pool has its own client: a read never goes to the writer's client when there are readers."""
+    from yiwu_site.redis_cache import RedisCache as Kept
+
+    cache = Kept([redis_url, redis_url, redis_url], {})._cache
+    writer = cache.get_client(write=True)
+    readers = {id(cache.get_client()) for _ in range(40)}
+    assert id(writer) not in readers
+    assert len(readers) == 2  # both readers drawn in 40 reads (all alike: a chance of 2**-39)
+    assert writer.connection_pool is cache._pools[0]
