@@ -296,6 +296,14 @@ class CpuMonitor(threading.Thread):
         return used
 
 
+def machine_busy() -> float:
+    """Seconds of CPU the whole machine has spent busy since it started (Linux /proc/stat: every
+    state but idle and waiting on disk), the kernel's work for the loopback network included,
+    which no process's own time counts."""
+    ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
 def capacity(results: Results, app_cpu_seconds: float, record_every: float) -> str:
     """What one table costs the app servers at the run's pace and at a real table's (a hand
     every 3 min), from the CPU each request kind took (the servers' own measure, robust to a
@@ -393,7 +401,7 @@ def main() -> None:
         results, servers = Results(), Servers(ports)
         start = time.monotonic()
         stop = start + args.seconds
-        client_cpu = sum(os.times()[:2])
+        client_cpu, busy = sum(os.times()[:2]), machine_busy()
         threads = [
             threading.Thread(target=phone, args=(t, versions[t], stop, results, servers, not args.no_steps))
             for t in tokens
@@ -407,7 +415,7 @@ def main() -> None:
         for thread in threads:
             thread.join(args.seconds + 30)
         elapsed = time.monotonic() - start
-        client_cpu = sum(os.times()[:2]) - client_cpu
+        client_cpu, busy = sum(os.times()[:2]) - client_cpu, machine_busy() - busy
         cpu = monitor.stop()
         final = hands_in(tokens)
         stale = stale_phones(results.seen, final, servers)
@@ -450,7 +458,8 @@ def main() -> None:
     print(
         "CPU (cores busy): "
         + ", ".join(f"{name} {seconds / elapsed:.2f}" for name, seconds in cpu.items())
-        + f", this script (the phones) {client_cpu / elapsed:.2f}"
+        + f", this script (the phones) {client_cpu / elapsed:.2f}; the whole machine {busy / elapsed:.2f}"
+        f" of its {os.cpu_count()}"
     )
     print(capacity(results, cpu["app servers"], args.hand_every))
     lost = [t for t in tokens if final[t][0] != 20 + results.confirmed.get(t, 0)]
