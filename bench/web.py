@@ -5,7 +5,8 @@ Run: make bench-web   (or: .venv/bin/python bench/web.py [HANDS])
 Production settings (DEBUG off, manifest static files), a throwaway database (SQLite in /tmp unless
 DATABASE_URL is set), a game seeded with 500 hands. Prints the median and p95 of many requests,
 twice: in process (Django's test client: the app's own cost) and over HTTP against a local
-gunicorn (what a phone's request costs the server, connection included). Each line gives the
+gunicorn (what a phone's request costs the server, connection included); then the quiet poll
+as several app servers answer it (REDIS_URL), beside an app that does nothing under gunicorn. Each line gives the
 ratio to /healthz measured in the same run, and the CPU time the serving process spent per
 request (the figure that does not grow when other processes share the cores).
 """
@@ -17,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -137,6 +139,7 @@ def main() -> None:
     finally:
         server.terminate()
         server.wait()
+    shared_cache_polls(game)
 
 
 def run(label: str, game: Game, client, server: int | None = None) -> None:
@@ -189,6 +192,48 @@ def run(label: str, game: Game, client, server: int | None = None) -> None:
     for name, median, p95, cpu, queries, size in results:
         count = f"{queries:8d}" if isinstance(client, Client) else f"{'-':>8}"
         print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {cpu:7.2f} {count} {size:8d}")
+
+
+def shared_cache_polls(game: Game) -> None:
+    """The quiet poll as several app servers answer it (REDIS_URL: the version read from Redis
+    before the rest of the stack, scoring/live.py), over HTTP to one gunicorn worker, beside
+    /healthz through the whole stack and beside gunicorn's own floor: an app that does nothing
+    (bench/nothing_wsgi.py). A private redis-server (Debian's package, tests/redis_server.py)."""
+    from tests import redis_server
+
+    version = Game.objects.get(pk=game.pk).version
+    redis = redis_server.start(port=free_port())
+    servers = {}
+    try:
+        for app, env in (("bench.nothing_wsgi", {}), ("yiwu_site.wsgi", {"REDIS_URL": redis[1]})):
+            port = free_port()
+            os.environ.update(env)
+            try:
+                servers[app] = (start_gunicorn(port, workers=1, app=app), port)
+            finally:
+                for name in env:
+                    del os.environ[name]
+        rows = [
+            ("a WSGI app doing nothing", "bench.nothing_wsgi", "/healthz"),
+            ("hello (/healthz)", "yiwu_site.wsgi", "/healthz"),
+            ("poll, nothing new", "yiwu_site.wsgi", f"/g/{game.edit_token}/poll?v={version}"),
+        ]
+        results = []
+        for name, app, path in rows:
+            server, port = servers[app]
+            client = HttpClient(port)
+            results.append((name, *measure(partial(client.get, path), server=worker_of(server.pid))))
+    finally:
+        for server, _port in servers.values():
+            server.terminate()
+            server.wait()
+        redis_server.stop(redis[0], redis[2])
+    floor = results[0][1]
+    floor_cpu = results[0][3]
+    print(f"\nover HTTP, shared cache (REDIS_URL, a private redis-server), 1 worker, {REPEATS} requests each")
+    print(f"{'endpoint':28} {'median ms':>10} {'p95 ms':>8} {'× floor':>8} {'CPU ms':>7} {'CPU × floor':>11}")
+    for name, median, p95, cpu, _queries, _size in results:
+        print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {cpu:7.2f} {cpu / floor_cpu:11.2f}")
 
 
 if __name__ == "__main__":
