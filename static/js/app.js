@@ -218,17 +218,25 @@ document.addEventListener("keydown", function (event) {
   next.focus();
 });
 // After a swap, focus stays where the person was (the same 算牌 key) or moves to the new step's
-// question, which a screen reader then reads; it never falls back to <body>.
+// question, which a screen reader then reads; it never falls back to <body>. A poll bringing
+// another phone's hand moves no focus the person had put nowhere (no ring round 「共 1 局」 at
+// every hand, no screen reader sent there).
 var lastFocusedKey = null;
+var pollFoundNoFocus = false;  // the swap under way is a poll's, on a page with nothing focused
 document.addEventListener("focusin", function (event) {
   var key = event.target.closest && event.target.closest("[data-key]");
   lastFocusedKey = key ? key.getAttribute("data-key") : null;
+});
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var unfocused = !document.activeElement || document.activeElement === document.body;
+  pollFoundNoFocus = unfocused && event.detail.elt.hasAttribute("data-poll");
 });
 document.addEventListener("htmx:afterSettle", function (event) {
   var root = event.detail.target;
   if (!root || !document.body.contains(root)) root = document.body;  // an outerHTML swap replaced it
   setRoving(root);
   if (document.activeElement && document.activeElement !== document.body && document.body.contains(document.activeElement)) return;
+  if (pollFoundNoFocus) return;  // each part it swapped in (the tiles, the hands) settles in turn
   var key = lastFocusedKey && root.querySelector('a[data-key="' + lastFocusedKey + '"]');
   var question = root.querySelector(".question") || root.querySelector("main h1:not(.visually-hidden), main h2");
   var target = key || question;

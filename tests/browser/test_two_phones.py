@@ -36,6 +36,11 @@ def test_a_hand_recorded_on_one_phone_shows_on_the_other_within_5_seconds(live_s
     assert seen_after < 5
     assert second.locator(".tile .total").all_inner_texts() == ["−14", "+34", "−10", "−10"]
     assert second.evaluate("window.stillTheSamePage") == 42  # updated in place, never reloaded
+    # Another phone's hand takes no focus the person had put nowhere (no ring round 「共 1 局」,
+    # no screen reader sent there at every hand).
+    second.clock.run_for(500)  # htmx settles the swap on the phone's own (paused) clock
+    expect(second.locator("#tiles")).not_to_have_class(re.compile("htmx-settling"))
+    assert second.evaluate("document.activeElement === document.body")
     shot(second, "second-phone-after-update")
     for context in phones:
         context.close()
