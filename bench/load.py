@@ -1,13 +1,18 @@
 """Load: many tables of phones against gunicorn on 127.0.0.1 only, bounded in count and time.
 
 Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
-     [--seconds 60] [--workers 2] [--servers 1] [--redis] [--hand-every 20] [--database yiwu_bench])
+     [--seconds 60] [--workers 2] [--servers 1] [--redis] [--hand-every 20] [--processes 2]
+     [--database yiwu_bench])
 Each table has 4 phones with its game page open, polling every 3 s with the version they show
 and fetching the step bundle of each new version a poll brings (as static/js/steps.js does;
 ``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does;
 ``--hand-every 180`` for a real table's pace of a few minutes a hand). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
 queries each kind of request made (a header the bench's WSGI wrapper adds: bench/counted_wsgi.py)
 and the CPU each part used (app servers, PostgreSQL's backends for the bench database, Redis).
+
+The phones run in ``--processes`` processes (by default one per core, at most 4), each with its
+share of the tables and a thread per phone: in one process, 1,500 threads waiting on Python's
+lock between a response and its clock stopping added their wait to the latencies measured.
 
 ``--servers 2`` starts two gunicorn instances (separate processes, separate ports) sharing the
 database and a Redis (docs/deploy.md's layout on one machine); the script sends each request
@@ -62,6 +67,20 @@ class Results:
         self.errors: list[str] = []
         self.confirmed: dict[str, int] = {}  # token → confirms answered 302
         self.seen: list[tuple[str, int]] = []  # (token, last version a phone was shown)
+
+    def __getstate__(self) -> dict:  # sent back from a process of phones (--processes): no lock
+        return {name: value for name, value in self.__dict__.items() if name != "lock"}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__dict__.update(state, lock=threading.Lock())
+
+    def merge(self, other: "Results") -> None:
+        for mine, theirs in ((self.latency, other.latency), (self.queries, other.queries), (self.cpu_ms, other.cpu_ms)):
+            for kind, values in theirs.items():
+                mine.setdefault(kind, []).extend(values)
+        self.errors += other.errors
+        self.confirmed.update(other.confirmed)  # each table is in one process only
+        self.seen += other.seen
 
     def add(self, kind: str, ms: float, ok: bool, detail: str = "", queries=None, cpu_ms=None) -> None:
         with self.lock:
@@ -168,6 +187,44 @@ def recorder(token: str, stop: float, results: Results, servers: Servers, record
                 with results.lock:
                     results.confirmed[token] = results.confirmed.get(token, 0) + 1
         time.sleep(max(0.0, min(tick + record_every, stop) - time.monotonic()))  # none sleeps past the end
+
+
+def tables(versions: dict[str, int], stop: float, ports: list[int], steps: bool, record_every: float) -> Results:
+    """These tables' phones and recorders, a thread each, until ``stop``: what they measured."""
+    results, servers = Results(), Servers(ports)
+    threads = [
+        threading.Thread(target=phone, args=(t, version, stop, results, servers, steps))
+        for t, version in versions.items()
+        for _ in range(4)
+    ]
+    threads += [threading.Thread(target=recorder, args=(t, stop, results, servers, record_every)) for t in versions]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(max(0.0, stop - time.monotonic()) + 30)
+    return results
+
+
+def phones_of(versions: dict[str, int], stop: float, ports: list[int], args) -> Results:
+    """Every table's phones, in ``--processes`` processes (the tables dealt out among them), so
+    that one Python's lock between threads does not hold up the answers it times."""
+    steps = not args.no_steps
+    if args.processes == 1:
+        return tables(versions, stop, ports, steps, args.hand_every)
+    import multiprocessing
+
+    tokens = list(versions)
+    shares = [{t: versions[t] for t in tokens[i :: args.processes]} for i in range(args.processes)]
+    pool = multiprocessing.get_context("fork").Pool(args.processes)
+    try:
+        parts = pool.starmap(tables, [(share, stop, ports, steps, args.hand_every) for share in shares])
+    finally:
+        pool.close()
+        pool.join()  # reaped: their CPU counts in this process's children's
+    results = Results()
+    for part in parts:
+        results.merge(part)
+    return results
 
 
 def prepare(db_url: str, tables: int, db_name: str) -> dict[str, int]:
@@ -360,6 +417,12 @@ def main() -> None:
         "--hand-every", type=float, default=20.0, help="seconds between a table's hands (a real table: 120 to 300)"
     )
     parser.add_argument(
+        "--processes",
+        type=int,
+        default=min(4, os.cpu_count() or 1),
+        help="processes the phones run in, each with its share of the tables (default: the cores, at most 4)",
+    )
+    parser.add_argument(
         "--no-steps",
         action="store_true",
         help="phones skip the step bundle a new version brings (as before it existed)",
@@ -398,24 +461,13 @@ def main() -> None:
         redis_empty = redis_used_memory(redis[1]) if redis else 0
         monitor.sample()
         monitor.start()
-        results, servers = Results(), Servers(ports)
         start = time.monotonic()
         stop = start + args.seconds
-        client_cpu, busy = sum(os.times()[:2]), machine_busy()
-        threads = [
-            threading.Thread(target=phone, args=(t, versions[t], stop, results, servers, not args.no_steps))
-            for t in tokens
-            for _ in range(4)
-        ]
-        threads += [
-            threading.Thread(target=recorder, args=(t, stop, results, servers, args.hand_every)) for t in tokens
-        ]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join(args.seconds + 30)
+        client_cpu, busy = sum(os.times()[:4]), machine_busy()  # this process and the phones' own
+        results = phones_of(versions, stop, ports, args)
         elapsed = time.monotonic() - start
-        client_cpu, busy = sum(os.times()[:2]) - client_cpu, machine_busy() - busy
+        client_cpu, busy = sum(os.times()[:4]) - client_cpu, machine_busy() - busy
+        servers = Servers(ports)
         cpu = monitor.stop()
         final = hands_in(tokens)
         stale = stale_phones(results.seen, final, servers)
