@@ -3,7 +3,9 @@
 Django's ``RedisCacheClient.get_client`` makes a new ``redis.Redis`` for every cache operation.
 With redis-py 8 that constructor fills a case-insensitive table of about 170 response
 callbacks, and it cost more than the round trip to Redis: a quiet poll's one ``cache.get``
-took about 0.3 ms of CPU, 0.1 ms with the client kept (bench/load.py, docs/deploy.md). A
+took about 0.3 ms of CPU in process, 0.1 ms with the client kept, and the quiet poll a third
+less over HTTP (bench/web.py's last part; docs/deploy.md, "Quiet polls with the Redis client
+kept"). A
 ``redis.Redis`` holds no connection of its own (each command takes one from the pool and gives
 it back) and redis-py documents it as safe to share between threads, so keeping one per pool
 changes nothing but the time. Django makes a cache object per thread anyway.
