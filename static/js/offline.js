@@ -75,15 +75,25 @@
     return true;
   }
 
-  function toast(text, tone) {
+  function toast(text, tone, synced) {
     var flash = document.getElementById("flash");
     if (!flash) return;
     var alert = document.createElement("div");
     alert.className = "alert alert-" + (tone || "warning") + " py-2 shadow offline-said";
     alert.setAttribute("role", "alert");
+    if (synced) alert.setAttribute("data-synced", "");
     alert.textContent = text;
     flash.replaceChildren(alert);
+    if (window.fadeFlash) window.fadeFlash();  // a success goes by itself, as the server's do (app.js)
   }
+
+  // What the sending said is news of the very hands that the poll it asks for brings: that
+  // poll's empty flash (templates/scoring/_live.html: a write's flash is old once newer hands
+  // arrive) leaves it. A tap puts it away, a success fades by itself.
+  document.addEventListener("htmx:oobBeforeSwap", function (event) {
+    var target = event.detail.target;
+    if (target && target.id === "flash" && target.querySelector("[data-synced]")) event.detail.shouldSwap = false;
+  });
 
   // The preview page once its hand is kept: the confirm button gives way to what happened.
   function showKept(form) {
@@ -374,7 +384,7 @@
     var text = said.map(function (json) { return json.message; }).join(" ");
     said = [];
     if (onGamePage()) {
-      toast(text, tone);
+      toast(text, tone, true);
       var poller = document.getElementById("poller");
       if (poller && window.htmx) window.htmx.trigger(poller, "poll-now");
     } else if (document.querySelector(".offline-kept a")) {  // htmx takes the boosted link
@@ -389,7 +399,7 @@
   var afterSwap = null;
   function sayAfterSwap() {
     if (!afterSwap || !onGamePage()) return;
-    toast(afterSwap.text, afterSwap.tone);
+    toast(afterSwap.text, afterSwap.tone, true);
     afterSwap = null;
   }
 

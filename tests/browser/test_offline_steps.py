@@ -70,7 +70,8 @@ def test_offline_reload_then_winner_zimo_keeps_the_hand_and_it_is_recorded_once(
     assert Hand.objects.filter(game=game).count() == 0
 
     context.set_offline(False)
-    expect(page.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")
+    expect(page.locator("#hands details.hand-row")).to_have_count(1)  # the poll the sync asked for landed
+    expect(page.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")  # and left what was said
     expect(page.locator("#hands .pending-row")).to_have_count(0)
     other = browser.new_context(viewport=PHONE, locale="zh-CN").new_page()
     other.goto(url)
@@ -101,8 +102,8 @@ def test_offline_winner_pinghu_discarder_keeps_the_hand_and_cancel_goes_back(liv
     keep_from_the_screen(phone, "小李 平胡 ×1 · 阿华放铳")
 
     phone.context.set_offline(False)
-    expect(phone.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")
-    expect(phone.locator("#hands .hand-row")).to_have_count(1)
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # the poll the sync asked for landed
+    expect(phone.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")  # and left what was said
     hand = Hand.objects.get(game=game)
     assert (hand.entry["winner"], hand.entry["discarder"], hand.entry["win_type"]) == (1, 2, "pinghu")
 
