@@ -19,15 +19,13 @@ from django.core.cache.backends import redis
 class KeptClientRedisCacheClient(redis.RedisCacheClient):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self._clients = {}  # pool index → redis.Redis on that pool
+        self._clients = {}  # Django's pool (which it keeps for good) → the redis.Redis on it
 
     def get_client(self, key=None, *, write=False):
-        index = self._get_connection_pool_index(write)
-        client = self._clients.get(index)
+        pool = self._get_connection_pool(write)  # Django's choice of server, and its pool
+        client = self._clients.get(pool)
         if client is None:
-            if index not in self._pools:
-                self._pools[index] = self._pool_class.from_url(self._servers[index], **self._pool_options)
-            client = self._clients[index] = self._client(connection_pool=self._pools[index])
+            client = self._clients[pool] = self._client(connection_pool=pool)
         return client
 
 
