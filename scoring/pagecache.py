@@ -8,9 +8,11 @@ only ever served where rendering it again would give the same bytes:
   names), so that a deploy never serves the old release's pages from a shared cache;
 - the game's row as read by this request (``game_stamp``: its version, bumped by every write,
   and the fields the page shows, so that a rebuilt replay cache shows too);
-- the request's own inputs: the address (the link's token, ``?page=``, what the language
-  switch returns to), the language, the signed-in account, and what the view passes (this
-  phone's 「我是」 seat).
+- the request's own inputs: its path (the link's token), the language, the signed-in account,
+  and what the view passes (this phone's 「我是」 seat, the list's page, what the language switch
+  returns to). Never the raw query string: anyone could add ``?n=1``, ``?n=2``… and force a
+  fresh build and another stored copy for each (the view reads what it needs from the query,
+  bounded, and passes that).
 The key is a digest of these (no token in it), the same on every server that runs the same
 release. Two things are never stored: a page with a message for this request (a flash is its
 own, and is shown once), and the CSRF token, which differs per phone and per response: the
@@ -84,7 +86,7 @@ def game_stamp(game: Game) -> str:
 def page_key(request: HttpRequest, template: str, inputs) -> str:
     user = getattr(request, "user", None)
     account = [user.pk, user.get_username()] if user is not None and user.is_authenticated else None
-    parts = [template, request.get_full_path(), translation.get_language(), account, inputs]
+    parts = [template, request.path, translation.get_language(), account, inputs]
     return f"page:{build()}:{digest(parts)}"
 
 

@@ -116,9 +116,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool) -> dict:
+def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool, page: int | None) -> dict:
     """The page's ledger from the replay cache: two queries, however long the game."""
-    page = list_page(request)
     limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
     try:
         ledger, broken = snapshot(game, limit, offset), None
@@ -127,28 +126,32 @@ def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool
     return {**game_context(request, game, token, can_edit, ledger), "broken": broken, "page": page}
 
 
-def list_page(request: HttpRequest) -> int | None:
+def list_page(request: HttpRequest, game: Game) -> int | None:
     """The page of the whole hand list asked for (``?page=N``; ``?all=1`` is page 1), or None
-    for the game page's latest hands. Polls carry it, so a phone stays on its page."""
+    for the game page's latest hands; one past the last is the last. Polls carry it, so a phone
+    stays on its page."""
     raw = request.GET.get("page") or ("1" if request.GET.get("all") else "")
-    if raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6:
-        return max(1, int(raw))
-    return None
+    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6):
+        return None
+    last_seq = (game.state or {}).get("last_seq")  # none yet: a game stored before the replay cache
+    return max(1, int(raw)) if last_seq is None else min(max(1, int(raw)), max(1, -(-last_seq // PAGE_HANDS)))
 
 
 def _ledger_page(
     request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
 ) -> HttpResponse:
-    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py):
-    the game's row, this phone's 「我是」 person and the address the language switch returns to
-    (``here``) are all it adds to the request."""
-    me = device.my_name(request, game)
+    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py).
+    It is rendered from the game's row, this phone's 「我是」 person, the list's page and the
+    address the language switch returns to (``here``, else the page's own address without any
+    other query), never from the rest of the query, so a query string cannot make another copy."""
+    me, page = device.my_name(request, game), list_page(request, game)
+    here = here or (f"{request.path}?page={page}" if page is not None else request.path)
 
     def context() -> dict:
-        return {**_ledger_context(request, game, token, can_edit), **({"here": here} if here else {})}
+        return {**_ledger_context(request, game, token, can_edit, page), "here": here}
 
     box = groups.page_inputs(request, game) if template == "scoring/game.html" else []  # its 牌友圈 box
-    return render_page(request, template, [game_stamp(game), me, here, *box], context)
+    return render_page(request, template, [game_stamp(game), me, here, page, *box], context)
 
 
 def game_page(request: HttpRequest, token: str) -> HttpResponse:

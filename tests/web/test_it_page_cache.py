@@ -175,3 +175,56 @@ def test_a_new_release_never_serves_the_last_ones_pages(settings, tmp_path):
         releases.append(build())
     build.cache_clear()
     assert releases[0] != releases[1] == releases[2]
+
+
+def test_a_query_string_makes_no_new_copy_of_the_game_page_through_the_view_link(client, one_hand_game, monkeypatch):
+    """Anyone holding the view link could add ``?n=1``, ``?n=2``… : each must be the page kept,
+    not another build stored for an hour."""
+    import scoring.pagecache
+
+    page(client, one_hand_game)  # the flash of its hand
+    built = []
+    real = scoring.pagecache.render_to_string
+    monkeypatch.setattr(scoring.pagecache, "render_to_string", lambda *a, **k: built.append(1) or real(*a, **k))
+    pages = [page(client, one_hand_game, f"?n={i}", view=True) for i in range(6)]
+    assert len(built) == 1
+    assert {strip_csrf(html) for html in pages} == {strip_csrf(pages[0])}
+    assert 'name="next" type="hidden" value="/g/' in pages[0]
+    assert "?n=" not in pages[0]  # the language switch returns without it
+
+
+def test_a_page_number_past_the_last_is_the_last_page_kept_once(client, one_hand_game, monkeypatch):
+    import scoring.pagecache
+
+    page(client, one_hand_game)  # the flash of its hand
+    built = []
+    real = scoring.pagecache.render_to_string
+    monkeypatch.setattr(scoring.pagecache, "render_to_string", lambda *a, **k: built.append(1) or real(*a, **k))
+    last = page(client, one_hand_game, "?page=1")
+    for query in ("?page=2", "?page=999999", "?all=1", "?page=1&n=3"):
+        assert strip_csrf(page(client, one_hand_game, query)) == strip_csrf(last)
+    assert len(built) == 1
+
+
+def test_a_poll_with_any_stale_version_is_served_the_ledger_kept_once(client, one_hand_game, monkeypatch):
+    import scoring.pagecache
+
+    page(client, one_hand_game)  # the flash of its hand
+    built = []
+    real = scoring.pagecache.render_to_string
+    monkeypatch.setattr(scoring.pagecache, "render_to_string", lambda *a, **k: built.append(1) or real(*a, **k))
+    for stale in (*range(-3, 1), 2, 77):
+        assert client.get(game_url(one_hand_game, view=True) + f"poll?v={stale}").status_code == 200
+    assert len(built) == 1
+
+
+def test_a_query_string_makes_no_new_step_bundle(client, one_hand_game, monkeypatch):
+    import scoring.views.steps
+
+    game, walks = one_hand_game, []
+    page(client, game)  # the flash of its hand
+    real = scoring.views.steps.walk
+    monkeypatch.setattr(scoring.views.steps, "walk", lambda *a, **k: walks.append(1) or real(*a, **k))
+    bundles = {client.get(game_url(game) + f"steps?n={i}").content.decode()[:2000] for i in range(5)}
+    assert len(walks) == 1
+    assert len({strip_csrf(b) for b in bundles}) == 1
