@@ -28,7 +28,7 @@ from scoring.models import AccessMiss, Game, SavedGame
 
 TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
-WINDOWS = {"hands": 60}  # a kind counted per minute; every other per WINDOW_SECONDS
+WINDOWS = {"hands": 60, "changes": 60}  # kinds counted per minute; every other per WINDOW_SECONDS
 # The budgets per window, by kind (settings.RATE_LIMITS, each with its DJANGO_LIMIT_* variable).
 LIMITS = settings.RATE_LIMITS
 # What the 429 page says for a budget (Chinese, English); any other kind says TOO_MANY.
@@ -45,6 +45,10 @@ SAID = {
     "hands": (
         "这一桌一分钟内记了太多局，请过一会儿再确认。",
         "Too many hands recorded at this table in one minute: wait a moment and confirm again.",
+    ),
+    "changes": (
+        "一分钟内改动太多了（记分、下注、换座、标已付……），请过一会儿再试。",
+        "Too many changes in one minute (hands, bets, seats, paid marks…): wait a moment and try again.",
     ),
 }
 
@@ -189,6 +193,14 @@ def spend_hand_write(*, game: Game) -> None:
     """Before a confirmed record, edit or void: the game's budget of writes per minute, whoever
     writes (a table records one hand in a few minutes)."""
     _spend(("hands",), [f"game:{game.pk}"])
+
+
+def spend_change(*, game: Game | None = None, group=None) -> None:
+    """Before any write that phones see other than a hand's (``spend_hand_write``): a bet, a
+    settle, 已付, 归档, a group's roster or settle-ups. The budget of changes per minute of the
+    game, or the group, whoever writes: each raises a version, and every phone of the table then
+    fetches a fresh page and step bundle."""
+    _spend(("changes",), [f"game:{game.pk}"] if game is not None else [f"group:{group.pk}"])
 
 
 def well_formed(token: str) -> bool:

@@ -263,6 +263,7 @@ RATE_LIMITS = {
     "games": env_int("DJANGO_LIMIT_NEW_GAMES", 30, minimum=1),
     "imports": env_int("DJANGO_LIMIT_IMPORTS", 10, minimum=1),
     "hands": env_int("DJANGO_LIMIT_HANDS_PER_MINUTE", 20, minimum=1),
+    "changes": env_int("DJANGO_LIMIT_CHANGES_PER_MINUTE", 30, minimum=1),
 }
 MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)
 if not DEBUG and not TESTING:

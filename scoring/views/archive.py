@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import services
-from scoring.access import writable_game
+from scoring.access import spend_change, writable_game
 from scoring.listing import lines
 
 
@@ -25,6 +25,7 @@ def archive(request: HttpRequest, token: str) -> HttpResponse:
     """归档 (``archived=1``) or 取消归档 (``archived=0``), then back to the list."""
     game = writable_game(request, token)
     archived = request.POST.get("archived") != "0"
+    spend_change(game=game)  # 429 past the game's changes per minute
     services.archive_game(game=game, archived=archived)
     names = " · ".join(game.players)
     if archived:
@@ -38,6 +39,7 @@ def delete(request: HttpRequest, token: str) -> HttpResponse:
     """删除: a confirm screen showing what goes, then the game is gone for every phone."""
     game = writable_game(request, token)
     if request.method == "POST":
+        spend_change(game=game)
         services.delete_game(game=game)
         messages.success(request, _("已删除牌局：%(names)s。") % {"names": " · ".join(game.players)})
         return redirect("home")

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
 from scoring import device, groups
-from scoring.access import claim, spend_new_game, throttle, writable_game
+from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, no_control_characters, refusal
 from scoring.lang import say
@@ -207,6 +207,7 @@ def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         messages.warning(request, refusal(form))
         return redirect("group", token=token)
+    spend_change(group=group)  # 429 past the group's changes per minute
     Group.objects.filter(pk=group.pk).update(name=form.cleaned_data["name"], roster=form.cleaned_data["roster"])
     messages.success(request, _("名单已保存。"))
     return redirect("group", token=token)
@@ -240,6 +241,7 @@ def settle_up(request: HttpRequest, token: str) -> HttpResponse:
     """一起结清 from the group page: the unpaid transfers it showed, netted."""
     group = groups.writable_group(request, token)
     ids = groups.parse_ids(request.POST.get("ids", ""))
+    spend_change(group=group)
     said(request, lambda: groups.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
     return redirect("group", token=token)
 
@@ -248,6 +250,7 @@ def settle_up(request: HttpRequest, token: str) -> HttpResponse:
 def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the group page."""
     group = groups.writable_group(request, token)
+    spend_change(group=group)
     said(request, lambda: groups.mark_paid(group, transfer_id, request.POST.get("paid") == "1"))
     return redirect("group", token=token)
 
@@ -256,6 +259,7 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
 def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the group page."""
     group = groups.writable_group(request, token)
+    spend_change(group=group)
     said(request, lambda: groups.undo_settle_up(group, settle_up_id), UNDONE)
     return redirect("group", token=token)
 
@@ -268,9 +272,11 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
     group_token = request.POST.get("group", "")
     if group_token:
         group = groups.writable_group(request, group_token)
+        spend_change(game=game)  # 429 past the game's changes per minute
         groups.join(game, group)
         messages.success(request, _("已加入牌友圈「%(name)s」。") % {"name": group.name})
     else:
+        spend_change(game=game)
         groups.join(game, None)
         messages.success(request, _("已移出牌友圈。"))
     return redirect("game", token=token)
@@ -282,6 +288,7 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
     (the ones its settle page showed)."""
     game = group_game(request, token)
     ids = groups.parse_ids(request.POST.get("ids", ""))
+    spend_change(game=game)
     said(
         request, lambda: groups.settle_together(game.group, ids, game), _("已连同以前没付的一起结清：按下面的转账付。")
     )
@@ -292,6 +299,7 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
 def carry_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the settle page of a game it holds."""
     game = group_game(request, token)
+    spend_change(game=game)
     said(request, lambda: groups.mark_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game))
     return redirect("settle", token=token)
 
@@ -300,5 +308,6 @@ def carry_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpRespon
 def carry_undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the settle page of a game it holds."""
     game = group_game(request, token)
+    spend_change(game=game)
     said(request, lambda: groups.undo_settle_up(game.group, settle_up_id, game=game), UNDONE)
     return redirect("settle", token=token)

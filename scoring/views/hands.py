@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from django_htmx.http import push_url
 
 from scoring import device, services
-from scoring.access import load_game, spend_hand_write, writable_game
+from scoring.access import load_game, spend_change, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.engine.seating import is_seating
 from scoring.entry import entry_for, entry_module_for
@@ -394,6 +394,7 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
         messages.warning(request, refusal(form))
         return redirect("game", token=token)
     change = partial(entry_for(game).change_bet, **form.cleaned_data)
+    spend_change(game=game)  # 429 past the game's changes per minute
     try:
         services.change_pending(game=game, change=change, what=bet_words(game.seating, **form.cleaned_data))
     except BetRefused as refused:

@@ -7,7 +7,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from scoring import services
-from scoring.access import load_game, writable_game
+from scoring.access import load_game, spend_change, writable_game
 from scoring.cache import snapshot, table
 from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
@@ -92,6 +92,7 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         messages.warning(request, refusal(form))
         return redirect("settle", token=token)
+    spend_change(game=game)  # 429 past the game's changes per minute
     try:
         services.finish_game(
             game=game,
@@ -108,6 +109,7 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def reopen(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
+    spend_change(game=game)
     try:
         services.reopen_game(game=game)
     except services.Conflict as conflict:
@@ -120,6 +122,7 @@ def reopen(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def toggle_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     game = writable_game(request, token)
+    spend_change(game=game)
     try:
         services.mark_paid(game=game, transfer_id=transfer_id, paid=request.POST.get("paid") == "1")
     except services.Conflict as conflict:
