@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test screenshots lint format serve-prod bench bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
+.PHONY: run test screenshots lint format serve-prod bench bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,9 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/long.py
 
 # 算牌 speed, side by side with the mahjong package (a dev requirement) on the same wild-free hands.
+bench-budgets: $(VENV)/.dev
+	$(BIN)/python bench/budgets.py
+
 bench-analyse: $(VENV)/.dev
 	$(BIN)/python bench/analyse.py
 

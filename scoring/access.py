@@ -3,10 +3,11 @@
 A wrong or missing token answers 404, exactly like a game that does not exist. A client that
 keeps guessing gets 429 for the rest of a 10-minute window. POSTs to the JSON doors and import,
 sign-ups, new games and imports are counted the same way, and so are the confirmed writes of
-each game per minute. The counts live where every gunicorn worker and host sees the same ones:
-in the shared cache when there is one (settings.SHARED_CACHE: Redis, a counter per window that
-expires with it), else in the database (``AccessMiss`` rows). A count's key is never raw input:
-an address, an account or a game (``key_of``).
+each game per minute. The counts live where every gunicorn worker and host sees the same ones,
+and where no traffic can push them out: in the database (``AccessMiss`` rows), or with
+settings.SHARED_BUDGETS in a Redis of their own that evicts nothing (a counter per window that
+expires with it), never in the cache of pages. A count's key is never raw input: an address, an
+account or a game (``key_of``).
 """
 
 import functools
@@ -17,7 +18,7 @@ import time
 from contextlib import nullcontext
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import caches
 from django.core.exceptions import PermissionDenied
 from django.db import connection, transaction
 from django.http import Http404, HttpRequest
@@ -128,6 +129,7 @@ def _take_shared(kind: str, key: str) -> str | None:
     expiring once its window is over; a count past the budget is taken back. The counter's
     name when counted, None when the budget is spent."""
     counter, seconds = f"budget:{kind}:{key}:{_window(kind)}", 2 * WINDOWS.get(kind, WINDOW_SECONDS)
+    cache = caches["budgets"]
     cache.add(counter, 0, timeout=seconds)
     try:
         count = cache.incr(counter)
@@ -143,13 +145,13 @@ def _take_shared(kind: str, key: str) -> str | None:
 def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
     """Count one of each kind for every key, or nothing at all (TooManyAttempts) when one of
     them is spent."""
-    if live.shared():
+    if settings.SHARED_BUDGETS:
         taken = []
         for kind in kinds:
             for key in keys:
                 if (counter := _take_shared(kind, key)) is None:
                     for counted in taken:  # nothing at all: the counts already taken go back
-                        cache.decr(counted)
+                        caches["budgets"].decr(counted)
                     zh, en = SAID.get(kind, TOO_MANY)
                     raise TooManyAttempts(zh, en, kind=kind)
                 taken.append(counter)

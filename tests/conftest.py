@@ -149,3 +149,16 @@ def shared_cache(settings, redis_url):
 
     cache.clear()
     return redis_url
+
+
+@pytest.fixture
+def shared_budgets(settings, redis_url):
+    """The settings REDIS_BUDGETS_URL gives: the budgets' counters in a Redis of their own, here
+    another database of the private Redis, emptied first. Returns its address."""
+    url = f"{redis_url}?db=1"
+    settings.CACHES = {**settings.CACHES, "budgets": {"BACKEND": "yiwu_site.redis_cache.RedisCache", "LOCATION": url}}
+    settings.SHARED_BUDGETS = True
+    from django.core.cache import caches
+
+    caches["budgets"].clear()
+    return url

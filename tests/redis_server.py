@@ -11,9 +11,10 @@ from pathlib import Path
 REDIS_SERVER = shutil.which("redis-server") or "/usr/bin/redis-server"
 
 
-def start(port: int | None = None) -> tuple[subprocess.Popen, str, Path]:
+def start(port: int | None = None, *, options: tuple[str, ...] = ()) -> tuple[subprocess.Popen, str, Path]:
     """The server, its address (unix://…, or redis://127.0.0.1:``port``/0 when a port is
-    given: bench/load.py) and its folder, once it answers PING."""
+    given: bench/load.py) and its folder, once it answers PING. ``options``: more of
+    redis-server's, e.g. ``("--maxmemory", "2mb")``."""
     import redis  # the client, before any server is started
 
     if not Path(REDIS_SERVER).exists():
@@ -24,7 +25,7 @@ def start(port: int | None = None) -> tuple[subprocess.Popen, str, Path]:
         ["--port", "0", "--unixsocket", str(socket)] if port is None else ["--port", str(port), "--bind", "127.0.0.1"]
     )
     server = subprocess.Popen(
-        [REDIS_SERVER, *listen, "--save", "", "--appendonly", "no"],
+        [REDIS_SERVER, *listen, "--save", "", "--appendonly", "no", *options],
         cwd=folder,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -153,10 +153,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"yiwu-test-{os.getpid()}.sqlite3")}
 
 
-def env_cache_url() -> str:
+def env_cache_url(names: tuple[str, ...] = ("REDIS_URL", "CACHE_URL")) -> str:
     """REDIS_URL or CACHE_URL (the same thing under either name; both set must agree): a
     redis://, rediss:// or unix:// address, or "" for none."""
-    urls = {name: os.environ.get(name, "").strip() for name in ("REDIS_URL", "CACHE_URL")}
+    urls = {name: os.environ.get(name, "").strip() for name in names}
     given = {name: url for name, url in urls.items() if url}
     if len(set(given.values())) > 1:
         raise ImproperlyConfigured("REDIS_URL and CACHE_URL are both set and differ: set one of them.")
@@ -164,6 +164,12 @@ def env_cache_url() -> str:
         if url.partition("://")[0] not in ("redis", "rediss", "unix"):
             raise ImproperlyConfigured(f"{name}={url!r} is not a Redis address (redis://host:6379/0).")
     return next(iter(given.values()), "")
+
+
+def redis_cache(url: str) -> dict:
+    # A Redis that stops answering fails the request in a second, not at the OS timeout.
+    options = {"socket_connect_timeout": 1, "socket_timeout": 1}
+    return {"BACKEND": "yiwu_site.redis_cache.RedisCache", "LOCATION": url, "OPTIONS": options}
 
 
 def with_quiet_polls(middleware: list[str]) -> list[str]:
@@ -175,20 +181,22 @@ def with_quiet_polls(middleware: list[str]) -> list[str]:
 
 # Several app servers (docs/deploy.md): with a Redis address, Django's Redis cache is the one
 # cache every process shares, holding the version each poll compares with (scoring/live.py),
-# the rendered hand rows (scoring/presenters.py) and the budgets' counts (scoring/access.py).
-# Without one, Django's default cache in each process, and the counts are database rows.
+# the kept pages and hand rows (scoring/pagecache.py, presenters.py). Without one, Django's
+# default cache in each process.
 CACHE_URL = env_cache_url()
 SHARED_CACHE = bool(CACHE_URL)
+CACHES = {
+    "default": redis_cache(CACHE_URL) if SHARED_CACHE else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+}
 if SHARED_CACHE:
-    CACHES = {
-        "default": {
-            "BACKEND": "yiwu_site.redis_cache.RedisCache",  # Django's, its redis-py client kept
-            "LOCATION": CACHE_URL,
-            # A Redis that stops answering fails the request in a second, not at the OS timeout.
-            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 1},
-        }
-    }
     MIDDLEWARE = with_quiet_polls(MIDDLEWARE)
+# The budgets' counts (scoring/access.py) must not be pushed out by what a client can make the
+# cache hold, so never the cache above: database rows, or REDIS_BUDGETS_URL's Redis, one that
+# evicts nothing (maxmemory-policy noeviction: docs/deploy.md).
+BUDGETS_URL = env_cache_url(("REDIS_BUDGETS_URL",))
+SHARED_BUDGETS = bool(BUDGETS_URL)
+if SHARED_BUDGETS:
+    CACHES["budgets"] = redis_cache(BUDGETS_URL)
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -6,17 +6,10 @@ changes."""
 
 import pytest
 
-from scoring import access
 from scoring.models import AccessMiss, Game, Group, Transfer
 from tests.web.helpers import FINISH, SETTLE_HANDS, game_url, record
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
-
-
-@pytest.fixture(autouse=True)
-def one_minute(monkeypatch):
-    """Every count of a test falls in one window, whenever the minute turns."""
-    monkeypatch.setattr(access, "_window", lambda kind="miss": 1)
 
 
 def one_more_change(settings, game: Game) -> None:

@@ -122,11 +122,34 @@ def test_without_a_redis_address_each_process_keeps_djangos_default_cache():
     ]
 
 
+SHOW_BUDGETS = (
+    "from django.conf import settings; c = settings.CACHES.get('budgets', {}); "
+    "print(c.get('BACKEND'), c.get('LOCATION'), settings.SHARED_BUDGETS)"
+)
+
+
+@pytest.mark.parametrize(
+    ("env", "shown"),
+    [
+        ({"REDIS_URL": "redis://cache.internal:6379/0"}, ["None", "None", "False"]),  # rows in the database
+        (
+            {"REDIS_URL": "redis://cache.internal:6379/0", "REDIS_BUDGETS_URL": "redis://budgets.internal:6380/0"},
+            ["yiwu_site.redis_cache.RedisCache", "redis://budgets.internal:6380/0", "True"],
+        ),
+    ],
+)
+def test_the_budgets_counts_are_never_in_the_cache_of_pages(env, shown):
+    result = manage("shell", "--no-imports", "-c", SHOW_BUDGETS, env={**DEV, **env})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == shown
+
+
 @pytest.mark.parametrize(
     ("env", "said"),
     [
         ({"REDIS_URL": "memcached://x:11211"}, "REDIS_URL='memcached://x:11211' is not a Redis address"),
         ({"CACHE_URL": "cache.internal:6379"}, "CACHE_URL='cache.internal:6379' is not a Redis address"),
+        ({"REDIS_BUDGETS_URL": "budgets:6380"}, "REDIS_BUDGETS_URL='budgets:6380' is not a Redis address"),
         (
             {"REDIS_URL": "redis://a:6379/0", "CACHE_URL": "redis://b:6379/0"},
             "REDIS_URL and CACHE_URL are both set and differ",

@@ -1,7 +1,9 @@
 """Several app servers, one PostgreSQL, one Redis (docs/deploy.md): with REDIS_URL the poll reads
 each game's version from the shared cache, so a quiet poll asks no database, and every write on
 one server is seen by the polls on every other as soon as it commits. The budgets' counts are
-counters there too. A real Redis (tests/redis_server.py), never a stand-in."""
+never there, where what a client makes the cache hold could push them out: database rows, or
+counters in a Redis of their own (REDIS_BUDGETS_URL). A real Redis (tests/redis_server.py),
+never a stand-in."""
 
 import pytest
 from django.core.cache import caches
@@ -185,7 +187,7 @@ def test_a_poll_names_the_version_as_its_etag_and_answers_304_to_it(client, game
     assert "poll?v=1" in changed.content.decode()
 
 
-def test_budgets_are_counters_in_the_shared_cache_not_rows(client, game, shared_cache, settings):
+def test_budgets_are_counters_in_their_own_redis_not_rows(client, game, shared_cache, shared_budgets, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 2, "miss": 3, "anon": 2}
     for _ in range(2):
         assert record(client, game, ZIMO).status_code == 302
@@ -202,13 +204,60 @@ def test_budgets_are_counters_in_the_shared_cache_not_rows(client, game, shared_
     assert client.post("/api/score", "{}", content_type="application/json").status_code == 429
 
     assert not AccessMiss.objects.exists()
+    assert not [key for key in caches["default"]._cache.get_client().keys("*") if b"budget:" in key]
     another_server()  # every server counts on the same counters
     assert record(Client(), game, ZIMO).status_code == 429
     assert client.get("/g/nosuchtoken/").status_code == 429
     assert Client(REMOTE_ADDR="10.9.9.9").get("/g/nosuchtoken/").status_code == 404  # another client
 
 
-def test_a_spent_budget_takes_back_the_counts_of_the_same_request(db, shared_cache, settings):
+def test_with_only_the_pages_redis_the_budgets_are_database_rows(client, game, shared_cache, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 2}
+    for _ in range(2):
+        assert record(client, game, ZIMO).status_code == 302
+    assert record(client, game, ZIMO).status_code == 429
+    assert AccessMiss.objects.get(kind="hands").count == 2
+    assert not [key for key in caches["default"]._cache.get_client().keys("*") if b"budget:" in key]
+
+
+@pytest.fixture
+def small_lru_redis():
+    """A Redis of 2 MB that pushes out the least recently used keys when full, as a cache of
+    pages is set up (docs/deploy.md)."""
+    from tests import redis_server
+
+    server, url, folder = redis_server.start(options=("--maxmemory", "2mb", "--maxmemory-policy", "allkeys-lru"))
+    yield url
+    redis_server.stop(server, folder)
+
+
+@pytest.mark.parametrize("budgets_in", ["database", "own redis"])
+def test_flooding_the_page_cache_pushes_out_no_budget(db, settings, small_lru_redis, budgets_in, request):
+    """The review's probe: junk enough to fill the pages' Redis evicted a client's import count,
+    and its next imports in the same window were accepted."""
+    import json
+
+    settings.CACHES = {"default": {"BACKEND": "yiwu_site.redis_cache.RedisCache", "LOCATION": small_lru_redis}}
+    settings.SHARED_CACHE = True
+    if budgets_in == "own redis":
+        request.getfixturevalue("shared_budgets")
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "imports": 2, "games": 100}
+    backup = json.dumps({"players": ["甲", "乙", "丙", "丁"], "hands": [{"outcome": "draw"}]})
+    phone = Client(REMOTE_ADDR="10.1.2.3")
+    for _ in range(2):
+        assert phone.post("/import", {"text": backup}).status_code == 302
+
+    pages = caches["default"]
+    for i in range(3000):  # 6 MB of pages into 2 MB
+        pages.set(f"page:junk:{i}", "x" * 2000, 3600)
+    assert pages._cache.get_client().info("stats")["evicted_keys"] > 0
+
+    for _ in range(3):
+        assert phone.post("/import", {"text": backup}).status_code == 429
+    assert Game.objects.count() == 2
+
+
+def test_a_spent_budget_takes_back_the_counts_of_the_same_request(db, shared_cache, shared_budgets, settings):
     """New games count for the client and for the account: when the account's budget is spent,
     the client's count is not taken either (nothing at all), as with the database's counts."""
     from django.contrib.auth.models import User
