@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test screenshots lint format serve-prod bench bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
+.PHONY: run test screenshots lint format serve-prod bench bench-flood bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,11 @@ bench: $(VENV)/.dev
 	$(BIN)/python bench/long.py
 
 # 算牌 speed, side by side with the mahjong package (a dev requirement) on the same wild-free hands.
+# One client adding ?n=<i> to every request: builds it forces, copies stored, /healthz beside it;
+# COMPARE=path: the same against another checkout in the same run.
+bench-flood: $(VENV)/.dev
+	$(BIN)/python bench/flood.py --seconds $${SECONDS_:-20} $${COMPARE:+--compare $${COMPARE}}
+
 bench-budgets: $(VENV)/.dev
 	$(BIN)/python bench/budgets.py
 

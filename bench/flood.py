@@ -1,0 +1,133 @@
+"""One client adding a query string to every request: the builds it can force, and /healthz.
+
+A kept page (the step bundle, the game page) is keyed by what it is rendered from. Were the raw
+query string part of that key, ``/g/<edit>/steps?n=1``, ``?n=2``… would each build the page
+afresh and store another copy for an hour. For ``--seconds`` each, one client asks as fast as
+it can for the step bundle, then the game page through the view link, each with a new ``?n=``;
+beside it a probe asks /healthz every 50 ms. gunicorn (2 workers) on SQLite with a private
+Redis as the shared cache: the copies stored are Redis's new keys. ``--compare PATH`` runs the
+same against another checkout (e.g. a worktree of an older commit) in the same run.
+
+Run: .venv/bin/python bench/flood.py [--seconds 20] [--compare /tmp/before]
+"""
+
+import argparse
+import http.client
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.common import PRODUCTION_ENV
+from tests import redis_server
+
+SEED = (
+    "from tests.factories import seeded_game; g = seeded_game(30); g.refresh_from_db(); "
+    "print(g.edit_token, g.view_token)"
+)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--compare", type=Path, help="another checkout to measure beside this one")
+    args = parser.parse_args()
+    trees = [("this checkout", ROOT)] + ([("--compare", args.compare.resolve())] if args.compare else [])
+    results = [(name, measure(tree, args.seconds)) for name, tree in trees]
+    print(f"one client, a new ?n= on every request, {args.seconds:.0f} s per address, gunicorn 2 workers:")
+    header = f"{'':34s}" + "".join(f"{name:>18s}" for name, _r in results)
+    print(header)
+    for what in results[0][1]:
+        print(f"{what:34s}" + "".join(f"{r[what]:>18s}" for _name, r in results))
+
+
+def measure(tree: Path, seconds: float) -> dict[str, str]:
+    server, url, folder = redis_server.start()
+    database = Path(tempfile.mkdtemp(prefix="yiwu-flood-")) / "db.sqlite3"
+    env = {**os.environ, **PRODUCTION_ENV, "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "REDIS_URL": url}
+    env["DATABASE_URL"] = f"sqlite:///{database}"
+    python = str(ROOT / ".venv/bin/python")
+    try:
+        for command in (["collectstatic", "--no-input", "-v", "0"], ["migrate", "-v", "0"]):
+            subprocess.run([python, "manage.py", *command], cwd=tree, env=env, check=True)
+        seeded = subprocess.run(
+            [python, "manage.py", "shell", "-c", SEED], cwd=tree, env=env, check=True, capture_output=True, text=True
+        )
+        edit, view = seeded.stdout.split()[-2:]
+        port = 18700 + os.getpid() % 1000
+        gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
+        app = subprocess.Popen(gunicorn, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            wait_for(port)
+            out = {}
+            for label, path in (("steps (edit link)", f"/g/{edit}/steps"), ("game page (view link)", f"/g/{view}/")):
+                out.update(flood(port, path, seconds, label, url))
+            return out
+        finally:
+            app.terminate()
+            app.wait(10)
+    finally:
+        redis_server.stop(server, folder)
+
+
+def wait_for(port: int) -> None:
+    for _ in range(100):
+        try:
+            http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError("gunicorn did not start")
+
+
+def flood(port: int, path: str, seconds: float, label: str, redis_url: str) -> dict[str, str]:
+    import redis
+
+    keys = redis.Redis.from_url(redis_url)
+    before = keys.dbsize()
+    stop = time.perf_counter() + seconds
+    answered, health = [0], []
+
+    def client() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        n = 0
+        while time.perf_counter() < stop:
+            n += 1
+            conn.request("GET", f"{path}?n={n}", headers={"Sec-Fetch-Mode": "cors"})
+            response = conn.getresponse()
+            response.read()
+            answered[0] += response.status == 200
+
+    def probe() -> None:
+        while time.perf_counter() < stop:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            start = time.perf_counter()
+            conn.request("GET", "/healthz")
+            conn.getresponse().read()
+            health.append(time.perf_counter() - start)
+            time.sleep(0.05)
+
+    threads = [threading.Thread(target=client), threading.Thread(target=probe)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stored = keys.dbsize() - before
+    health.sort()
+    per_minute = 60 / seconds
+    return {
+        f"{label}: answers/min": f"{answered[0] * per_minute:,.0f}",
+        f"{label}: copies stored/min": f"{stored * per_minute:,.0f}",
+        f"{label}: /healthz p50 ms": f"{health[len(health) // 2] * 1000:.1f}",
+        f"{label}: /healthz p95 ms": f"{health[int(len(health) * 0.95)] * 1000:.1f}",
+    }
+
+
+if __name__ == "__main__":
+    main()
