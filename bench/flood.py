@@ -21,11 +21,12 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.common import PRODUCTION_ENV
 from tests import redis_server
+
+ROOT = Path(__file__).resolve().parents[1]
 
 SEED = (
     "from tests.factories import seeded_game; g = seeded_game(30); g.refresh_from_db(); "
