@@ -1,5 +1,5 @@
 """Settling up at the end of a session: the fewest transfers where that is cheap to prove, and
-never more than one transfer fewer than the people left to settle otherwise.
+otherwise at most one transfer fewer than the balances left, said to be maybe not the fewest.
 
 Why the fewest is a split: any set of transfers links the players into connected groups, each of
 which must sum to zero and needs at least (size - 1) transfers to connect. So the minimum is
@@ -7,19 +7,22 @@ which must sum to zero and needs at least (size - 1) transfers to connect. So th
 of the best split as a tree reaches it. Greedy "largest debtor pays largest creditor" misses
 splits (10, 3, 3 owing 6, 5, 5 needs 4 transfers; greedy makes 5).
 
-Finding the best split is a DP over subsets, O(2^n · n): at ``EXACT_LIMIT`` = 12 balances its
-worst case is about 20 ms of CPU (bench/transfers.py), at 20 it is over a second and at 24 half a
-minute and a gigabyte, so it never runs on more than 12. Up to 12 non-zero balances it runs as it
-always has. Beyond them, two exact opposites (a and -a) are paired off first, which never loses
-the fewest: if a and -a sit in one group of a best split that has more members, that group less
-the two is zero-sum too, so splitting them off makes one more group; if they sit in different
-groups G1 ∋ a and G2 ∋ -a, then (G1 - a) ∪ (G2 - (-a)) (zero-sum, and not empty since no group is
-a lone non-zero balance) and {a, -a} are again two zero-sum groups in their place. Each pair is
-its own group of two, so a later pairing never breaks an earlier one. If at most 12 are left
-after that, the DP on them keeps the answer the fewest. Otherwise the rest is settled as one
-tree (largest debtor pays largest creditor: each transfer clears at least one of the two and the
-last clears both, so k balances take at most k - 1 transfers, in O(k log k)), and the answer says
-it may not be the fewest (``Settling.fewest`` is False).
+Finding the best split is a DP over subsets, O(2^n · n): at ``EXACT_LIMIT`` = 12 balances it costs
+about 7 ms of CPU (bench/transfers.py; 20 ms on the server a security review measured), at 16 over
+100 ms, at 20 over a second and at 24 half a minute and a gigabyte. So it never runs on more than
+12, and a settle preview stays within a few tens of ms. Up to 12 non-zero balances it runs on all
+of them as it always has, so a table's settlement is the same as before.
+
+Beyond 12, exact opposites (a and -a) are paired off first, which never loses the fewest. Take a
+best split. If a and -a sit in one group with more members, that group less the two is zero-sum
+too, so splitting them off makes one more group. If they sit in different groups G1 ∋ a and
+G2 ∋ -a, then (G1 - a) ∪ (G2 - (-a)) (zero-sum, and not empty: no group is a lone non-zero
+balance) and {a, -a} are again two zero-sum groups in their place. Each pair becomes its own group
+of two, so pairing the next never breaks an earlier one. If at most 12 are left after that, the DP
+on them keeps the answer the fewest. Otherwise the rest is settled as one tree (largest debtor
+pays largest creditor: each transfer clears at least one of the two and the last clears both, so
+k balances take at most k - 1 transfers, in O(k log k)), and the answer says it may not be the
+fewest (``Settling.fewest`` is False).
 """
 
 import heapq
@@ -27,7 +30,7 @@ from typing import NamedTuple
 
 Transfer = tuple[str, str, int]
 
-EXACT_LIMIT = 12  # non-zero balances the subset DP may take (2^12 · 12 steps: ~20 ms at worst)
+EXACT_LIMIT = 12  # non-zero balances the subset DP may take (2^12 · 12 steps: ~7-20 ms)
 # What a page, the share text or the API says beside transfers that are not proven the fewest.
 NOT_FEWEST = ("人数较多，转账笔数未必最少。", "Many people: these may not be the fewest transfers.")
 
