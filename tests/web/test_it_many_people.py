@@ -97,10 +97,12 @@ def test_settling_24_people_stores_transfers_that_clear_everyone_and_the_texts_s
     page = client.get(game_url(game, view=True) + "settle")
     assert ZH_NOTE in text(page)
     assert ZH_NOTE in page.context["share"]
+    assert ZH_NOTE in client.get(game_url(game, view=True) + "picture.svg").content.decode()
     english(client)
     page = client.get(game_url(game, view=True) + "settle")
     assert EN_NOTE in text(page)
     assert EN_NOTE in page.context["share"]
+    assert EN_NOTE in client.get(game_url(game, view=True) + "picture.svg").content.decode()
 
 
 def test_an_evening_of_four_says_nothing_about_the_fewest(client, game):
@@ -114,6 +116,7 @@ def test_an_evening_of_four_says_nothing_about_the_fewest(client, game):
     page = client.get(game_url(game) + "settle")
     assert ZH_NOTE not in text(page)
     assert ZH_NOTE not in page.context["share"]
+    assert ZH_NOTE not in client.get(game_url(game) + "picture.svg").content.decode()
 
 
 # -- people per game --------------------------------------------------------------------------------
