@@ -11,7 +11,7 @@ Finding the best split is a DP over subsets, O(2^n · n): at ``EXACT_LIMIT`` = 1
 about 7 ms of CPU (bench/transfers.py; 20 ms on the server a security review measured), at 16 over
 100 ms, at 20 over a second and at 24 half a minute and a gigabyte. So it never runs on more than
 12, and a settle preview stays within a few tens of ms. Up to 12 non-zero balances it runs on all
-of them as it always has, so a table's settlement is the same as before.
+of them, so a table's settlement is the full search's own answer.
 
 Beyond 12, exact opposites (a and -a) are paired off first, which never loses the fewest. Take a
 best split. If a and -a sit in one group with more members, that group less the two is zero-sum

@@ -65,7 +65,7 @@ def people_of(game: Game) -> list[str]:
 
 @override_settings(MAX_PEOPLE_PER_GAME=40)  # an operator's raised limit, or a game stored before it
 def test_the_settle_preview_of_24_people_through_the_view_link_is_quick(client, db):
-    """Before the bound the exact search took 38 s of CPU and a gigabyte here."""
+    """Unbounded, the exact search takes about 40 s of CPU and a gigabyte here."""
     game = imported(client, many(24))
     assert len(people_of(game)) == 24
     started = time.process_time()
