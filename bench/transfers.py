@@ -1,36 +1,120 @@
-"""Settlement speed: the exact fewest-transfers DP is O(2^n · n), so watch it grow to 12 players.
+"""Settlement speed: the settle-up's CPU per evening size, before (the exact search over every
+non-zero balance, O(2^n · n)) and after (that search on at most 12, else pairing opposites and one
+tree: scoring/engine/transfers.py), side by side.
+
+Every balance is non-zero and none is another's opposite: the worst case of both. The old search
+runs up to 20 people (over a second each); 24 is estimated from 20 (×2^4·24/20, beside the 25 s
+the security review measured) and 40 is not run (2^40 masks: terabytes).
 
 Run: .venv/bin/python bench/transfers.py
 """
 
 import random
 import sys
+import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import best_of
-from scoring.engine import min_transfers
+from scoring.engine.money import settlement_plan
+from scoring.engine.transfers import EXACT_LIMIT
+
+OLD_RUN_UP_TO = 20  # people: the old search at 22 is ~6 s and 24 ~25 s and a gigabyte
 
 
-def random_balances(players: int, seed: int) -> dict[str, int]:
-    """A balanced end-of-game table: every player non-zero, so the DP sees all of them."""
+def random_balances(players: int, seed: int) -> list[int]:
+    """A balanced end-of-game table: every player non-zero, no two exact opposites."""
     rng = random.Random(seed)
     while True:
-        values = [rng.choice([-1, 1]) * rng.randint(1, 500) for _ in range(players - 1)]
-        last = -sum(values)
-        if last:
-            return {f"p{i}": v for i, v in enumerate([*values, last])}
+        values = [rng.choice([-1, 1]) * rng.randint(1, 10**6) for _ in range(players - 1)]
+        values.append(-sum(values))
+        if all(values) and len({abs(v) for v in values}) == players:
+            return values
+
+
+def old_min_transfers(balances: dict[str, int]) -> list[tuple[str, str, int]]:
+    """The search as it was before the bound (kept here for the comparison only): the subset DP
+    over every non-zero balance, each group settled largest debtor to largest creditor."""
+    names = sorted(name for name, amount in balances.items() if amount)
+    amounts = [balances[name] for name in names]
+    size = 1 << len(amounts)
+    sums = [0] * size
+    for mask in range(1, size):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + amounts[low.bit_length() - 1]
+    dp, last = [0] * size, [0] * size
+    for mask in range(1, size):
+        best, best_i, rest = -1, 0, mask
+        while rest:
+            bit = rest & -rest
+            rest ^= bit
+            if dp[mask ^ bit] > best:
+                best, best_i = dp[mask ^ bit], bit.bit_length() - 1
+        dp[mask], last[mask] = best + (sums[mask] == 0), best_i
+    groups, current, mask = [], [], size - 1
+    while mask:
+        if sums[mask] == 0 and current:
+            groups.append(current)
+            current = []
+        current.append(last[mask])
+        mask ^= 1 << last[mask]
+    groups.append(current)
+    transfers = []
+    for group in groups:
+        left = {names[i]: amounts[i] for i in group}
+        while left:
+            payer = min(left, key=lambda name: (left[name], name))
+            payee = min(left, key=lambda name: (-left[name], name))
+            amount = min(-left[payer], left[payee])
+            transfers.append((payer, payee, amount))
+            for name, change in ((payer, amount), (payee, -amount)):
+                left[name] += change
+                if left[name] == 0:
+                    del left[name]
+    return sorted(transfers)
+
+
+def cpu(fn) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def after(values: list[int]) -> float:
+    """The settle-up as the settle page makes it: points → 分 at 1 元 a point, no fee, the transfers."""
+    return min(
+        cpu(lambda: settlement_plan(values, rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)) for _ in range(5)
+    )
+
+
+def before(values: list[int]) -> float:
+    balances = {str(seat): v * 100 for seat, v in enumerate(values)}
+    return min(cpu(lambda: old_min_transfers(balances)) for _ in range(1 if len(values) > 16 else 3))
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:10.2f} ms"
 
 
 def main() -> None:
-    for players in (4, 6, 8, 10, 12):
-        games = [random_balances(players, seed) for seed in range(5)]
-        times = sorted(best_of(5, lambda g=g: min_transfers(g)) for g in games)
-        median, worst = times[len(times) // 2], times[-1]
-        print(
-            f"{players:2d} players: median {median * 1000:7.2f} ms   worst {worst * 1000:7.2f} ms  (best of 5 runs each)"
-        )
+    print(f"settle-up CPU, the worst of 5 random evenings (2 past 16 people); exact search bound: {EXACT_LIMIT}")
+    print(f"{'people':>6}  {'before':>16}  {'after':>13}  after's transfers")
+    old_20 = None
+    for players in (4, 8, 12, 16, 20, 24, 40):
+        tables = [random_balances(players, seed) for seed in range(5 if players <= 16 else 2)]
+        new = max(after(t) for t in tables)
+        plan = settlement_plan(tables[0], rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)
+        count = f"{len(plan.transfers)} ({'the fewest' if plan.fewest else 'may not be the fewest'})"
+        if players <= OLD_RUN_UP_TO:
+            old = max(before(t) for t in tables)
+            old_20 = old if players == OLD_RUN_UP_TO else old_20
+            old_text = ms(old)
+        elif players == 24 and old_20 is not None:
+            old_text = f"~{old_20 * 2**4 * 24 / 20:.1f} s (est.)"
+        else:
+            old_text = "not run"
+        print(f"{players:6d}  {old_text:>16}  {ms(new):>13}  {count}")
+    print("24 before: estimated from 20 (the review measured 25 s and 961 MB); 40 before: 2^40 masks, never finishes.")
 
 
 if __name__ == "__main__":

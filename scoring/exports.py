@@ -4,6 +4,7 @@ import csv
 import io
 import re
 
+from django.conf import settings
 from django.utils import timezone
 
 from scoring.backup import BackupError, restore_game
@@ -11,8 +12,9 @@ from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, al
 from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.engine.seating import key
+from scoring.engine.transfers import NOT_FEWEST, proven_fewest
 from scoring.forms import control_character
-from scoring.groups import together_at
+from scoring.groups import netted_fewest, together_at
 from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
 from scoring.people import evening
@@ -128,9 +130,9 @@ def in_table_terms(text: str, code=None) -> str:
 
 def import_game(data) -> Game:
     """Create a game from a backup (scoring/backup.py; contract JSON from an earlier version):
-    scored first, so a bad file changes nothing."""
+    scored first, so a bad file changes nothing (nor one holding more people than a game may)."""
     try:
-        score_game(data)
+        score_game(data, settings.MAX_PEOPLE_PER_GAME)
     except ScoringError as error:
         code = data.get("ruleset", DEFAULT_RULESET) if isinstance(data, dict) else None
         if error.hand is None:
@@ -199,6 +201,8 @@ def share_text(ledger: GameView, settlement=None) -> str:
     lines += [f"{names[t.payer]} → {names[t.payee]} {money(t.amount_fen, zh)}" for t in transfers]
     if not transfers:
         lines.append("没有人需要转账。" if zh else "Nobody needs to pay.")
+    if not proven_fewest(settlement.balances_fen):
+        lines.append(NOT_FEWEST[0] if zh else NOT_FEWEST[1])
     return "\n".join(lines)
 
 
@@ -218,4 +222,6 @@ def together_lines(game, zh: bool) -> list[str]:
     lines += [f"{payer} → {payee} {money(fen, zh)}" for payer, payee, fen in transfers]
     if not transfers:
         lines.append("正好抵消：谁也不用转账。" if zh else "It all cancels out: nobody needs to pay.")
+    if not netted_fewest(transfers):
+        lines.append(NOT_FEWEST[0] if zh else NOT_FEWEST[1])
     return lines

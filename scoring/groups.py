@@ -12,7 +12,8 @@ them by person through every seating (换人/换位; scoring/cache.py).
 
 What is still owed carries over. A settle-up (``SettleUp``) nets unpaid transfers of the group's
 games, tonight's and earlier evenings', into the fewest transfers between the same people
-(``min_transfers``: exact 分, summing to zero). Once every one of those is 已付, so is every
+(``settle_balances``: exact 分, summing to zero; with more people than its exact search takes,
+few transfers rather than the proven fewest, and the page says so). Once every one of those is 已付, so is every
 transfer it took in. A settle-up nobody has paid anything of yet is only a plan: a later one takes
 its transfers over.
 """
@@ -21,6 +22,7 @@ import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import F, Q
@@ -37,14 +39,13 @@ from scoring.engine.money import points_to_fen
 from scoring.engine.points import from_json
 from scoring.engine.seating import key
 from scoring.engine.seating import seat as seated
-from scoring.engine.transfers import min_transfers
+from scoring.engine.transfers import proven_fewest, settle_balances
 from scoring.forms import answers_for
+from scoring.lang import pick
 from scoring.ledger import LedgerError
 from scoring.models import Game, Group, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
 from scoring.stats import new_tally
 
-ROSTER_LIMIT = 40  # names a group keeps
-MAX_NETTED = 12  # people one settle-up nets (the fewest-transfers search is 2^n)
 PERIODS = ("week", "month", "all")
 
 
@@ -138,14 +139,28 @@ def clean_roster(names) -> list[str]:
     return out
 
 
-def add_to_roster(group: Group, names) -> None:
-    """People who played in the group join its roster (under the group's row lock)."""
+def add_to_roster(group: Group, names) -> list[str]:
+    """People who played in the group join its roster (under the group's row lock), up to
+    ``MAX_PEOPLE_PER_GROUP`` (a roster over a limit lowered since keeps its names); returns the
+    names left off, for ``roster_full`` to say."""
     with transaction.atomic():
         locked = Group.objects.select_for_update().get(pk=group.pk)
-        roster = clean_roster([*locked.roster, *names])[:ROSTER_LIMIT]
+        wanted = clean_roster([*locked.roster, *names])
+        roster = wanted[: max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster))]
         if roster != locked.roster:
             Group.objects.filter(pk=group.pk).update(roster=roster)
         group.roster = roster
+        return wanted[len(roster) :]
+
+
+def roster_full(left: list[str]) -> str:
+    """What a write says when the roster had no room for ``left`` (the game itself is kept)."""
+    limit, names = settings.MAX_PEOPLE_PER_GROUP, "、".join(left)
+    return pick(
+        f"牌友圈名单已满（最多 {limit} 人）：{names} 没有加进名单。可以在牌友圈页删掉不来的人。",
+        f"The group's roster is full (at most {limit} people): {', '.join(left)} not added. "
+        "Remove people who no longer come on the group page.",
+    )
 
 
 def people_of(game: Game) -> list[tuple[str, object]]:
@@ -164,12 +179,12 @@ def names_at(game: Game) -> list[str]:
         return list(game.players)
 
 
-def join(game: Game, group: Group | None) -> None:
-    """Put ``game`` in ``group`` (or take it out, None); its people join the roster."""
+def join(game: Game, group: Group | None) -> list[str]:
+    """Put ``game`` in ``group`` (or take it out, None); its people join the roster (the names
+    left off a full one are returned)."""
     Game.objects.filter(pk=game.pk).update(group=group)
     game.group = group
-    if group is not None:
-        add_to_roster(group, names_at(game))
+    return add_to_roster(group, names_at(game)) if group is not None else []
 
 
 def last_game(group: Group) -> Game | None:
@@ -405,25 +420,41 @@ class Plan:
     netted: list[tuple[str, str, int]]
 
     @property
+    def fewest(self) -> bool:
+        return netted_fewest(self.netted)
+
+    @property
     def ids(self) -> str:
         return ",".join(str(o.transfer.pk) for o in self.parts)
 
 
 def net(parts: list[Owed]) -> list[tuple[str, str, int]]:
     """The fewest transfers (payer, payee, 分) that clear ``parts``: each person's balance (what
-    they are owed less what they owe) settled by ``min_transfers``; exact, summing to zero."""
+    they are owed less what they owe) settled by ``settle_balances``; exact, summing to zero. At
+    most a group's people (``MAX_PEOPLE_PER_GROUP``) are netted at once."""
     names: dict[str, str] = {}
     balances: dict[str, int] = {}
     for owed in parts:
         for name, sign in ((owed.payer, -1), (owed.payee, 1)):
             names.setdefault(key(name), name)
             balances[key(name)] = balances.get(key(name), 0) + sign * owed.amount_fen
-    if sum(1 for b in balances.values() if b) > MAX_NETTED:
+    limit = settings.MAX_PEOPLE_PER_GROUP
+    if sum(1 for b in balances.values() if b) > limit:
         raise GroupConflict(
-            f"一起结清最多 {MAX_NETTED} 个人：请先在各局里标已付一些。",
-            f"A settle-up nets at most {MAX_NETTED} people: mark some transfers paid in their games first.",
+            f"一起结清最多 {limit} 个人：请先在各局里标已付一些。",
+            f"A settle-up nets at most {limit} people: mark some transfers paid in their games first.",
         )
-    return [(names[a], names[b], amount) for a, b, amount in min_transfers(balances)]
+    return [(names[a], names[b], amount) for a, b, amount in settle_balances(balances).transfers]
+
+
+def netted_fewest(transfers) -> bool:
+    """Whether netted ``transfers`` (payer, payee, 分) are the proven fewest: their balances,
+    worked out again from them, say it (``proven_fewest``)."""
+    balances: dict[str, int] = {}
+    for payer, payee, fen in transfers:
+        balances[key(payer)] = balances.get(key(payer), 0) - fen
+        balances[key(payee)] = balances.get(key(payee), 0) + fen
+    return proven_fewest(balances.values())
 
 
 def carry_plan(group: Group, game: Game) -> Plan | None:
@@ -590,6 +621,10 @@ class OpenSettleUp:
     def any_paid(self) -> bool:
         """Is one of its transfers 已付 (then it cannot be undone)?"""
         return any(t.paid_at is not None for t in self.transfers)
+
+    @property
+    def fewest(self) -> bool:
+        return netted_fewest((t.payer, t.payee, t.amount_fen) for t in self.transfers)
 
 
 def open_settle_ups(group: Group, game: Game | None = None) -> list[OpenSettleUp]:

@@ -78,13 +78,14 @@ def build(
     added: Hand | None = None,
     start=None,
     first: int = 1,
+    max_people: int | None = None,
 ) -> Ledger:
     """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
     edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
     ``hands`` is played at (a copy is advanced), else the game's first with its players seated
     (``game.players``, the first seating); ``first`` is the number
-    of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game). Raises
-    ``LedgerError``."""
+    of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game); a write
+    passes ``max_people``, the people its seatings may bring the game to. Raises ``LedgerError``."""
     hands = list(game.hands.all()) if hands is None else list(hands)
     if changed is not None:
         hands = [changed if h.seq == changed.seq else h for h in hands]
@@ -96,7 +97,14 @@ def build(
         entries = [h.entry for h in active]
         start = None if start is None else deepcopy(start)
         results, state = replay(
-            game.rulebook, game.house_rules(), entries, game.first_dealer, fixes, state=start, players=game.players
+            game.rulebook,
+            game.house_rules(),
+            entries,
+            game.first_dealer,
+            fixes,
+            state=start,
+            players=game.players,
+            max_people=max_people,
         )
     except ScoringError as error:
         raise LedgerError(active[error.hand].seq, error, first + counted(active[: error.hand])) from None

@@ -15,7 +15,8 @@ from scoring import charts
 from scoring.cache import all_nets
 from scoring.charts import RED, clip, money_colour, running_totals_svg
 from scoring.engine.points import fmt, from_json
-from scoring.groups import together_at
+from scoring.engine.transfers import NOT_FEWEST, proven_fewest
+from scoring.groups import netted_fewest, together_at
 from scoring.lang import chinese, pick
 from scoring.models import Game, Settlement
 from scoring.yuan import money, won_or_lost, yuan_text
@@ -47,6 +48,7 @@ class Facts:
     people: list[Person]  # largest first
     transfers: list[tuple[str, str, int]] = field(default_factory=list)  # payer, payee, 分
     transfers_title: str = ""  # 「转账」, or which earlier evenings were settled with it
+    transfers_note: str = ""  # 「人数较多，转账笔数未必最少。」 when they are not proven the fewest
     hands: int = 0
     biggest: tuple[int, str, object] | None = None  # (第N局, winner, points)
     nets: list = field(default_factory=list)  # each counted hand's nets by person
@@ -64,9 +66,11 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         names = settled
         transfers = [(settled[t.payer], settled[t.payee], t.amount_fen) for t in settlement.transfers.all()]
         title = pick("转账", "Transfers")
+        fewest = proven_fewest(settlement.balances_fen)
         if together := together_at(game):  # settled with earlier evenings' unpaid transfers: those netted
             transfers = together[1]
             title = pick("转账（连同以前没付的一起结清）", "Transfers (with earlier unpaid ones)")
+            fewest = netted_fewest(transfers)
         rate = pick(
             f"每点 {yuan_text(settlement.rate_fen)} 元 · 台费 {yuan_text(settlement.fee_fen)} 元",
             f"¥{yuan_text(settlement.rate_fen)} a point · table fee ¥{yuan_text(settlement.fee_fen)}",
@@ -75,6 +79,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         totals = [sum((net[person] for net in nets), 0) for person in range(len(names))]
         people = [Person(n, p, None) for n, p in zip(names, totals, strict=True)]
         transfers, rate, title = [], pick("未结算 · 按分计", "Not settled · in points"), ""
+        fewest = True
     people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: first seen first on ties
     return Facts(
         date=f"{timezone.localtime(game.created_at):%Y-%m-%d}",
@@ -83,6 +88,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         people=people,
         transfers=transfers,
         transfers_title=title,
+        transfers_note="" if fewest else pick(*NOT_FEWEST),
         hands=len(nets),
         biggest=biggest_hand(nets, names),
         nets=nets,
@@ -146,6 +152,9 @@ def picture_svg(facts: Facts) -> str:
         for payer, payee, fen in facts.transfers:
             parts.append(_text(MARGIN, y, transfer_words(payer, payee, fen), 44))
             y += 64
+        if facts.transfers_note:
+            parts.append(_text(MARGIN, y - 10, facts.transfers_note, 30, fill="#555"))
+            y += 44
     y += 30
     parts.append(_text(MARGIN, y, pick(f"共 {facts.hands} 局", f"{facts.hands} hands"), 36, fill="#444"))
     if facts.biggest is not None:

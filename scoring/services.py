@@ -6,6 +6,7 @@ from contextlib import contextmanager
 from copy import deepcopy
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
@@ -21,7 +22,7 @@ from scoring.engine.seating import is_seating
 from scoring.entry import entry_for, entry_module_for
 from scoring.ledger import Ledger, LedgerError, build, number_in, numbers
 from scoring.models import Game, Hand, Settlement, Transfer
-from scoring.people import Seatings
+from scoring.people import Seatings, people_of
 
 
 class Conflict(BilingualError):
@@ -90,13 +91,21 @@ class Preview:
     state: object = None
 
 
+def people_limit(game: Game, hands: list[Hand]) -> int:
+    """The people an edit may bring ``game`` to (``hands``: all of its, as stored): the limit
+    (``MAX_PEOPLE_PER_GAME``), or as many as it holds already if a lower limit came after them."""
+    seatings = [h.entry["players"] for h in hands if not h.voided and is_seating(h.entry)]
+    return max(settings.MAX_PEOPLE_PER_GAME, len(people_of(game.players, seatings)))
+
+
 def preview_record(*, game: Game, state, entry: dict) -> Preview:
     """The next hand scored at ``state`` (the cached table, with any correction): one hand, no
     replay. Raises ``LedgerError``."""
     after = deepcopy(state)
     number = game.state["active"] + 1
     try:
-        result = score(game.rulebook, game.house_rules(), after, game.rulebook.parse_hand(entry))
+        hand = game.rulebook.parse_hand(entry)
+        result = score(game.rulebook, game.house_rules(), after, hand, settings.MAX_PEOPLE_PER_GAME)
     except ScoringError as error:
         raise LedgerError(game.state["last_seq"] + 1, error, number) from None
     return Preview(result, list(state.totals), after.totals, [], state.people(), after.people(), after)
@@ -140,7 +149,9 @@ def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carr
     target = carry.target if carry else None
     tail = [changed, *(target if target and h.seq == target.seq else h for h in hands if h.seq > changed.seq)]
     with numbered_now(hands):
-        ledger = build(game, tail, start=before, first=number_in(hands, changed.seq))
+        ledger = build(
+            game, tail, start=before, first=number_in(hands, changed.seq), max_people=people_limit(game, hands)
+        )
     now = table(game)[0]
     row = ledger.row(changed.seq)
     others = other_changes(game, hands, ledger, changed.seq)
@@ -249,7 +260,8 @@ def record_hand(
             if fix:
                 state.correct(*fix)
             try:
-                result = score(game.rulebook, game.house_rules(), state, game.rulebook.parse_hand(entry))
+                parsed = game.rulebook.parse_hand(entry)
+                result = score(game.rulebook, game.house_rules(), state, parsed, settings.MAX_PEOPLE_PER_GAME)
             except ScoringError as error:
                 raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
             hand.result = result_json(result, game.rulebook)
@@ -322,7 +334,8 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
         target = carry.target if carry else None
         hands = [target if target and h.seq == target.seq else h for h in hands]
         with numbered_now(hands):
-            ledger = build(game, hands, changed=changed)  # raises LedgerError: nothing is saved
+            # raises LedgerError: nothing is saved
+            ledger = build(game, hands, changed=changed, max_people=people_limit(game, hands))
         changed.save()
         if target:  # a phone editing it meanwhile must see the bets it now holds
             target.revision += 1

@@ -274,6 +274,10 @@ RATE_LIMITS = {
     "changes": env_int("DJANGO_LIMIT_CHANGES_PER_MINUTE", 30, minimum=1),
 }
 MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)
+# People per game (everyone who ever sat in it: seatings, imports) and per 牌友圈 (its roster, and
+# the people one settle-up nets); a real evening has 4-8 (docs/contract.md "People and seats").
+MAX_PEOPLE_PER_GAME = env_int("DJANGO_MAX_PEOPLE_PER_GAME", 16, minimum=4)
+MAX_PEOPLE_PER_GROUP = env_int("DJANGO_MAX_PEOPLE_PER_GROUP", 40, minimum=4)
 if not DEBUG and not TESTING:
     SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600)

@@ -10,7 +10,7 @@ from .errors import ScoringError
 from .game import replay, score
 from .ruleset import DEFAULT_RULESET, Ruleset, all_rulesets, get_ruleset
 from .seats import SEATS_EN, SEATS_ZH
-from .transfers import min_transfers
+from .transfers import min_transfers, settle_balances
 
 __all__ = [
     "DEFAULT_RULESET",
@@ -25,4 +25,5 @@ __all__ = [
     "score",
     "score_game",
     "score_game_or_error",
+    "settle_balances",
 ]

@@ -12,6 +12,9 @@ GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "correct
 CORRECTION_FIELDS = frozenset(("hand", "dealer", "streak"))
 MAX_STREAK = 999  # what the entry form's 更正连庄数 takes
 MAX_HANDS = 2_000  # a long evening is under 100 hands
+# Everyone who sits in one game, unless the caller says otherwise: a real evening has 4-8 (the
+# app's doors pass DJANGO_MAX_PEOPLE_PER_GAME, 16 by default too).
+MAX_PEOPLE = 16
 
 
 def _check_game(game) -> Ruleset:
@@ -80,24 +83,27 @@ def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
     return fixes
 
 
-def score_game(game) -> dict:
+def score_game(game, max_people: int = MAX_PEOPLE) -> dict:
     """The contract's output for ``game``; raises ``ScoringError`` on invalid input. A game that
-    names its players also gets each person's total (``people``), seatings or not."""
+    names its players also gets each person's total (``people``), seatings or not; its seatings
+    may bring it to at most ``max_people`` people."""
     ruleset = _check_game(game)
     rules = ruleset.parse_rules(game.get("rules", {}))
     fixes = corrections(game, ruleset.seats)
     players = game.get("players")
     first = game.get("first_dealer", 0)
-    results, state = replay(ruleset, rules, game["hands"], first_dealer=first, fixes=fixes, players=players)
+    results, state = replay(
+        ruleset, rules, game["hands"], first_dealer=first, fixes=fixes, players=players, max_people=max_people
+    )
     out = {"hands": [r.to_dict() for r in results], "totals": [to_json(t) for t in state.totals]}
     if players is not None:
         out["people"] = [{"name": name, "total": to_json(total)} for name, total in state.people()]
     return out
 
 
-def score_game_or_error(game) -> tuple[bool, dict]:
+def score_game_or_error(game, max_people: int = MAX_PEOPLE) -> tuple[bool, dict]:
     """(True, result) or (False, the contract's error object): never raises for bad input."""
     try:
-        return True, score_game(game)
+        return True, score_game(game, max_people)
     except ScoringError as error:
         return False, error.to_dict()

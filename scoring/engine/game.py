@@ -2,7 +2,7 @@
 
 from .errors import ScoringError
 from .ruleset import Ruleset
-from .seating import seat
+from .seating import SeatingEntry, check_room, seat
 
 LIMIT = 10**12  # no amount or running total may reach this in size
 
@@ -21,8 +21,11 @@ def _too_big(totals: list, result) -> bool:
     return False
 
 
-def score(ruleset: Ruleset, rules, state, hand):
-    """Score one hand in ``state`` and advance ``state``; ``state`` is untouched on an error."""
+def score(ruleset: Ruleset, rules, state, hand, max_people: int | None = None):
+    """Score one hand in ``state`` and advance ``state``; ``state`` is untouched on an error.
+    ``max_people``: a seating may bring the game to at most that many people (seating.py)."""
+    if max_people is not None and type(hand) is SeatingEntry:
+        check_room(state, hand, max_people)
     result = ruleset.score_hand(rules, state, hand)
     if _too_big(state.totals, result):
         raise ScoringError(
@@ -32,15 +35,24 @@ def score(ruleset: Ruleset, rules, state, hand):
     return result
 
 
-def replay(ruleset: Ruleset, rules, hands, first_dealer: int = 0, fixes: dict | None = None, state=None, players=None):
+def replay(
+    ruleset: Ruleset,
+    rules,
+    hands,
+    first_dealer: int = 0,
+    fixes: dict | None = None,
+    state=None,
+    players=None,
+    max_people: int | None = None,
+):
     """Score every hand in order. ``hands`` holds contract HAND objects or parsed hands.
 
     ``fixes`` maps a hand index to a (dealer, streak) correction applied before that hand.
     ``state``, when given, is the table the first of ``hands`` is played at (it is advanced in
     place): the rest of a game replayed from the middle. ``players`` (names in seat order), for a
     fresh table: who sits down first; the table is then ``Seated`` (seating.py) and keeps each
-    person's total across seatings. Returns the results and the state the next hand would be
-    played in. Raises ``ScoringError`` with the index of the first bad hand.
+    person's total across seatings; ``max_people`` bounds the people its seatings bring (``score``).
+    Returns the results and the state the next hand would be played in. Raises ``ScoringError`` with the index of the first bad hand.
     """
     if state is None:
         state = ruleset.new_state(first_dealer)
@@ -52,7 +64,7 @@ def replay(ruleset: Ruleset, rules, hands, first_dealer: int = 0, fixes: dict | 
             state.correct(*fixes[index])
         try:
             hand = ruleset.parse_hand(raw) if isinstance(raw, dict) or not hasattr(raw, "outcome") else raw
-            results.append(score(ruleset, rules, state, hand))
+            results.append(score(ruleset, rules, state, hand, max_people))
         except ScoringError as error:
             raise error.at(index) from None
     return results, state

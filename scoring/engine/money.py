@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .transfers import min_transfers
+from .transfers import settle_balances
 
 FEE_MODES = ("equal", "winners")
 
@@ -77,11 +77,13 @@ class PlannedTransfer:
 class Plan:
     balances_fen: list[int]
     transfers: list[PlannedTransfer]
+    fewest: bool = True  # False: many people, and the transfers may not be the fewest (transfers.py)
 
 
 def settlement_plan(points: list, *, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> Plan:
-    """A game's totals settled: each seat's balance in 分 after the fee, and the fewest transfers.
-    Seats, not names, key the transfers: two players may share a name in an imported game."""
+    """A game's totals settled: each seat's balance in 分 after the fee, and the fewest transfers
+    (or, with many people, few: ``fewest`` says which). Seats, not names, key the transfers: two
+    players may share a name in an imported game."""
     balances = final_balances(points, rate_fen, fee_fen, fee_mode, fee_payee)
-    transfers = min_transfers({str(seat): balance for seat, balance in enumerate(balances)})
-    return Plan(balances, [PlannedTransfer(int(a), int(b), amount) for a, b, amount in transfers])
+    transfers, fewest = settle_balances({str(seat): balance for seat, balance in enumerate(balances)})
+    return Plan(balances, [PlannedTransfer(int(a), int(b), amount) for a, b, amount in transfers], fewest)

@@ -21,7 +21,7 @@ entry and hand the ruleset its own state for every other hand.
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from .errors import ScoringError, unknown_field
+from .errors import ScoringError, shown, unknown_field
 from .hygiene import check_names
 from .points import from_json, norm, to_json
 
@@ -187,6 +187,23 @@ def score(state, hand: SeatingEntry) -> SeatingResult:
     dealer = state.dealer if hand.dealer is None else hand.dealer
     streak = state.streak if dealer == state.dealer else 0
     return SeatingResult(dealer, streak, list(hand.players), [0] * len(state.totals))
+
+
+def check_room(state, hand: SeatingEntry, limit: int) -> None:
+    """A seating may bring a game to at most ``limit`` people, everyone who ever sat in it; one
+    that brings nobody new is never refused, so a game over a limit lowered since plays on."""
+    if not isinstance(state, Seated):
+        return
+    known = {key(name) for name in state.offsets}
+    new = [name for name in hand.players if key(name) not in known]
+    if new and len(known) + len(new) > limit:
+        name = shown(new[0])
+        raise ScoringError(
+            f"一场最多 {limit} 人（连同轮空的和走了的）：{name} 坐不进来了。请结算这一场，再开新的一场。",
+            f"A game holds at most {limit} people (counting everyone sitting out or gone): no room for {name}. "
+            "Settle this game and start a new one.",
+            "players",
+        )
 
 
 def advance(state: Seated, hand: SeatingEntry, after_seating) -> None:

@@ -7,7 +7,7 @@ from django.http import HttpRequest, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 
 from scoring.access import TooManyAttempts, throttle
-from scoring.engine import ScoringError, min_transfers, score_game_or_error
+from scoring.engine import ScoringError, score_game_or_error, settle_balances
 from scoring.engine.analyse import analyse_or_error
 from scoring.engine.errors import BilingualError, check_object
 from scoring.engine.hygiene import check_names, loads
@@ -16,7 +16,7 @@ JSON_DUMPS = {"ensure_ascii": False}
 
 
 SETTLE_FIELDS = frozenset(("balances", "rate_fen"))
-MIN_PLAYERS, MAX_PLAYERS = 2, 12
+MIN_PLAYERS = 2  # and at most an evening's people (DJANGO_MAX_PEOPLE_PER_GAME)
 MAX_RATE_FEN = 1_000_000
 MAX_ANALYSE_BYTES = 16 * 1024  # a hand request is a few hundred bytes
 MAX_POINTS = 10**12  # |balance| below this: transfers × rate stay far inside 64 bits
@@ -52,7 +52,7 @@ def score(request: HttpRequest) -> JsonResponse:
     game = read_json(request)
     if isinstance(game, JsonResponse):
         return game
-    ok, body = score_game_or_error(game)
+    ok, body = score_game_or_error(game, settings.MAX_PEOPLE_PER_GAME)
     return JsonResponse(body, status=200 if ok else 400, json_dumps_params=JSON_DUMPS)
 
 
@@ -67,10 +67,11 @@ def _is_int(value) -> bool:
 
 def _parse_balances(balances) -> dict[str, int]:
     """The balances object, checked before the engine sees it (which trusts its input)."""
-    if not isinstance(balances, dict) or not MIN_PLAYERS <= len(balances) <= MAX_PLAYERS:
+    most = settings.MAX_PEOPLE_PER_GAME
+    if not isinstance(balances, dict) or not MIN_PLAYERS <= len(balances) <= most:
         raise SettleInputError(
-            f"balances 应为 {MIN_PLAYERS}-{MAX_PLAYERS} 个 名字: 分数 的对象",
-            f"balances must be an object of {MIN_PLAYERS}-{MAX_PLAYERS} name: points entries",
+            f"balances 应为 {MIN_PLAYERS}-{most} 个 名字: 分数 的对象",
+            f"balances must be an object of {MIN_PLAYERS}-{most} name: points entries",
             "balances",
         )
     try:  # names show up on every transfer line: the contract's check for players' names
@@ -112,7 +113,8 @@ def _parse_settle(body) -> tuple[dict[str, int], int]:
 
 @csrf_exempt
 def settle_api(request: HttpRequest) -> JsonResponse:
-    """Who pays whom at the end, in the fewest transfers, in fen.
+    """Who pays whom at the end, in the fewest transfers, in fen (``fewest`` false: with many
+    people, few transfers that may not be the fewest; scoring/engine/transfers.py).
 
     Transfers are found on the points and only then multiplied by the rate, so each
     player's transfers add up to exactly their balance × rate.
@@ -126,10 +128,11 @@ def settle_api(request: HttpRequest) -> JsonResponse:
         balances, rate = _parse_settle(body)
     except SettleInputError as error:
         return json_error(400, error.zh, error.en, error.field)
+    settling = settle_balances(balances)
     transfers = [
-        {"from": payer, "to": payee, "amount_fen": points * rate} for payer, payee, points in min_transfers(balances)
+        {"from": payer, "to": payee, "amount_fen": points * rate} for payer, payee, points in settling.transfers
     ]
-    return JsonResponse({"transfers": transfers}, json_dumps_params=JSON_DUMPS)
+    return JsonResponse({"transfers": transfers, "fewest": settling.fewest}, json_dumps_params=JSON_DUMPS)
 
 
 @csrf_exempt

@@ -5,6 +5,7 @@ import re
 import markdown
 import segno
 from django.conf import settings
+from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.http.request import split_domain_port
@@ -103,8 +104,8 @@ def new_game(request: HttpRequest) -> HttpResponse:
             state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
             group=group,
         )
-        if group is not None:
-            groups.add_to_roster(group, form.names())
+        if group is not None and (left := groups.add_to_roster(group, form.names())):
+            messages.warning(request, groups.roster_full(left))
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)

@@ -5,6 +5,7 @@ earlier evenings. Only an edit link writes; a view link gets the 403 page."""
 import re
 
 from django import forms
+from django.conf import settings
 from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
@@ -52,8 +53,8 @@ class GroupForm(forms.Form):
 
     def clean_roster(self):
         names = roster_names(self.cleaned_data.get("roster", ""))
-        if len(names) > groups.ROSTER_LIMIT:
-            raise forms.ValidationError(_("名单最多 %(n)d 个名字。") % {"n": groups.ROSTER_LIMIT})
+        if len(names) > settings.MAX_PEOPLE_PER_GROUP:
+            raise forms.ValidationError(_("名单最多 %(n)d 个名字。") % {"n": settings.MAX_PEOPLE_PER_GROUP})
         for name in names:
             no_control_characters(name)
             if len(name) > NAME_LIMIT:
@@ -76,9 +77,10 @@ def new_group(request: HttpRequest) -> HttpResponse:
             roster=form.cleaned_data["roster"],
             owner=request.user if request.user.is_authenticated else None,
         )
-        if game is not None:
-            groups.join(game, group)
+        left = groups.join(game, group) if game is not None else []
         messages.success(request, _("已建好牌友圈「%(name)s」。") % {"name": group.name})
+        if left:
+            messages.warning(request, groups.roster_full(left))
         response = redirect("group", token=group.edit_token)
         device.remember_group(request, response, group.edit_token)
         return response
@@ -273,8 +275,10 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
     if group_token:
         group = groups.writable_group(request, group_token)
         spend_change(game=game)  # 429 past the game's changes per minute
-        groups.join(game, group)
+        left = groups.join(game, group)
         messages.success(request, _("已加入牌友圈「%(name)s」。") % {"name": group.name})
+        if left:
+            messages.warning(request, groups.roster_full(left))
     else:
         spend_change(game=game)
         groups.join(game, None)

@@ -17,6 +17,7 @@ from functools import partial
 from urllib.parse import urlencode
 
 from django import forms
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -304,14 +305,14 @@ def at_table(before, fix):
     return table_
 
 
-def onto_roster(game: Game, write, names: list[str]):
+def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
     """``write``, then (when it is done) everyone it seats joins the game's 牌友圈 roster: a new
-    name typed in at a group's table is one of its people from then on."""
+    name typed in at a group's table is one of its people from then on (a full roster says so)."""
 
     def run():
         write()
-        if game.group_id is not None:
-            groups.add_to_roster(game.group, names)
+        if game.group_id is not None and (left := groups.add_to_roster(game.group, names)):
+            messages.warning(request, groups.roster_full(left))
 
     return run
 
@@ -330,7 +331,7 @@ def record_seating(request, game, token, page, context, entry, fix, before, next
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
         write = partial(services.record_hand, game=game, entry=entry, fix=fix, next_seq=next_seq)
         write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
-        return confirm(request, token, onto_roster(game, write, entry["players"]), _("已换人/换位。"), shown)
+        return confirm(request, token, onto_roster(request, game, write, entry["players"]), _("已换人/换位。"), shown)
     try:
         preview = services.preview_record(game=game, state=at_table(before, fix), entry=entry)
     except LedgerError as error:
@@ -354,7 +355,7 @@ def edit_seating(request, game, token, page, context, entry, fix, before, hands,
         write = partial(services.edit_hand, game=game, seq=hand.seq, revision=revision, entry=entry, fix=fix)
         later = any(h.seq > hand.seq and not h.voided for h in hands)
         done = _("已修改这次换人/换位，之后的每一局都已重算。") if later else _("已修改这次换人/换位。")
-        write = onto_roster(game, partial(write, **signed(request, game, "edited_by")), entry["players"])
+        write = onto_roster(request, game, partial(write, **signed(request, game, "edited_by")), entry["players"])
         return confirm(request, token, write, done, shown)
     try:
         preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)

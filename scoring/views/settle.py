@@ -12,6 +12,7 @@ from scoring.cache import snapshot, table
 from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
+from scoring.engine.transfers import proven_fewest
 from scoring.exports import share_text
 from scoring.forms import SettleForm, refusal
 from scoring.lang import chinese, say
@@ -41,6 +42,7 @@ def settled(settlement: Settlement, names: list[str]) -> dict:
             for t in settlement.transfers.select_related("settle_up_part")
         ],
         "balances": balances(names, points, settlement.balances_fen),
+        "fewest": proven_fewest(settlement.balances_fen),
         "rounded": needs_rounding(points, settlement.rate_fen),
         "rate_yuan": yuan_text(settlement.rate_fen),
         "fee_yuan": yuan_text(settlement.fee_fen),
@@ -55,7 +57,9 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
     )
     return {
         **fee_advance(names, form.fee_fen(), data["fee_payee"]),
+        "plan": plan,
         "preview": [(names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in plan.transfers],
+        "fewest": plan.fewest,
         "balances": balances(names, totals, plan.balances_fen),
         "rounded": needs_rounding(totals, form.rate_fen()),
     }

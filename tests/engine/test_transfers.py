@@ -1,6 +1,8 @@
-"""min_transfers against brute force: exact clearing, and the true minimum number of transfers."""
+"""min_transfers against brute force: exact clearing, and the true minimum number of transfers;
+with many people, the exact search only within its bound and a tree that clears everyone beyond."""
 
 import random
+import time
 from collections import deque
 
 import pytest
@@ -8,6 +10,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import min_transfers
+from scoring.engine.transfers import EXACT_LIMIT, _zero_sum_groups, proven_fewest, settle_balances
 from tests.speed import examples
 
 SETTINGS = settings(max_examples=examples(150), deadline=None)
@@ -135,3 +138,155 @@ def test_twelve_players_finish():
 def test_unbalanced_input_is_refused(balances):
     with pytest.raises(ValueError, match="sum to 0"):
         min_transfers(balances)
+
+
+# -- many people: the exact search only within its bound, a tree beyond it -----------------------
+
+
+def reference_transfers(balances: dict[str, int]) -> list[tuple[str, str, int]]:
+    """The search as it was before the bound: the subset DP over every non-zero balance, each
+    group settled largest debtor to largest creditor. Exponential: only for small inputs."""
+    names = sorted(name for name, amount in balances.items() if amount)
+    amounts = [balances[name] for name in names]
+    n, size = len(amounts), 1 << len(amounts)
+    sums = [0] * size
+    for mask in range(1, size):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + amounts[low.bit_length() - 1]
+    dp, last = [0] * size, [0] * size
+    for mask in range(1, size):
+        best, best_i = -1, 0
+        for i in range(n):
+            if mask >> i & 1 and dp[mask ^ (1 << i)] > best:
+                best, best_i = dp[mask ^ (1 << i)], i
+        dp[mask], last[mask] = best + (sums[mask] == 0), best_i
+    groups, current, mask = [], [], size - 1
+    while mask:
+        if sums[mask] == 0 and current:
+            groups.append(current)
+            current = []
+        current.append(last[mask])
+        mask ^= 1 << last[mask]
+    if current:
+        groups.append(current)
+    transfers = []
+    for group in groups:
+        left = {names[i]: amounts[i] for i in group}
+        while left:
+            payer = min(left, key=lambda name: (left[name], name))
+            payee = min(left, key=lambda name: (-left[name], name))
+            amount = min(-left[payer], left[payee])
+            transfers.append((payer, payee, amount))
+            for name, change in ((payer, amount), (payee, -amount)):
+                left[name] += change
+                if left[name] == 0:
+                    del left[name]
+    return sorted(transfers)
+
+
+@st.composite
+def crowd(draw, min_people: int = 1, max_people: int = 40, max_points: int = 50, opposites: bool = True):
+    """Balances of up to ``max_people`` people summing to 0, some of them (when ``opposites``)
+    exact opposites of others, so both the pairing and what is left after it are tried."""
+    n = draw(st.integers(min_people, max_people))
+    values = draw(st.lists(st.integers(-max_points, max_points), min_size=n - 1, max_size=n - 1))
+    if opposites and values:
+        flips = draw(st.lists(st.integers(0, len(values) - 1), max_size=len(values)))
+        for i in flips[: len(values) // 2]:
+            values[(i + 1) % len(values)] = -values[i]
+    values.append(-sum(values))
+    return {f"p{i:02d}": v for i, v in enumerate(values)}
+
+
+def unpaired_after_pairing(balances: dict[str, int]) -> int:
+    """How many non-zero balances are left once exact opposites are paired off."""
+    counts: dict[int, int] = {}
+    for v in balances.values():
+        if v:
+            counts[v] = counts.get(v, 0) + 1
+    paired = sum(min(c, counts.get(-v, 0)) for v, c in counts.items() if v > 0)
+    return sum(counts.values()) - 2 * paired
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(crowd())
+def test_any_balances_are_cleared_by_positive_sorted_transfers_however_many_people(balances):
+    settling = settle_balances(balances)
+    transfers = settling.transfers
+    assert all(v == 0 for v in apply(balances, transfers).values())
+    assert all(amount > 0 and isinstance(amount, int) for _, _, amount in transfers)
+    assert all(payer != payee for payer, payee, _ in transfers)
+    assert transfers == sorted(transfers)
+    assert transfers == min_transfers(balances)
+    assert settling.fewest == proven_fewest(balances.values())
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(crowd(max_people=EXACT_LIMIT, max_points=30))
+def test_within_the_bound_the_answer_is_the_old_searchs_own(balances):
+    settling = settle_balances(balances)
+    assert settling.fewest
+    assert settling.transfers == reference_transfers(balances)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(crowd(min_people=EXACT_LIMIT + 1, max_people=15, max_points=20))
+def test_past_the_bound_pairing_opposites_keeps_the_fewest_when_few_are_left(balances):
+    """13-15 people: when pairing leaves at most 12, the count is the old search's (run here on
+    all of them, at up to 2^15 · 15 steps)."""
+    settling = settle_balances(balances)
+    if unpaired_after_pairing(balances) <= EXACT_LIMIT:
+        assert settling.fewest
+        assert len(settling.transfers) == len(reference_transfers(balances))
+    else:
+        assert not settling.fewest
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(crowd(min_people=EXACT_LIMIT + 1, max_people=60, max_points=10**6, opposites=False))
+def test_past_the_bound_the_tree_takes_at_most_one_fewer_than_those_left(balances):
+    settling = settle_balances(balances)
+    k = unpaired_after_pairing(balances)
+    pairs = (sum(1 for v in balances.values() if v) - k) // 2
+    assert len(settling.transfers) <= pairs + max(k - 1, 0)
+    assert settling.fewest == (k <= EXACT_LIMIT)
+
+
+def test_two_exact_opposites_among_many_are_paid_straight():
+    balances = {f"p{i:02d}": v for i, v in enumerate([7, -7, 5, -5, 3, -3, *range(1, 12), -66])}
+    settling = settle_balances(balances)
+    assert settling.fewest  # 17 people, 11 + 1 left after three pairs
+    assert ("p01", "p00", 7) in settling.transfers
+    assert ("p03", "p02", 5) in settling.transfers
+    assert ("p05", "p04", 3) in settling.transfers
+    assert len(settling.transfers) == 3 + 11
+
+
+def test_forty_people_settle_in_a_few_milliseconds():
+    rng = random.Random(40)
+    values = [rng.choice([-1, 1]) * rng.randint(1, 10**6) for _ in range(39)]
+    balances = {f"p{i:02d}": v for i, v in enumerate([*values, -sum(values)])}
+    started = time.process_time()
+    settling = settle_balances(balances)
+    spent = time.process_time() - started
+    assert spent < 0.05, f"{spent * 1000:.0f} ms"
+    assert not settling.fewest
+    assert all(v == 0 for v in apply(balances, settling.transfers).values())
+    assert len(settling.transfers) <= 39
+
+
+def test_the_exact_search_at_its_bound_is_a_few_tens_of_milliseconds_at_worst():
+    """12 distinct non-zero balances, none opposite: the DP's whole 2^12 · 12."""
+    values = [3**i for i in range(11)]
+    balances = {f"p{i:02d}": v for i, v in enumerate([*values, -sum(values)])}
+    started = time.process_time()
+    settling = settle_balances(balances)
+    spent = time.process_time() - started
+    assert settling.fewest
+    assert len(settling.transfers) == 11
+    assert spent < 0.2, f"{spent * 1000:.0f} ms"
+
+
+def test_the_exact_search_refuses_more_than_its_bound():
+    with pytest.raises(ValueError, match="at most 12"):
+        _zero_sum_groups([*range(1, 13), -78])

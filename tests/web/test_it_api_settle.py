@@ -31,7 +31,7 @@ def test_fewest_transfers_in_fen_summing_exactly_per_person(client):
 def test_chinese_names_round_trip_unescaped(client):
     response = post(client, {"balances": {"老王": -3, "小李": 3}, "rate_fen": 100})
     assert response.status_code == 200
-    assert response.json() == {"transfers": [{"from": "老王", "to": "小李", "amount_fen": 300}]}
+    assert response.json() == {"transfers": [{"from": "老王", "to": "小李", "amount_fen": 300}], "fewest": True}
     text = response.content.decode("utf-8")
     assert "老王" in text
     assert "\\u" not in text
@@ -40,23 +40,39 @@ def test_chinese_names_round_trip_unescaped(client):
 def test_needs_no_csrf_token():
     response = post(Client(enforce_csrf_checks=True), {"balances": {"a": 1, "b": -1}, "rate_fen": 1})
     assert response.status_code == 200
-    assert response.json() == {"transfers": [{"from": "b", "to": "a", "amount_fen": 1}]}
+    assert response.json() == {"transfers": [{"from": "b", "to": "a", "amount_fen": 1}], "fewest": True}
 
 
 def test_all_zero_balances_need_no_transfers(client):
     response = post(client, {"balances": {"a": 0, "b": 0}, "rate_fen": 1})
     assert response.status_code == 200
-    assert response.json() == {"transfers": []}
+    assert response.json() == {"transfers": [], "fewest": True}
 
 
-TWELVE = {f"p{i}": (1 if i % 2 else -1) for i in range(12)}
-THIRTEEN = {**TWELVE, "p12": 0}
+SIXTEEN = {f"p{i}": (1 if i % 2 else -1) for i in range(16)}  # an evening's people at most (the setting)
+SEVENTEEN = {**SIXTEEN, "p16": 0}
 
 
-def test_twelve_players_are_allowed(client):
-    response = post(client, {"balances": TWELVE, "rate_fen": 1})
+def test_an_evenings_sixteen_people_are_allowed(client):
+    response = post(client, {"balances": SIXTEEN, "rate_fen": 1})
     assert response.status_code == 200
-    assert len(response.json()["transfers"]) == 6
+    assert len(response.json()["transfers"]) == 8
+    assert response.json()["fewest"] is True  # eight exact opposites: paired off, still the fewest
+
+
+def test_sixteen_people_past_the_exact_search_are_settled_and_say_they_may_not_be_the_fewest(client):
+    values = [3**i for i in range(15)]
+    balances = {f"p{i}": v for i, v in enumerate([*values, -sum(values)])}
+    response = post(client, {"balances": balances, "rate_fen": 1})
+    assert response.status_code == 200
+    body = response.json()
+    assert body["fewest"] is False
+    assert len(body["transfers"]) == 15
+    net = dict.fromkeys(balances, 0)
+    for t in body["transfers"]:
+        net[t["from"]] -= t["amount_fen"]
+        net[t["to"]] += t["amount_fen"]
+    assert net == balances
 
 
 @pytest.mark.parametrize(
@@ -64,7 +80,7 @@ def test_twelve_players_are_allowed(client):
     [
         ({"rate_fen": 100}, "balances"),
         ({"balances": {"a": 0}, "rate_fen": 100}, "balances"),
-        ({"balances": THIRTEEN, "rate_fen": 100}, "balances"),
+        ({"balances": SEVENTEEN, "rate_fen": 100}, "balances"),
         ({"balances": [["a", 1], ["b", -1]], "rate_fen": 100}, "balances"),
         ({"balances": {"a": 2, "b": -1}, "rate_fen": 100}, "balances"),
         ({"balances": {"a": 1.0, "b": -1}, "rate_fen": 100}, "balances"),

@@ -73,6 +73,8 @@ INTEGER_SETTINGS = [
     "DJANGO_LIMIT_IMPORTS",
     "DJANGO_LIMIT_HANDS_PER_MINUTE",
     "DJANGO_MAX_GAMES_PER_ACCOUNT",
+    "DJANGO_MAX_PEOPLE_PER_GAME",
+    "DJANGO_MAX_PEOPLE_PER_GROUP",
 ]
 
 
@@ -84,6 +86,26 @@ def test_an_integer_setting_that_is_not_a_number_names_its_variable(name):
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert f"{name}='abc'" in result.stderr
+
+
+PEOPLE = "from django.conf import settings; print(settings.MAX_PEOPLE_PER_GAME, settings.MAX_PEOPLE_PER_GROUP)"
+
+
+def test_the_people_limits_default_to_the_contracts_and_are_read_from_the_environment():
+    from scoring.engine.contract import MAX_PEOPLE
+
+    result = manage("shell", "--no-imports", "-c", PEOPLE, env=DEV)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == [str(MAX_PEOPLE), "40"]
+    env = {**DEV, "DJANGO_MAX_PEOPLE_PER_GAME": "8", "DJANGO_MAX_PEOPLE_PER_GROUP": "60"}
+    assert manage("shell", "--no-imports", "-c", PEOPLE, env=env).stdout.split() == ["8", "60"]
+
+
+@pytest.mark.parametrize("name", ["DJANGO_MAX_PEOPLE_PER_GAME", "DJANGO_MAX_PEOPLE_PER_GROUP"])
+def test_a_people_limit_below_a_tables_four_is_refused_naming_its_variable(name):
+    result = manage("check", env={**DEV, name: "3"})
+    assert result.returncode != 0
+    assert f"{name}='3' is not a whole number of at least 4" in result.stderr
 
 
 def test_every_integer_setting_is_in_the_readme():
