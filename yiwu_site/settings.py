@@ -251,6 +251,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Behind a reverse proxy that terminates HTTPS (README, deployment).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# A balancer asks each app server for these over plain HTTP (docs/deploy.md, "Readiness").
+SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz)$"]
 # The request header holding the client's address when behind a proxy, e.g. HTTP_X_REAL_IP, and
 # how many proxies in front of the app append to it: the address counted is that many entries
 # from the right, the one the outermost trusted proxy wrote (scoring/access.py client_of).

@@ -79,13 +79,18 @@ class Relay:
                     selector.register(client, selectors.EVENT_READ, server)
                     selector.register(server, selectors.EVENT_READ, client)
                     continue
-                data = key.fileobj.recv(65536)
-                if data:
-                    key.data.sendall(data)
-                else:
-                    for end in (key.fileobj, key.data):
-                        selector.unregister(end)
-                        end.close()
+                if key.fileobj.fileno() < 0:
+                    continue  # its pair closed it earlier in this round
+                try:
+                    data = key.fileobj.recv(65536)
+                    if data:
+                        key.data.sendall(data)
+                        continue
+                except OSError:
+                    pass
+                for end in (key.fileobj, key.data):
+                    selector.unregister(end)
+                    end.close()
         for end in [self.listener, *pairs]:
             end.close()
 
@@ -224,3 +229,24 @@ def test_a_redis_that_hangs_is_not_ready_within_its_socket_timeout_and_ready_aga
     response, took = readyz(client)
     assert response.status_code == 200
     assert took < 0.5
+
+
+ASK_OVER_HTTP = """
+from django.test import Client
+for path in ("/healthz", "/readyz", "/"):
+    response = Client(raise_request_exception=False).get(path, HTTP_HOST="mj.example.com")
+    print(path, response.status_code, response.get("Location"), response.content.decode()[:40])
+"""
+
+
+def test_under_production_settings_a_balancer_asks_over_plain_http_and_gets_the_answer(tmp_path):
+    """With the redirect to HTTPS on (the default), as the balancer asks each app server at its
+    own address: every other address is redirected."""
+    from tests.web.helpers import PRODUCTION, manage
+
+    result = manage("shell", "-c", ASK_OVER_HTTP, env={**PRODUCTION, "DATABASE_URL": f"sqlite:///{tmp_path}/db"})
+    assert result.stdout.splitlines()[-3:] == [
+        "/healthz 200 None ok",
+        '/readyz 200 None {"database": "ok"}',
+        "/ 301 https://mj.example.com/ ",
+    ], result.stderr
