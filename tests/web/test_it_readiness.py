@@ -10,6 +10,7 @@ simulation, for SQLite, which has no server to stop. The relay's PostgreSQL is t
 """
 
 import os
+import re
 import selectors
 import signal
 import socket
@@ -144,9 +145,13 @@ def test_ready_with_the_shared_cache_checks_it_too(client, db, shared_cache):
     assert response.json() == {"database": "ok", "cache": "ok"}
 
 
-def test_a_database_whose_connections_fail_is_not_ready_and_the_process_still_lives(client, db, monkeypatch):
+def test_a_database_whose_connections_fail_is_not_ready_and_the_process_still_lives(client, db, monkeypatch, caplog):
     """The suite's own connection, its cursor failing as a lost database's does (a simulation:
-    SQLite has no server to stop; the tests below stop a real PostgreSQL)."""
+    SQLite has no server to stop; the tests below stop a real PostgreSQL). The reason is logged
+    once, by scoring.ready: not again as a request's error, mailed to ADMINS at every check."""
+    import logging
+
+    monkeypatch.setattr(logging.getLogger("django.request"), "propagate", True)  # for caplog to see it
 
     def lost(*args, **kwargs):
         raise OperationalError("connection to server lost")
@@ -157,6 +162,11 @@ def test_a_database_whose_connections_fail_is_not_ready_and_the_process_still_li
     assert response.status_code == 503
     assert response.json() == {"database": "failed"}
     assert "lost" not in response.content.decode()  # the reason is in the log, not the answer
+    (record,) = caplog.records
+    assert (record.name, record.levelname) == ("scoring.ready", "WARNING")
+    assert re.fullmatch(
+        r"readiness: database failed after 0\.\d\d s: OperationalError: connection to server lost", record.getMessage()
+    )
     assert response["Cache-Control"] == "no-store"
     assert client.get("/healthz").status_code == 200
 
