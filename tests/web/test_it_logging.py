@@ -95,3 +95,18 @@ def test_a_4xx_answer_is_not_logged(tmp_path):
     result = manage("shell", "-c", show, env=production_with(tmp_path, DJANGO_ALLOWED_HOSTS="testserver"))
     assert "status 405" in result.stdout, result.stderr
     assert "Method Not Allowed" not in result.stderr  # Django logs it as a warning of django.request
+
+
+POLL_WITHOUT_REDIS = """
+from django.test import Client
+response = Client(raise_request_exception=False).get("/g/" + "T" * 24 + "/poll?v=0", HTTP_HOST="mj.example.com")
+print("status", response.status_code)
+"""
+
+
+def test_a_request_the_shared_cache_fails_is_a_500_logged_with_its_traceback_to_stderr(tmp_path):
+    env = production_with(tmp_path, REDIS_URL=f"unix://{tmp_path}/no-redis-here.sock")
+    result = manage("shell", "-c", POLL_WITHOUT_REDIS, env=env)
+    assert "status 500" in result.stdout, result.stderr
+    assert "ERROR django.request: Internal Server Error: /g/" in result.stderr
+    assert "redis.exceptions.ConnectionError" in result.stderr
