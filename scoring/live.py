@@ -12,15 +12,20 @@ link token has its own key (a poll knows only its token), holding the game's ver
 
 Keys only ever go up (one Lua script, atomic in Redis), so a poll that read the database just
 before a commit can never put back the older version after the writer wrote the new one, and
-two writers' announcements arriving out of order leave the later version. A key lives
-``SECONDS``: should an announcement be lost (Redis unreachable at that moment), phones see the
-change within that time anyway. Deleting a game forgets its keys.
+two writers' announcements arriving out of order leave the later version. An announcement that
+fails (Redis unreachable at that moment) is logged and tried again at this process's next use of
+the cache (the next poll it serves, or its next announcement): raising is safe to repeat at any
+time, since a key never goes down. A key lives ``SECONDS``, so should the retry never happen (the
+process gone first), phones see the change within that time anyway. Deleting a game forgets its
+keys.
 
 Without a shared cache nothing here is used: each poll asks the database (scoring/access.py).
 """
 
 import logging
 import re
+import threading
+import time
 from functools import partial
 
 from django.conf import settings
@@ -31,7 +36,9 @@ from django.http import HttpRequest, HttpResponse
 log = logging.getLogger(__name__)
 
 PREFIX = "poll-version:1:"  # bump if what the key holds ever changes meaning
-SECONDS = 300
+# How long a lost announcement can go unseen at worst; each expiry costs a poll one indexed query
+# (docs/deploy.md, "What Redis holds, and losing it").
+SECONDS = 30
 
 # Raise KEYS[i] to ARGV[1] (a whole number) unless it already holds as much; ARGV[2]: seconds.
 # Django's Redis cache stores a whole number as its digits and reads it back as an int.
@@ -56,6 +63,8 @@ def _key(token: str) -> str:
 
 def cached_version(token: str) -> int | None:
     """The version the shared cache holds for ``token``, or None (nothing cached yet)."""
+    if _late:
+        retry_late()
     value = cache.get(_key(token))
     return value if isinstance(value, int) else None
 
@@ -71,13 +80,70 @@ def remember(token: str, version: int) -> None:
     _raise([token], version)
 
 
+# Announcements that failed, kept for the next try: game pk → (its tokens, the highest version).
+_late: dict[int, tuple[list[str], int]] = {}
+_late_lock = threading.Lock()
+# While the cache stays down, only one request in this many seconds pays for a retry's timeout.
+RETRY_SECONDS = 2
+_next_retry = 0.0
+
+
+def _keep_late(game_id: int, tokens: list[str], version: int) -> None:
+    with _late_lock:
+        _, kept = _late.get(game_id, (tokens, version))
+        _late[game_id] = (tokens, max(kept, version))
+
+
+def retry_late() -> None:
+    """Try again, in one round trip, every announcement this process lost. If that fails too they
+    are kept, silently: each loss was logged, and the request's own use of the cache fails and is
+    logged as well."""
+    global _next_retry
+    now = time.monotonic()
+    with _late_lock:
+        if not _late or now < _next_retry:
+            return
+        late = dict(_late)
+        _late.clear()
+        _next_retry = now + RETRY_SECONDS
+    try:
+        pipeline = cache._cache.get_client(write=True).pipeline(transaction=False)
+        for tokens, version in late.values():
+            keys = [cache.make_and_validate_key(_key(token)) for token in tokens]
+            pipeline.eval(RAISE, len(keys), *keys, version, SECONDS)
+        pipeline.execute()
+    except Exception:
+        for game_id, (tokens, version) in late.items():
+            _keep_late(game_id, tokens, version)
+    else:
+        games = ", ".join(f"{game_id} (version {version})" for game_id, (_, version) in late.items())
+        log.warning("shared cache: announced on a later try: game %s", games)
+
+
+def _announce(game_id: int, tokens: list[str], version: int) -> None:
+    """Once the write has committed. A failure leaves the other servers' polls answering "nothing
+    new" from the old key: logged (never the tokens, which are the links), and kept for a retry."""
+    if _late:
+        retry_late()
+    try:
+        _raise(tokens, version)
+    except Exception:
+        log.exception(
+            "shared cache: game %s's version %s was not announced; retried at this process's next"
+            " poll or write, and every poll sees it within %s s anyway",
+            game_id,
+            version,
+            SECONDS,
+        )
+        _keep_late(game_id, tokens, version)
+
+
 def announce(game) -> None:
     """After the transaction that bumped ``game.version`` commits, raise both links' keys to it
-    (nothing if it rolls back). A failure is logged; the write itself has happened."""
+    (nothing if it rolls back). A failure is logged and retried; the write itself has happened."""
     if not shared():
         return
-    tokens, version = [game.edit_token, game.view_token], game.version
-    transaction.on_commit(lambda: _raise(tokens, version), robust=True)
+    transaction.on_commit(partial(_announce, game.pk, [game.edit_token, game.view_token], game.version), robust=True)
 
 
 def announce_versions(games) -> None:
@@ -85,16 +151,28 @@ def announce_versions(games) -> None:
     the same transaction, and raised once it commits."""
     if not shared():
         return
-    for edit_token, view_token, version in games.values_list("edit_token", "view_token", "version"):
-        transaction.on_commit(partial(_raise, [edit_token, view_token], version), robust=True)
+    for pk, edit_token, view_token, version in games.values_list("pk", "edit_token", "view_token", "version"):
+        transaction.on_commit(partial(_announce, pk, [edit_token, view_token], version), robust=True)
+
+
+def _forget(game_id: int, keys: list[str]) -> None:
+    with _late_lock:
+        _late.pop(game_id, None)  # a retry must not bring back a deleted game's version
+    try:
+        cache.delete_many(keys)
+    except Exception:
+        log.exception(
+            "shared cache: deleted game %s's versions were not forgotten; its links answer 404 within %s s",
+            game_id,
+            SECONDS,
+        )
 
 
 def forget(game) -> None:
     """After the game is deleted: its links answer 404 again, on every server."""
     if not shared():
         return
-    keys = [_key(game.edit_token), _key(game.view_token)]
-    transaction.on_commit(lambda: cache.delete_many(keys), robust=True)
+    transaction.on_commit(partial(_forget, game.pk, [_key(game.edit_token), _key(game.view_token)]), robust=True)
 
 
 def etag(version: int) -> str:

@@ -20,6 +20,7 @@ from scoring.views import (
 urlpatterns = [
     path("", games.home, name="home"),
     path("healthz", games.healthz, name="healthz"),
+    path("readyz", games.readyz, name="readyz"),
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline", pwa.offline, name="offline"),

@@ -151,6 +151,10 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # Tests use a file, not shared-cache memory (which ignores the timeout), so that the
     # concurrency tests' threads wait for each other as real requests do.
     DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"yiwu-test-{os.getpid()}.sqlite3")}
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # A database that does not answer fails a request (and /readyz) in 2 s, libpq's least, not
+    # psycopg's default of 130 s; a connect_timeout in DATABASE_URL wins.
+    DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
 
 
 def env_cache_url(names: tuple[str, ...] = ("REDIS_URL", "CACHE_URL")) -> str:
@@ -255,6 +259,8 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # Behind a reverse proxy that terminates HTTPS (README, deployment).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# A balancer asks each app server for these over plain HTTP (docs/deploy.md, "Readiness").
+SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz)$"]
 # The request header holding the client's address when behind a proxy, e.g. HTTP_X_REAL_IP, and
 # how many proxies in front of the app append to it: the address counted is that many entries
 # from the right, the one the outermost trusted proxy wrote (scoring/access.py client_of).
@@ -297,15 +303,27 @@ def env_admins(name: str) -> list[tuple[str, str]]:
     return admins
 
 
-# A 500 is logged with its traceback to stderr (gunicorn's --error-logfile -), and mailed to
-# ADMINS when there are any (through EMAIL_HOST, localhost by default).
+# With debug off, stderr (gunicorn's --error-logfile -) gets every warning and error: the app's
+# own (scoring.*, yiwu_site.*: a lost announcement, a failed readiness check) and any library's,
+# through the root logger; Django's (django.*: an on_commit hook that failed, in
+# django.db.backends.base); each 500 with its traceback, also mailed to ADMINS when there are any
+# (through EMAIL_HOST, localhost by default). 4xx answers are not logged: they are the app's
+# answers to a phone (refusals, spent budgets, a deleted game's 404 every 3 s), their addresses
+# hold the game's link, and the budgets count them. tests/web/test_it_logging.py checks each.
 ADMINS = env_admins("DJANGO_ADMINS")
 SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"}},
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+        "django.server": {
+            "()": "django.utils.log.ServerFormatter",
+            "format": "[{server_time}] {message}",
+            "style": "{",
+        },
+    },
     "filters": {"require_debug_false": {"()": "django.utils.log.RequireDebugFalse"}},
     "handlers": {
         "stderr": {"class": "logging.StreamHandler", "stream": "ext://sys.stderr", "formatter": "plain"},
@@ -314,10 +332,15 @@ LOGGING = {
             "level": "ERROR",
             "filters": ["require_debug_false"],
         },
+        "django.server": {"class": "logging.StreamHandler", "formatter": "django.server"},
     },
+    "root": {"handlers": ["stderr"], "level": "WARNING"},
     "loggers": {
+        "django": {"handlers": ["stderr", "mail_admins"], "level": "INFO" if DEBUG else "WARNING", "propagate": False},
         "django.request": {"handlers": ["stderr", "mail_admins"], "level": "ERROR", "propagate": False},
         "django.security": {"handlers": ["stderr"], "level": "WARNING", "propagate": False},
+        # runserver's request lines, as Django's own logging has them (naming "django" resets them)
+        "django.server": {"handlers": ["django.server"], "level": "INFO", "propagate": False},
     },
 }
 

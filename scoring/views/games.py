@@ -7,16 +7,16 @@ import segno
 from django.conf import settings
 from django.contrib import messages
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
-from scoring import device, groups, live
+from scoring import device, groups, live, ready
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
 from scoring.charts import game_chart
@@ -35,8 +35,22 @@ from scoring.presenters import game_context
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
-    """For the load balancer, and the floor the request benchmarks compare with: no query."""
+    """Liveness: the process answers. The floor the request benchmarks compare with: no query."""
     return HttpResponse("ok", content_type="text/plain")
+
+
+@require_safe
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness, for the load balancer: 200 when the database and the shared cache answer, else
+    503; the body names each check (scoring/ready.py). Nothing is written but Redis's probe key."""
+    results = ready.checks()
+    ok = all(result == "ok" for result in results.values())
+    response = JsonResponse(results, status=200 if ok else 503)
+    response.headers["Cache-Control"] = "no-store"
+    # A 503 here is logged once, with its reason, by scoring.ready: not again by django.request,
+    # which would also mail ADMINS at every poll of the balancer.
+    response._has_been_logged = True
+    return response
 
 
 HOME_GAMES = 10  # the latest played; 历史牌局 pages through the rest

@@ -19,3 +19,14 @@ def test_serve_prod_logs_errors_to_stderr_and_opens_no_control_socket():
     gunicorn = next(line for line in makefile.splitlines() if "gunicorn yiwu_site.wsgi" in line)
     assert "--no-control-socket" in gunicorn
     assert "--error-logfile -" in gunicorn
+
+
+def test_the_deploy_docs_give_the_version_keys_life_and_the_readiness_bounds_the_code_has():
+    from scoring import live, ready
+
+    text = " ".join((ROOT / "docs" / "deploy.md").read_text(encoding="utf-8").split())
+    assert f"(`{live.PREFIX}<token>`, {live.SECONDS} s)" in text
+    assert f"every poll sees the write within {live.SECONDS} s" in text
+    assert f"at most once every {live.RETRY_SECONDS} s while Redis stays down" in text
+    assert f"a {ready.SECONDS:g} s deadline on an open connection" in text
+    assert settings.SECURE_REDIRECT_EXEMPT == [r"^(healthz|readyz)$"]

@@ -183,3 +183,27 @@ def test_a_cache_address_that_cannot_be_used_stops_the_app_naming_the_variable(e
     assert result.returncode != 0
     assert "ImproperlyConfigured" in result.stderr
     assert said in result.stderr
+
+
+SHOW_TIMEOUTS = (
+    "from django.conf import settings; print(settings.DATABASES['default']['OPTIONS'].get('connect_timeout'),"
+    " settings.CACHES['default'].get('OPTIONS'))"
+)
+
+
+def test_postgresql_and_redis_that_do_not_answer_fail_a_request_in_seconds():
+    """/readyz relies on these (scoring/ready.py; tests/web/test_it_readiness.py uses the same)."""
+    from tests.web.test_it_readiness import REDIS_OPTIONS
+
+    env = {**DEV, "DATABASE_URL": "postgres://yiwu@db.internal:5432/yiwu", "REDIS_URL": "redis://cache.internal:6379/0"}
+    result = manage("shell", "--no-imports", "-c", SHOW_TIMEOUTS, env=env)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"2 {REDIS_OPTIONS}"
+    given = manage(
+        "shell",
+        "--no-imports",
+        "-c",
+        SHOW_TIMEOUTS,
+        env={**env, "DATABASE_URL": env["DATABASE_URL"] + "?connect_timeout=10"},
+    )
+    assert given.stdout.split()[0] == "10"  # the address's own wins

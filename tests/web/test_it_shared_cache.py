@@ -368,3 +368,116 @@ def test_each_replica_has_its_own_kept_client_and_writes_go_to_the_first(redis_u
     assert id(writer) not in readers
     assert len(readers) == 2  # both readers drawn in 40 reads (all alike: a chance of 2**-39)
     assert writer.connection_pool is cache._pools[0]
+
+
+@pytest.fixture
+def fail_next_announcement(monkeypatch):
+    """Once called, the next write to Redis of a version fails, as against a Redis that has
+    stopped answering (redis-py's own error); every other use of Redis works. Nothing left from
+    another test to retry. Returns the versions that failed."""
+    import redis
+
+    real, armed, failed = live._raise, [], []
+
+    def raise_once(tokens, version):
+        if armed and not failed:
+            failed.append(version)
+            raise redis.exceptions.TimeoutError("Timeout reading from socket")
+        real(tokens, version)
+
+    monkeypatch.setattr(live, "_raise", raise_once)
+    monkeypatch.setattr(live, "_late", {})
+    monkeypatch.setattr(live, "_next_retry", 0.0)
+
+    def arm():
+        armed.append(True)
+        return failed
+
+    return arm
+
+
+def lost_announcements(caplog) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "scoring.live" and r.levelname == "ERROR"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_announcement_is_logged_and_every_poll_sees_the_write_once_its_key_expires(
+    game, shared_cache, fail_next_announcement, monkeypatch, caplog
+):
+    """The writer's server gone before it could retry: the key's life is the bound. Measured
+    with the key's life shortened to 1 s; the real one is checked to be 30 s."""
+    import time
+
+    import redis
+
+    watcher, redis_client = Client(), redis.Redis.from_url(shared_cache)
+    key = caches["default"].make_and_validate_key(live.PREFIX + game.edit_token)
+    assert poll(watcher, game, 0).status_code == 204
+    assert 25_000 < redis_client.pttl(key) <= live.SECONDS * 1000 == 30_000
+    monkeypatch.setattr(live, "SECONDS", 1)
+    redis_client.delete(key)
+    assert poll(watcher, game, 0).status_code == 204  # the key again, living 1 s
+
+    failed = fail_next_announcement()
+    assert record(Client(), game, ZIMO).status_code == 302
+    written = time.monotonic()
+    assert failed == [1]
+    assert lost_announcements(caplog) == [
+        f"shared cache: game {game.pk}'s version 1 was not announced; retried at this process's next"
+        " poll or write, and every poll sees it within 1 s anyway"
+    ]
+    assert game.edit_token not in caplog.text
+    live._late.clear()  # the writer's server is gone: nobody retries
+
+    another_server()
+    assert poll(watcher, game, 0).status_code == 204  # the loss: "nothing new" from the old key
+    while (answer := poll(watcher, game, 0)).status_code == 204:
+        assert time.monotonic() - written < 1.5
+        time.sleep(0.05)
+    assert answer.status_code == 200
+    assert "poll?v=1" in answer.content.decode()
+    assert seen_by_a_second_client(shared_cache, game)[0] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_lost_announcement_is_made_at_the_writers_next_poll_and_every_server_sees_it(
+    game, shared_cache, fail_next_announcement, caplog
+):
+    watcher = Client()
+    assert poll(watcher, game, 0).status_code == 204
+    fail_next_announcement()
+    assert record(Client(), game, ZIMO).status_code == 302
+    assert len(lost_announcements(caplog)) == 1
+    assert seen_by_a_second_client(shared_cache, game) == [0, None]  # lost
+
+    assert poll(Client(), game, 0, view=True).status_code == 200  # any poll on the writer's server
+    assert seen_by_a_second_client(shared_cache, game) == [1, 1]
+    assert f"shared cache: announced on a later try: game {game.pk} (version 1)" in caplog.text
+    assert live._late == {}
+    another_server()
+    assert poll(watcher, game, 0).status_code == 200
+
+
+def test_while_the_cache_stays_down_a_lost_announcement_is_retried_once_in_a_while(shared_cache, monkeypatch):
+    import time
+
+    monkeypatch.setattr(live, "_late", {7: (["edit7", "view7"], 3)})
+    monkeypatch.setattr(live, "_next_retry", time.monotonic() + live.RETRY_SECONDS)  # the last try just failed
+    live.retry_late()
+    assert live._late == {7: (["edit7", "view7"], 3)}  # not tried: a request pays for one try in 2 s
+    assert caches["default"].get(live.PREFIX + "edit7") is None
+    monkeypatch.setattr(live, "_next_retry", 0.0)
+    live.retry_late()
+    assert live._late == {}
+    assert [caches["default"].get(live.PREFIX + token) for token in ("edit7", "view7")] == [3, 3]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_deleted_game_is_not_announced_again_by_a_retry(client, game, shared_cache, monkeypatch):
+    monkeypatch.setattr(live, "_late", {game.pk: ([game.edit_token, game.view_token], 4)})
+    monkeypatch.setattr(live, "_next_retry", float("inf"))  # no retry before the delete
+    assert client.post(game_url(game) + "delete").status_code == 302
+    assert live._late == {}
+    monkeypatch.setattr(live, "_next_retry", 0.0)
+    assert poll(client, game, 0).status_code == 404
+    assert seen_by_a_second_client(shared_cache, game) == [None, None]

@@ -1,0 +1,108 @@
+"""Readiness (``/readyz``): can this app server answer pages now?
+
+``/healthz`` answers as long as the process does (liveness: no query). This asks what every page
+needs: the database (``SELECT 1`` on the request's own connection) and, with the shared cache, each
+Redis the caches use (a ``SET`` of one small key with a 10 s life: it fails when Redis refuses
+writes, where a PING would not). Each check is bounded: Redis by the caches' 1 s socket timeouts
+(yiwu_site/settings.py), PostgreSQL by a 1 s deadline after which the connection's socket is shut
+(``_deadline``: a server that stopped answering on an open connection is still acknowledged by its
+machine's kernel, so no timeout of the server's own or of TCP would end the wait) and by
+``connect_timeout`` (2 s, libpq's least) for a connection still to be made. A failure is logged with
+its reason and named in the answer, without the reason (docs/deploy.md, "Readiness").
+"""
+
+import logging
+import os
+import socket
+import threading
+import time
+from contextlib import contextmanager
+
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
+from django.db import connections
+
+log = logging.getLogger(__name__)
+
+SECONDS = 1.0  # the database check's deadline; the caches' own socket timeouts bound theirs
+PROBE = "readyz"  # the key each check sets (under the cache's own prefix and version)
+
+
+class NoAnswer(Exception):
+    pass
+
+
+def checks() -> dict[str, str]:
+    """Each check's name → "ok" or "failed", in the order they ran."""
+    results = {"database": _run("database", lambda: database(connections["default"]))}
+    if settings.SHARED_CACHE:
+        for alias in settings.CACHES:
+            if isinstance(store := caches[alias], RedisCache):
+                name = "cache" if alias == "default" else f"cache {alias}"
+                results[name] = _run(name, lambda store=store: store.set(PROBE, 1, 10))
+    return results
+
+
+def _run(name: str, check) -> str:
+    started = time.monotonic()
+    try:
+        check()
+    except Exception as error:
+        took = time.monotonic() - started
+        log.warning("readiness: %s failed after %.2f s: %s: %s", name, took, type(error).__name__, error)
+        return "failed"
+    return "ok"
+
+
+def database(connection) -> None:
+    """``SELECT 1`` on ``connection`` (a Django connection), within ``SECONDS`` once connected."""
+    with _deadline(connection, SECONDS) as cut:
+        # This SELECT is the health check: Django's own would be one more round trip, and after a
+        # failure it reconnects, so a stopped server would cost the connect's timeout on top.
+        connection.health_check_done = True
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT 1")
+                cursor.fetchone()
+        except Exception as error:
+            if cut.is_set():
+                raise NoAnswer(f"no answer within {SECONDS:g} s") from error
+            raise
+
+
+@contextmanager
+def _deadline(connection, seconds: float):
+    """Past ``seconds``, shut the socket of ``connection`` (PostgreSQL's) so that a query waiting
+    on it fails at once. Yields an Event set when that happened."""
+    cut, done, lock = threading.Event(), threading.Event(), threading.Lock()
+    if connection.vendor != "postgresql":  # SQLite: a local file, nothing to wait for over a network
+        yield cut
+        return
+
+    def cutter():
+        if done.wait(seconds):
+            return
+        while True:
+            with lock:
+                if done.is_set():
+                    return
+                raw = connection.connection  # None while a connection is still being made
+                if raw is not None and not raw.closed:
+                    try:
+                        with socket.socket(fileno=os.dup(raw.fileno())) as same:
+                            same.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                    cut.set()
+                    return
+            if done.wait(0.05):
+                return
+
+    thread = threading.Thread(target=cutter, name="readyz-deadline", daemon=True)
+    thread.start()
+    try:
+        yield cut
+    finally:
+        with lock:
+            done.set()
