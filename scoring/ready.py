@@ -36,11 +36,10 @@ class NoAnswer(Exception):
 def checks() -> dict[str, str]:
     """Each check's name → "ok" or "failed", in the order they ran."""
     results = {"database": _run("database", lambda: database(connections["default"]))}
-    if settings.SHARED_CACHE:
-        for alias in settings.CACHES:
-            if isinstance(store := caches[alias], RedisCache):
-                name = "cache" if alias == "default" else f"cache {alias}"
-                results[name] = _run(name, lambda store=store: store.set(PROBE, 1, 10))
+    for alias in settings.CACHES:  # the shared cache, and the budgets' Redis
+        if isinstance(store := caches[alias], RedisCache):
+            name = "cache" if alias == "default" else f"cache {alias}"
+            results[name] = _run(name, lambda store=store: store.set(PROBE, 1, 10))
     return results
 
 

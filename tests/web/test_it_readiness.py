@@ -145,6 +145,10 @@ def test_ready_with_the_shared_cache_checks_it_too(client, db, shared_cache):
     assert response.json() == {"database": "ok", "cache": "ok"}
 
 
+def test_ready_checks_the_budgets_redis_with_or_without_the_shared_cache(client, db, shared_budgets):
+    assert client.get("/readyz").json() == {"database": "ok", "cache budgets": "ok"}
+
+
 def test_a_database_whose_connections_fail_is_not_ready_and_the_process_still_lives(client, db, monkeypatch, caplog):
     """The suite's own connection, its cursor failing as a lost database's does (a simulation:
     SQLite has no server to stop; the tests below stop a real PostgreSQL). The reason is logged
