@@ -25,6 +25,7 @@ SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
 MAX_RECORDS = 2 * MAX_HANDS  # the standing hands and as many voided ones
 MAX_SEQ = MAX_REVISION = 10**6
+MAX_TRANSFER_FEN = LIMIT * MAX_RATE_YUAN * 100 + MAX_FEE_YUAN * 100  # a whole balance and the whole fee
 
 
 class BackupError(BilingualError):
@@ -150,7 +151,12 @@ def _settlement(raw, people: int) -> dict | None:
         "fee_payee": _int(s["fee_payee"], 0, people - 1, ("垫付台费的人", "fee_payee")),
         "created_at": _time(s["created_at"], ("结算时间", "The settlement's created_at")),
         "paid": [
-            (t["payer"], t["payee"], t["amount_fen"], _time(t["paid_at"], ("已付时间", "paid_at"), optional=True))
+            (
+                _int(t["payer"], 0, people - 1, ("付款人 payer", "payer")),
+                _int(t["payee"], 0, people - 1, ("收款人 payee", "payee")),
+                _int(t["amount_fen"], 1, MAX_TRANSFER_FEN, ("转账金额 amount_fen", "amount_fen")),
+                _time(t["paid_at"], ("已付时间", "paid_at"), optional=True),
+            )
             for t in transfers
         ],
     }

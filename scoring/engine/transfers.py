@@ -7,10 +7,15 @@ and settling each group of the best split as a tree reaches it. Greedy "largest 
 largest creditor" misses splits (10, 3, 3 owing 6, 5, 5 needs 4 transfers; greedy makes 5).
 
 Finding the best split is a DP over subsets, O(2^n · n): fine for a table of up to a dozen
-players, not meant for hundreds.
+players, not meant for hundreds. Past ``EXACT_UP_TO`` players with a balance (an evening of
+many substitutes, or an imported game) everyone is one group: at most n - 1 transfers, the
+fewest only when no smaller group sums to zero.
 """
 
+import heapq
+
 Transfer = tuple[str, str, int]
+EXACT_UP_TO = 12  # the search's 2^12 subsets take milliseconds; each player more doubles them
 
 
 def min_transfers(balances: dict[str, int]) -> list[Transfer]:
@@ -26,7 +31,8 @@ def min_transfers(balances: dict[str, int]) -> list[Transfer]:
     names = sorted(name for name, amount in balances.items() if amount != 0)
     amounts = [balances[name] for name in names]
     transfers: list[Transfer] = []
-    for group in _zero_sum_groups(amounts):
+    groups = _zero_sum_groups(amounts) if len(names) <= EXACT_UP_TO else [list(range(len(names)))]
+    for group in groups:
         transfers.extend(_settle_group({names[i]: amounts[i] for i in group}))
     return sorted(transfers)
 
@@ -88,15 +94,18 @@ def _settle_group(group: dict[str, int]) -> list[Transfer]:
     Each transfer clears at least one of the two, and the last clears both. Ties go to the
     earlier name so the result is deterministic.
     """
-    left = dict(group)
+    debtors = [(amount, name) for name, amount in group.items() if amount < 0]
+    creditors = [(-amount, name) for name, amount in group.items() if amount > 0]
+    heapq.heapify(debtors)
+    heapq.heapify(creditors)
     transfers: list[Transfer] = []
-    while left:
-        payer = min(left, key=lambda name: (left[name], name))
-        payee = min(left, key=lambda name: (-left[name], name))
-        amount = min(-left[payer], left[payee])
+    while debtors:
+        debt, payer = heapq.heappop(debtors)
+        credit, payee = heapq.heappop(creditors)
+        amount = min(-debt, -credit)
         transfers.append((payer, payee, amount))
-        for name, change in ((payer, amount), (payee, -amount)):
-            left[name] += change
-            if left[name] == 0:
-                del left[name]
+        if debt + amount:
+            heapq.heappush(debtors, (debt + amount, payer))
+        if credit + amount:
+            heapq.heappush(creditors, (credit + amount, payee))
     return transfers
