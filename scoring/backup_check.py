@@ -2,7 +2,7 @@
 anything is written, a ``BackupError`` saying which part and why."""
 
 import math
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import pairwise
 
 from django.utils import timezone
@@ -25,6 +25,7 @@ SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
 MAX_RECORDS = 2 * MAX_HANDS  # the standing hands and as many voided ones
 MAX_SEQ = MAX_REVISION = 10**6
+EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
 MAX_TRANSFER_FEN = LIMIT * MAX_RATE_YUAN * 100 + MAX_FEE_YUAN * 100  # a whole balance and the whole fee
 
 
@@ -47,9 +48,16 @@ def _time(value, what: tuple[str, str], optional: bool = False) -> datetime | No
         return None
     try:
         moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        _refuse(f"{what[0]}应为时间（ISO 8601）。", f"{what[1]} must be a time (ISO 8601).")
-    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+        moment = moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+    except (TypeError, ValueError, OverflowError):
+        moment = None
+    # Any zone's local time of these is a date: the export writes each in the app's zone.
+    if moment is None or not EARLIEST <= moment < LATEST:
+        _refuse(
+            f"{what[0]}应为 {EARLIEST.year}-{LATEST.year - 1} 年的时间（ISO 8601）。",
+            f"{what[1]} must be a time (ISO 8601) in {EARLIEST.year}-{LATEST.year - 1}.",
+        )
+    return moment
 
 
 def _text(value, limit: int, what: tuple[str, str]) -> str:
