@@ -7,6 +7,7 @@ bets placed for the next hand, the status and the settlement with its 已付 mar
 A file without ``backup`` (what earlier versions wrote: the standing hands only) still
 restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
 
+from collections import defaultdict, deque
 from copy import deepcopy
 from datetime import datetime
 
@@ -168,16 +169,15 @@ def _settle(game: Game, people: list, saved: dict) -> None:
         balances_fen=plan.balances_fen,
         created_at=saved["created_at"],
     )
-    paid = list(saved["paid"])
+    paid = defaultdict(deque)  # each transfer's 已付 times in the file, by who pays whom how much
+    for payer, payee, amount_fen, paid_at in saved["paid"]:
+        paid[payer, payee, amount_fen].append(paid_at)
     transfers = []
     for t in plan.transfers:
-        match = next((p for p in paid if p[:3] == (t.payer, t.payee, t.amount_fen)), None)
-        if match is not None:
-            paid.remove(match)
+        match = paid.get((t.payer, t.payee, t.amount_fen))
+        paid_at = match.popleft() if match else None
         transfers.append(
-            Transfer(
-                settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen, paid_at=match and match[3]
-            )
+            Transfer(settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen, paid_at=paid_at)
         )
     Transfer.objects.bulk_create(transfers)
 

@@ -2,7 +2,7 @@
 anything is written, a ``BackupError`` saying which part and why."""
 
 import math
-from datetime import datetime
+from datetime import UTC, datetime
 from itertools import pairwise
 
 from django.utils import timezone
@@ -25,6 +25,8 @@ SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
 MAX_RECORDS = 2 * MAX_HANDS  # the standing hands and as many voided ones
 MAX_SEQ = MAX_REVISION = 10**6
+EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
+MAX_TRANSFER_FEN = LIMIT * MAX_RATE_YUAN * 100 + MAX_FEE_YUAN * 100  # a whole balance and the whole fee
 
 
 class BackupError(BilingualError):
@@ -46,9 +48,16 @@ def _time(value, what: tuple[str, str], optional: bool = False) -> datetime | No
         return None
     try:
         moment = datetime.fromisoformat(value)
-    except (TypeError, ValueError):
-        _refuse(f"{what[0]}应为时间（ISO 8601）。", f"{what[1]} must be a time (ISO 8601).")
-    return moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+        moment = moment if timezone.is_aware(moment) else timezone.make_aware(moment)
+    except (TypeError, ValueError, OverflowError):
+        moment = None
+    # Any zone's local time of these is a date: the export writes each in the app's zone.
+    if moment is None or not EARLIEST <= moment < LATEST:
+        _refuse(
+            f"{what[0]}应为 {EARLIEST.year}-{LATEST.year - 1} 年的时间（ISO 8601）。",
+            f"{what[1]} must be a time (ISO 8601) in {EARLIEST.year}-{LATEST.year - 1}.",
+        )
+    return moment
 
 
 def _text(value, limit: int, what: tuple[str, str]) -> str:
@@ -150,7 +159,12 @@ def _settlement(raw, people: int) -> dict | None:
         "fee_payee": _int(s["fee_payee"], 0, people - 1, ("垫付台费的人", "fee_payee")),
         "created_at": _time(s["created_at"], ("结算时间", "The settlement's created_at")),
         "paid": [
-            (t["payer"], t["payee"], t["amount_fen"], _time(t["paid_at"], ("已付时间", "paid_at"), optional=True))
+            (
+                _int(t["payer"], 0, people - 1, ("付款人 payer", "payer")),
+                _int(t["payee"], 0, people - 1, ("收款人 payee", "payee")),
+                _int(t["amount_fen"], 1, MAX_TRANSFER_FEN, ("转账金额 amount_fen", "amount_fen")),
+                _time(t["paid_at"], ("已付时间", "paid_at"), optional=True),
+            )
             for t in transfers
         ],
     }

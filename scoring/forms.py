@@ -4,8 +4,10 @@ import re
 from decimal import Decimal
 
 from django import forms
-from django.contrib.auth import password_validation
+from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset, ScoringError
@@ -70,6 +72,27 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
     def get_help_text(self) -> str:
         return _("密码至少要 %(min_length)d 个字符。") % {"min_length": self.min_length}
+
+
+def bound_username(form: forms.Form) -> None:
+    """The username field refuses a name longer than an account's before the form's ``clean``:
+    the login's ``authenticate`` hands a failed name to django-axes, whose column holds 255."""
+    field = form.fields["username"]
+    if not any(isinstance(v, MaxLengthValidator) for v in field.validators):  # AuthenticationForm has none
+        field.validators.append(MaxLengthValidator(get_user_model()._meta.get_field("username").max_length))
+    field.error_messages["max_length"] = _("用户名太长：最多 %(limit_value)d 个字符（现在是 %(show_value)d 个）。")
+
+
+class LoginForm(AuthenticationForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        bound_username(self)
+
+
+class SignupForm(UserCreationForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        bound_username(self)
 
 
 SEAT_CHOICES = [(0, _("东")), (1, _("南")), (2, _("西")), (3, _("北"))]

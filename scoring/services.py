@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max
+from django.db.models import Count, Max
 from django.utils import timezone
 
 from scoring import groups, live
+from scoring.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
 from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -230,7 +231,14 @@ def record_hand(
                     f"一场最多 {MAX_HANDS} 局：请结算这一场，再开新的一场。",
                     f"A game holds at most {MAX_HANDS} hands: settle this one and start a new game.",
                 )
-            seq = (game.hands.aggregate(last=Max("seq"))["last"] or 0) + 1
+            held = game.hands.aggregate(last=Max("seq"), rows=Count("pk"))
+            seq = (held["last"] or 0) + 1
+            if held["rows"] >= MAX_RECORDS or seq > MAX_SEQ:  # what a backup holds: every game exports and imports
+                raise Conflict(
+                    f"一场最多记 {MAX_RECORDS} 条（作废的也算）：请结算这一场，再开新的一场。",
+                    f"A game holds at most {MAX_RECORDS} records, voided ones included: settle this one and start"
+                    " a new game.",
+                )
             if seq != next_seq and is_seating(entry):
                 raise Conflict(
                     "刚才别的手机记了一局或换了人，请看最新的记录再换。",
@@ -332,6 +340,12 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
             before = build(game, [h for h in hands if h.seq < seq]).state
             carry = carried_bets(game=game, hands=hands, hand=hand, before=before)
         target = carry.target if carry else None
+        if max(hand.revision, target.revision if target else 0) >= MAX_REVISION:  # what a backup holds
+            raise Conflict(
+                f"第{number}局已经改过 {MAX_REVISION} 次，不能再改。",
+                f"Hand {number} was changed {MAX_REVISION} times: it can be changed no more.",
+                hand,
+            )
         hands = [target if target and h.seq == target.seq else h for h in hands]
         with numbered_now(hands):
             # raises LedgerError: nothing is saved

@@ -57,21 +57,20 @@ def add_hand(tally: list[dict], entry: dict, net: list, who: list[int] | None = 
 def tally_of(rows, players: list[str]) -> list[dict]:
     """The tally of a replay's rows by person (voided hands count for nothing; a seating brings
     its newcomers in); ``players`` is the first seating."""
-    people, seating = list(players), list(players)
-    tally = new_tally(len(people))
+    index = {key(name): i for i, name in enumerate(players)}  # each person's place, kept as people come
+    tally = new_tally(len(index))
+    who = [index[key(name)] for name in players]
     for row in rows:
         if row.result is None:
             continue
         if is_seating(row.hand.entry):
-            seating = list(row.hand.entry["players"])
-            known = {key(name) for name in people}
-            for name in seating:
-                if key(name) not in known:
-                    known.add(key(name))
-                    people.append(name)
+            for name in row.hand.entry["players"]:
+                if key(name) not in index:
+                    index[key(name)] = len(tally)
                     tally.extend(new_tally(1))
+            who = [index[key(name)] for name in row.hand.entry["players"]]
             continue
-        add_hand(tally, row.hand.entry, row.result.net, who_sits(people, seating))
+        add_hand(tally, row.hand.entry, row.result.net, who)
     return tally
 
 

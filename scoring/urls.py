@@ -1,6 +1,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
+from scoring.forms import LoginForm
 from scoring.views import (
     accounts,
     analyse,
@@ -69,7 +70,7 @@ urlpatterns = [
     path("group/<str:token>/paid/<int:transfer_id>", groups.paid, name="group-paid"),
     path("group/<str:token>/settle-up/<int:settle_up_id>/undo", groups.undo, name="group-undo"),
     path("accounts/signup", accounts.signup, name="signup"),
-    path("accounts/login", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/login", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout", auth_views.LogoutView.as_view(), name="logout"),
     path("api/score", api.score, name="api-score"),
     path("api/settle", api.settle_api, name="api-settle"),

@@ -242,8 +242,9 @@ def static_files(collected: bool) -> dict:
 COLLECTED_STATIC = not (DEBUG or TESTING) or env_bool("DJANGO_COLLECTED_STATIC", False)
 STORAGES, WHITENOISE_AUTOREFRESH, WHITENOISE_USE_FINDERS = static_files(COLLECTED_STATIC).values()
 
-# A 20,000-hand game as JSON stays well under this.
-DATA_UPLOAD_MAX_MEMORY_SIZE = 4 * 1024 * 1024
+# A request may carry the largest backup (docs/contract.md "A backup": the import takes 10 MiB)
+# and the form around it, pasted or uploaded; an upload is kept in memory, as it is read whole.
+DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 11 * 1024 * 1024
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
 CRISPY_TEMPLATE_PACK = "bootstrap5"

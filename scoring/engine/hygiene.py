@@ -24,6 +24,8 @@ SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # \ud800-\udfff in the JSO
 
 def bad_character(text: str) -> str | None:
     """The first character of ``text`` no name or note may hold, as its code point ("U+202E")."""
+    if text.isprintable():  # holds none of BAD_CATEGORIES (every one is unprintable), at C speed
+        return None
     for char in text:
         if unicodedata.category(char) in BAD_CATEGORIES:
             return f"U+{ord(char):04X}"

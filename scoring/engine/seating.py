@@ -90,9 +90,9 @@ class Seated:
     in seat order now, and each person's total (``people()``). Reads of anything else (义乌's
     ``maizi``, ``may_buy_maizi``…) go to the ruleset's state, so the app asks it as before."""
 
-    __slots__ = ("offsets", "passes", "seating", "table")
+    __slots__ = ("offsets", "passes", "seating", "spelled", "table")
 
-    def __init__(self, table, seating, offsets: dict, passes: int = 0):
+    def __init__(self, table, seating, offsets: dict, passes: int = 0, spelled: dict | None = None):
         self.table = table
         self.seating = list(seating)
         # Each person (by the name they first sat down under, in order of first appearance): their
@@ -100,6 +100,9 @@ class Seated:
         self.offsets = offsets
         # How many hands passed the deal to another seat (rounds: passes // seats).
         self.passes = passes
+        # Each person's name in ``offsets`` by ``key``: a seating finds its people without a scan of
+        # everyone (an imported game may hold thousands).
+        self.spelled = {key(name): name for name in offsets} if spelled is None else spelled
 
     def __getattr__(self, name):
         if name.startswith("__") or name in Seated.__slots__:  # while copying: not yet set
@@ -139,7 +142,7 @@ class Seated:
     def __deepcopy__(self, memo) -> "Seated":
         from copy import deepcopy
 
-        return Seated(deepcopy(self.table, memo), self.seating, dict(self.offsets), self.passes)
+        return Seated(deepcopy(self.table, memo), self.seating, dict(self.offsets), self.passes, dict(self.spelled))
 
     def __eq__(self, other) -> bool:
         if not isinstance(other, Seated):
@@ -209,13 +212,12 @@ def check_room(state, hand: SeatingEntry, limit: int) -> None:
 def advance(state: Seated, hand: SeatingEntry, after_seating) -> None:
     """The people move; every bet ends (``after_seating``, the ruleset's, on its own state); a
     dealer on another seat starts a new tenure."""
-    totals, offsets = state.table.totals, state.offsets
-    known = {key(name): name for name in offsets}
+    totals, offsets, spelled = state.table.totals, state.offsets, state.spelled
     for seat_, name in enumerate(state.seating):  # who stands up takes their seat's running total along
-        person = known[key(name)]
+        person = spelled[key(name)]
         offsets[person] = norm(offsets[person] + totals[seat_])
     for seat_, name in enumerate(hand.players):  # who sits down counts from their new seat's total
-        person = known.setdefault(key(name), name)
+        person = spelled.setdefault(key(name), name)
         offsets[person] = norm(offsets.get(person, 0) - totals[seat_])
     state.seating = list(hand.players)
     if after_seating is not None:

@@ -1,10 +1,13 @@
 """Input hygiene (scoring/engine/hygiene.py): JSON read strictly, one check for names and notes."""
 
+import sys
+import unicodedata
+
 import pytest
 
 from scoring.engine import ScoringError, score_game
-from scoring.engine.errors import shown
-from scoring.engine.hygiene import check_names, loads
+from scoring.engine.errors import BAD_CATEGORIES, shown
+from scoring.engine.hygiene import bad_character, check_names, loads
 
 
 @pytest.mark.parametrize(
@@ -39,3 +42,10 @@ def test_a_manual_amount_past_float_range_is_refused_in_the_engine_too():
     with pytest.raises(ScoringError) as refused:
         score_game({"ruleset": "zhuji", "hands": [hand]})
     assert refused.value.field == "net"
+
+
+def test_every_character_a_name_may_not_hold_is_unprintable_so_a_printable_name_is_passed_at_once():
+    chars = (chr(c) for c in range(sys.maxunicode + 1))
+    assert not [c for c in chars if unicodedata.category(c) in BAD_CATEGORIES and c.isprintable()]
+    assert bad_character("老王\u3000\u202e") == "U+202E"  # an ideographic space is unprintable, and allowed
+    assert bad_character("老王\u3000") is None

@@ -134,6 +134,18 @@ def test_twelve_players_finish():
     assert len(transfers) <= 11
 
 
+def test_thousands_of_players_settle_at_once_in_one_group():
+    """Past twelve the subset search would double with each player (an import of 8,000 hung)."""
+    rng = random.Random(8000)
+    values = [rng.randint(-(10**9), 10**9) or 1 for _ in range(7999)]
+    balances = {f"p{i}": v for i, v in enumerate([*values, -sum(values)])}
+    transfers = min_transfers(balances)
+    assert all(v == 0 for v in apply(balances, transfers).values())
+    assert len(transfers) <= 7999
+    thirteen = {f"p{i}": v for i, v in enumerate([*values[:12], -sum(values[:12])])}
+    assert len(min_transfers(thirteen)) <= 12
+
+
 @pytest.mark.parametrize("balances", [{"a": 1}, {"a": 5, "b": -4}, {"a": -1, "b": -1}])
 def test_unbalanced_input_is_refused(balances):
     with pytest.raises(ValueError, match="sum to 0"):

@@ -1,3 +1,7 @@
+import pytest
+from axes.models import AccessAttempt, AccessFailureLog
+from django.conf import settings
+from django.contrib.auth.models import User
 from django.test import Client
 
 from scoring.models import SavedGame
@@ -70,8 +74,6 @@ def test_a_weak_password_is_refused_with_the_validators_messages(client, db):
         "/accounts/signup", {"username": "laowang88", "password1": "laowang88", "password2": "laowang88"}
     )
     assert "太相似了" in alike.content.decode()  # too similar to the username
-    from django.contrib.auth.models import User
-
     assert not User.objects.exists()
 
 
@@ -109,3 +111,30 @@ def test_a_login_from_a_client_whose_address_header_is_not_an_ip_still_works(cli
     sign_up(client)
     fresh = Client(HTTP_X_REAL_IP="not-an-address")
     assert fresh.post("/accounts/login", {"username": "laowang", "password": "mahjong-2026!"}).status_code == 302
+
+
+@pytest.mark.parametrize("length", [151, 256, 1000])
+def test_a_username_longer_than_an_account_holds_is_refused_at_login_before_axes_stores_it(client, db, length):
+    """axes stores a failed login's username in 255 characters: on PostgreSQL a longer one was a 500."""
+    sign_up(client)
+    response = Client().post("/accounts/login", {"username": "名" * length, "password": "wrong"})
+    assert response.status_code == 200
+    assert f"用户名太长：最多 150 个字符（现在是 {length} 个）。" in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+    assert not AccessFailureLog.objects.exists()
+    english = Client()
+    english.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    response = english.post("/accounts/login", {"username": "a" * length, "password": "wrong"})
+    assert f"The username is too long: at most 150 characters (this one has {length})." in response.content.decode()
+    assert not AccessAttempt.objects.exists()
+    assert Client().post("/accounts/login", {"username": "laowang", "password": "wrong"}).status_code == 200
+    assert AccessAttempt.objects.get().username == "laowang"  # a name within the bound is still counted
+
+
+def test_a_username_longer_than_an_account_holds_is_refused_at_sign_up(client, db):
+    passwords = {"password1": "mahjong-2026!", "password2": "mahjong-2026!"}
+    response = client.post("/accounts/signup", {"username": "名" * 1000, **passwords})
+    assert response.status_code == 200
+    assert "用户名太长：最多 150 个字符（现在是 1000 个）。" in response.content.decode()
+    assert not User.objects.exists()
+    sign_up(client, "名" * 150)

@@ -5,13 +5,20 @@ from pathlib import Path
 
 from django.conf import settings
 
+from scoring.views.records import MAX_IMPORT_BYTES
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_nginx_example_accepts_exactly_the_bodies_the_app_accepts():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    sizes = re.findall(r"client_max_body_size (\d+)m;", readme)
-    assert sizes == [str(settings.DATA_UPLOAD_MAX_MEMORY_SIZE // (1024 * 1024))]
+def test_the_nginx_examples_accept_exactly_the_bodies_the_app_accepts():
+    for doc in ("README.md", "docs/deploy.md"):
+        sizes = re.findall(r"client_max_body_size (\d+)m;", (ROOT / doc).read_text(encoding="utf-8"))
+        assert [int(size) * 1024 * 1024 for size in sizes] == [settings.DATA_UPLOAD_MAX_MEMORY_SIZE], doc
+
+
+def test_a_request_carrying_the_largest_import_and_its_form_is_accepted():
+    assert settings.DATA_UPLOAD_MAX_MEMORY_SIZE >= MAX_IMPORT_BYTES + 64 * 1024
+    assert settings.FILE_UPLOAD_MAX_MEMORY_SIZE == settings.DATA_UPLOAD_MAX_MEMORY_SIZE
 
 
 def test_serve_prod_logs_errors_to_stderr_and_opens_no_control_socket():

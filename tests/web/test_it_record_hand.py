@@ -180,6 +180,27 @@ def test_a_game_of_2000_hands_takes_no_more_and_says_why(client, db):
     assert "一场最多 2000 局" in " ".join(messages_of(client.get(response["Location"])))
 
 
+def test_a_game_holding_as_many_records_as_a_backup_holds_takes_no_more_voided_ones_included(client, game, monkeypatch):
+    """Voiding frees a hand, never a record: else a game would grow past what its backup imports."""
+    monkeypatch.setattr("scoring.services.MAX_RECORDS", 3)
+    for _ in range(3):
+        record(client, game, ZIMO)
+    client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记错了", "revision": "0"})
+    response = record(client, game, ZIMO)
+    assert Hand.objects.filter(game=game).count() == 3
+    assert "一场最多记 3 条（作废的也算）" in " ".join(messages_of(client.get(response["Location"])))
+
+
+def test_a_hand_changed_as_often_as_a_backup_holds_is_changed_no_more(client, game, monkeypatch):
+    monkeypatch.setattr("scoring.services.MAX_REVISION", 1)
+    record(client, game, ZIMO)
+    void = {"version": version_of(game), "reason": "记错了", "revision": "0"}
+    Hand.objects.filter(game=game).update(revision=1)  # as if edited once
+    response = client.post(game_url(game) + "hand/1/void", {**void, "revision": "1"}, follow=True)
+    assert "第1局已经改过 1 次，不能再改。" in response.content.decode()
+    assert not Hand.objects.get(game=game).voided
+
+
 def test_a_resubmitted_form_names_the_hand_it_already_recorded(client, game):
     record(client, game, ZIMO, form_token="tok-123")
     record(client, game, {"outcome": "draw"})
