@@ -8,7 +8,6 @@ A file without ``backup`` (what earlier versions wrote: the standing hands only)
 restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
 
 from collections import defaultdict, deque
-from copy import deepcopy
 from datetime import datetime
 
 from django.db import transaction
@@ -16,15 +15,15 @@ from django.utils import timezone
 
 from scoring.backup_check import FORMAT, BackupError, read_backup
 from scoring.cache import store, table
-from scoring.engine import ScoringError, score
+from scoring.engine import ScoringError
 from scoring.engine.contract import corrections
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import fmt, from_json, to_json
-from scoring.engine.seating import Seated, seat
 from scoring.lang import pick
 from scoring.ledger import build
 from scoring.models import Game, Hand, Settlement, Transfer
 from scoring.people import people_of
+from scoring.presenters import hand_title
 from scoring.readmodel import GameView
 
 # --- writing ------------------------------------------------------------------------------
@@ -109,38 +108,26 @@ def backup_json(ledger: GameView) -> dict:
 # --- restoring -----------------------------------------------------------------------------
 
 
-def _check_voided(data: dict, records: list[dict], ruleset, rules) -> None:
-    """A voided hand is never replayed but is shown, so its entry must be a hand: one that scores
-    at the table where it stands, or (an earlier hand edited since) at a fresh table."""
-    fixes, standing = corrections(data, ruleset.seats), iter(enumerate(data["hands"]))
-    state = ruleset.new_state(data.get("first_dealer", 0))
-    if data.get("players") is not None:  # the first seating: a seating entry scores against it
-        state = seat(state, data["players"])
+def _check_voided(records: list[dict], ruleset, players: list[str]) -> None:
+    """A voided hand is never replayed, only shown (its title, in the list and the CSV), so its
+    entry must be a hand the ruleset reads and can title. It need not score where it stands: an
+    earlier hand edited since may leave it no table it scores at (a 下子 after a dealer win that
+    is one no more), and the game it came from holds it all the same."""
+    game = Game(ruleset=ruleset.code, players=players)
     for record in records:
         if "voided_at" not in record:
-            index, entry = next(standing)
-            if index in fixes:
-                state.correct(*fixes[index])
-            score(ruleset, rules, state, ruleset.parse_hand(entry))  # the contract scored it already
             continue
-        fresh = ruleset.new_state(state.dealer)
-        tables = [deepcopy(state), seat(fresh, state.seating) if isinstance(state, Seated) else fresh]
-        if record["dealer_fix"] is not None:
-            tables[0].correct(record["dealer_fix"], record["streak_fix"] or 0)
         try:
-            _scores_at_either(ruleset, rules, ruleset.parse_hand(record["entry"]), tables)
+            ruleset.parse_hand(record["entry"])
+            hand_title(game, record["entry"], None, players)
         except ScoringError as error:
-            seq = record["seq"]
-            raise BackupError(
-                f"第{seq}局（已作废）：{error.zh}", f"Hand {seq} (voided): {error.en}", "backup"
-            ) from None
-
-
-def _scores_at_either(ruleset, rules, hand, tables: list) -> None:
-    try:
-        score(ruleset, rules, tables[0], hand)
-    except ScoringError:
-        score(ruleset, rules, tables[1], hand)
+            refusal = error.zh, error.en
+        except (KeyError, IndexError, TypeError):  # read, but lacking what a title names (a win's winner)
+            refusal = "这不是一局完整的记录", "it is not a whole hand"
+        else:
+            continue
+        seq = record["seq"]
+        raise BackupError(f"第{seq}局（已作废）：{refusal[0]}", f"Hand {seq} (voided): {refusal[1]}", "backup")
 
 
 def _rows(game: Game, records: list[dict], entries: list, fixes: dict) -> list[Hand]:
@@ -192,7 +179,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     ``backup`` object cannot be restored, and then nothing is created)."""
     saved = read_backup(data, ruleset, people=len(people_of(players, seatings_in(data))))
     if saved:
-        _check_voided(data, saved["hands"], ruleset, rules)
+        _check_voided(saved["hands"], ruleset, players)
     now = timezone.now()
     records = (
         saved["hands"]

@@ -248,6 +248,18 @@ def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
     assert "小李" not in warning
 
 
+def test_a_voided_hand_that_scores_nowhere_since_an_earlier_edit_still_restores(client, game):
+    """Its 下子 needed the dealer win before it, edited into a draw since: the game holds it."""
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
+    client.post(game_url(game) + "hand/2/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
+    draw = {**form_fields({"outcome": "draw"}, game), "revision": "0", "confirm": "1", "version": version_of(game)}
+    assert client.post(game_url(game) + "hand/1/edit", draw).status_code == 302
+    copy = restore(client, game)
+    assert rows(copy) == rows(game)
+    assert "记错了" in client.get(game_url(copy)).content.decode()
+
+
 @pytest.mark.parametrize(
     "spoil",
     [
@@ -255,6 +267,7 @@ def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
         lambda b: b["backup"]["hands"].pop(0),
         lambda b: b["backup"]["hands"][0].update(seq="1"),
         lambda b: b["backup"]["hands"][-1].update(entry={"outcome": "flying"}),
+        lambda b: b["backup"]["hands"][-1].update(entry={"outcome": "win", "win_type": "zimo"}),
         lambda b: b["backup"]["hands"][0].update(entered_by="\u202e王"),
         lambda b: b["backup"]["hands"][0].update(created_at="yesterday"),
         lambda b: b["backup"].update(created_at="9999-12-31T23:59:59+00:00"),
@@ -270,6 +283,7 @@ def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
         "a-hand-missing",
         "seq-as-text",
         "a-voided-hand-that-is-no-hand",
+        "a-voided-win-that-names-no-winner",
         "a-direction-mark-in-a-name",
         "a-time-that-is-no-time",
         "a-time-past-the-years-a-zone-can-write",
