@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from scoring.engine.money import settlement_plan
 from scoring.engine.transfers import EXACT_LIMIT
+from tests.engine.test_transfers import reference_transfers as old_min_transfers  # the search unbounded
 
 OLD_RUN_UP_TO = 20  # people: the old search at 22 is ~6 s and 24 ~25 s and a gigabyte
 
@@ -30,48 +31,6 @@ def random_balances(players: int, seed: int) -> list[int]:
         values.append(-sum(values))
         if all(values) and len({abs(v) for v in values}) == players:
             return values
-
-
-def old_min_transfers(balances: dict[str, int]) -> list[tuple[str, str, int]]:
-    """The search as it was before the bound (kept here for the comparison only): the subset DP
-    over every non-zero balance, each group settled largest debtor to largest creditor."""
-    names = sorted(name for name, amount in balances.items() if amount)
-    amounts = [balances[name] for name in names]
-    size = 1 << len(amounts)
-    sums = [0] * size
-    for mask in range(1, size):
-        low = mask & -mask
-        sums[mask] = sums[mask ^ low] + amounts[low.bit_length() - 1]
-    dp, last = [0] * size, [0] * size
-    for mask in range(1, size):
-        best, best_i, rest = -1, 0, mask
-        while rest:
-            bit = rest & -rest
-            rest ^= bit
-            if dp[mask ^ bit] > best:
-                best, best_i = dp[mask ^ bit], bit.bit_length() - 1
-        dp[mask], last[mask] = best + (sums[mask] == 0), best_i
-    groups, current, mask = [], [], size - 1
-    while mask:
-        if sums[mask] == 0 and current:
-            groups.append(current)
-            current = []
-        current.append(last[mask])
-        mask ^= 1 << last[mask]
-    groups.append(current)
-    transfers = []
-    for group in groups:
-        left = {names[i]: amounts[i] for i in group}
-        while left:
-            payer = min(left, key=lambda name: (left[name], name))
-            payee = min(left, key=lambda name: (-left[name], name))
-            amount = min(-left[payer], left[payee])
-            transfers.append((payer, payee, amount))
-            for name, change in ((payer, amount), (payee, -amount)):
-                left[name] += change
-                if left[name] == 0:
-                    del left[name]
-    return sorted(transfers)
 
 
 def cpu(fn) -> float:
