@@ -69,9 +69,11 @@ def cached_version(token: str) -> int | None:
     return value if isinstance(value, int) else None
 
 
-def _raise(tokens: list[str], version: int) -> None:
+def _raise(tokens: list[str], version: int, client=None) -> None:
+    """``RAISE`` on both links' keys, through ``client`` (a redis-py client or pipeline), or the
+    cache's own writing client."""
     keys = [cache.make_and_validate_key(_key(token)) for token in tokens]
-    client = cache._cache.get_client(keys[0], write=True)  # Django's RedisCacheClient: a redis-py client
+    client = client or cache._cache.get_client(keys[0], write=True)  # Django's RedisCacheClient: redis-py's
     client.eval(RAISE, len(keys), *keys, version, SECONDS)
 
 
@@ -109,8 +111,7 @@ def retry_late() -> None:
     try:
         pipeline = cache._cache.get_client(write=True).pipeline(transaction=False)
         for tokens, version in late.values():
-            keys = [cache.make_and_validate_key(_key(token)) for token in tokens]
-            pipeline.eval(RAISE, len(keys), *keys, version, SECONDS)
+            _raise(tokens, version, pipeline)
         pipeline.execute()
     except Exception:
         for game_id, (tokens, version) in late.items():

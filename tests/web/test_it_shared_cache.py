@@ -379,11 +379,11 @@ def fail_next_announcement(monkeypatch):
 
     real, armed, failed = live._raise, [], []
 
-    def raise_once(tokens, version):
+    def raise_once(tokens, version, client=None):
         if armed and not failed:
             failed.append(version)
             raise redis.exceptions.TimeoutError("Timeout reading from socket")
-        real(tokens, version)
+        real(tokens, version, client)
 
     monkeypatch.setattr(live, "_raise", raise_once)
     monkeypatch.setattr(live, "_late", {})
