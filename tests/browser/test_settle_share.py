@@ -26,6 +26,9 @@ def test_settled_share_text_copies_and_shares_in_one_tap(live_server, browser, s
     page.fill("#id_fee_yuan", "40")
     page.get_by_role("button", name="预览").click()
     expect(page.locator(".fee-advance")).to_contain_text("垫付台费 40 元（已算入）")
+    # the fee's change and the tap each asked for a preview: the last one's swap could replace the
+    # button under the tap, so tap once both have landed
+    page.wait_for_function("!document.querySelector('.htmx-request')")
     page.get_by_role("button", name="结束并结算").click()
     share = page.locator("#share-text")
     expect(page.locator(".transfers")).to_be_visible()
