@@ -28,7 +28,7 @@ def test_settled_share_text_copies_and_shares_in_one_tap(live_server, browser, s
     expect(page.locator(".fee-advance")).to_contain_text("垫付台费 40 元（已算入）")
     # the fee's change and the tap each asked for a preview: the last one's swap could replace the
     # button under the tap, so tap once both have landed
-    page.wait_for_function("!document.querySelector('.htmx-request')")
+    expect(page.locator(".htmx-request")).to_have_count(0)
     page.get_by_role("button", name="结束并结算").click()
     share = page.locator("#share-text")
     expect(page.locator(".transfers")).to_be_visible()
