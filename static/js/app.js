@@ -261,3 +261,34 @@ function loadPageScripts(root) {
 }
 document.addEventListener("DOMContentLoaded", function () { loadPageScripts(document); });
 document.addEventListener("htmx:load", function (event) { loadPageScripts(event.detail.elt); });
+
+// A press on a button the preview refresh would replace (确认记录, in the part it swaps): leaving the
+// field that was focused fires a change, and its refresh must not swap the button out between the
+// finger going down and coming up, or the tap is lost. The refresh is held; a press that ends in
+// no submit asks for the preview again.
+var pressedButton = null;
+var heldPreview = false;
+var pressSubmitted = false;
+document.addEventListener("pointerdown", function (event) {
+  pressedButton = event.target.closest ? event.target.closest("#hand-form button") : null;
+  heldPreview = pressSubmitted = false;
+}, true);
+document.addEventListener("submit", function () { pressSubmitted = true; }, true);
+function pressEnded() {
+  if (!pressedButton) return;
+  var form = pressedButton.form;
+  pressedButton = null;
+  setTimeout(function () {  // after the click this press makes, and its submit, if any
+    if (heldPreview && !pressSubmitted && form && document.body.contains(form) && window.htmx) window.htmx.trigger(form, "change");
+    heldPreview = false;
+  }, 0);
+}
+document.addEventListener("pointerup", pressEnded, true);
+document.addEventListener("pointercancel", pressEnded, true);
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var asker = event.detail.requestConfig && event.detail.requestConfig.elt;  // detail.elt is the target
+  if (!pressedButton || !asker || !asker.hasAttribute("data-preview")) return;
+  if (!event.detail.target || !event.detail.target.contains(pressedButton)) return;
+  event.detail.shouldSwap = false;
+  heldPreview = true;
+});

@@ -146,3 +146,54 @@ def test_tap_counts_for_the_common_hands_the_floats_and_a_manual_hand(live_serve
     totals = score_game({"hands": [*entries, manual]})["totals"]
     assert screen_totals(page) == totals
     shot(page, "manual-in-ledger")
+
+
+
+def press_confirm_while_the_preview_refreshes(page, live_server):
+    """The finger goes down on 确认记录 while the note is focused and retyped: leaving the note asks
+    for a preview, whose answer is let through (and handled) before the finger comes up."""
+    game = new_game()
+    page.goto(f"{live_server.url}/g/{game.edit_token}/record?outcome=manual")
+    page.wait_for_selector("#hand-form[data-ready]")
+    page.fill("#id_note", "诈胡")
+    page.fill("#id_n0", "-3")
+    page.fill("#id_n1", "3")
+    page.locator("#id_note").focus()  # leaving 小李's field previews the hand
+    expect(page.get_by_role("button", name="确认记录")).to_be_visible()
+    expect(page.locator(".htmx-request")).to_have_count(0)
+    page.locator("#id_note").fill("罚分")  # retyped, not yet left: its change fires when the finger goes down
+    held = []
+
+    def hold_the_first(route):  # the preview leaving the note asks for; the tap's own post goes on
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/record*", hold_the_first)
+    box = page.get_by_role("button", name="确认记录").bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(20)
+    assert len(held) == 1, "leaving the note asked for a preview"
+    with page.expect_response(lambda response: response.request.method == "POST"):
+        held[0].continue_()
+    expect(page.locator(".htmx-request")).to_have_count(0)  # the preview's answer has been handled
+
+
+def test_a_tap_on_confirm_that_sets_off_a_preview_refresh_still_records_the_hand(live_server, phone):
+    press_confirm_while_the_preview_refreshes(phone, live_server)
+    phone.mouse.up()
+    expect(phone.locator(".alert-success")).to_be_visible()
+    assert [h.entry for h in Hand.objects.all()] == [{"outcome": "manual", "net": [-3, 3, 0, 0], "note": "罚分"}]
+
+
+def test_a_press_on_confirm_that_slides_off_records_nothing_and_shows_the_new_preview(live_server, phone):
+    press_confirm_while_the_preview_refreshes(phone, live_server)
+    phone.mouse.move(5, 5)  # the finger slides off 确认记录 before it lifts: no tap
+    phone.mouse.up()
+    expect(phone.locator(".preview")).to_contain_text("手动 · 罚分")  # the refresh held under the finger
+    assert not Hand.objects.exists()
