@@ -148,7 +148,6 @@ def test_tap_counts_for_the_common_hands_the_floats_and_a_manual_hand(live_serve
     shot(page, "manual-in-ledger")
 
 
-
 def press_confirm_while_the_preview_refreshes(page, live_server):
     """The finger goes down on 确认记录 while the note is focused and retyped: leaving the note asks
     for a preview, whose answer is let through (and handled) before the finger comes up."""
