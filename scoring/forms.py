@@ -309,7 +309,7 @@ class VoidForm(forms.Form):
 
 
 class ImportForm(forms.Form):
-    """恢复备份: a JSON file or its text (scoring/views/records.py reads and size-checks them)."""
+    """恢复备份: a JSON file or its text (scoring/records/views/records.py reads and size-checks them)."""
 
     file = forms.FileField(
         label=_("备份文件"), required=False, widget=forms.ClearableFileInput(attrs={"accept": "application/json,.json"})

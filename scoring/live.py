@@ -203,7 +203,7 @@ def well_formed(token: str) -> bool:
 
 # The poll's address, scoring/urls.py's ``g/<str:token>/poll`` under the root (``str``: no
 # slash). Matched here rather than through the URL resolver, which tries the patterns before it
-# in turn: a tenth of a quiet poll's time. tests/web/test_it_shared_cache.py checks that the two
+# in turn: a tenth of a quiet poll's time. tests/core/test_it_shared_cache.py checks that the two
 # agree.
 POLL_PATH = re.compile(r"/g/(?P<token>[^/]+)/poll")
 

@@ -80,7 +80,7 @@ class PrivateTokenPagesMiddleware:
     """A page whose URL holds a game token (the link is the key) is kept by no cache: not a
     shared proxy's, not the browser's back-forward store on a borrowed phone. The one exception
     a view may make is its own ``private`` policy: the record flow's htmx steps, kept for seconds
-    in the phone's cache so that a preloaded step is used (scoring/views/hands.py)."""
+    in the phone's cache so that a preloaded step is used (scoring/table/views/hands.py)."""
 
     def __init__(self, get_response):
         self.get_response = get_response

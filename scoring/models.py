@@ -42,7 +42,7 @@ class Game(models.Model):
     created_at = models.DateTimeField(default=timezone.now)
     updated_at = models.DateTimeField(auto_now=True)
     archived_at = models.DateTimeField(null=True, blank=True)  # 归档: off the home and history lists
-    # 牌友圈 (scoring/groups.py): the group whose evenings this game is one of, if any.
+    # 牌友圈 (scoring/groups/evenings.py): the group whose evenings this game is one of, if any.
     group = models.ForeignKey("Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
     # 打几圈: the evening's length in rounds (圈), a table's setting, not a ruleset's rule; None: open.
     round_length = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -208,7 +208,7 @@ class Transfer(models.Model):
 
 class Group(models.Model):
     """牌友圈: a roster of people and their games, opened by link like a game (an edit link and a
-    view link); an account may own it. Standings and carry-over are scoring/groups.py's."""
+    view link); an account may own it. Standings and carry-over are scoring/groups/evenings.py's."""
 
     name = models.CharField(max_length=40)
     roster = models.JSONField(default=list)  # the people's names, in the order they joined

@@ -117,7 +117,7 @@ def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
 def names_to_offer(game, state) -> list[str]:
     """The names the seating page offers for a seat, besides a new name typed in: everyone of this
     evening who is not sitting now, in order of first appearance, then the rest of the game's
-    牌友圈 roster (scoring/groups.py), in the order they joined it."""
+    牌友圈 roster (scoring/groups/evenings.py), in the order they joined it."""
     roster = game.group.roster if game.group_id is not None else []
     taken = {key(name) for name in state.seating}
     out = []

@@ -11,8 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max
 from django.utils import timezone
 
-from scoring import groups, live
-from scoring.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
+from scoring import live
 from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -21,9 +20,11 @@ from scoring.engine.money import settlement_plan
 from scoring.engine.points import from_json, to_json
 from scoring.engine.seating import is_seating
 from scoring.entry import entry_for, entry_module_for
+from scoring.groups import evenings as groups
 from scoring.ledger import Ledger, LedgerError, build, number_in, numbers
 from scoring.models import Game, Hand, Settlement, Transfer
 from scoring.people import Seatings, people_of
+from scoring.records.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
 
 
 class Conflict(BilingualError):
@@ -453,7 +454,7 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
 
 def reopen_game(*, game: Game) -> None:
     """重新打开: the settlement goes (it no longer matches once hands change), and any 牌友圈
-    settle-up nothing of which is paid yet gives its transfers back (scoring/groups.py); one paid
+    settle-up nothing of which is paid yet gives its transfers back (scoring/groups/evenings.py); one paid
     from already holds the game's money: 已付 must be taken back there first."""
     with transaction.atomic():
         game = _locked(game, playing=False)

@@ -91,7 +91,7 @@ def new_ruleset_game(code: str, players: list[str]) -> Game:
 @pytest.fixture
 def one_hand_game(client, game) -> Game:
     """``game`` with one hand recorded through the entry page: the dealer (seat 0) 自摸."""
-    from tests.web.helpers import record
+    from tests.helpers import record
 
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     return game

@@ -1,7 +1,7 @@
 """``python manage.py ARGS`` in a fresh process, without paying each time for importing Django.
 
 The settings are read from the environment when they are imported, so a test of them needs a
-process of its own (tests/web/helpers.py ``manage``). Most of such a process's CPU is the
+process of its own (tests/helpers.py ``manage``). Most of such a process's CPU is the
 interpreter importing Django and the libraries the app uses, the same every time. So each test
 process starts one helper, a fork server (this file run as a script): it imports those
 libraries once, but neither the project's settings nor anything of the project, and then forks a
@@ -29,7 +29,7 @@ one each (no output the tests read depends on it: they would be flaky otherwise)
 server imported is frozen out of the garbage collector (``finalizers_left`` says why that shows
 nowhere).
 
-tests/web/test_it_forkserver.py checks the refusals and compares a served call with a real run,
+tests/core/test_it_forkserver.py checks the refusals and compares a served call with a real run,
 byte for byte. ``MANAGE_COMPARE=1`` makes every ``manage`` call run both ways and fail on any
 difference (the whole comparison, for after a change here).
 """

@@ -79,6 +79,14 @@ INSTALLED_APPS = [
     "crispy_bootstrap5",
     "axes",
     "scoring",
+    "scoring.table",
+    "scoring.groups",
+    "scoring.settle",
+    "scoring.records",
+    "scoring.analyse",
+    "scoring.api",
+    "scoring.pwa",
+    "scoring.accounts",
 ]
 
 MIDDLEWARE = [
@@ -310,7 +318,7 @@ def env_admins(name: str) -> list[tuple[str, str]]:
 # django.db.backends.base); each 500 with its traceback, also mailed to ADMINS when there are any
 # (through EMAIL_HOST, localhost by default). 4xx answers are not logged: they are the app's
 # answers to a phone (refusals, spent budgets, a deleted game's 404 every 3 s), their addresses
-# hold the game's link, and the budgets count them. tests/web/test_it_logging.py checks each.
+# hold the game's link, and the budgets count them. tests/core/test_it_logging.py checks each.
 ADMINS = env_admins("DJANGO_ADMINS")
 SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
@@ -353,12 +361,12 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 # Failed logins (django-axes): 10 for one username from one client lock that pair out for
-# 15 minutes (429, templates/registration/locked_out.html). Sign-ups: scoring/access.py.
+# 15 minutes (429, templates/accounts/locked_out.html). Sign-ups: scoring/access.py.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
-AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_LOCKOUT_TEMPLATE = "accounts/locked_out.html"
 AXES_CLIENT_IP_CALLABLE = "scoring.access.client_ip"
 AXES_RESET_ON_SUCCESS = True
 

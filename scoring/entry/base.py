@@ -10,9 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_EN, SEATS_ZH
 from scoring.engine.errors import BilingualError
+from scoring.entry.widgets import ENTRY_RENDERER
 from scoring.forms import StrictIntegerField
 from scoring.lang import pick
-from scoring.widgets import ENTRY_RENDERER
 
 
 def seated_names(game, state) -> list[str]:
@@ -55,8 +55,8 @@ class EntryForm(forms.Form):
         """``streak``: the derived 连庄 count, shown in the empty correction. ``drawn``: the form
         may be drawn, so it takes its own copy of each field (crispy adds its classes to a
         widget's attributes as it draws it); a form that is only validated and read (the step
-        bundle's hundred, scoring/views/steps.py) shares the table's, which validation never
-        changes (tests/web/test_steps.py checks they are left as they were)."""
+        bundle's hundred, scoring/table/views/steps.py) shares the table's, which validation never
+        changes (tests/table/test_steps.py checks they are left as they were)."""
         self.base_fields = {}  # Django's deep copy of them is skipped: the table's copy is below
         super().__init__(*args, **kwargs)
         del self.base_fields
@@ -114,10 +114,10 @@ def own_copy(field: forms.Field) -> forms.Field:
 
 def shallow_copy(thing):
     """``copy.copy`` of a plain object, as Django's fields and widgets are (no ``__slots__``, and no
-    ``__copy__``, ``__reduce__`` or ``__setstate__`` of their own: tests/web/test_it_entry_widgets.py
+    ``__copy__``, ``__reduce__`` or ``__setstate__`` of their own: tests/table/test_it_entry_widgets.py
     checks that): a new instance of its class holding the same attribute values. copy.copy's
     generic way there (``__reduce_ex__``, then ``_reconstruct``) took 10 of its 11 µs, and an
-    entry page copies every field and widget of its form: a step bundle (scoring/views/steps.py)
+    entry page copies every field and widget of its form: a step bundle (scoring/table/views/steps.py)
     builds about a hundred forms."""
     copied = object.__new__(type(thing))
     copied.__dict__.update(thing.__dict__)

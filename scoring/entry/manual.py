@@ -14,8 +14,8 @@ from scoring.forms import StrictDecimalField, no_control_characters
 from scoring.lang import pick
 
 FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
-TEMPLATE = "scoring/entry/manual.html"
-PARTIAL = "scoring/entry/_preview.html"
+TEMPLATE = "table/entry/manual.html"
+PARTIAL = "table/entry/_preview.html"
 REQUIREMENTS = ()
 MISSING = {"manual": _("请填写每人的得失和说明。")}
 MAX_SEATS = 4

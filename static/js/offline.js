@@ -4,12 +4,12 @@
 // hand's title (the button's data-facts) in localStorage under the game's token. The game page
 // shows them as 「待同步」 rows and a banner; the `online` event, the page coming back into view
 // and a retry with backoff send them in order with queued=1. The server records a queued hand
-// after whatever is there now and answers JSON (scoring/views/hands.py record_queued); the form
+// after whatever is there now and answers JSON (scoring/table/views/hands.py record_queued); the form
 // token makes a resend harmless. A hand the server refuses stays, with its reason, 删除 and 修改.
 (function () {
   "use strict";
   var PREFIX = "yiwu-offline:";
-  var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/views/hands.py FORM_TOKEN, never empty
+  var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/table/views/hands.py FORM_TOKEN, never empty
   var FIRST_DELAY = 2000, LONGEST_DELAY = 60000;
   var words = {};
   try {
@@ -154,7 +154,7 @@
 
   // ---- a hand kept from a link of the record flow ----
   // With no network, a link past the questions (to a preview or a sheet, which only the server
-  // makes) that the bundle of steps names (static/js/steps.js, scoring/views/steps.py) shows the
+  // makes) that the bundle of steps names (static/js/steps.js, scoring/table/views/steps.py) shows the
   // bundle's confirm screen with the hand's title as the server wrote it; 记下 keeps the hand as
   // 确认 on a preview would, its answers the link's own plus from_link=1 (the server fills in
   // the bets placed on the game page, as the preview would have) and the next hand's seq. A link
@@ -290,7 +290,7 @@
     toast(say(needs(path) || "step"));
   });
 
-  // A service worker answers a page it does not hold with its offline page (templates/sw.js):
+  // A service worker answers a page it does not hold with its offline page (templates/pwa/sw.js):
   // a step of the record flow says what it says with no network instead of that page.
   document.addEventListener("htmx:beforeSwap", function (event) {
     var detail = event.detail || {}, xhr = detail.xhr, elt = detail.elt;

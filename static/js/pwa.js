@@ -1,4 +1,4 @@
-// The app on the home screen (添加到主屏幕): the service worker (templates/sw.js, at /sw.js) keeps
+// The app on the home screen (添加到主屏幕): the service worker (templates/pwa/sw.js, at /sw.js) keeps
 // the app's files and the pages as last seen, for a weak or no signal. Browsers have one only on
 // HTTPS or on the machine itself (localhost): on plain http over the table's Wi-Fi nothing is
 // registered and every page works online as before (docs/deploy.md).

@@ -1,5 +1,5 @@
 // Instant steps. The questions of the record flow come ahead in one bundle per game
-// (scoring/views/steps.py): each is the page the server answers for a step link, keyed by that
+// (scoring/table/views/steps.py): each is the page the server answers for a step link, keyed by that
 // link. A tap on such a link shows it at once, with no request: htmx swaps it in as it would a
 // boosted link's answer, and its address goes into the history as htmx puts it there (its own
 // copy of the page left), so the back gesture and a refresh work as before. Any other link (a

@@ -62,7 +62,7 @@ def browser():
 def _service_workers_only_when_asked(browser) -> None:
     """Each context runs without the service worker (static/js/pwa.js registers it on every page)
     unless it asks for one with ``service_workers="allow"``, as tests/browser/test_installed_app.py
-    does. Its install fetches the first page again as it takes control (templates/sw.js
+    does. Its install fetches the first page again as it takes control (templates/pwa/sw.js
     ``keepOpenPages``), which can reorder this phone's remembered games in the middle of a test
     about them; it costs little time (test_table_flow, test_game_page and test_two_phones: 9.3 s
     with it, 9.1 s without)."""

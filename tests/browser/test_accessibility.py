@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from scoring.exports import import_game
+from scoring.records.exports import import_game
 from scoring.services import finish_game
 from tests.examples import HERE
 from tests.factories import seeded_game
@@ -87,7 +87,7 @@ def violations(page) -> list[str]:
 # the screen, the point at its centre is itself or inside it, not something laid over it (a
 # longer English word pushing a neighbour over it, a bar, a toast). The whole-page walk's taps
 # proved this as a side effect in each language until the English walk became a Django-client
-# walk (tests/web/test_it_whole_pages.py); this proves it for every state, in both languages.
+# walk (tests/core/test_it_whole_pages.py); this proves it for every state, in both languages.
 COVERED = """() => {
   const covered = [];
   for (const el of document.querySelectorAll('main a[href], main button, nav a[href]')) {

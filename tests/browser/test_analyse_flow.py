@@ -81,7 +81,7 @@ def test_read_a_hand_and_record_it_then_again_for_the_first_player_east(live_ser
     assert re.search(r"/g/[^/]+/$", page.url)
 
     # Seat 0 (东, 老王) is a winner like any other: game page → 老王 → 算一算 → the flip and the
-    # tiles keep 老王 chosen (tests/web/test_it_seat_zero.py: every link the server draws), and
+    # tiles keep 老王 chosen (tests/table/test_it_seat_zero.py: every link the server draws), and
     # 「用这个记分」 records 老王's win. Only this way in carries the winner from the record flow.
     page.locator(".record").get_by_role("link", name="老王").click()
     page.get_by_role("link", name=re.compile("算一算")).click()

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Game
 from tests.factories import seeded_game
-from tests.web.helpers import game_url
+from tests.helpers import game_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

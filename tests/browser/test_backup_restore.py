@@ -9,7 +9,7 @@ from django.test import Client
 from playwright.sync_api import expect
 
 from scoring.models import Game
-from tests.web.test_it_full_backup import OLD_BACKUP, play_evening
+from tests.records.test_it_full_backup import OLD_BACKUP, play_evening
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -2,8 +2,8 @@
 hand scored by hand (手动记分).
 
 What the server says for those inputs (the next form starting with the bet, the badge gone once it
-is recorded, the manual hand's totals on a fresh game) is asserted by tests/web/test_it_bets.py and
-tests/web/test_it_manual_hand.py; here, what needs the phones: one tap placing a bet, another
+is recorded, the manual hand's totals on a fresh game) is asserted by tests/table/test_it_bets.py and
+tests/table/test_it_manual_hand.py; here, what needs the phones: one tap placing a bet, another
 phone's poll showing it, the taps each hand takes and the manual form's own behaviour."""
 
 import re

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url
+from tests.helpers import game_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

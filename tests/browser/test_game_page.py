@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from scoring import services
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
-from tests.web.helpers import game_url, record
+from tests.helpers import game_url, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 PHONE = {"width": 390, "height": 844}

@@ -2,7 +2,7 @@
 unpaid transfers, and tick the netted ones 已付 until everything is paid; axe finds nothing
 critical or serious on any of its pages. Tonight's two hands only repeat taps
 tests/browser/test_table_flow.py makes: they are recorded through the write every hand takes
-before 结算 is tapped; tests/web/test_it_groups.py asserts what this evening's pages say."""
+before 结算 is tapped; tests/groups/test_it_groups.py asserts what this evening's pages say."""
 
 from datetime import timedelta
 
@@ -16,7 +16,7 @@ from scoring.rulesets.yiwu.engine import Rules
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE, violations
 from tests.browser.test_tap_targets import audit
-from tests.web.helpers import SETTLE_HANDS
+from tests.helpers import SETTLE_HANDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

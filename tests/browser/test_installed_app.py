@@ -1,4 +1,4 @@
-"""No signal at the table: once the service worker holds the page (templates/sw.js), a reload
+"""No signal at the table: once the service worker holds the page (templates/pwa/sw.js), a reload
 offline shows the game page as last seen, saying so, and a page never seen shows the offline
 page with a link to it, not the browser's own error page."""
 
@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
 from tests.browser.conftest import PHONE
-from tests.web.helpers import game_url
+from tests.helpers import game_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm, form_ready
 from tests.factories import seeded_game
-from tests.web.helpers import game_url, record
+from tests.helpers import game_url, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 READY = "(v) => document.documentElement.dataset.stepsReady === v"

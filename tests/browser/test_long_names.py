@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
-from tests.web.helpers import game_url, record
+from tests.helpers import game_url, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["欧阳娜娜娜娜", "Christopher", "诸葛孔明先生", "Maximilian-Alexander"]  # the last: 20 characters

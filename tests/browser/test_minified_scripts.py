@@ -16,14 +16,14 @@ PARSES = "(source) => { try { new Function(source); return 'ok'; } catch (error)
 
 def worker_source() -> str:
     context = {"shell": "[]", "offline_url": '"/offline"', "static_url": '"/static/"', "static_first": "true"}
-    return render_to_string("sw.js", {**context, "version": '"x"'})
+    return render_to_string("pwa/sw.js", {**context, "version": '"x"'})
 
 
 def test_every_own_script_and_the_worker_still_parse_once_minified(browser):
     page = browser.new_page()
     assert page.evaluate(PARSES, "if (x) { y(") != "ok"  # the check can fail
-    sources = {path.name: path.read_text() for path in SCRIPTS} | {"sw.js": worker_source()}
-    assert {"app.js", "steps.js", "offline.js", "pwa.js", "analyse.js", "sw.js"} <= set(sources)
+    sources = {path.name: path.read_text() for path in SCRIPTS} | {"pwa/sw.js": worker_source()}
+    assert {"app.js", "steps.js", "offline.js", "pwa.js", "analyse.js", "pwa/sw.js"} <= set(sources)
     for name, source in sources.items():
         assert page.evaluate(PARSES, source) == "ok", name  # the source itself parses
         small = minified(source)

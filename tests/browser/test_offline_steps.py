@@ -13,7 +13,7 @@ from scoring.models import Game, Hand
 from scoring.rulesets.yiwu.engine import Rules
 from tests.browser.conftest import PHONE
 from tests.browser.test_installed_app import CONTROLLED
-from tests.web.helpers import game_url
+from tests.helpers import game_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 READY = "(v) => document.documentElement.dataset.stepsReady === v"

@@ -9,7 +9,7 @@ import struct
 import pytest
 from playwright.sync_api import expect
 
-from scoring.exports import import_game
+from scoring.records.exports import import_game
 from tests.browser.conftest import SCREENSHOTS
 from tests.examples import HERE
 from tests.factories import seeded_game

@@ -5,7 +5,7 @@ import pytest
 
 from scoring.models import Game
 from tests.factories import seeded_game
-from tests.web.helpers import game_url
+from tests.helpers import game_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 NAMES = ["欧阳娜娜娜娜", "诸葛孔明先生", "Maximilian-Alexander", "小李"]  # the third: 20 characters

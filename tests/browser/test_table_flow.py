@@ -4,7 +4,7 @@ Each hand here is a way of recording one the others do not tap; the two that onl
 path (a 自摸 as hand 1's, a 流局 as tests/browser/test_bets_piao_manual.py's) are recorded
 through the write every hand takes, and the page reloaded once, before the void and the edit.
 Every amount and message of the evening as first written (财神头 as hand 3, the 连庄 mark) is
-asserted by tests/web/test_it_table_flow.py."""
+asserted by tests/table/test_it_table_flow.py."""
 
 import re
 

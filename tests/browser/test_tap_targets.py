@@ -9,7 +9,7 @@ from scoring.models import Game
 from scoring.rulesets.wuyi2.engine import WUYI2
 from scoring.rulesets.yiwu.engine import Rules
 from scoring.rulesets.zhuji.engine import ZHUJI
-from tests.web.helpers import game_url, record
+from tests.helpers import game_url, record
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 MIN = 44

@@ -10,7 +10,7 @@ from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-POLL_SECONDS = 3  # hx-trigger="every 3s" in templates/scoring/game.html
+POLL_SECONDS = 3  # hx-trigger="every 3s" in templates/table/game.html
 
 
 def test_a_hand_recorded_on_one_phone_shows_on_the_other_within_5_seconds(live_server, browser, shot):

@@ -5,7 +5,7 @@ back gesture. 「更新预览」 keeps the page whole, and its 确认 records on
 The walk is in Chinese: htmx's choice of a whole page or a part, its history restore and the back
 gesture are the same code in every language. That every page it reaches is whole in English too
 (top bar, a way back, asked for as a tap, a reload and the back gesture ask) is
-tests/web/test_it_whole_pages.py's test_every_tap_and_every_back_of_the_walk_lands_on_a_whole_page_in_english."""
+tests/core/test_it_whole_pages.py's test_every_tap_and_every_back_of_the_walk_lands_on_a_whole_page_in_english."""
 
 import re
 
@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from scoring.models import Game, Hand
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import form_ready
-from tests.web.helpers import WALKED_PAGES, game_url, walked_game
+from tests.helpers import WALKED_PAGES, game_url, walked_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 # Counts the swaps htmx finished: a tap has landed when one more is counted (or a new document).

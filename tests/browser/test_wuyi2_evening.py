@@ -5,7 +5,7 @@ Each kind of tap once: chips (labels of hidden inputs) bringing the sheet back b
 can no longer join greyed, a tap on a greyed chip doing nothing, 「改」 keeping the chips, a draw,
 edit (un-greying a chip) and void from the hand list. Every sheet of a longer evening, each greyed
 chip's reason, the stored hands and the totals are checked without a browser in
-tests/web/test_it_wuyi2_evening.py."""
+tests/rulesets/wuyi2/test_it_wuyi2_evening.py."""
 
 import re
 
@@ -83,7 +83,7 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator(".total[data-seat]")).to_have_count(2)
     game = Game.objects.get()
     assert game.ruleset == "wuyi2"
-    # the form's defaults: the rules of tests/web/test_it_wuyi2_evening.py's game, whose evening
+    # the form's defaults: the rules of tests/rulesets/wuyi2/test_it_wuyi2_evening.py's game, whose evening
     # checks each sheet's amounts and greyed chips
     assert game.rules == get_ruleset("wuyi2").rules_class().to_dict()
 

@@ -4,7 +4,7 @@ Each kind of tap once: the winner and 自摸/放冲 links, a wrong winner taken 
 hidden inputs) refreshing the preview by htmx, 「改」 keeping the chips, the stepper's + and −,
 one special at a time, a requirement and a refusal said in the panel, edit and void from the hand
 list. The amounts of every sheet of a longer evening, its refusals, stored hands and half-point
-totals are checked without a browser in tests/web/test_it_zhuji_evening.py."""
+totals are checked without a browser in tests/rulesets/zhuji/test_it_zhuji_evening.py."""
 
 import re
 from fractions import Fraction
@@ -86,7 +86,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     expect(page.get_by_text("记一局：谁胡了？")).to_be_visible()
     game = Game.objects.get()
     assert game.ruleset == "zhuji"
-    # the form's defaults: the rules of tests/web/test_it_zhuji_evening.py's game, whose evening
+    # the form's defaults: the rules of tests/rulesets/zhuji/test_it_zhuji_evening.py's game, whose evening
     # checks each sheet's amounts
     assert game.rules == get_ruleset("zhuji").rules_class().to_dict()
 

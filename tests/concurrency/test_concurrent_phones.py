@@ -7,7 +7,7 @@ from django.db import connection
 from django.test import Client
 
 from scoring.models import Game, Hand
-from tests.web.helpers import game_url, version_of
+from tests.helpers import game_url, version_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
 PHONES = 8

@@ -1,6 +1,6 @@
 """算牌 reads the table's house rules (武义's 番数表, docs/rules/wuyi2.md §6), and every ruleset's
 pattern names and values have one source: the engine's tables, which the entry sheets and 算牌
-read alike (the entry sheet's side: tests/web/test_it_win_or_draw_pages.py)."""
+read alike (the entry sheet's side: tests/table/test_it_win_or_draw_pages.py)."""
 
 import pytest
 

@@ -13,8 +13,8 @@ from scoring.engine import get_ruleset, replay, score_game
 from scoring.engine.contract import score_game_or_error
 from scoring.engine.seating import Seated
 from tests.engine import strategies
-from tests.engine.test_wuyi2_properties import valid_games as wuyi2_games
-from tests.engine.test_zhuji_properties import valid_games as zhuji_games
+from tests.rulesets.wuyi2.test_wuyi2_properties import valid_games as wuyi2_games
+from tests.rulesets.zhuji.test_zhuji_properties import valid_games as zhuji_games
 from tests.speed import examples
 
 NAMES = ["阿明", "小芳", "老王", "阿强"]

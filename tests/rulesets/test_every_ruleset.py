@@ -36,7 +36,7 @@ ENTRY_NAMES = (
     "RULES_TEMPLATE",
     "rules_context",
 )
-# What the 算牌 page asks of a ruleset's analyser (scoring/analyse.py, scoring/engine/analyse/).
+# What the 算牌 page asks of a ruleset's analyser (scoring/analyse/sheet.py, scoring/engine/analyse/).
 ANALYSER_NAMES = (
     "answer",
     "breakdown",

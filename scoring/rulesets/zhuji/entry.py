@@ -24,7 +24,7 @@ RULES_TEMPLATE = "zhuji/rules.html"
 PARTIAL = "zhuji/entry.html#head"  # what a preview refresh swaps: the preview and who won how
 REQUIREMENTS = ("tai",)  # 「至少要1台」: on the sheet before any 台 is tapped, a note (not a refusal)
 MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
-# 算牌 in 诸暨's words (scoring/analyse.py WORDS): 放冲, and two kinds wild.
+# 算牌 in 诸暨's words (scoring/analyse/sheet.py WORDS): 放冲, and two kinds wild.
 ANALYSE_WORDS = {
     "use_with": _("用这个记分（%(name)s放冲）"),
     "discarded": _("%(name)s放冲"),

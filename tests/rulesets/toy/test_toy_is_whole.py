@@ -8,8 +8,8 @@ import pytest
 from django.template.loader import get_template
 
 import scoring.entry
-from scoring.exports import import_game
 from scoring.models import Game
+from scoring.records.exports import import_game
 from tests.rulesets import test_every_ruleset as whole
 
 # The names the entry docs define: ``name`` or ``name(args)`` followed by its description (":"),

@@ -18,8 +18,8 @@ from django.conf import settings
 from scoring.cache import snapshot
 from scoring.engine import all_rulesets, get_ruleset, score_game
 from scoring.models import Game, Settlement
-from tests.web.helpers import game_url, record, totals_on_page, version_of
-from tests.web.test_it_english_pages import leaks
+from tests.core.test_it_english_pages import leaks
+from tests.helpers import game_url, record, totals_on_page, version_of
 
 NAMES = {"zh-hans": ["老王", "小李", "阿华", "大刘"], "en": ["Ann", "Bob", "Cat", "Dan"]}
 WORDS = {  # what each language's pages say of the toy

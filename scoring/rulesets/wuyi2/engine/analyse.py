@@ -160,7 +160,7 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{answer['fan']} 番：{shown}" if zh else f"{answer['fan']} fan: {shown}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse.py asks these, never its code).
+# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
 FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile")  # the context toggles it offers
 FIRST_ROUND = ("tianhu", "dihu", "renhu")  # the first-round wins a request may claim (§2)
 NEXT_IS_WILD = False  # only the flip's kind is wild

@@ -73,7 +73,7 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{kind.zh if zh else kind.en} ×{kind.multiplier}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse.py asks these, never its code).
+# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
 FLAGS = ("self_drawn", "after_kong", "robbing_kong")  # the context toggles it offers
 FIRST_ROUND: tuple[str, ...] = ()  # the first-round wins a request may claim
 NEXT_IS_WILD = False  # only the flip's kind is wild (诸暨: the next kind too)

@@ -111,7 +111,7 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{total} {unit}：{shown}" if zh else f"{total} {unit}: {shown}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse.py asks these, never its code).
+# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
 FLAGS = ("self_drawn", "after_kong", "robbing_kong")  # the context toggles it offers
 FIRST_ROUND = ("tianhu", "dihu")  # the first-round wins a request may claim (§3)
 NEXT_IS_WILD = True  # the flip's kind and the next are wild (§1)

@@ -1,0 +1,1 @@
+"""Optional accounts: sign-up and log-in."""

@@ -1,0 +1,1 @@
+"""算牌: a hand read from its tiles at the table."""

@@ -1,0 +1,1 @@
+"""The JSON doors onto the engine."""

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class GroupsConfig(AppConfig):
+    name = "scoring.groups"
+    label = "scoring_groups"

@@ -1,0 +1,19 @@
+from django.urls import path
+
+from scoring.groups import views as groups
+
+urlpatterns = [
+    path("g/<str:token>/group", groups.game_group, name="game-group"),
+    path("g/<str:token>/carry", groups.carry, name="carry"),
+    path("g/<str:token>/carry/<int:transfer_id>/paid", groups.carry_paid, name="carry-paid"),
+    path("g/<str:token>/carry/<int:settle_up_id>/undo", groups.carry_undo, name="carry-undo"),
+    path("group/new", groups.new_group, name="new-group"),
+    path("group/<str:token>/", groups.group_page, name="group"),
+    path("group/<str:token>/share", groups.share, name="group-share"),
+    path("group/<str:token>/person", groups.person, name="group-person"),
+    path("group/<str:token>/again", groups.again, name="group-again"),
+    path("group/<str:token>/roster", groups.edit_roster, name="group-roster"),
+    path("group/<str:token>/settle-up", groups.settle_up, name="group-settle-up"),
+    path("group/<str:token>/paid/<int:transfer_id>", groups.paid, name="group-paid"),
+    path("group/<str:token>/settle-up/<int:settle_up_id>/undo", groups.undo, name="group-undo"),
+]

@@ -1,0 +1,318 @@
+"""牌友圈: a new group, its page (roster, games, standings, what is owed, 再来一局), its share
+page and each person's page; adding a game to a group; settling a group game together with
+earlier evenings. Only an edit link writes; a view link gets the 403 page."""
+
+import re
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_POST
+
+from scoring import device
+from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
+from scoring.engine.seating import key
+from scoring.forms import NAME_LIMIT, no_control_characters, refusal
+from scoring.groups import evenings as groups
+from scoring.lang import say
+from scoring.models import Group
+from scoring.records.listing import lines
+from scoring.table.views.games import _qr, lan_base
+
+GAMES_PAGE = 20
+SEPARATORS = re.compile(r"[\n,，、;；]+")
+
+
+def roster_names(text: str) -> list[str]:
+    """The roster as typed: one name a line (or separated by commas)."""
+    return groups.clean_roster(SEPARATORS.split(text or ""))
+
+
+class GroupForm(forms.Form):
+    """A group's name and its roster, one name a line."""
+
+    name = forms.CharField(
+        label=gettext_lazy("牌友圈的名字"),
+        max_length=NAME_LIMIT,
+        strip=True,
+        validators=[no_control_characters],
+        widget=forms.TextInput(attrs={"placeholder": gettext_lazy("例如：周五老地方"), "autocomplete": "off"}),
+        error_messages={"required": gettext_lazy("请给牌友圈起个名字。")},
+    )
+    roster = forms.CharField(
+        label=gettext_lazy("名单（每行一个名字）"),
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off"}),
+        help_text=gettext_lazy("一起打牌的人。开局时会自动加上新来的人。"),
+    )
+
+    def clean_roster(self):
+        names = roster_names(self.cleaned_data.get("roster", ""))
+        if len(names) > settings.MAX_PEOPLE_PER_GROUP:
+            raise forms.ValidationError(_("名单最多 %(n)d 个名字。") % {"n": settings.MAX_PEOPLE_PER_GROUP})
+        for name in names:
+            no_control_characters(name)
+            if len(name) > NAME_LIMIT:
+                raise forms.ValidationError(
+                    _("名字太长（最多 %(n)d 个字）：%(name)s") % {"n": NAME_LIMIT, "name": name[:NAME_LIMIT] + "…"}
+                )
+        return names
+
+
+def new_group(request: HttpRequest) -> HttpResponse:
+    """新建牌友圈: a name and a roster; ``game`` (an edit link's token) puts that game in it."""
+    data = request.POST if request.method == "POST" else request.GET
+    game_token = data.get("game", "")
+    form = GroupForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        game = writable_game(request, game_token) if game_token else None
+        throttle(request, "games")  # a new group spends the budget of new games (scoring/access.py)
+        group = Group.objects.create(
+            name=form.cleaned_data["name"],
+            roster=form.cleaned_data["roster"],
+            owner=request.user if request.user.is_authenticated else None,
+        )
+        left = groups.join(game, group) if game is not None else []
+        messages.success(request, _("已建好牌友圈「%(name)s」。") % {"name": group.name})
+        if left:
+            messages.warning(request, groups.roster_full(left))
+        response = redirect("group", token=group.edit_token)
+        device.remember_group(request, response, group.edit_token)
+        return response
+    response = render(request, "groups/group_new.html", {"form": form, "game_token": game_token})
+    if game_token:  # the page holds the game's edit link
+        response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _period(request: HttpRequest) -> str:
+    period = request.GET.get("period", "all")
+    return period if period in groups.PERIODS else "all"
+
+
+def group_page(request: HttpRequest, token: str) -> HttpResponse:
+    """The group: 再来一局, standings (this week, this month, all time), what is still owed, the
+    games (newest first; ``?archived=1`` the archived ones) and the roster."""
+    group, can_edit = groups.load_group(request, token)
+    archived = request.GET.get("archived") == "1"
+    period = _period(request)
+    nights = groups.evenings(group, can_edit)
+    start = groups.period_start(period)
+    counted = [e for e in nights if e.settled and groups.in_period(e, start)]
+    games = group.games.filter(archived_at__isnull=not archived).order_by("-created_at", "-pk")
+    page = Paginator(games, GAMES_PAGE).get_page(request.GET.get("page"))
+    tokens = [g.edit_token for g in page] if can_edit else []
+    owed = groups.free_transfers(group)
+    open_ups = groups.open_settle_ups(group)
+    last = groups.last_game(group)
+    context = {
+        "group": group,
+        "token": token,
+        "can_edit": can_edit,
+        "period": period,
+        "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
+        "standings": groups.standings(nights, start),
+        "counted": len(counted),
+        "unsettled": sum(1 for e in nights if not e.settled and groups.in_period(e, start)),
+        "rows": lines(page, tokens),
+        "page": page,
+        "archived": archived,
+        "owed": [(o, groups.game_token(o.game, can_edit)) for o in owed if not hasattr(o.transfer, "settle_up_part")],
+        "open_ups": open_ups,
+        "balances": groups.balances_by_person(owed, open_ups),
+        "plan": groups.group_plan(group) if can_edit else None,
+        "last": last,
+        "last_seating": groups.seating_of(last) if last is not None else [],
+        "roster_form": GroupForm(initial={"name": group.name, "roster": "\n".join(group.roster)}, auto_id="roster_%s"),
+    }
+    response = render(request, "groups/group.html", context)
+    device.remember_group(request, response, token)
+    return response
+
+
+def share(request: HttpRequest, token: str) -> HttpResponse:
+    """邀请: the group's links and QR codes; the view link hands out only the view link."""
+    group, can_edit = groups.load_group(request, token)
+    base = lan_base(request)
+
+    def absolute(path: str) -> str:
+        return base + path if base else request.build_absolute_uri(path)
+
+    links = [("edit", absolute(reverse("group", args=[group.edit_token])))] if can_edit else []
+    links.append(("view", absolute(reverse("group", args=[group.view_token]))))
+    codes = [(kind, url, _qr(url)) for kind, url in links]
+    return render(request, "groups/group_share.html", {"group": group, "token": token, "codes": codes})
+
+
+def person(request: HttpRequest, token: str) -> HttpResponse:
+    """A person's page (``?name=``): their standing this week, this month and all time, their
+    evenings in the group (newest first) and what they still owe or are owed."""
+    group, can_edit = groups.load_group(request, token)
+    name = request.GET.get("name", "").strip()
+    nights = groups.evenings(group, can_edit)
+    theirs = [(e, e.night_of(name)) for e in nights if name and e.night_of(name) is not None]
+    if not theirs and key(name) not in {key(n) for n in group.roster}:
+        raise Http404(_("牌友圈里没有这个人"))
+    shown = theirs[0][1].name if theirs else next(n for n in group.roster if key(n) == key(name))
+    periods = []
+    for period, label in (("week", _("本周")), ("month", _("本月")), ("all", _("全部"))):
+        found = [s for s in groups.standings(nights, groups.period_start(period)) if key(s.name) == key(name)]
+        periods.append((label, found[0] if found else None))
+    owed = groups.free_transfers(group)
+    open_ups = groups.open_settle_ups(group)
+    balance = next((fen for n, fen in groups.balances_by_person(owed, open_ups) if key(n) == key(name)), 0)
+    mine = [o for o in owed if not hasattr(o.transfer, "settle_up_part") and key(name) in (key(o.payer), key(o.payee))]
+    netted = [
+        t for up in open_ups for t in up.transfers if t.paid_at is None and key(name) in (key(t.payer), key(t.payee))
+    ]
+    context = {
+        "group": group,
+        "token": token,
+        "can_edit": can_edit,
+        "name": shown,
+        "periods": periods,
+        "theirs": theirs,
+        "owed": mine,
+        "netted": netted,
+        "balance": balance,
+    }
+    return render(request, "groups/group_person.html", context)
+
+
+@require_POST
+def again(request: HttpRequest, token: str) -> HttpResponse:
+    """再来一局: the next game, opened at once (``draw=1``: seats drawn at random)."""
+    group = groups.writable_group(request, token)
+    if groups.last_game(group) is None:
+        messages.warning(request, _("这个牌友圈还没有牌局：先开一局。"))
+        return redirect(reverse("new-game") + f"?group={group.edit_token}")
+    spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
+    game = groups.again(group, draw=request.POST.get("draw") == "1")
+    if request.POST.get("draw") == "1":
+        messages.success(request, _("重新抽了座位：%(names)s") % {"names": " · ".join(game.players)})
+    response = redirect("game", token=game.edit_token)
+    device.remember_game(request, response, game.edit_token)
+    claim(request, game, game.edit_token)
+    return response
+
+
+@require_POST
+def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
+    """改名单: the group's name and roster as typed."""
+    group = groups.writable_group(request, token)
+    form = GroupForm(request.POST)
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect("group", token=token)
+    spend_change(group=group)  # 429 past the group's changes per minute
+    Group.objects.filter(pk=group.pk).update(name=form.cleaned_data["name"], roster=form.cleaned_data["roster"])
+    messages.success(request, _("名单已保存。"))
+    return redirect("group", token=token)
+
+
+UNDONE = gettext_lazy("已撤销一起结清：各笔转账回到各自那场，仍然没付。")
+
+
+def said(request: HttpRequest, write, done: str | None = None) -> None:
+    """Run a group ``write``: its refusal is said as a warning and changes nothing, else ``done``
+    (if any) as a success."""
+    try:
+        write()
+    except groups.GroupConflict as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        if done:
+            messages.success(request, str(done))
+
+
+def group_game(request: HttpRequest, token: str):
+    """The game of an edit link, which must be in a group (its settle page's group writes)."""
+    game = writable_game(request, token)
+    if game.group_id is None:
+        raise Http404(_("这局不在牌友圈里"))
+    return game
+
+
+@require_POST
+def settle_up(request: HttpRequest, token: str) -> HttpResponse:
+    """一起结清 from the group page: the unpaid transfers it showed, netted."""
+    group = groups.writable_group(request, token)
+    ids = groups.parse_ids(request.POST.get("ids", ""))
+    spend_change(group=group)
+    said(request, lambda: groups.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
+    return redirect("group", token=token)
+
+
+@require_POST
+def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
+    """已付 on a settle-up's transfer, from the group page."""
+    group = groups.writable_group(request, token)
+    spend_change(group=group)
+    said(request, lambda: groups.mark_paid(group, transfer_id, request.POST.get("paid") == "1"))
+    return redirect("group", token=token)
+
+
+@require_POST
+def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
+    """撤销一起结清, from the group page."""
+    group = groups.writable_group(request, token)
+    spend_change(group=group)
+    said(request, lambda: groups.undo_settle_up(group, settle_up_id), UNDONE)
+    return redirect("group", token=token)
+
+
+@require_POST
+def game_group(request: HttpRequest, token: str) -> HttpResponse:
+    """A game's edit link puts it in a group whose edit link this phone holds (``group``), or
+    takes it out (``group`` empty)."""
+    game = writable_game(request, token)
+    group_token = request.POST.get("group", "")
+    if group_token:
+        group = groups.writable_group(request, group_token)
+        spend_change(game=game)  # 429 past the game's changes per minute
+        left = groups.join(game, group)
+        messages.success(request, _("已加入牌友圈「%(name)s」。") % {"name": group.name})
+        if left:
+            messages.warning(request, groups.roster_full(left))
+    else:
+        spend_change(game=game)
+        groups.join(game, None)
+        messages.success(request, _("已移出牌友圈。"))
+    return redirect("game", token=token)
+
+
+@require_POST
+def carry(request: HttpRequest, token: str) -> HttpResponse:
+    """Settle a finished group game together with the earlier unpaid transfers between its people
+    (the ones its settle page showed)."""
+    game = group_game(request, token)
+    ids = groups.parse_ids(request.POST.get("ids", ""))
+    spend_change(game=game)
+    said(
+        request, lambda: groups.settle_together(game.group, ids, game), _("已连同以前没付的一起结清：按下面的转账付。")
+    )
+    return redirect("settle", token=token)
+
+
+@require_POST
+def carry_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
+    """已付 on a settle-up's transfer, from the settle page of a game it holds."""
+    game = group_game(request, token)
+    spend_change(game=game)
+    said(request, lambda: groups.mark_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game))
+    return redirect("settle", token=token)
+
+
+@require_POST
+def carry_undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
+    """撤销一起结清, from the settle page of a game it holds."""
+    game = group_game(request, token)
+    spend_change(game=game)
+    said(request, lambda: groups.undo_settle_up(game.group, settle_up_id, game=game), UNDONE)
+    return redirect("settle", token=token)

@@ -1,0 +1,117 @@
+"""The app on the phone's home screen (添加到主屏幕): its web app manifest, its service worker
+(templates/pwa/sw.js: the app shell and the pages as last seen, for a weak or no signal) and the
+page it shows offline for a page it never kept."""
+
+import hashlib
+import json
+import re
+
+from django.conf import settings
+from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils import translation
+from django.utils.cache import patch_cache_control
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from scoring.lang import pick
+from yiwu_site.staticfiles import minified
+
+THEME = "#7a1f1f"  # the top bar (static/css/app.css .topbar) and base.html's theme-color
+BACKGROUND = "#faf7f2"  # the page (static/css/app.css body)
+START_URL = "/?from=app"  # the home page sends it on to this phone's game in play (views/games.py home)
+ICONS = [  # (file under static/, side, purpose); drawn by scripts/icons.py
+    ("icons/icon-192.png", 192, "any"),
+    ("icons/icon-512.png", 512, "any"),
+    ("icons/maskable-512.png", 512, "maskable"),
+]
+
+
+def _conditional(request: HttpRequest, body: str, content_type: str) -> HttpResponse:
+    """``body`` with its digest as ETag, or 304 when the phone already holds it: the phone asks
+    for the service worker again on every page it opens, and a 304 is a few hundred bytes."""
+    etag = '"' + hashlib.blake2b(body.encode(), digest_size=8).hexdigest() + '"'
+    if etag in request.headers.get("If-None-Match", ""):
+        response = HttpResponse(status=304)
+    else:
+        response = HttpResponse(body, content_type=content_type)
+    response["ETag"] = etag
+    patch_cache_control(response, no_cache=True)  # asked again each time: a new release arrives at once
+    return response
+
+
+def manifest(request: HttpRequest) -> HttpResponse:
+    """The web app manifest, in the language of the page that links it (``?lang=en``: the
+    English pages' link), so that the installed app carries the name the person reads."""
+    language = "en" if request.GET.get("lang") == "en" else settings.LANGUAGE_CODE
+    with translation.override(language):
+        data = {
+            "id": "/",
+            "name": _("麻将记分"),
+            "short_name": pick("麻将记分", "Mahjong"),  # under a launcher icon: 12 characters at most
+            "description": _("义乌、诸暨、武义二人麻将的记分和结算：每局谁胡、怎么胡，谁给谁多少，每台手机都看得到。"),
+            "lang": pick("zh-Hans", "en"),
+            "dir": "ltr",
+            "start_url": START_URL,
+            "scope": "/",
+            "display": "standalone",
+            "theme_color": THEME,
+            "background_color": BACKGROUND,
+            "icons": [
+                {"src": static(name), "sizes": f"{side}x{side}", "type": "image/png", "purpose": purpose}
+                for name, side, purpose in ICONS
+            ],
+        }
+    return _conditional(request, json.dumps(data, ensure_ascii=False, indent=1), "application/manifest+json")
+
+
+STATIC_LINK = re.compile(r'(?:src|href|content)="(' + re.escape(settings.STATIC_URL) + r'[^"?#]+)"')
+
+
+def shell_urls() -> list[str]:
+    """What the service worker stores at install: every static file every page names (read from
+    the offline page, which is base.html's head and scripts: a ``src``, an ``href`` or a
+    ``content``, like the instant steps' script that app.js loads once the page is up), by the
+    names the pages use (fingerprinted when collected), and the smallest of the manifest's icons.
+    Not a page's own script (算牌's, which needs the network for its answers anyway: it is stored
+    the first time it is used), and not the other icons: the browser fetches those itself when
+    it installs the app, and no page shows them. A cold game page stays within 100 KB
+    (``make bench-page``)."""
+    page = render_to_string("pwa/offline.html")
+    urls = dict.fromkeys(url for url in STATIC_LINK.findall(page) if "/icons/" not in url)  # not iOS's icon
+    urls.update(dict.fromkeys([static(ICONS[0][0])]))
+    return list(urls)
+
+
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """``/sw.js`` at the root, so that its scope is every page. Its cache's version is a digest
+    of the shell's names and of the script: a release that changes either is a new worker, which
+    the phone installs on its next page (``Cache-Control: no-cache``, answered 304 otherwise)."""
+    shell = shell_urls()
+    context = {
+        "shell": json.dumps(shell),
+        "offline_url": json.dumps(reverse("offline")),
+        "static_url": json.dumps(settings.STATIC_URL),
+        # Fingerprinted names never change content: stored once, read from the phone after.
+        # Plain names (development) may: the network first, the stored copy only offline.
+        "static_first": json.dumps(isinstance(staticfiles_storage, ManifestFilesMixin)),
+    }
+    body = render_to_string("pwa/sw.js", {**context, "version": ""})
+    context["version"] = json.dumps(hashlib.blake2b(body.encode(), digest_size=6).hexdigest())
+    script = render_to_string("pwa/sw.js", context)
+    if isinstance(staticfiles_storage, ManifestFilesMixin):  # collected: minified as the app's other scripts
+        script = minified(script)
+    response = _conditional(request, script, "text/javascript; charset=utf-8")
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@never_cache
+def offline(request: HttpRequest) -> HttpResponse:
+    """离线 · Offline: what the service worker shows for a page it never kept, in both languages
+    (it stores one copy), with the game pages it kept listed in it when it is shown."""
+    return render(request, "pwa/offline.html")

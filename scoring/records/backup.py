@@ -1,0 +1,244 @@
+"""备份: everything a game holds, as the scoring contract's game (which ``score_game`` reads,
+dealer corrections included) plus a ``backup`` object the contract ignores: every hand's
+revision, who entered, edited or voided it and when, the voided hands with their reasons, the
+bets placed for the next hand, the status and the settlement with its 已付 marks
+(docs/contract.md "A backup"). Restoring it gives a game that looks and behaves the same.
+
+A file without ``backup`` (what earlier versions wrote: the standing hands only) still
+restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
+
+from collections import defaultdict, deque
+from datetime import datetime
+
+from django.db import transaction
+from django.utils import timezone
+
+from scoring.cache import store, table
+from scoring.engine import ScoringError
+from scoring.engine.contract import corrections
+from scoring.engine.money import settlement_plan
+from scoring.engine.points import fmt, from_json, to_json
+from scoring.lang import pick
+from scoring.ledger import build
+from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.people import people_of
+from scoring.readmodel import GameView
+from scoring.records.backup_check import FORMAT, BackupError, read_backup
+from scoring.table.presenters import hand_title
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def _when(moment: datetime | None) -> str | None:
+    return None if moment is None else timezone.localtime(moment).isoformat()
+
+
+def contract_game(ledger: GameView) -> dict:
+    """The game as the scoring contract's input: ``score_game`` gives the totals the page shows.
+    Voided hands are left out; each 更正庄家 is a correction before its hand."""
+    game = ledger.game
+    active = [row.hand for row in ledger.rows if row.result is not None]
+    fixes = [(i, hand.fix()) for i, hand in enumerate(active) if hand.fix() is not None]
+    return {
+        "ruleset": game.ruleset,
+        "rules": game.house_rules().to_dict(),
+        "first_dealer": game.first_dealer,
+        "players": list(game.players),
+        "corrections": [{"hand": i, "dealer": dealer, "streak": streak} for i, (dealer, streak) in fixes],
+        "hands": [hand.entry for hand in active],
+    }
+
+
+def _hand_record(hand: Hand) -> dict:
+    record = {
+        "seq": hand.seq,
+        "entered_by": hand.entered_by,
+        "created_at": _when(hand.created_at),
+        "revision": hand.revision,
+        "edited_at": _when(hand.edited_at),
+        "edited_by": hand.edited_by,
+    }
+    if hand.voided:  # not in the contract's hands: its entry and correction are kept here
+        record.update(
+            voided_at=_when(hand.voided_at),
+            voided_by=hand.voided_by,
+            void_reason=hand.void_reason,
+            entry=hand.entry,
+            dealer_fix=hand.dealer_fix,
+            streak_fix=hand.streak_fix,
+        )
+    return record
+
+
+def _settlement_record(game: Game) -> dict | None:
+    settlement = Settlement.objects.filter(game=game).first()
+    if settlement is None:
+        return None
+    return {
+        "rate_fen": settlement.rate_fen,
+        "fee_fen": settlement.fee_fen,
+        "fee_mode": settlement.fee_mode,
+        "fee_payee": settlement.fee_payee,
+        "created_at": _when(settlement.created_at),
+        "transfers": [
+            {"payer": t.payer, "payee": t.payee, "amount_fen": t.amount_fen, "paid_at": _when(t.paid_at)}
+            for t in settlement.transfers.all()
+        ],
+    }
+
+
+def backup_json(ledger: GameView) -> dict:
+    """The whole game (``ledger`` holds every hand, voided ones included): no link tokens."""
+    game = ledger.game
+    return {
+        **contract_game(ledger),
+        "backup": {
+            "format": FORMAT,
+            "status": game.status,
+            "created_at": _when(game.created_at),
+            "totals": [to_json(t) for t in ledger.totals],
+            "pending": game.pending or {},
+            "hands": [_hand_record(row.hand) for row in ledger.rows],
+            "settlement": _settlement_record(game),
+            "round_length": game.round_length,
+        },
+    }
+
+
+# --- restoring -----------------------------------------------------------------------------
+
+
+def _check_voided(records: list[dict], ruleset, players: list[str]) -> None:
+    """A voided hand is never replayed, only shown (its title, in the list and the CSV), so its
+    entry must be a hand the ruleset reads and can title. It need not score where it stands: an
+    earlier hand edited since may leave it no table it scores at (a 下子 after a dealer win that
+    is one no more), and the game it came from holds it all the same."""
+    game = Game(ruleset=ruleset.code, players=players)
+    for record in records:
+        if "voided_at" not in record:
+            continue
+        try:
+            ruleset.parse_hand(record["entry"])
+            hand_title(game, record["entry"], None, players)
+        except ScoringError as error:
+            refusal = error.zh, error.en
+        except (KeyError, IndexError, TypeError):  # read, but lacking what a title names (a win's winner)
+            refusal = "这不是一局完整的记录", "it is not a whole hand"
+        else:
+            continue
+        seq = record["seq"]
+        raise BackupError(f"第{seq}局（已作废）：{refusal[0]}", f"Hand {seq} (voided): {refusal[1]}", "backup")
+
+
+def _rows(game: Game, records: list[dict], entries: list, fixes: dict) -> list[Hand]:
+    """The hand rows: a standing record takes the next contract hand and its correction."""
+    rows, standing = [], iter(enumerate(entries))
+    for record in records:
+        hand = Hand(game=game, **record)
+        if not hand.voided:
+            index, hand.entry = next(standing)
+            hand.dealer_fix, hand.streak_fix = fixes.get(index, (None, None))
+        rows.append(hand)
+    return rows
+
+
+def _settle(game: Game, people: list, saved: dict) -> None:
+    """The settlement worked out again from the replayed totals of each person (name, total), as
+    结算 does, with the 已付 marks of the file's transfers that it still holds."""
+    terms = {k: saved[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
+    totals = [total for _name, total in people]
+    plan = settlement_plan(totals, **terms)
+    settlement = Settlement.objects.create(
+        game=game,
+        **terms,
+        names=[name for name, _total in people],
+        points=[to_json(t) for t in totals],
+        balances_fen=plan.balances_fen,
+        created_at=saved["created_at"],
+    )
+    paid = defaultdict(deque)  # each transfer's 已付 times in the file, by who pays whom how much
+    for payer, payee, amount_fen, paid_at in saved["paid"]:
+        paid[payer, payee, amount_fen].append(paid_at)
+    transfers = []
+    for t in plan.transfers:
+        match = paid.get((t.payer, t.payee, t.amount_fen))
+        paid_at = match.popleft() if match else None
+        transfers.append(
+            Transfer(settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen, paid_at=paid_at)
+        )
+    Transfer.objects.bulk_create(transfers)
+
+
+def seatings_in(data: dict) -> list[list[str]]:
+    """The seatings among a contract game's hands (the standing ones), in order."""
+    return [hand["players"] for hand in data["hands"] if isinstance(hand, dict) and hand.get("outcome") == "seating"]
+
+
+def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
+    """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
+    ``backup`` object cannot be restored, and then nothing is created)."""
+    saved = read_backup(data, ruleset, people=len(people_of(players, seatings_in(data))))
+    if saved:
+        _check_voided(saved["hands"], ruleset, players)
+    now = timezone.now()
+    records = (
+        saved["hands"]
+        if saved
+        else [
+            {"seq": i, "entered_by": "", "created_at": now, "revision": 0, "edited_at": None, "edited_by": ""}
+            for i in range(1, len(data["hands"]) + 1)
+        ]
+    )
+    with transaction.atomic():
+        game = Game.objects.create(
+            ruleset=ruleset.code,
+            players=players,
+            first_dealer=data.get("first_dealer", 0),
+            rules=rules.to_dict(),
+            status=saved["status"] if saved else Game.PLAYING,
+            round_length=saved["round_length"] if saved else None,
+            pending=saved["pending"] if saved else {},
+            created_at=saved["created_at"] if saved else now,
+        )
+        Hand.objects.bulk_create(_rows(game, records, data["hands"], corrections(data, ruleset.seats)))
+        ledger = build(game)
+        store(game, ledger)
+        if saved and saved["settlement"]:
+            _settle(game, ledger.state.people(), saved["settlement"])
+        if records:
+            game.bump_version()
+    return game
+
+
+def notes(data: dict, game: Game) -> list[str]:
+    """What the restored game could not take from the file, said on the page (never silently
+    other totals): an earlier version's file holds no dealer corrections, voids or settlement;
+    a file whose totals no longer replay names each that changed."""
+    names, totals = game.players, table(game)[0].totals
+    if "backup" not in data:
+        if not data["hands"]:
+            return []
+        now = " · ".join(f"{n} {fmt(t, signed=True)}" for n, t in zip(names, totals, strict=True))
+        return [
+            pick(
+                "这是旧版本的备份：旧版本不保存中途的更正庄家、作废的局、修改记录和结算，已恢复成进行中的牌局。"
+                f"原牌局如果中途更正过庄家，总分会与原来不同。现在的总分：{now}，请与原来的对照。",
+                "This backup comes from an earlier version, which kept no mid-game dealer corrections, voided "
+                "hands, edits or settlement: it was restored as an open game. If the dealer was corrected "
+                f"mid-game, the totals differ from the original. The totals now: {now}; compare them with yours.",
+            )
+        ]
+    saved = data["backup"]["totals"]
+    changed = [
+        f"{n} {fmt(from_json(was), signed=True)} → {fmt(now, signed=True)}"
+        for n, was, now in zip(names, saved, totals, strict=True)
+        if from_json(was) != now
+    ]
+    if not changed:
+        return []
+    return [
+        pick(
+            f"备份里的总分与按牌局记录重算的不同：{' · '.join(changed)}。",
+            f"The backup's totals differ from the replay of its hands: {' · '.join(changed)}.",
+        )
+    ]

@@ -1,0 +1,1 @@
+"""结算: who pays whom, ticked off; the evening's picture, chart and share text."""

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class SettleConfig(AppConfig):
+    name = "scoring.settle"
+    label = "scoring_settle"

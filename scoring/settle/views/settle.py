@@ -1,0 +1,134 @@
+"""结算: finish a game, see who pays whom, tick transfers off, reopen."""
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import services
+from scoring.access import load_game, spend_change, writable_game
+from scoring.cache import snapshot, table
+from scoring.engine.money import needs_rounding, settlement_plan
+from scoring.engine.points import from_json
+from scoring.engine.transfers import proven_fewest
+from scoring.forms import SettleForm, refusal
+from scoring.lang import chinese, say
+from scoring.models import Settlement
+from scoring.partial import wants_part
+from scoring.records.exports import share_text
+from scoring.settle.charts import game_chart
+from scoring.yuan import money, yuan, yuan_text
+
+
+def balances(names: list[str], points: list, balances_fen: list[int]) -> list[tuple]:
+    """(name, points, 元 as text, 分) per person."""
+    return [(name, p, yuan(fen), fen) for name, p, fen in zip(names, points, balances_fen, strict=True)]
+
+
+def fee_advance(names: list[str], fee_fen: int, fee_payee: int) -> dict:
+    """Who pays the venue first (「老王 垫付台费 40 元（已算入）」): their balance already counts it."""
+    return {"fee_payer": names[fee_payee], "fee_paid": money(fee_fen, chinese())} if fee_fen else {}
+
+
+def settled(settlement: Settlement, names: list[str]) -> dict:
+    """A finished game: the transfers (with 已付) and the balances as they were frozen."""
+    points = [from_json(p) for p in settlement.points]
+    return {
+        **fee_advance(names, settlement.fee_fen, settlement.fee_payee),
+        "settlement": settlement,
+        "transfers": [
+            (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese()))
+            for t in settlement.transfers.select_related("settle_up_part")
+        ],
+        "balances": balances(names, points, settlement.balances_fen),
+        "fewest": proven_fewest(settlement.balances_fen),
+        "rounded": needs_rounding(points, settlement.rate_fen),
+        "rate_yuan": yuan_text(settlement.rate_fen),
+        "fee_yuan": yuan_text(settlement.fee_fen),
+    }
+
+
+def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
+    """While playing: what settling now with the form's rate and fee would give."""
+    data = form.cleaned_data
+    plan = settlement_plan(
+        totals, rate_fen=form.rate_fen(), fee_fen=form.fee_fen(), fee_mode=data["fee_mode"], fee_payee=data["fee_payee"]
+    )
+    return {
+        **fee_advance(names, form.fee_fen(), data["fee_payee"]),
+        "plan": plan,
+        "preview": [(names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in plan.transfers],
+        "fewest": plan.fewest,
+        "balances": balances(names, totals, plan.balances_fen),
+        "rounded": needs_rounding(totals, form.rate_fen()),
+    }
+
+
+def settle(request: HttpRequest, token: str) -> HttpResponse:
+    """The settle-up screen, by person (everyone of the evening, sitting out or not): a form and
+    its live preview while playing, the transfers after; the form's own refresh of the preview
+    gets only the preview (a navigation, the whole page)."""
+    game, can_edit = load_game(request, token)
+    ledger = snapshot(game, limit=1)  # its totals and counts come from the game's row: no hand list here
+    context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}
+    settlement = Settlement.objects.filter(game=game).first()
+    if settlement is not None:
+        context.update(settled(settlement, settlement.people()), chart=game_chart(game))
+        context["share"] = share_text(ledger, settlement)
+        return render(request, "settle/settle.html", context)
+    people = ledger.state.people()
+    names, totals = [name for name, _t in people], [total for _name, total in people]
+    context["form"] = form = SettleForm(request.GET or None, players=names)
+    if form.is_bound and form.is_valid():
+        context.update(planned(form, totals, names))
+    if wants_part(request):
+        return render(request, "settle/settle.html#preview", context)
+    context["chart"] = game_chart(game)
+    return render(request, "settle/settle.html", context)
+
+
+@require_POST
+def finish(request: HttpRequest, token: str) -> HttpResponse:
+    game = writable_game(request, token)
+    people = table(game)[0].people()
+    form = SettleForm(request.POST, players=[name for name, _total in people])
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect("settle", token=token)
+    spend_change(game=game)  # 429 past the game's changes per minute
+    try:
+        services.finish_game(
+            game=game,
+            rate_fen=form.rate_fen(),
+            fee_fen=form.fee_fen(),
+            fee_mode=form.cleaned_data["fee_mode"],
+            fee_payee=form.cleaned_data["fee_payee"],
+        )
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    return redirect("settle", token=token)
+
+
+@require_POST
+def reopen(request: HttpRequest, token: str) -> HttpResponse:
+    game = writable_game(request, token)
+    spend_change(game=game)
+    try:
+        services.reopen_game(game=game)
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+        return redirect("settle", token=token)
+    messages.success(request, _("牌局已重新打开，可以继续记分。"))
+    return redirect("game", token=token)
+
+
+@require_POST
+def toggle_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
+    game = writable_game(request, token)
+    spend_change(game=game)
+    try:
+        services.mark_paid(game=game, transfer_id=transfer_id, paid=request.POST.get("paid") == "1")
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    return redirect("settle", token=token)

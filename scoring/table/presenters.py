@@ -1,0 +1,205 @@
+"""What the game page shows, in plain values for the templates (no rules decided here)."""
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.core.cache import cache
+from django.http import HttpRequest
+from django.template.loader import get_template
+from django.urls import reverse
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+from scoring import device
+from scoring.engine import SEATS_ZH
+from scoring.engine.seating import is_seating, key
+from scoring.entry import entry_for, entry_module_for
+from scoring.lang import chinese, pick
+from scoring.models import Game, Hand
+from scoring.pagecache import build
+from scoring.people import Seatings, round_of
+from scoring.readmodel import GameView, HandView
+
+
+@dataclass
+class Tile:
+    seat: int
+    wind: str
+    name: str
+    total: int
+    dealer: bool
+    streak: int
+    marks: list[tuple[str, str]]  # (css class, text) badges such as 买, 下4
+    me: bool
+
+
+@dataclass
+class PaymentLine:
+    payer: str
+    payee: str
+    amount: int
+    formula: str
+
+
+@dataclass
+class HandRow:
+    hand: Hand
+    title: str
+    result: HandView | None
+    nets: list[tuple[str, int]]
+    payments: list[PaymentLine]
+    dealer: str = ""
+    number: int | None = None  # 第N局 among the hands that count; None for a voided one or a seating
+    seated: list[tuple[str, str]] = ()  # (wind, name): who played it
+    seating: bool = False  # 换人/换位: no hand, who sits where from here on
+
+
+def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
+    """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words), with the
+    names of who sat at the hand (``names``; the game's first seating by default)."""
+    return entry_module_for(game, entry).title(names or game.players, entry, result)
+
+
+def hand_row(
+    game: Game, hand: Hand, result: HandView | None, number: int | None = None, names: list[str] | None = None
+) -> HandRow:
+    """A hand as the list shows it; ``names``: who sat at it, in seat order (the first seating by
+    default)."""
+    names = list(names or game.players)
+    seating = is_seating(hand.entry)
+    nets = list(zip(names, result.net, strict=True)) if result and not seating else []
+    payments = (
+        [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula(chinese(), names)) for p in result.payments]
+        if result
+        else []
+    )
+    dealer = names[result.dealer] if result and not seating else ""
+    seated = [(translation.gettext(SEATS_ZH[s]), name) for s, name in enumerate(names)]
+    title = hand_title(game, hand.entry, result, names)
+    return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating)
+
+
+ROW_TEMPLATE = "table/_hand_row.html"
+ROW_KEY = "hand-row"  # with the release's digest: a deploy never shows the last one's rows
+ROW_SECONDS = 60 * 60 * 24
+
+
+def _digest(value) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str) -> str:
+    """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
+    its creation time, should a restored database reuse ids), its 第N局 (a void before it
+    renumbers it), its cached result (an edit of an earlier hand rescores it without touching
+    its revision), the names of who sat at it, the language, the link its 修改/作废 buttons use
+    ("" when it has none) and the release (scoring/pagecache.py ``build``: its templates and wording)."""
+    result = "void" if hand.voided else _digest(hand.result)
+    made = hand.created_at.timestamp() if hand.created_at else 0
+    return f"{ROW_KEY}:{build()}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
+
+
+def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
+    """The hand list, newest first: each row rendered from _hand_row.html once, then served from
+    the cache until the hand, its result, the names or the language change."""
+    lang, seatings = translation.get_language() or "", Seatings.of_game(game)
+    base_url = reverse("game", args=[token])
+    seated = [seatings.at(row.hand.seq) for row in rows]
+    keys = [
+        row_key(row.hand, row.number, _digest(names), lang, base_url if can_edit else "")
+        for row, names in zip(rows, seated, strict=True)
+    ]
+    found = cache.get_many(keys)
+    missing = {}
+    if len(found) < len(keys):
+        template = get_template(ROW_TEMPLATE)
+        for key, row, names in zip(keys, rows, seated, strict=True):
+            if key not in found:
+                row_view = hand_row(game, row.hand, row.result, row.number, names)
+                context = {"row": row_view, "can_edit": can_edit, "base_url": base_url}
+                missing[key] = str(template.render(context))
+        cache.set_many(missing, ROW_SECONDS)
+    return mark_safe("".join(found.get(key) or missing[key] for key in keys))  # rows are autoescaped template output
+
+
+def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> list[Tile]:
+    """One tile per seat: who sits there now and their total for the evening (a person's, over
+    every seat they sat in)."""
+    state = ledger.state if ledger else None
+    module = entry_for(game)
+    marks = module.marks
+    names = list(state.seating) if state is not None else list(game.players)
+    if state is not None:
+        person = {key(name): total for name, total in state.people()}
+        totals = [person[key(name)] for name in names]
+    return [
+        Tile(
+            seat=s,
+            wind=translation.gettext(module.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
+            name=names[s],
+            total=totals[s],
+            dealer=state is not None and state.dealer == s,
+            streak=state.streak if state else 0,
+            marks=marks(state, s, game.pending) if state else [],
+            me=me == s,
+        )
+        for s in range(len(names))
+    ]
+
+
+def earlier_text(n: int) -> str:
+    """「更早的 N 局」: in both languages here, as the catalogue's entry for it is fuzzy (unused)."""
+    return pick(f"更早的 {n} 局", f"{n} earlier hand" if n == 1 else f"{n} earlier hands")
+
+
+def sitting_out(state) -> list[tuple[str, object]]:
+    """(name, total) of every person of the evening who is not at the table now."""
+    seated = {key(name) for name in state.seating}
+    return [(name, total) for name, total in state.people() if key(name) not in seated]
+
+
+def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
+    me, my_name = device.my_seat(request, game), device.my_name(request, game)
+    totals = ledger.totals if ledger else [0] * len(game.players)
+    rows = list(reversed(ledger.rows)) if ledger else []  # newest first
+    last_row = next((row for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
+    last = last_row.hand if last_row else None
+    playing = can_edit and game.status == Game.PLAYING and ledger is not None
+    bets = entry_for(game).bets(game, ledger.state, game.house_rules()) if playing else None
+    names = list(ledger.state.seating) if ledger else list(game.players)
+    return {
+        "round": round_of(game, ledger.state, last_row) if ledger else None,
+        "sitting_out": sitting_out(ledger.state) if ledger else [],
+        "bets": bets,
+        # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
+        "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),
+        "game": game,
+        "token": token,
+        "can_edit": can_edit,
+        "ledger": ledger,
+        "tiles": tiles(game, totals, ledger, me),
+        "rows": rows,
+        "last_hand": last,
+        "voided_count": ledger.last_seq - ledger.active_count() - len(game.state["seatings"]) if ledger else 0,
+        "earlier_text": earlier_text(ledger.earlier if ledger else 0),
+        "me": me,
+        "me_out": my_name if my_name is not None and me is None else None,  # 我是 someone sitting out
+        "seats": [(s, SEATS_ZH[s], names[s]) for s in range(len(names))],
+    }
+
+
+def bets_text(names: list[str], bets: dict) -> str:
+    """Bets placed before a hand (pending bets' shape): 「老王买子 · 阿明下子2」."""
+    parts = [pick(f"{names[s]}买子", f"{names[s]} buy-in") for s in bets.get("maizi", [])]
+    parts += [pick(f"{names[int(s)]}下子{a}", f"{names[int(s)]} bet {a}") for s, a in bets.get("xiazi", {}).items()]
+    return " · ".join(parts)
+
+
+def bet_words(names: list[str], *, bet: str, seat: int, on: bool, **_amount) -> tuple[str, str]:
+    """What a bet changed, for a preview it makes stale: 「小李刚买了子」, 「小李刚撤回了下子」."""
+    name, term, term_en = names[seat], {"maizi": "买子", "xiazi": "下子"}[bet], {"maizi": "buy-in", "xiazi": "bet"}[bet]
+    if on:
+        return f"{name}刚{'买了子' if bet == 'maizi' else '下了子'}", f"{name} just placed a {term_en}"
+    return f"{name}刚撤回了{term}", f"{name} just withdrew a {term_en}"

@@ -1,0 +1,301 @@
+"""The home page, a new game, the game page (the ledger), its live updates, sharing and rules."""
+
+import re
+
+import markdown
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http.request import split_domain_port
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST, require_safe
+
+from scoring import device, live, ready
+from scoring.access import claim, game_version, load_game, spend_new_game
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.engine.seating import key
+from scoring.engine.seating import seat as seated
+from scoring.entry import entry_for
+from scoring.forms import NewGameForm
+from scoring.groups import evenings as groups
+from scoring.lang import pick
+from scoring.ledger import LedgerError
+from scoring.models import Game
+from scoring.pagecache import game_stamp, render_page
+from scoring.people import Seatings, people_of
+from scoring.records.listing import lines, my_games, my_tokens
+from scoring.settle.charts import game_chart
+from scoring.table.presenters import game_context
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """Liveness: the process answers. The floor the request benchmarks compare with: no query."""
+    return HttpResponse("ok", content_type="text/plain")
+
+
+@require_safe
+def readyz(request: HttpRequest) -> HttpResponse:
+    """Readiness, for the load balancer: 200 when the database and the shared cache answer, else
+    503; the body names each check (scoring/ready.py). Nothing is written but Redis's probe key."""
+    results = ready.checks()
+    ok = all(result == "ok" for result in results.values())
+    response = JsonResponse(results, status=200 if ok else 503)
+    response.headers["Cache-Control"] = "no-store"
+    # A 503 here is logged once, with its reason, by scoring.ready: not again by django.request,
+    # which would also mail ADMINS at every poll of the balancer.
+    response._has_been_logged = True
+    return response
+
+
+HOME_GAMES = 10  # the latest played; 历史牌局 pages through the rest
+
+
+@never_cache  # it lists edit links
+def home(request: HttpRequest) -> HttpResponse:
+    if request.GET.get("from") == "app" and (token := game_in_play(request)):
+        return redirect("game", token=token)  # the app on the home screen reopens the game at the table
+    tokens = my_tokens(request)
+    games = list(my_games(tokens).order_by("-updated_at", "-pk")[: HOME_GAMES + 1])
+    context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES, "rulesets": all_rulesets()}
+    if lan := lan_base(request, always=True):
+        context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
+    return render(request, "table/home.html", context)
+
+
+def game_in_play(request: HttpRequest) -> str | None:
+    """The link of the game this phone opened last (scoring/device.py), if it is still being
+    played (not settled, not archived): where the installed app opens (its manifest's start_url,
+    ``/?from=app``). Otherwise the home page, as from any other link."""
+    last = device.remembered_tokens(request)[:1]
+    if not last:
+        return None
+    token = last[0]
+    game = Game.objects.filter(Q(edit_token=token) | Q(view_token=token)).only("status", "archived_at").first()
+    if game is None or game.status != Game.PLAYING or game.archived_at is not None:
+        return None
+    return token
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def lan_base(request: HttpRequest, always: bool = False) -> str | None:
+    """``make run`` (debug) on the table's Wi-Fi: the address friends' phones can open, e.g.
+    http://192.168.1.23:8000. Only when this page was opened on the machine itself
+    (127.0.0.1/localhost), or ``always``; never outside debug."""
+    addresses = getattr(settings, "LAN_ADDRESSES", [])
+    if not (settings.DEBUG and addresses):
+        return None
+    host, port = split_domain_port(request.get_host())
+    if not always and host not in LOCAL_HOSTS:
+        return None  # the phone already came by an address it can open
+    return f"http://{addresses[0]}:{port or request.get_port()}"
+
+
+def new_game(request: HttpRequest) -> HttpResponse:
+    """开新牌局: the ruleset first (a tap reloads the form), then its names, presets and rules."""
+    data = request.POST if request.method == "POST" else request.GET
+    code = data.get("ruleset", DEFAULT_RULESET)
+    ruleset = next((r for r in all_rulesets() if r.code == code), None) or get_ruleset(DEFAULT_RULESET)
+    group = groups.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
+    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=groups.new_game_initial(group, ruleset))
+    groups.offer_roster(form, group)
+    if request.method == "POST" and form.is_valid():
+        spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
+        first_dealer = form.cleaned_data["first_dealer"]
+        game = Game.objects.create(
+            ruleset=ruleset.code,
+            players=form.names(),
+            first_dealer=first_dealer,
+            round_length=form.cleaned_data.get("round_length"),
+            rules=form.rules().to_dict(),
+            state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
+            group=group,
+        )
+        if group is not None and (left := groups.add_to_roster(group, form.names())):
+            messages.warning(request, groups.roster_full(left))
+        response = redirect("game", token=game.edit_token)
+        device.remember_game(request, response, game.edit_token)
+        claim(request, game, game.edit_token)
+        return response
+    context = {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset, "group": group}
+    response = render(request, "table/new_game.html", context)
+    if group is not None:  # the page holds the group's edit link
+        response["Cache-Control"] = "private, no-store"
+    return response
+
+
+def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool, page: int | None) -> dict:
+    """The page's ledger from the replay cache: two queries, however long the game."""
+    limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
+    try:
+        ledger, broken = snapshot(game, limit, offset), None
+    except LedgerError as error:  # only if a stored game stopped replaying
+        ledger, broken = None, error
+    return {**game_context(request, game, token, can_edit, ledger), "broken": broken, "page": page}
+
+
+def list_page(request: HttpRequest, game: Game) -> int | None:
+    """The page of the whole hand list asked for (``?page=N``; ``?all=1`` is page 1), or None
+    for the game page's latest hands; one past the last is the last. Polls carry it, so a phone
+    stays on its page."""
+    raw = request.GET.get("page") or ("1" if request.GET.get("all") else "")
+    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6):
+        return None
+    last_seq = (game.state or {}).get("last_seq")  # none yet: a game stored before the replay cache
+    return max(1, int(raw)) if last_seq is None else min(max(1, int(raw)), max(1, -(-last_seq // PAGE_HANDS)))
+
+
+def _ledger_page(
+    request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
+) -> HttpResponse:
+    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py).
+    It is rendered from the game's row, this phone's 「我是」 person, the list's page and the
+    address the language switch returns to (``here``, else the page's own address without any
+    other query), never from the rest of the query, so a query string cannot make another copy."""
+    me, page = device.my_name(request, game), list_page(request, game)
+    here = here or (f"{request.path}?page={page}" if page is not None else request.path)
+
+    def context() -> dict:
+        return {**_ledger_context(request, game, token, can_edit, page), "here": here}
+
+    box = groups.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
+    return render_page(request, template, [game_stamp(game), me, here, page, *box], context)
+
+
+def game_page(request: HttpRequest, token: str) -> HttpResponse:
+    game, can_edit = load_game(request, token)
+    return game_response(request, game, token, can_edit)
+
+
+def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
+    """The game page: its own address's answer, and a write's answer to htmx (views/hands.py),
+    which names the page's address (``here``, where the language switch comes back to)."""
+    response = _ledger_page(request, "table/game.html", game, token, can_edit, here)
+    device.remember_game(request, response, token)
+    claim(request, game, token)
+    return response
+
+
+def poll(request: HttpRequest, token: str) -> HttpResponse:
+    """Has the game changed since version ``v``? 204 (one indexed query, or none with the shared
+    cache: scoring/live.py) or the fresh ledger. Every answer names the version as its ETag, and
+    a request whose If-None-Match names the current one gets 304: the same question in HTTP's
+    words, for a client that keeps the ETag instead of ``v``."""
+    if (quiet := live.quiet_answer(request, game_version(request, token))) is not None:
+        return quiet
+    game, can_edit = load_game(request, token)
+    response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
+    response.headers["ETag"] = live.etag(game.version)
+    return response  # Cache-Control: private, no-store, as for every token page
+
+
+@require_POST
+def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
+    game, can_edit = load_game(request, token)
+    if not can_edit or not 0 <= seat < game.rulebook.seats:
+        raise Http404(_("没有这个座位"))
+    response = redirect("game", token=token)
+    device.set_my_name(request, response, game.id, game.seating[seat])  # the person, wherever they sit later
+    return response
+
+
+@require_POST
+def set_me_by_name(request: HttpRequest, token: str) -> HttpResponse:
+    """「我是」 someone of the evening who sits out now (by name: they have no seat to tap)."""
+    game, can_edit = load_game(request, token)
+    wanted = key(request.POST.get("name", ""))
+    seatings = Seatings.of_game(game)
+    people = people_of(seatings.first, [names for _seq, names in seatings.changes])
+    person = next((name for name in people if key(name) == wanted), None)
+    if not can_edit or person is None:
+        raise Http404(_("这一场没有这个人"))
+    response = redirect("game", token=token)
+    device.set_my_name(request, response, game.id, person)
+    return response
+
+
+def _qr(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000")
+
+
+def share(request: HttpRequest, token: str) -> HttpResponse:
+    """邀请: the links and QR codes; the view link only hands out the view link."""
+    game, can_edit = load_game(request, token)
+    base = lan_base(request)
+
+    def absolute(path: str) -> str:
+        return base + path if base else request.build_absolute_uri(path)
+
+    links = []
+    if can_edit:
+        links.append(("edit", absolute(reverse("game", args=[game.edit_token]))))
+    links.append(("view", absolute(reverse("game", args=[game.view_token]))))
+    codes = [(kind, url, _qr(url)) for kind, url in links]
+    return render(request, "settle/share.html", {"game": game, "token": token, "codes": codes})
+
+
+def chart(request: HttpRequest, token: str) -> HttpResponse:
+    """走势图, fetched when the player unfolds it (the game page stays small)."""
+    game, _can_edit = load_game(request, token)
+    return HttpResponse(game_chart(game))
+
+
+def rules_page(request: HttpRequest, token: str) -> HttpResponse:
+    game, _can_edit = load_game(request, token)
+    rules = game.house_rules().to_dict()
+    house = [(info, rules[name]) for name, info in game.rulebook.rule_info.items()]
+    module = entry_for(game)
+    context = {
+        "game": game,
+        "token": token,
+        "house": house,
+        "ruleset_rules": module.RULES_TEMPLATE,
+        **module.rules_context(game.house_rules()),
+    }
+    return render(request, "table/rules.html", context)
+
+
+_rules_html: dict[tuple, tuple[str, str]] = {}  # (code, language) → (title, body), read once per process
+
+
+def _render_rules_doc(code: str) -> tuple[str, str]:
+    text = get_ruleset(code).rules_document.read_text(encoding="utf-8")
+    # align="…" rather than style="…": the page's CSP allows no inline style.
+    body = markdown.markdown(text, extensions=["tables"], extension_configs={"tables": {"use_align_attribute": True}})
+    title = re.search(r"<h1>(.*?)</h1>", body)
+    body = body.replace("<h1>", '<h1 class="h5">').replace("<h2>", '<h2 class="h6 mt-4">')
+    # A wide table scrolls inside its own box, which a keyboard can reach and scroll too.
+    tables = iter(range(1, body.count("<table>") + 1))
+    body = re.sub(
+        "<table>",
+        lambda _m: (
+            f'<div class="table-responsive" tabindex="0" role="region" aria-label="{_("表格 %(n)s，可左右滑动") % {"n": next(tables)}}">'
+            '<table class="table table-sm align-middle">'
+        ),
+        body,
+    )
+    body = body.replace("</table>", "</table></div>")
+    # Links between the documents (zhuji.md) point at their pages here.
+    linked = "|".join(re.escape(r.code) for r in all_rulesets())
+    body = re.sub(rf'href="({linked})\.md"', lambda m: f'href="{reverse("rules-doc", args=[m[1]])}"', body)
+    return (title[1] if title else code), body
+
+
+def rules_doc(request: HttpRequest, ruleset: str) -> HttpResponse:
+    """规则全文: the ruleset's document (docs/rules/<ruleset>.md, its ``rules_document``) as a page."""
+    if ruleset not in {r.code for r in all_rulesets()}:
+        raise Http404(_("没有这个玩法"))
+    key = (ruleset, translation.get_language())  # the table boxes' names follow the language
+    if key not in _rules_html:
+        _rules_html[key] = _render_rules_doc(ruleset)
+    title, body = _rules_html[key]
+    title = pick(title, title.partition(" · ")[2] or title)  # 「义乌麻将 · Yiwu mahjong …」: English alone in English
+    return render(request, "table/rules_doc.html", {"ruleset": ruleset, "title": title, "body": body})

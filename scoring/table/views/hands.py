@@ -1,0 +1,553 @@
+"""Recording, editing and voiding hands. Every write previews first, then confirms. A preview
+carries the game's version: confirming one that another phone has since made stale is refused,
+and the new preview shown."""
+
+import re
+import secrets
+from copy import deepcopy
+from functools import partial
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+from django_htmx.http import push_url
+
+from scoring import device, services
+from scoring.access import load_game, spend_change, spend_hand_write, writable_game
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
+from scoring.engine.seating import is_seating
+from scoring.entry import entry_for, entry_module_for
+from scoring.entry.base import BetRefused
+from scoring.entry.seating import recordable
+from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
+from scoring.lang import pick, say, table_words
+from scoring.ledger import LedgerError, build, number_in
+from scoring.models import Game, Hand
+from scoring.partial import wants_part
+from scoring.people import person_nets
+from scoring.table.presenters import bet_words, bets_text, hand_row, hand_title
+from scoring.table.views.games import game_response
+
+# Engine field names → the form field that shows the message.
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
+# What a stale confirm's fresh preview leaves out of the form it re-asks.
+ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
+# How long the phone's own cache keeps a step of the record flow fetched by htmx (see render).
+PRELOAD_SECONDS = 30
+
+
+def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:
+    """Hands of a finished game stay as they were settled: reopen it first."""
+    if game.status == Game.FINISHED:
+        messages.info(request, _("牌局已结束；要修改请先在结算页重新打开。"))
+        return redirect("settle", token=token)
+    return None
+
+
+def to_game(request: HttpRequest, token: str) -> HttpResponse:
+    """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
+    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
+    for the address bar: one round trip instead of two (the redirect, then the page)."""
+    url = reverse("game", args=[token])
+    if not request.htmx:
+        return redirect(url)
+    game, can_edit = load_game(request, token)
+    return push_url(game_response(request, game, token, can_edit, here=url), url)
+
+
+def signed(request: HttpRequest, game: Game, by: str) -> dict:
+    """Who writes (this phone's 「我是」, by name, sitting or not) and the game version the confirmed preview was made at."""
+    return {by: device.my_name(request, game) or "", "version": posted_version(request)}
+
+
+def confirming(request: HttpRequest) -> bool:
+    """A POST without 「确认」 only refreshes the preview."""
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
+def posted_version(request: HttpRequest) -> int:
+    """The game's version the confirmed preview was made at (``unstamped`` refuses a form
+    without one before this is read)."""
+    return ascii_int(request.POST.get("version", ""), -1)
+
+
+def unstamped(request: HttpRequest, *names: str) -> str | None:
+    """The refusal of a confirm whose form lacks the game's ``version`` (or the hand's
+    ``revision``): without them a stale preview could not be told from a fresh one."""
+    if all(ASCII_DIGITS.fullmatch(request.POST.get(name, "")) for name in names):
+        return None
+    return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
+
+
+def people_change(preview: services.Preview) -> list[tuple]:
+    """(name, total before, total after, difference) for each person of the evening, in order of
+    first appearance (someone a change brings in or takes out counts 0 where absent)."""
+    before, after = dict(preview.people_before), dict(preview.people_after)
+    names = [*before, *(name for name in after if name not in before)]
+    return [(n, before.get(n, 0), after.get(n, 0), after.get(n, 0) - before.get(n, 0)) for n in names]
+
+
+def other_hands(game: Game, preview: services.Preview, people: list[str]) -> list[dict]:
+    """Each other hand an edit or a void changes: its 第N局, title and (before, after) for each of
+    ``people`` (None where they did not sit at it, before and after)."""
+    rows = []
+    for o in preview.others:
+        before = person_nets(people, o.names_before, o.before)
+        after = person_nets(people, o.names_after, o.after)
+        amounts = [None if b is None and a is None else (b or 0, a or 0) for b, a in zip(before, after, strict=True)]
+        rows.append(
+            {"number": o.number, "title": hand_title(game, o.hand.entry, None, o.names_before), "amounts": amounts}
+        )
+    return rows
+
+
+class EntryPage:
+    """The entry page of one hand (record or edit): its form at the step the answers reach, the
+    table the hand is played at, and the preview once the hand is whole."""
+
+    def __init__(self, request: HttpRequest, game: Game, before, data, drawn: bool = True, **context):
+        """``drawn``: the page may be drawn (else its form is only validated and read)."""
+        self.request, self.game, self.module = request, game, entry_module_for(game, data)
+        self.names = list(before.seating)  # who sits at the hand's table
+        self.form = self.module.Form(data, players=self.names, streak=before.streak, drawn=drawn)
+        self.before, self.state, self.fix = before, before, None
+        self.context = {"game": game, "form": self.form, **context}
+
+    def incomplete(self) -> bool:
+        """Not yet a whole hand. A GET walks the tap-by-tap questions; a POST comes from the
+        preview form itself, which stays on screen with the missing answer marked."""
+        if not self.form.is_valid():
+            return True
+        step = self.form.step()
+        if step != "preview" and self.request.method == "POST":
+            self.form.add_error(step if step in self.form.fields else None, self.module.MISSING[step])
+        return step != "preview"
+
+    def entry(self) -> dict:
+        """The contract entry, at the table with the form's dealer/连庄 correction applied."""
+        self.fix = self.form.fix(self.before)
+        if self.fix:
+            self.state = deepcopy(self.before)
+            self.state.correct(*self.fix)
+        return self.form.entry(self.state, self.game.house_rules())
+
+    def refuse(self, error: LedgerError) -> None:
+        """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
+        the sheet has not met yet (the entry module's ``REQUIREMENTS``) is a plain note instead."""
+        if not confirming(self.request) and error.field in self.module.REQUIREMENTS:
+            self.context["requirement"] = table_words(say(error.error))
+            return
+        field = getattr(self.module, "FIELD_OF", {}).get(error.field, error.field)
+        self.form.add_error(field if field in self.form.fields else None, error.message())
+
+    def show(self, preview: services.Preview, hand: Hand) -> None:
+        row = hand_row(self.game, hand, preview.result, names=self.names)
+        change = people_change(preview)
+        people = [name for name, *_rest in change]
+        others = other_hands(self.game, preview, people)
+        self.context.update(row=row, change=change, other_hands=others, other_people=people, version=self.game.version)
+
+    def choice(self) -> bool:
+        """A question answered by a tap on a plain link (no form: scoring/steps.py sends these
+        ahead to the phone)."""
+        return self.form.is_valid() and self.form.step() not in self.form.FORM_STEPS
+
+    def fill(self) -> str:
+        """The page's context at the step its answers reach (a GET's question, else the
+        preview); that step."""
+        valid = self.form.is_valid()  # validated once, whoever asks first
+        names, data = self.names, getattr(self.form, "cleaned_data", {})  # none when unbound
+        winner = data.get("winner")
+        step = self.form.step() if valid and self.request.method == "GET" else "preview"
+        self.context.update(
+            step=step,
+            state=self.state,
+            entry_template=self.module.TEMPLATE,
+            dealer_name=names[self.state.dealer],
+            all_seats=list(enumerate(names)),
+            winner_name=names[winner] if winner is not None else "",
+            **self.module.context(self.game, self.form, self.state, self.game.house_rules()),
+        )
+        return step
+
+    def render(self) -> HttpResponse:
+        """A question with big buttons, or the preview form; the form's own refresh of the
+        preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
+        the address of its answers, so a reload or the back gesture shows it again."""
+        step = self.fill()
+        posted = self.request.method == "POST"
+        part = posted and step == "preview" and wants_part(self.request)
+        response = render(self.request, self.module.PARTIAL if part else "table/hand_form.html", self.context)
+        if posted and not part and self.request.htmx:
+            response["HX-Push-Url"] = answers_url(self.request)
+        if self.preloadable():
+            # The preload extension fetches a step on touchstart and htmx's click then finds it
+            # in the phone's cache. Only htmx's GETs of the record flow at the game's current
+            # version (``v`` in every step link): a write changes every link.
+            response["Cache-Control"] = f"private, max-age={PRELOAD_SECONDS}"
+            patch_vary_headers(response, ["HX-Request", "Cookie"])
+        return response
+
+    def preloadable(self) -> bool:
+        request = self.request
+        return (
+            request.method == "GET"
+            and bool(request.htmx)
+            and self.context.get("mode") == "record"
+            and request.GET.get("v") == str(self.game.version)
+        )
+
+
+def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage | None = None) -> HttpResponse:
+    """Run a service write. Success (``done``, its 第N局 filled in), or a refusal (another phone was first), is a message on the
+    fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
+    its ``page`` with the reason."""
+    try:
+        write()
+    except LedgerError as error:
+        if page is None:
+            messages.warning(request, error.message())
+            return to_game(request, token)
+        page.refuse(error)
+        return page.render()
+    except services.StalePreview as stale:
+        messages.warning(request, say(stale))
+        return redirect(answers_url(request))
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, done)
+    return to_game(request, token)
+
+
+def answers_url(request: HttpRequest) -> str:
+    """The entry page's address with the posted answers (a GET of it shows the same page), never
+    its one-time fields nor the ones left empty."""
+    query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME and v != ""]
+    return f"{request.path}?{urlencode(query)}"
+
+
+def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
+    """The seating page, when the entry page has no form for ``data``'s entry module (换人/换位 has its
+    own page: scoring/table/views/seating.py)."""
+    if recordable(entry_module_for(game, data)):
+        return None
+    return redirect("seating", token=token)
+
+
+def record_page(
+    request: HttpRequest,
+    game: Game,
+    token: str,
+    before,
+    seq: int,
+    data,
+    form_url: str | None = None,
+    drawn: bool = True,
+) -> EntryPage:
+    """The record page of the next hand (number ``seq``, played at ``before``) with ``data``;
+    ``form_url``, the record view's address for ``token`` when the caller has it (the step
+    bundle builds a hundred pages, most of them never drawn: ``drawn``)."""
+    form_token = data.get("form_token") or secrets.token_urlsafe(16)
+    page = EntryPage(
+        request, game, before, data, drawn, token=token, mode="record", next_seq=seq, form_token=form_token
+    )
+    page.context.update(form_url=form_url or reverse("record", args=[token]), number=game.state["active"] + 1)
+    return page
+
+
+def record(request: HttpRequest, token: str) -> HttpResponse:
+    game = writable_game(request, token)
+    if queued(request):
+        return record_queued(request, game, token)
+    if stop := finished(request, game, token) or no_form(request, game, token, request.POST or request.GET):
+        return stop
+    before, seq = table(game)  # from the replay cache: a new hand is scored on its own
+    page = record_page(request, game, token, before, seq, answers(request, game, before))
+    if page.incomplete():
+        return page.render()
+    entry, form_token = page.entry(), page.context["form_token"]
+    if not FORM_TOKEN.fullmatch(form_token):
+        page.form.add_error(None, _("表单已损坏，请重新打开记分页。"))
+        return page.render()
+    if confirming(request) and (refused := unstamped(request, "version")):
+        page.form.add_error(None, refused)
+    elif confirming(request):
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
+        next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
+        write = partial(services.record_hand, game=game, entry=entry, fix=page.fix, next_seq=next_seq)
+        write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
+        return confirm(request, token, write, _("已记录第%(seq)s局。") % {"seq": page.context["number"]}, page)
+    try:
+        page.show(services.preview_record(game=game, state=page.state, entry=entry), new_hand(game, seq, entry))
+    except LedgerError as error:
+        page.refuse(error)
+    return page.render()
+
+
+def queued(request: HttpRequest) -> bool:
+    """A confirm the phone kept while it had no network and sends now (static/js/offline.js):
+    answered in JSON, never a page."""
+    return confirming(request) and request.POST.get("queued") == "1"
+
+
+def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
+    """A hand entered offline, sent once the network came back. It is recorded after whatever
+    is there now (another phone may have recorded hands meanwhile: the answer names them); its
+    form token makes a resend harmless (the answer names the hand it made). The rules may still
+    refuse it (a bet no longer allowed, the game finished): ``ok`` false and the reason, for the
+    phone to keep the hand with it. Preview versions do not apply: nobody saw a preview of the
+    table it lands on."""
+    if game.status == Game.FINISHED:
+        return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
+    if not recordable(entry_module_for(game, request.POST)):
+        return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
+    form_token = request.POST.get("form_token", "")
+    if not form_token or not FORM_TOKEN.fullmatch(form_token):
+        return refused_json(_("表单已损坏，请重新打开记分页。"))
+    before, _seq = table(game)
+    page = EntryPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
+    if page.incomplete():
+        return refused_json(form_reasons(page.form))
+    entry = page.entry()
+    spend_hand_write(game=game)  # 429 past the game's writes per minute: the phone tries later
+    next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
+    by = device.my_name(request, game) or ""
+    try:
+        hand = services.record_hand(
+            game=game, entry=entry, fix=page.fix, next_seq=next_seq, form_token=form_token, entered_by=by, queued=True
+        )
+    except LedgerError as error:
+        return refused_json(table_words(error.message()))
+    except services.AlreadyRecorded as done:
+        number = game.number_of(done.hand.seq)
+        message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
+        return JsonResponse({"ok": True, "already": True, "seq": done.hand.seq, "number": number, "message": message})
+    except services.Conflict as conflict:
+        return refused_json(say(conflict))
+    number = game.number_of(hand.seq)
+    return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+
+
+def queued_answers(request: HttpRequest, game: Game, before):
+    """A queued hand's answers. One kept from a link of the record flow (``from_link=1``: tapped
+    with no network, its preview never loaded) gets what that preview would have filled in from
+    the table, the bets placed on the game page, as a GET's answers do; one kept from a loaded
+    preview is taken as it was confirmed (a 买子 unticked there stays off)."""
+    if request.POST.get("from_link") == "1":
+        return prefilled(game, before, request.POST)
+    return request.POST
+
+
+def queued_words(game: Game, hand: Hand) -> dict:
+    """What the phone says once its offline hand is in: 「在你离线时，小李记了第7局；你记的已排在第8局」
+    when other hands were recorded meanwhile (``passed``, each named with who entered it)."""
+    number = game.number_of(hand.seq)
+    if not hand.passed:
+        return {"message": _("离线时记的一局已同步，是第%(seq)s局。") % {"seq": number}, "moved": False}
+    done = []
+    for other in hand.passed:
+        if is_seating(other.entry):
+            words = _("%(name)s换了人/换了位") if other.entered_by else _("别的手机换了人/换了位")
+        else:
+            words = _("%(name)s记了第%(seq)s局") if other.entered_by else _("别的手机记了第%(seq)s局")
+        done.append(words % {"name": other.entered_by, "seq": game.number_of(other.seq)})
+    who = pick("、", ", ").join(done)
+    return {"message": _("在你离线时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
+
+
+def refused_json(reason: str) -> JsonResponse:
+    """A queued hand the server will not record: the phone keeps it, with ``reason``."""
+    return JsonResponse({"ok": False, "reason": reason}, status=409)
+
+
+def form_reasons(form) -> str:
+    """Every refusal of an entry form, as one line."""
+    return " ".join(str(e) for errors in form.errors.values() for e in errors) or _("这一局还没填完。")
+
+
+def answers(request: HttpRequest, game: Game, before):
+    """The form's answers: a POST's, or a GET's with the bets placed on the game page filled in."""
+    if request.method == "POST":
+        return request.POST
+    return prefilled(game, before, request.GET)
+
+
+def prefilled(game: Game, before, query):
+    """A GET's answers ``query`` with the bets placed on the game page filled in."""
+    return entry_module_for(game, query).prefill(query, game.pending, before, game.house_rules())
+
+
+@require_POST
+def bet(request: HttpRequest, token: str) -> HttpResponse:
+    """下注 for the next hand from the game page: place or withdraw one 买子/下子 (one tap)."""
+    game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
+    form = BetForm(request.POST, seats=len(game.players))
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect("game", token=token)
+    change = partial(entry_for(game).change_bet, **form.cleaned_data)
+    spend_change(game=game)  # 429 past the game's changes per minute
+    try:
+        services.change_pending(game=game, change=change, what=bet_words(game.seating, **form.cleaned_data))
+    except BetRefused as refused:
+        messages.warning(request, say(refused))
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    return redirect("game", token=token)
+
+
+def new_hand(game: Game, seq: int, entry: dict) -> Hand:
+    return Hand(game=game, seq=seq, entry=entry)
+
+
+def load_hand(request: HttpRequest, token: str, seq: int) -> tuple[Game, list[Hand], Hand | None]:
+    """The writable game, its hands and the hand ``seq``, or None when another phone voided it
+    meanwhile (404 when there is no such hand)."""
+    game = writable_game(request, token)
+    hands = list(game.hands.all())
+    hand = next((h for h in hands if h.seq == seq), None)
+    if hand is None:
+        raise Http404(_("没有这一局"))
+    return game, hands, None if hand.voided else hand
+
+
+def gone(request: HttpRequest, game: Game, token: str, seq: int) -> HttpResponse | None:
+    """The page to answer instead, when the hand was voided meanwhile or the game finished."""
+    if stop := finished(request, game, token):
+        return stop
+    messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": game.number_of(seq)})
+    return redirect("game", token=token)
+
+
+def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+    game, hands, hand = load_hand(request, token, seq)
+    if hand is None or game.status == Game.FINISHED:
+        return gone(request, game, token, seq)
+    if is_seating(hand.entry):  # 换人/换位 is changed on its own page
+        from scoring.table.views.seating import seating
+
+        return seating(request, token, hand=hand, game=game, hands=hands)
+    before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
+    module = entry_module_for(game, hand.entry)
+    data = request.POST if request.method == "POST" else (request.GET or module.initial(hand.entry, hand.fix()))
+    revision = ascii_int(data.get("revision", hand.revision), -1)
+    page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
+    page.context.update(form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq))
+    if page.incomplete():
+        return page.render()
+    changed = services.copy_hand(hand)
+    changed.entry = page.entry()
+    changed.dealer_fix, changed.streak_fix = page.fix or (None, None)
+    if confirming(request) and (refused := unstamped(request, "version", "revision")):
+        page.form.add_error(None, refused)
+    elif confirming(request):
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
+        write = partial(services.edit_hand, game=game, seq=seq, revision=revision, entry=changed.entry, fix=page.fix)
+        done = edited_message(hands, seq) % {"seq": page.context["number"]}
+        return confirm(request, token, partial(write, **signed(request, game, "edited_by")), done, page)
+    try:
+        page.show(services.preview_change(game=game, hands=hands, changed=changed, before=before), changed)
+    except LedgerError as error:
+        page.refuse(error)
+    return page.render()
+
+
+def edited_message(hands: list[Hand], seq: int) -> str:
+    if any(h.seq > seq and not h.voided for h in hands):
+        return _("已修改第%(seq)s局，之后的每一局都已重算。")
+    return _("已修改第%(seq)s局。")
+
+
+def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
+    game, hands, hand = load_hand(request, token, seq)
+    if hand is None or game.status == Game.FINISHED:
+        return gone(request, game, token, seq)
+    form = VoidForm(request.POST or None, initial={"reason": request.GET.get("reason", _("记错了"))})
+    keep = (request.POST if request.method == "POST" else request.GET).get("keep_bets", "1") != "0"
+    context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version, "keep": keep}
+    context.update(void_context(game, hands, hand))
+    try:
+        preview = void_preview(game, hands, hand, before=context["before"], carry=context["carry"] if keep else None)
+    except LedgerError as error:
+        blocked = {
+            "blocked": error.message(),
+            "blocked_seq": error.number,
+            "blocked_url": hand_link(token, hands, error.seq),
+        }
+        return render(request, "table/void.html", {**context, **blocked})
+    change = people_change(preview)
+    people = [name for name, *_rest in change]
+    context.update(change=change, other_hands=other_hands(game, preview, people), other_people=people)
+    if request.method == "POST" and form.is_valid():
+        if refused := unstamped(request, "version", "revision"):
+            form.add_error(None, refused)
+            return render(request, "table/void.html", context)
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
+        revision = ascii_int(request.POST["revision"], -1)
+        reason = form.cleaned_data["reason"] or _("作废")
+        write = partial(services.void_hand, game=game, seq=seq, revision=revision, reason=reason, keep_bets=keep)
+        done = voided_message(hands, hand) % {"seq": context["number"]}
+        return confirm(request, token, partial(write, **signed(request, game, "voided_by")), done)
+    return render(request, "table/void.html", context)
+
+
+def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
+    """The hand as it stands, its 第N局, the table before it and the bets placed before it."""
+    before = build(game, [h for h in hands if h.seq < hand.seq]).state
+    carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
+    names = list(before.seating)
+    return {
+        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None, None, names),
+        "number": number_in(hands, hand.seq),
+        "before": before,
+        "carry": carry,
+        "bets": bets_text(names, carry.bets) if carry else "",
+        "seating": is_seating(hand.entry),
+    }
+
+
+def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:
+    """The totals after voiding ``hand`` (played at ``before``), with ``carry`` (the bets placed
+    before it, kept) or without. Raises ``LedgerError``."""
+    changed = services.copy_hand(hand)
+    changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
+    return services.preview_change(game=game, hands=hands, changed=changed, before=before, carry=carry)
+
+
+def hand_link(token: str, hands: list[Hand], seq: int) -> str:
+    """The game page's row of hand ``seq`` (#hand-N unfolds it), on the page of the whole list
+    that holds it when it is older than the game page's latest hands."""
+    last = max((h.seq for h in hands), default=0)
+    url = reverse("game", args=[token])
+    if last - seq >= RECENT_HANDS:
+        url += f"?page={(last - seq) // PAGE_HANDS + 1}"
+    return f"{url}#hand-{seq}"
+
+
+def voided_message(hands: list[Hand], hand: Hand) -> str:
+    later = any(h.seq > hand.seq and not h.voided for h in hands)
+    if is_seating(hand.entry):
+        return _("这次换人/换位已作废，之后的每一局都已重算。") if later else _("这次换人/换位已作废。")
+    if later:
+        return _("第%(seq)s局已作废，之后的每一局都已重算。")
+    return _("第%(seq)s局已作废。")
+
+
+def undo(request: HttpRequest, token: str) -> HttpResponse:
+    """撤销上一局: the void page of the last hand that counts."""
+    game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
+    last = game.hands.filter(voided_at__isnull=True).order_by("-seq").first()
+    if last is None:
+        messages.info(request, _("还没有可以撤销的局。"))
+        return redirect("game", token=token)
+    return redirect(reverse("void-hand", args=[token, last.seq]) + "?" + urlencode({"reason": _("撤销上一局")}))

@@ -1,0 +1,387 @@
+"""换人/换位 between hands (docs/contract.md "People and seats"): a seat gets a new person (one
+of the names offered or a new name), two seats swap, the table sits down in a new order (tapped
+name by name, or drawn by the server: 扳位), with an optional new dealer.
+
+Every step is a plain link (GET) whose address holds the answers so far: ``p`` (the names in seat
+order proposed, repeated), ``dealer``, and the step's own (``how``; ``seat`` and ``name`` for a
+substitute, ``a`` for a swap, ``o`` for the order). Once the proposal is whole the page previews
+who sits where, who sits out and what ends (the ruleset's marks: 义乌's 买子/下子, the 连庄), and
+its 确认 records the seating as a hand through the same write as every hand
+(``services.record_hand``: the form token, the game's version, the row lock). A seating row's 修改
+comes here too (``services.edit_hand``: the hand's revision; the preview lists every other hand
+and every person's total it changes); its 作废 is the void page of any hand."""
+
+import secrets
+from copy import deepcopy
+from functools import partial
+from urllib.parse import urlencode
+
+from django import forms
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring import services
+from scoring.access import spend_hand_write, writable_game
+from scoring.cache import table
+from scoring.engine import SEATS_ZH, score
+from scoring.engine.seating import OUTCOME, key
+from scoring.entry import entry_for
+from scoring.forms import NAME_LIMIT, ascii_int, no_control_characters, refusal
+from scoring.groups import evenings as groups
+from scoring.lang import say, table_words
+from scoring.ledger import LedgerError, build
+from scoring.models import Game, Hand
+from scoring.people import draw, names_to_offer
+from scoring.table.views.hands import (
+    FORM_TOKEN,
+    confirm,
+    confirming,
+    finished,
+    other_hands,
+    people_change,
+    signed,
+    unstamped,
+)
+
+HOWS = ("sub", "swap", "order", "draw")
+
+
+class NameForm(forms.Form):
+    """A new name typed in for a seat (换人): what the new-game form takes."""
+
+    name = forms.CharField(
+        label=gettext_lazy("新名字"),
+        max_length=NAME_LIMIT,
+        strip=True,
+        validators=[no_control_characters],
+        error_messages={
+            "required": gettext_lazy("请填名字。"),
+            "max_length": gettext_lazy("名字最多 %(limit_value)d 个字。"),
+        },
+    )
+
+
+class SeatingPage:
+    """The seating page of a game (``hand`` None) or of a stored seating (its 修改): the table
+    before it, the proposal the address holds, and the step it is at."""
+
+    def __init__(self, request: HttpRequest, game: Game, token: str, before, hand: Hand | None = None):
+        self.request, self.game, self.token, self.before, self.hand = request, game, token, before, hand
+        self.data = request.POST if request.method == "POST" else request.GET
+        self.seats = game.rulebook.seats
+        self.url = reverse("seating", args=[token]) if hand is None else reverse("edit-hand", args=[token, hand.seq])
+        self.errors: list[str] = []
+        self.start = list(before.seating)  # who sits now (before this seating)
+        stored = hand.entry if hand is not None else None
+        self.proposal = self._names(self.data.getlist("p")) or (list(stored["players"]) if stored else None)
+        raw_dealer = self.data.get("dealer", "")
+        if "p" in self.data or stored is None:
+            self.dealer = ascii_int(raw_dealer, -1) if raw_dealer != "" else None
+        else:
+            self.dealer = stored.get("dealer")
+        if self.dealer is not None and not 0 <= self.dealer < self.seats:
+            self.dealer = None
+        self.how = self.data.get("how") if self.data.get("how") in HOWS else None
+
+    def _names(self, names: list[str]) -> list[str] | None:
+        names = [name.strip() for name in names]
+        return names if len(names) == self.seats and all(names) else None
+
+    # --- the addresses of the steps --------------------------------------------------------
+
+    def link(self, proposal: list[str] | None = None, **params) -> str:
+        """This page with ``proposal`` (the one so far by default) and ``params``."""
+        proposal = self.proposal if proposal is None else proposal
+        items = [("p", name) for name in proposal or []]
+        if "dealer" not in params and self.dealer is not None and proposal == self.proposal:
+            items.append(("dealer", self.dealer))
+        for name, value in params.items():
+            for v in value if isinstance(value, list) else [value]:
+                if v is not None and v != "":
+                    items.append((name, v))
+        return f"{self.url}?{urlencode(items)}" if items else self.url
+
+    @property
+    def base(self) -> list[str]:
+        """The names the steps change: the proposal so far, or who sits now."""
+        return list(self.proposal or self.start)
+
+    def offered(self) -> list[str]:
+        """Names to bring in: everyone of the evening not in ``base`` (names_to_offer), and who
+        sits now but not in the proposal."""
+        taken = {key(name) for name in self.base}
+        names = [*self.start, *names_to_offer(self.game, self.before)]
+        seen, out = set(), []
+        for name in names:
+            if key(name) not in taken and key(name) not in seen:
+                seen.add(key(name))
+                out.append(name)
+        return out
+
+    def winds(self) -> list[str]:
+        return [_(SEATS_ZH[s]) for s in range(self.seats)]
+
+    # --- each step ---------------------------------------------------------------------------
+
+    def step(self) -> dict:
+        """The question the address is at, with a link for every answer."""
+        base, winds = self.base, self.winds()
+        if self.how == "sub":
+            seat = ascii_int(self.data.get("seat", ""), -1)
+            if not 0 <= seat < self.seats:
+                return {
+                    "question": _("谁下场？"),
+                    "choices": [(f"{winds[s]} {name}", self.link(how="sub", seat=s)) for s, name in enumerate(base)],
+                }
+            form = NameForm(self.data if "name" in self.data else None)
+            if form.is_bound and form.is_valid():
+                return {"proposal": [form.cleaned_data["name"] if s == seat else n for s, n in enumerate(base)]}
+            if form.is_bound:
+                self.errors.append(refusal(form))
+            choices = [
+                (name, self.link([name if s == seat else n for s, n in enumerate(base)])) for name in self.offered()
+            ]
+            return {
+                "question": _("谁坐%(wind)s，换下%(name)s？") % {"wind": winds[seat], "name": base[seat]},
+                "choices": choices,
+                "name_form": form,
+                "seat": seat,
+            }
+        if self.how == "swap":
+            first = ascii_int(self.data.get("a", ""), -1)
+            if not 0 <= first < self.seats:
+                return {
+                    "question": _("哪两位换位？先点一位"),
+                    "choices": [(f"{winds[s]} {name}", self.link(how="swap", a=s)) for s, name in enumerate(base)],
+                }
+            choices = []
+            for s, name in enumerate(base):
+                if s != first:
+                    swapped = list(base)
+                    swapped[first], swapped[s] = base[s], base[first]
+                    choices.append((f"{winds[s]} {name}", self.link(swapped)))
+            return {"question": _("%(name)s和谁换位？") % {"name": base[first]}, "choices": choices}
+        if self.how == "order":
+            chosen = [name.strip() for name in self.data.getlist("o") if name.strip()][: self.seats]
+            taken = {key(name) for name in chosen}
+            candidates = [n for n in [*base, *self.offered()] if key(n) not in taken]
+            if not candidates or len(chosen) >= self.seats:  # nothing left to pick: start again
+                chosen, candidates = [], [*base, *self.offered()]
+            last = len(chosen) == self.seats - 1
+            choices = [
+                (name, self.link([*chosen, name]) if last else self.link(how="order", o=[*chosen, name]))
+                for name in candidates
+            ]
+            return {
+                "question": _("谁坐%(wind)s？") % {"wind": winds[len(chosen)]},
+                "chosen": list(zip(winds, chosen, strict=False)),
+                "choices": choices,
+            }
+        if self.proposal is None:
+            return {"menu": True}
+        return {"proposal": self.proposal}
+
+    def entry(self, proposal: list[str]) -> dict:
+        entry = {"outcome": OUTCOME, "players": list(proposal)}
+        if self.dealer is not None:
+            entry["dealer"] = self.dealer
+        return entry
+
+    def fix(self, proposal: list[str]) -> tuple[int, int] | None:
+        """The 连庄 is the dealer's, not the seat's: when another person sits down in the dealing
+        seat and it keeps the deal, their count starts at 0 (a correction before the seating,
+        stored with it). Another dealing seat restarts it anyway (the engine)."""
+        before = self.before
+        keeps_seat = self.dealer is None or self.dealer == before.dealer
+        other_person = key(proposal[before.dealer]) != key(before.seating[before.dealer])
+        return (before.dealer, 0) if keeps_seat and other_person and before.streak else None
+
+
+def what_ends(game: Game, before, after, pending: dict) -> list[str]:
+    """What a seating ends, as the table says it: each person's marks (义乌's 买/下N, and the bets
+    placed for the next hand) that the table after it no longer shows, and a 连庄 that restarts."""
+    marks = entry_for(game).marks
+    ended = []
+    for s, name in enumerate(before.seating):
+        kept = marks(after, s, {})
+        gone_marks = [text for css, text in marks(before, s, pending) if (css, text) not in kept]
+        if gone_marks:
+            ended.append(f"{name} {' '.join(gone_marks)}")
+    if before.streak and (after.dealer, after.streak) != (before.dealer, before.streak):
+        ended.append(_("%(name)s的连庄（连%(n)s）") % {"name": before.seating[before.dealer], "n": before.streak})
+    return ended
+
+
+def seating_changes(before, after) -> list[dict]:
+    """Each seat: its wind, who sits there now and who after (``moved`` when another person)."""
+    return [
+        {"wind": _(SEATS_ZH[s]), "now": now, "after": then, "moved": key(now) != key(then)}
+        for s, (now, then) in enumerate(zip(before.seating, after.seating, strict=True))
+    ]
+
+
+def seating(request: HttpRequest, token: str, *, hand: Hand | None = None, game: Game | None = None, hands=None):
+    """换人/换位: record one (``hand`` None), or change a stored one (its 修改: ``edit`` passes the
+    writable game and its hands)."""
+    game = game or writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
+    if hand is None:
+        before, next_seq = table(game)
+    else:
+        before, next_seq = build(game, [h for h in hands if h.seq < hand.seq]).state, None
+    page = SeatingPage(request, game, token, before, hand)
+    if page.how == "draw":  # 扳位: the server draws, and the preview's address holds what it drew
+        return redirect(page.link(draw(page.base, page.start), dealer=0, drawn=1))
+    step = page.step()
+    context = {
+        "game": game,
+        "token": token,
+        "step": step,
+        "mode": "edit" if hand else "record",
+        "hand": hand,
+        "form_url": page.url,
+        "errors": page.errors,
+        "start": list(zip(page.winds(), page.start, strict=True)),
+        "dealer_name": before.seating[before.dealer],
+        "streak": before.streak,
+        "drawn": page.data.get("drawn") == "1",
+        "proposal_so_far": page.proposal or [],
+        "back_url": page.link(),
+        "menu": [
+            (_("换人"), _("有人走了，换一位坐进来（或者轮空的人回来）"), page.link(how="sub")),
+            (_("两人换位"), _("两个人交换座位"), page.link(how="swap")),
+            (_("随机抽位"), _("扳位：系统随机排座位，东家坐庄"), page.link(how="draw")),
+            (_("按顺序重新坐"), _("一个一个点：谁坐东、谁坐南……"), page.link(how="order")),
+        ],
+    }
+    proposal = step.get("proposal")
+    if proposal is None:
+        return render(request, "table/seating.html", context)
+    entry, fix = page.entry(proposal), page.fix(proposal)
+    context.update(
+        proposal=proposal,
+        dealers=[
+            (name, page.link(proposal, dealer=s), page.dealer == s or (page.dealer is None and s == before.dealer))
+            for s, name in enumerate(proposal)
+        ],
+        dealer=page.dealer,
+        redraw_url=page.link(proposal, how="draw"),
+        change_steps=[
+            (_("换人"), page.link(proposal, how="sub")),
+            (_("两人换位"), page.link(proposal, how="swap")),
+            (_("按顺序重新坐"), page.link(proposal, how="order")),
+        ],
+    )
+    if hand is None:
+        return record_seating(request, game, token, page, context, entry, fix, before, next_seq)
+    return edit_seating(request, game, token, page, context, entry, fix, before, hands, hand)
+
+
+class Shown:
+    """The seating page as ``confirm`` shows it again when the engine refuses the confirmed seating."""
+
+    def __init__(self, request: HttpRequest, context: dict):
+        self.request, self.context = request, context
+
+    def refuse(self, error: LedgerError) -> None:
+        """The engine's reason, without a 第N局 (a seating is no hand)."""
+        self.context["errors"].append(table_words(say(error.error)))
+        self.context.pop("preview", None)
+
+    def render(self) -> HttpResponse:
+        return render(self.request, "table/seating.html", self.context)
+
+
+def at_table(before, fix):
+    """``before`` with the seating's correction (a copy), or ``before`` itself."""
+    if fix is None:
+        return before
+    table_ = deepcopy(before)
+    table_.correct(*fix)
+    return table_
+
+
+def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
+    """``write``, then (when it is done) everyone it seats joins the game's 牌友圈 roster: a new
+    name typed in at a group's table is one of its people from then on (a full roster says so)."""
+
+    def run():
+        write()
+        if game.group_id is not None and (left := groups.add_to_roster(game.group, names)):
+            messages.warning(request, groups.roster_full(left))
+
+    return run
+
+
+def record_seating(request, game, token, page, context, entry, fix, before, next_seq) -> HttpResponse:
+    form_token = page.data.get("form_token") or secrets.token_urlsafe(16)
+    context.update(form_token=form_token, next_seq=next_seq, version=game.version)
+    shown = Shown(request, context)
+    if not FORM_TOKEN.fullmatch(form_token):
+        context["errors"].append(_("表单已损坏，请重新打开记分页。"))
+        return shown.render()
+    if confirming(request) and (refused := unstamped(request, "version")):
+        context["errors"].append(refused)
+    elif confirming(request):
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
+        next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
+        write = partial(services.record_hand, game=game, entry=entry, fix=fix, next_seq=next_seq)
+        write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
+        return confirm(request, token, onto_roster(request, game, write, entry["players"]), _("已换人/换位。"), shown)
+    try:
+        preview = services.preview_record(game=game, state=at_table(before, fix), entry=entry)
+    except LedgerError as error:
+        shown.refuse(error)
+        return shown.render()
+    show(context, game, before, preview, entry, fix, pending=game.pending or {})
+    return shown.render()
+
+
+def edit_seating(request, game, token, page, context, entry, fix, before, hands, hand) -> HttpResponse:
+    revision = ascii_int(page.data.get("revision", hand.revision), -1)
+    context.update(revision=revision, version=game.version)
+    shown = Shown(request, context)
+    changed = services.copy_hand(hand)
+    changed.entry = entry
+    changed.dealer_fix, changed.streak_fix = fix or (None, None)
+    if confirming(request) and (refused := unstamped(request, "version", "revision")):
+        context["errors"].append(refused)
+    elif confirming(request):
+        spend_hand_write(game=game)  # 429 past the game's writes per minute
+        write = partial(services.edit_hand, game=game, seq=hand.seq, revision=revision, entry=entry, fix=fix)
+        later = any(h.seq > hand.seq and not h.voided for h in hands)
+        done = _("已修改这次换人/换位，之后的每一局都已重算。") if later else _("已修改这次换人/换位。")
+        write = onto_roster(request, game, partial(write, **signed(request, game, "edited_by")), entry["players"])
+        return confirm(request, token, write, done, shown)
+    try:
+        preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)
+    except LedgerError as error:
+        shown.refuse(error)
+        return shown.render()
+    show(context, game, before, preview, entry, fix, pending={})
+    return shown.render()
+
+
+def show(context: dict, game: Game, before, preview: services.Preview, entry: dict, fix, pending: dict) -> None:
+    """The preview: who sits where before → after, the dealer, who sits out, what ends, and (an
+    edit) every person's total and every other hand that changes."""
+    after = deepcopy(at_table(before, fix))
+    score(game.rulebook, game.house_rules(), after, game.rulebook.parse_hand(entry))  # the preview scored it
+    seated = {key(name) for name in after.seating}
+    change = people_change(preview)
+    context.update(
+        preview=True,
+        seats=seating_changes(before, after),
+        new_dealer=after.seating[after.dealer],
+        new_streak=after.streak,
+        ended=what_ends(game, before, after, pending),
+        out=[(name, total) for name, total in after.people() if key(name) not in seated],
+        change=[c for c in change if c[3]],
+        other_hands=other_hands(game, preview, [name for name, *_rest in change]),
+        other_people=[name for name, *_rest in change],
+    )

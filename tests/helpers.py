@@ -1,0 +1,288 @@
+"""Small helpers for the Django client tests: post a hand the way the entry form does."""
+
+import atexit
+import difflib
+import html as html_entities
+import os
+import re
+import subprocess
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+from django.db import transaction
+
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.entry import entry_for
+from scoring.models import Game
+from scoring.rulesets.yiwu.engine import Rules
+
+# The new-game form as a table fills it in (义乌, every rule set).
+NEW_GAME = {
+    "name0": "老王",
+    "name1": "小李",
+    "name2": "阿华",
+    "name3": "大刘",
+    "first_dealer": "2",
+    "preset": "9/7",
+    "maizi_points": "2",
+    "maizi_buy": "tenure_start",
+    "xiazi_points": "1",
+    "xiazi_amount": "fixed",
+    "discarder_extra": "double",
+    "fanpei_factor": "2",
+    "shuangpiao_draw_mult": "4",
+    "shuangpiao_draw_includes_xiazi": "on",
+    "multi_feeder": "shared",
+}
+
+
+def new_game_form(names: list[str], **changes) -> dict:
+    """The new-game form as a phone sends it when only the names are typed in (义乌, its default
+    house rules and preset, 东 deals, no set length); ``changes`` as further taps."""
+    from scoring.rulesets.yiwu.engine import Rules
+
+    defaults = {k: ("on" if v is True else v) for k, v in Rules().to_dict().items() if v not in (None, False)}
+    typed = {f"name{seat}": name for seat, name in enumerate(names)}
+    return {"ruleset": "yiwu", **typed, "first_dealer": "0", "preset": "7/5", "round_length": "", **defaults, **changes}
+
+
+def game_url(game: Game, view: bool = False) -> str:
+    return f"/g/{game.view_token if view else game.edit_token}/"
+
+
+def form_fields(entry: dict, game: Game | None = None) -> dict:
+    """The entry form's fields for a contract HAND object (as the edit form fills them), in the
+    game's ruleset (义乌 when no game is given)."""
+    kind = entry_for(game) if game is not None else get_ruleset(DEFAULT_RULESET).entry
+    return kind.initial(entry, None)
+
+
+def record(client, game: Game, entry: dict, **extra):
+    """Confirm a hand as the form does (next_seq and the version from the current ledger)."""
+    game.refresh_from_db()
+    next_seq = (game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+    data = {**form_fields(entry, game), "confirm": "1", "next_seq": next_seq, "version": game.version, **extra}
+    return client.post(game_url(game) + "record", data)
+
+
+def version_of(game: Game) -> str:
+    """The game's version now, as a preview form carries it (a confirm needs it)."""
+    game.refresh_from_db(fields=["version"])
+    return str(game.version)
+
+
+def totals_on_page(html: str) -> list[str]:
+    return re.findall(r'data-seat="\d">([^<]+)<', html)
+
+
+def messages_of(response) -> list[str]:
+    return [str(m) for m in response.context["messages"]] if response.context else []
+
+
+# A tap on a sheet refreshes part of it: htmx posts the whole form with this header.
+TAP = {"HX-Request": "true"}
+
+
+def next_seq_of(game: Game) -> str:
+    """The next hand's number, as the entry form carries it."""
+    return str((game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1)
+
+
+def sheet_tap(client, game: Game, entry: dict, path: str = "record", **extra) -> str:
+    """What a tap on the sheet brings back: the sheet's fields for ``entry`` (a contract HAND
+    object, as far as the sheet has it) posted as htmx posts them, the part of the page it swaps."""
+    data = {**form_fields(entry, game), **extra}
+    if path == "record":
+        data.setdefault("next_seq", next_seq_of(game))
+    return client.post(game_url(game) + path, data, headers=TAP).content.decode()
+
+
+def preview_of(html: str) -> tuple[str, dict[str, str]]:
+    """A preview's title and each player's net as the panel writes them (+128, −2, 0)."""
+    title = re.search(r'<div class="fw-semibold"><bdi>(.*?)</bdi></div>', html)[1]
+    nets = re.findall(r'<bdi><bdi>([^<]*)</bdi></bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>', html)
+    return title, dict(nets)
+
+
+def after_of(html: str) -> dict[str, str]:
+    """The preview's 之后 column: each player's total after the hand, as written."""
+    rows = re.findall(
+        r'<th scope="row" class="fw-normal"><bdi>([^<]*)</bdi></th><td class="text-end"><span[^>]*>[^<]*</span></td>'
+        r'<td class="text-end fw-bold"><span[^>]*>([^<]*)</span>',
+        html,
+    )
+    return dict(rows)
+
+
+def element(html: str, opening: str) -> str:
+    """The element that starts with ``opening`` (e.g. ``<div id="preview-panel"``), through its
+    own closing tag; "" when there is none."""
+    start = html.find(opening)
+    if start < 0:
+        return ""
+    name = re.match(r"<(\w+)", opening)[1]
+    depth = 0
+    for tag in re.finditer(rf"<(/?){name}\b", html[start:]):
+        depth += -1 if tag[1] else 1
+        if depth == 0:
+            return html[start : start + tag.end() + 1]  # through the closing tag's ">"
+    raise AssertionError(f"{opening} is never closed")
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+
+
+def panel_note(html: str) -> tuple[str, str, bool]:
+    """What the preview panel says besides a preview: its grey requirement and its red refusal
+    (as text, "" when it has none), and whether it offers 确认."""
+    panel = element(html, '<div id="preview-panel"')
+    requirement = element(panel, '<div class="alert alert-secondary py-2 mb-2 requirement"')
+    refusal = element(panel, '<div class="alert alert-danger')
+    return text_of(requirement), text_of(refusal), 'name="confirm"' in panel
+
+
+def link(page: str, words: str) -> str:
+    """The href of the page's link whose text (tags and spaces left out) starts with ``words``."""
+    for href, text in re.findall(r'<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>', page, re.S):
+        if re.sub(r"<[^>]+>|\s", "", text).startswith(words):
+            return html_entities.unescape(href)
+    raise AssertionError(f"no link {words}")
+
+
+def dealer_tile(client, game: Game) -> str:
+    """The game page's dealer tile, as text (e.g. 「南 小李 庄 0」)."""
+    return text_of(element(client.get(game_url(game)).content.decode(), '<div class="tile tile-dealer'))
+
+
+# 老王 (dealer) 自摸: +42, others −14; then 小李 平胡 off 老王: 老王 −8, 小李 +18, the others −5
+SETTLE_HANDS = [
+    {"outcome": "win", "winner": 0, "win_type": "zimo"},
+    {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0},
+]
+FINISH = {"rate": "100", "fee_yuan": "", "fee_mode": "equal", "fee_payee": "0"}
+
+
+# The pages of a game the whole-page walks go through: tests/browser/test_whole_pages.py taps
+# every kind of link and button on them in Chinese, tests/core/test_it_whole_pages.py requests the
+# same in English. In an order where the writes (a hand, a bet, 结束) never hide a later page.
+# True: a page with a part of its own (the entry and settle previews), brought back from the
+# server by the back gesture even when none of its links is a new kind.
+WALKED_PAGES = [
+    ("", False),
+    ("record?outcome=win&winner=1", False),
+    ("record?outcome=win&winner=1&win_type=zimo", True),
+    ("record?outcome=manual", True),
+    ("summary", False),
+    ("settle", True),
+    ("settle?rate=100&fee_yuan=40&fee_mode=equal&fee_payee=0", True),
+    ("settle", False),  # settled
+]
+
+
+def walked_game(client) -> Game:
+    """The game the whole-page walks start from: 义乌, two hands (a 自摸, a 平胡 off 阿华)."""
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
+    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
+    return game
+
+
+def record_settle_hands(client, game):
+    """The two settle-up hands (SETTLE_HANDS) recorded in ``game``."""
+    for entry in SETTLE_HANDS:
+        record(client, game, entry)
+    return game  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
+
+
+ROOT = Path(__file__).resolve().parents[1]
+PRODUCTION = {
+    "DJANGO_DEBUG": "0",
+    "DJANGO_SECRET_KEY": "a-long-random-production-secret-key-0123456789-abcdefghijklmnop",
+    "DJANGO_ALLOWED_HOSTS": "mj.example.com",
+    "DJANGO_CSRF_TRUSTED_ORIGINS": "https://mj.example.com",
+}
+
+
+def manage(*args: str, env: dict) -> subprocess.CompletedProcess:
+    """``manage.py ARGS`` in a fresh process whose environment is this one's less Django's and pytest's, plus ``env``:
+    a child of this test process's fork server (tests/forkserver.py), which is what a real run is, or a real run where
+    the server cannot give that. ``MANAGE_COMPARE=1``: both, and a failure if they differ."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
+    full = {**clean, **env}
+    server = fork_server(clean)
+    if not server.serves(full):
+        return real_manage(args, full)
+    served = server.run(args, full)
+    if os.environ.get("MANAGE_COMPARE"):
+        compare(served, real_manage(args, full))
+    return served
+
+
+def real_manage(args, env: dict) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True, check=False
+    )
+
+
+# What differs between any two runs of one command: the time a log line is written at, the
+# address of an object printed.
+RUN_TO_RUN = [(re.compile(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}"), "<asctime>"), (re.compile(r"0x[0-9a-f]+"), "0x…")]
+
+
+def run_to_run(text: str) -> str:
+    for pattern, replacement in RUN_TO_RUN:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def compare(served: subprocess.CompletedProcess, real: subprocess.CompletedProcess) -> None:
+    """Fail unless the two runs' status, stdout and stderr are the same, less RUN_TO_RUN."""
+    differ = [
+        "".join(difflib.unified_diff(run_to_run(r).splitlines(True), run_to_run(s).splitlines(True), "real", "served"))
+        for r, s in zip((real.stdout, real.stderr), (served.stdout, served.stderr), strict=True)
+        if run_to_run(r) != run_to_run(s)
+    ]
+    assert served.returncode == real.returncode, (served.returncode, real.returncode, real.stderr)
+    assert not differ, "the fork server's run differs from a real one:\n" + "\n".join(differ)
+
+
+_servers: list = []
+
+
+def fork_server(env: dict):
+    """This process's fork server, started on the first call with ``env``. If it refused to serve, every call is a
+    real run, and tests/core/test_it_forkserver.py fails saying why."""
+    if not _servers:
+        from tests.forkserver import ForkServer
+
+        server = ForkServer(ROOT, env)
+        atexit.register(server.close)
+        _servers.append(server)
+    return _servers[0]
+
+
+def template_dirs() -> list[Path]:
+    """Where the app's templates are: the project's and each registered ruleset's own."""
+    from django.conf import settings
+
+    return [Path(settings.BASE_DIR) / "templates", *(r.folder / "templates" for r in all_rulesets())]
+
+
+@contextmanager
+def kept_for_the_module(django_db_blocker):
+    """Rows written inside the ``with`` (under ``django_db_blocker.unblock()``) stay for every test
+    of a module and are gone when it ends: one transaction around the module's tests, each of
+    which runs in a savepoint of its own (pytest-django's ``db``), starts from those rows and
+    leaves them as they were. For a module-scoped fixture whose rows cost much to write; give each
+    test fresh instances (``Game.objects.get``), not the fixture's own objects."""
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+    try:
+        yield
+    finally:
+        with django_db_blocker.unblock():
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
