@@ -8,7 +8,7 @@ first contentful paint. Profiles: WebPageTest's "3G Slow" (400 kbit/s down, 400 
 Chrome DevTools' "Slow 3G" (400 kbit/s, 2,000 ms RTT).
 
 The cold load's bytes include what a phone fetches besides the page: the service worker's script
-and the app shell it stores at install (static/sw.js: whatever the page's own requests did not
+and the app shell it stores at install (templates/pwa/sw.js: whatever the page's own requests did not
 already leave in the HTTP cache), and the manifest and icon a phone's browser fetches to offer
 「添加到主屏幕」 (asked for here through CDP's Page.getInstallabilityErrors, as Android's Chrome
 does on its own after a page with a manifest loads).

@@ -1,4 +1,4 @@
-"""One env-driven settings file (style.md §6).
+"""One settings file, read from the environment (README.md's "Operating it" lists every variable).
 
 Environment: DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off), DJANGO_DEBUG (default off),
 DJANGO_ALLOWED_HOSTS, DJANGO_CSRF_TRUSTED_ORIGINS (comma-separated), DATABASE_URL (default:
@@ -94,9 +94,8 @@ MIDDLEWARE = [
     "scoring.middleware.ContentSecurityPolicyMiddleware",
     "scoring.middleware.PrivateTokenPagesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages gzipped (static files are already, by whitenoise, above): the game page's 23 KB is
-    # 3 KB, 100 ms less per tap on a weak 4G link (bench/taps.py). Django's GZipMiddleware pads
-    # against BREACH; the CSRF token is masked per response.
+    # Pages gzipped, as whitenoise does the static files: a tap on a weak link waits for fewer bytes
+    # (docs/performance.md). Django's GZipMiddleware pads against BREACH; the CSRF token is masked per response.
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "scoring.middleware.ChineseFirstLocaleMiddleware",
@@ -229,10 +228,9 @@ def static_files(collected: bool) -> dict:
     ``collectstatic``'s STATIC_ROOT, fingerprinted (a content hash in every name, even with debug
     on), gzipped and sent with a year's cache (whitenoise); always with debug off, and in
     ``make run`` (DJANGO_COLLECTED_STATIC=1) with it on, so that a phone on the table's Wi-Fi loads
-    the game page's 60 KB once instead of 312 KB on every visit. Otherwise (development, tests)
+    the game page's files once, compressed, instead of on every visit. Otherwise (development, tests)
     each file is served as it is in static/, looked up per request: under tests that saves
-    indexing STATIC_ROOT for every test client (~6 s over the suite with a collected staticfiles/
-    left by serve-prod or a benchmark: 581 clients × 189 files)."""
+    indexing a leftover collected staticfiles/ for every test client (figures: docs/performance.md)."""
     if collected:
         backend, autorefresh, finders = "yiwu_site.staticfiles.CollectedStaticFiles", False, False
     else:

@@ -39,7 +39,7 @@ class EntryForm(forms.Form):
     # Every field that, once set, means the form's 「更多」 section should start open.
     MORE_FIELDS: tuple[str, ...] = ("dealer_fix", "streak_fix")
     # The steps that show a form (the sheet, the preview); every other step is a question
-    # answered by a tap on a plain link, which the phone may show at once (scoring/steps.py).
+    # answered by a tap on a plain link, which the phone may show at once (scoring/table/views/steps.py).
     FORM_STEPS: tuple[str, ...] = ("preview",)
 
     dealer_fix = seat_field(_("更正庄家"))
@@ -116,9 +116,9 @@ def shallow_copy(thing):
     """``copy.copy`` of a plain object, as Django's fields and widgets are (no ``__slots__``, and no
     ``__copy__``, ``__reduce__`` or ``__setstate__`` of their own: tests/table/test_it_entry_widgets.py
     checks that): a new instance of its class holding the same attribute values. copy.copy's
-    generic way there (``__reduce_ex__``, then ``_reconstruct``) took 10 of its 11 µs, and an
-    entry page copies every field and widget of its form: a step bundle (scoring/table/views/steps.py)
-    builds about a hundred forms."""
+    generic way there (``__reduce_ex__``, then ``_reconstruct``) is most of its cost, and a step
+    bundle (scoring/table/views/steps.py) copies every field and widget of each form it builds
+    (figures: docs/performance.md)."""
     copied = object.__new__(type(thing))
     copied.__dict__.update(thing.__dict__)
     return copied

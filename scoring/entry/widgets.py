@@ -2,8 +2,8 @@
 Python instead of through its templates, byte for byte the same.
 
 Django's select.html includes a template for each option, and that one includes another for
-the option's attributes: a sheet's dozen selects (seats, win types, 财神, corrections) are some
-sixty options and a hundred and twenty includes, a third of the preview page's time. ``select``
+the option's attributes: an entry sheet's selects make many includes, a large share of the
+preview page's time (docs/performance.md). ``select``
 writes what those three templates write, each value through the template engine's own
 ``render_value_in_context`` (localized, escaped unless safe) and ``stringformat`` filter;
 tests/table/test_it_entry_widgets.py draws every entry form both ways. An option drawn by any

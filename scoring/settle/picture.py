@@ -1,5 +1,5 @@
 """The evening as a picture for the group chat (晒图): the facts of the settle page drawn as one
-SVG, 1080 px wide. The phone turns it into a PNG (static/js/picture.js) with its own fonts, so
+SVG, 1080 px wide. The phone turns it into a PNG (static/js/app.js) with its own fonts, so
 Chinese names render whatever they are and the server needs no font; without JavaScript the SVG
 itself is the picture.
 

@@ -37,7 +37,7 @@ def step_url(context, base: str, data, **updates) -> str:
     """``base`` with the form's current answers plus ``updates``: each tap is a plain link. A
     step screen has a score of them: the answers are encoded once per template render. A render
     given a ``step_links`` list gets each link added to it (the steps the phone is sent ahead:
-    scoring/steps.py)."""
+    scoring/table/views/steps.py)."""
     memo = context.render_context.setdefault("step_url", {})
     answers = memo.get(id(data))
     if answers is None or answers[0] is not data:

@@ -1,4 +1,4 @@
-"""The pages under the top bar share one head (scoring/_page.html): each keeps its own heading,
+"""The pages under the top bar share one head (templates/scoring/_page.html): each keeps its own heading,
 its way back, and the page below it."""
 
 import re

@@ -1,4 +1,4 @@
-"""The game page's hand list: a template (scoring/_hand_row.html), each row cached, escaped."""
+"""The game page's hand list: a template (templates/table/_hand_row.html), each row cached, escaped."""
 
 import re
 

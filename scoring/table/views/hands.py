@@ -153,7 +153,7 @@ class EntryPage:
         self.context.update(row=row, change=change, other_hands=others, other_people=people, version=self.game.version)
 
     def choice(self) -> bool:
-        """A question answered by a tap on a plain link (no form: scoring/steps.py sends these
+        """A question answered by a tap on a plain link (no form: scoring/table/views/steps.py sends these
         ahead to the phone)."""
         return self.form.is_valid() and self.form.step() not in self.form.FORM_STEPS
 

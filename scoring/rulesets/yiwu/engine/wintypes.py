@@ -33,7 +33,7 @@ _TYPES = (
 
 WIN_TYPES: dict[str, WinType] = {t.code: t for t in _TYPES}
 
-# The order the entry form offers them in: most common first (design.md).
+# The order the entry form offers them in: most common first.
 COMMON_ORDER = (
     "zimo",
     "pinghu",
