@@ -222,7 +222,9 @@ def _bump_versions(game_ids) -> None:
     live.announce_versions(Game.objects.filter(pk__in=game_ids))
 
 
-def create_game(*, ruleset, players: list[str], first_dealer: int, rules: dict, round_length=None, group=None, **kept):
+def create_game(
+    *, ruleset, players: list[str], first_dealer: int, rules: dict, round_length=None, group=None, **kept
+) -> Game:
     """A new game, the one place one is made: no hands yet, so its stored replay is the first
     table. ``kept``: what a restored backup brings besides (``restore_game``)."""
     state = state_json(seated(ruleset.new_state(first_dealer), players), active=0, last_seq=0)
@@ -238,7 +240,9 @@ def create_game(*, ruleset, players: list[str], first_dealer: int, rules: dict, 
     )
 
 
-def restore_game(*, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, **kept):
+def restore_game(
+    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, **kept
+) -> Game:
     """A game from a backup that scoring/records/backup.py has read and checked: its hand rows as
     the file holds them, replayed and stored, and its settlement (``settlement``: the file's
     terms, ``created_at`` and ``paid``) worked out again from the replayed totals."""
