@@ -20,6 +20,14 @@ def new_token() -> str:
     return secrets.token_urlsafe(18)
 
 
+class GameQuerySet(models.QuerySet):
+    def bump_versions(self, **fields) -> None:
+        """The one version bump (one UPDATE, with ``fields``): every game here changed for the
+        phones polling it. The caller holds the games' row locks and announces the new versions
+        (scoring/live.py)."""
+        self.update(version=F("version") + 1, **fields)
+
+
 class Game(models.Model):
     PLAYING, FINISHED = "playing", "finished"
     STATUS_CHOICES = [(PLAYING, "进行中"), (FINISHED, "已结束")]
@@ -46,6 +54,8 @@ class Game(models.Model):
     group = models.ForeignKey("Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
     # 打几圈: the evening's length in rounds (圈), a table's setting, not a ruleset's rule; None: open.
     round_length = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         constraints = [models.CheckConstraint(condition=Q(first_dealer__lte=3), name="game_first_dealer_seat")]
@@ -75,11 +85,11 @@ class Game(models.Model):
         what changed (Chinese, English), kept for a preview it makes stale; the caller holds the
         game's row lock, so ``self.version`` is current. Once the transaction commits, the shared
         cache (if any) holds the new version for every server's polls (scoring/live.py)."""
-        fields = {"version": F("version") + 1, "updated_at": timezone.now()}
+        fields = {"updated_at": timezone.now()}
         if change is not None:
             self.changes = [*(self.changes or [])[-(KEPT_CHANGES - 1) :], [self.version + 1, *change]]
             fields["changes"] = self.changes
-        Game.objects.filter(pk=self.pk).update(**fields)
+        Game.objects.filter(pk=self.pk).bump_versions(**fields)
         self.refresh_from_db(fields=["version", "updated_at"])
         live.announce(self)
 

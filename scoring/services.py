@@ -1,28 +1,33 @@
-"""Writes to a game's hands. Each runs in one transaction holding the game's row lock, checks
-the game still replays, keeps the replay cache (scoring/cache.py) in step, and bumps the
-game's version for the phones that poll it."""
+"""The write path: every create, update and delete of a game's or a 牌友圈's rows. A write to a
+game's hands runs in one transaction holding the game's row lock, checks the game still
+replays, keeps the replay cache (scoring/cache.py) in step, and bumps the game's version for the
+phones that poll it. A group's writes hold the group's row lock, then their games' in the one
+order (``_lock_games``); what they check is read in scoring/circle.py."""
 
+import secrets
+from collections import defaultdict, deque
 from contextlib import contextmanager
 from copy import deepcopy
 from dataclasses import dataclass, field
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Count, Max
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from scoring import live
-from scoring.cache import after_hand, cached_state, ensure, result_json, store, table
+from scoring import circle, live
+from scoring.cache import after_hand, cached_state, ensure, result_json, state_json, store, table
+from scoring.circle import CHANGED, GroupConflict
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
 from scoring.engine.errors import BilingualError
 from scoring.engine.money import settlement_plan
 from scoring.engine.points import from_json, to_json
-from scoring.engine.seating import is_seating
+from scoring.engine.seating import is_seating, key
+from scoring.engine.seating import seat as seated
 from scoring.entry import entry_for, entry_module_for
-from scoring.groups import evenings as groups
 from scoring.ledger import Ledger, LedgerError, build, number_in, numbers
-from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.models import Game, Group, Hand, Settlement, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
 from scoring.people import Seatings, people_of
 from scoring.records.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
 
@@ -196,6 +201,63 @@ def _locked(game: Game, playing: bool = True) -> Game:
     game = Game.objects.select_for_update().get(pk=game.pk)
     if playing and game.status != Game.PLAYING:
         raise Conflict("牌局已结束；要修改请先重新打开。", "The game is finished: reopen it to change hands.")
+    return game
+
+
+def _lock_games(game_ids) -> None:
+    """Several games' row locks, always taken in the same order (by key), so that two writers
+    that each lock some of the same games never wait on each other."""
+    list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk").values_list("pk"))
+
+
+def _locked_group(group: Group) -> Group:
+    """The group's row, locked: a group's writers one at a time (taken before its games')."""
+    return Group.objects.select_for_update().get(pk=group.pk)
+
+
+def _bump_versions(game_ids) -> None:
+    """Games whose settle pages a group write changed: their versions bumped (under their locks)
+    and, once it commits, every server's polls told (scoring/live.py)."""
+    Game.objects.filter(pk__in=game_ids).bump_versions()
+    live.announce_versions(Game.objects.filter(pk__in=game_ids))
+
+
+def create_game(
+    *, ruleset, players: list[str], first_dealer: int, rules: dict, round_length=None, group=None, **kept
+) -> Game:
+    """A new game, the one place one is made: no hands yet, so its stored replay is the first
+    table. ``kept``: what a restored backup brings besides (``restore_game``)."""
+    state = state_json(seated(ruleset.new_state(first_dealer), players), active=0, last_seq=0)
+    return Game.objects.create(
+        ruleset=ruleset.code,
+        players=players,
+        first_dealer=first_dealer,
+        rules=rules,
+        round_length=round_length,
+        group=group,
+        state=state,
+        **kept,
+    )
+
+
+def restore_game(
+    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, **kept
+) -> Game:
+    """A game from a backup that scoring/records/backup.py has read and checked: its hand rows as
+    the file holds them, replayed and stored, and its settlement (``settlement``: the file's
+    terms, ``created_at`` and ``paid``) worked out again from the replayed totals."""
+    with transaction.atomic():
+        game = create_game(ruleset=ruleset, players=players, first_dealer=first_dealer, rules=rules, **kept)
+        for hand in hands:
+            hand.game = game
+        Hand.objects.bulk_create(hands)
+        ledger = build(game)
+        store(game, ledger)
+        if settlement:
+            terms = {k: settlement[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
+            _settle(game, ledger.state.people(), **terms, created_at=settlement["created_at"], paid=settlement["paid"])
+        if hands:
+            game.bump_version()
     return game
 
 
@@ -429,42 +491,55 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
     with transaction.atomic():
         game = _locked(game)
         people = table(game)[0].people()
-        names, totals = [name for name, _t in people], [total for _name, total in people]
-        if not 0 <= fee_payee < len(names):
+        if not 0 <= fee_payee < len(people):
             raise Conflict("垫付台费的人不在这一场里。", "Whoever advanced the table fee is not in this game.")
-        plan = settlement_plan(totals, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)
-        settlement = Settlement.objects.create(
-            game=game,
-            rate_fen=rate_fen,
-            fee_fen=fee_fen,
-            fee_mode=fee_mode,
-            fee_payee=fee_payee,
-            names=names,
-            points=[to_json(t) for t in totals],
-            balances_fen=plan.balances_fen,
-        )
-        Transfer.objects.bulk_create(
-            Transfer(settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen)
-            for t in plan.transfers
-        )
+        settlement = _settle(game, people, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)
         Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
         game.bump_version()
         return settlement
 
 
+def _settle(game: Game, people: list, *, created_at=None, paid=(), **terms) -> Settlement:
+    """The settlement of each person's (name, total) on ``terms`` (rate, fee, its mode and who
+    advanced it) and its fewest transfers; ``paid``: a backup's 已付 marks, (payer, payee, 分,
+    when) each, given back to the transfers that match."""
+    totals = [total for _name, total in people]
+    plan = settlement_plan(totals, **terms)
+    settlement = Settlement.objects.create(
+        game=game,
+        **terms,
+        names=[name for name, _total in people],
+        points=[to_json(t) for t in totals],
+        balances_fen=plan.balances_fen,
+        **({"created_at": created_at} if created_at is not None else {}),
+    )
+    marks = defaultdict(deque)  # each transfer's 已付 times, by who pays whom how much
+    for payer, payee, amount_fen, paid_at in paid:
+        marks[payer, payee, amount_fen].append(paid_at)
+    transfers = []
+    for t in plan.transfers:
+        match = marks.get((t.payer, t.payee, t.amount_fen))
+        paid_at = match.popleft() if match else None
+        transfers.append(
+            Transfer(settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen, paid_at=paid_at)
+        )
+    Transfer.objects.bulk_create(transfers)
+    return settlement
+
+
 def reopen_game(*, game: Game) -> None:
     """重新打开: the settlement goes (it no longer matches once hands change), and any 牌友圈
-    settle-up nothing of which is paid yet gives its transfers back (scoring/groups/evenings.py); one paid
+    settle-up nothing of which is paid yet gives its transfers back (``_release``); one paid
     from already holds the game's money: 已付 must be taken back there first."""
     with transaction.atomic():
         game = _locked(game, playing=False)
-        if groups.paid_in_settle_up(game):
+        if circle.paid_in_settle_up(game):
             raise Conflict(
                 "这局的钱已和别的晚上一起结清，并且有人付了：先在那里取消已付，再重新打开。",
                 "This game's money was settled together with other evenings and some of it is paid: "
                 "untick 已付 there first, then reopen.",
             )
-        groups.release(game)
+        _release(game)
         Settlement.objects.filter(game=game).delete()
         Game.objects.filter(pk=game.pk).update(status=Game.PLAYING)
         game.bump_version()
@@ -500,6 +575,165 @@ def delete_game(*, game: Game) -> None:
     row lock so that no write to it is half-done."""
     with transaction.atomic():
         game = _locked(game, playing=False)
-        groups.release(game)
+        _release(game)
         live.forget(game)  # its links' cached versions, once the delete commits
         game.delete()
+
+
+# -- 牌友圈 (scoring/groups/): its rows, and its games' place in it ---------------------------------
+
+
+def create_group(*, name: str, roster: list[str], owner=None) -> Group:
+    """新建牌友圈: a name and a roster (already cleaned: ``circle.clean_roster``)."""
+    return Group.objects.create(name=name, roster=roster, owner=owner)
+
+
+def edit_group(group: Group, *, name: str, roster: list[str]) -> None:
+    """改名单: the group's name and roster as typed."""
+    Group.objects.filter(pk=group.pk).update(name=name, roster=roster)
+
+
+def add_to_roster(group: Group, names) -> list[str]:
+    """People who played in the group join its roster (under the group's row lock), up to
+    ``MAX_PEOPLE_PER_GROUP`` (a roster over a limit lowered since keeps its names); returns the
+    names left off, for ``roster_full`` to say."""
+    with transaction.atomic():
+        locked = _locked_group(group)
+        wanted = circle.clean_roster([*locked.roster, *names])
+        roster = wanted[: max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster))]
+        if roster != locked.roster:
+            Group.objects.filter(pk=group.pk).update(roster=roster)
+        group.roster = roster
+        return wanted[len(roster) :]
+
+
+def join_group(game: Game, group: Group | None) -> list[str]:
+    """Put ``game`` in ``group`` (or take it out, None); its people join the roster (the names
+    left off a full one are returned)."""
+    Game.objects.filter(pk=game.pk).update(group=group)
+    game.group = group
+    return add_to_roster(group, circle.names_at(game)) if group is not None else []
+
+
+def again(group: Group, *, draw: bool) -> Game:
+    """再来一局: the next game with the last one's ruleset, rules, length (打几圈) and people, in
+    the seats they sat in at its end or (``draw``) in seats drawn at random here on the server."""
+    last = circle.last_game(group)
+    if last is None:
+        raise GroupConflict("这个牌友圈还没有牌局：先开一局。", "This group has no game yet: start one first.")
+    players = circle.seating_of(last)
+    if draw:
+        players = secrets.SystemRandom().sample(players, len(players))
+    return create_game(
+        ruleset=last.rulebook,
+        players=players,
+        first_dealer=last.first_dealer,
+        rules=dict(last.rules),
+        round_length=last.round_length,
+        group=group,
+    )
+
+
+def settle_together(group: Group, ids: list[int], game: Game | None = None) -> SettleUp:
+    """一起结清 the transfers ``ids`` (as the page showed them): each must still be unpaid and
+    free (``free_transfers``) and, for ``game``'s settle page, between people who sat at it.
+    Under the group's and the games' row locks; a plan they were in gives them up."""
+    if len(ids) < 2:
+        raise GroupConflict("至少两笔转账才需要一起结清。", "Settling together takes at least two transfers.")
+    with transaction.atomic():
+        _locked_group(group)
+        game_ids = sorted(
+            set(Transfer.objects.filter(pk__in=ids).values_list("settlement__game_id", flat=True)) - {None}
+        )
+        _lock_games(game_ids)
+        parts = [o for o in circle.free_transfers(group) if o.transfer.pk in set(ids)]
+        if len(parts) != len(ids):
+            raise GroupConflict(*CHANGED)
+        if game is not None:
+            people = {key(name) for name in circle.names_at(game)}
+            if any(key(o.payer) not in people or key(o.payee) not in people for o in parts):
+                raise GroupConflict(*CHANGED)
+        held = {o.transfer.settle_up_part.settle_up_id for o in parts if hasattr(o.transfer, "settle_up_part")}
+        if len(held) == 1 and all(hasattr(o.transfer, "settle_up_part") for o in parts):
+            same = SettleUp.objects.get(pk=held.pop())
+            if same.parts.count() == len(parts):  # a second tap on the same button: already done
+                return same
+        netted = circle.net(parts)
+        SettleUp.objects.filter(parts__transfer__in=[o.transfer for o in parts]).delete()  # plans given up
+        settle_up = SettleUp.objects.create(group=group, game=game)
+        SettleUpPart.objects.bulk_create(SettleUpPart(settle_up=settle_up, transfer=o.transfer) for o in parts)
+        SettleUpTransfer.objects.bulk_create(
+            SettleUpTransfer(settle_up=settle_up, payer=a, payee=b, amount_fen=amount) for a, b, amount in netted
+        )
+        if not netted:  # it all cancels out: nothing to pay, everything settled
+            Transfer.objects.filter(pk__in=[o.transfer.pk for o in parts]).update(paid_at=timezone.now())
+        return settle_up
+
+
+def settle_up_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | None = None) -> SettleUpTransfer:
+    """已付 on one of a settle-up's transfers (from ``game``'s settle page: one of its own
+    settle-ups). When every one is paid, so is every transfer it took in; un-ticking one makes
+    them unpaid again."""
+    with transaction.atomic():
+        _locked_group(group)
+        found = SettleUpTransfer.objects.filter(pk=transfer_id, settle_up__group=group)
+        if game is not None:
+            found = found.filter(Q(settle_up__game=game) | Q(settle_up__parts__transfer__settlement__game=game))
+        netted = found.select_related("settle_up").first()
+        if netted is None:
+            raise GroupConflict(
+                "这笔一起结清的转账已不存在（有一局重新打开了）。",
+                "This settle-up transfer no longer exists (a game was reopened).",
+            )
+        netted.paid_at = timezone.now() if paid else None
+        netted.save(update_fields=["paid_at"])
+        settle_up = netted.settle_up
+        parts = Transfer.objects.filter(settle_up_part__settle_up=settle_up)
+        game_ids = sorted(set(parts.values_list("settlement__game_id", flat=True)))
+        _lock_games(game_ids)
+        done = not settle_up.transfers.filter(paid_at__isnull=True).exists()
+        parts.update(paid_at=netted.paid_at if done else None)
+        _bump_versions(game_ids)  # their settle pages change
+        return netted
+
+
+def undo_settle_up(group: Group, settle_up_id: int, *, game: Game | None = None) -> None:
+    """撤销一起结清 (from ``game``'s settle page: one of its own): what it took in is owed again,
+    each on its own evening. Refused once any of its transfers is 已付 (untick it first): the
+    money may have moved."""
+    with transaction.atomic():
+        _locked_group(group)
+        found = SettleUp.objects.filter(pk=settle_up_id, group=group)
+        if game is not None:
+            found = found.filter(Q(game=game) | Q(parts__transfer__settlement__game=game))
+        settle_up = found.first()
+        if settle_up is None:
+            raise GroupConflict(
+                "这次一起结清已不存在（已撤销，或有一局重新打开了）。",
+                "This settle-up no longer exists (undone, or a game was reopened).",
+            )
+        if settle_up.transfers.filter(paid_at__isnull=False).exists():
+            raise GroupConflict(
+                "这次一起结清已经有人付了：先取消「已付」，再撤销。",
+                "Part of this settle-up is already paid: untick 已付 first, then undo it.",
+            )
+        parts = Transfer.objects.filter(settle_up_part__settle_up=settle_up)
+        game_ids = sorted(set(parts.values_list("settlement__game_id", flat=True)))
+        _lock_games(game_ids)
+        parts.update(paid_at=None)  # a settle-up that cancelled out had marked them paid
+        settle_up.delete()
+        _bump_versions(game_ids)  # their settle pages change
+
+
+def _release(game: Game) -> None:
+    """Before ``game``'s settlement goes (reopened or deleted): the settle-ups nothing of which is
+    paid give up their transfers (the other games' are owed again); one already paid from stays
+    as the record of what was paid (``reopen_game`` refuses; a deleted game's part just goes)."""
+    released = list(
+        SettleUp.objects.filter(parts__transfer__settlement__game=game)
+        .exclude(transfers__paid_at__isnull=False)
+        .values_list("pk", flat=True)
+    )
+    # what they took in was unpaid when taken (or paid only by cancelling out): unpaid again
+    Transfer.objects.filter(settle_up_part__settle_up__in=released).update(paid_at=None)
+    SettleUp.objects.filter(pk__in=released).delete()

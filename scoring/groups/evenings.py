@@ -16,44 +16,49 @@ games, tonight's and earlier evenings', into the fewest transfers between the sa
 few transfers rather than the proven fewest, and the page says so). Once every one of those is 已付, so is every
 transfer it took in. A settle-up nobody has paid anything of yet is only a plan: a later one takes
 its transfers over.
+
+Here are the reads; the writes are the core's (scoring/services.py), and so are the reads they
+check under their locks (scoring/circle.py).
 """
 
-import secrets
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Q
 from django.http import Http404, HttpRequest
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from scoring import device, live
+from scoring import device
 from scoring.access import missed, well_formed
-from scoring.cache import cached_state, rebuild, state_json
-from scoring.engine import get_ruleset
-from scoring.engine.errors import BilingualError
+
+# The core's reads (scoring/circle.py), named here too for the group's pages and tests.
+from scoring.circle import CHANGED as CHANGED
+from scoring.circle import (
+    GroupConflict,
+    Owed,
+    free_transfers,
+    last_game,
+    names_at,
+    net,
+    people_of,
+    seating_of,
+    transfer_names,
+)
+from scoring.circle import clean_roster as clean_roster
 from scoring.engine.money import points_to_fen
 from scoring.engine.points import from_json
 from scoring.engine.seating import key
-from scoring.engine.seating import seat as seated
-from scoring.engine.transfers import proven_fewest, settle_balances
+from scoring.engine.transfers import proven_fewest
 from scoring.forms import answers_for
 from scoring.lang import pick
 from scoring.ledger import LedgerError
-from scoring.models import Game, Group, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
+from scoring.models import Game, Group, SettleUp, SettleUpTransfer
 from scoring.stats import new_tally
 
 PERIODS = ("week", "month", "all")
-
-
-class GroupConflict(BilingualError):
-    """A group write refused: what changed meanwhile, or why not, in Chinese and English."""
-
-
-# -- links -------------------------------------------------------------------------------------
 
 
 def find_group(request: HttpRequest, token: str) -> Group:
@@ -128,31 +133,6 @@ def game_token(game: Game, can_edit: bool) -> str:
 # -- the roster and the games -------------------------------------------------------------------
 
 
-def clean_roster(names) -> list[str]:
-    """Names in order, each once (spaces around a name aside), empty ones left out."""
-    seen, out = set(), []
-    for name in names:
-        name = name.strip()
-        if name and key(name) not in seen:
-            seen.add(key(name))
-            out.append(name)
-    return out
-
-
-def add_to_roster(group: Group, names) -> list[str]:
-    """People who played in the group join its roster (under the group's row lock), up to
-    ``MAX_PEOPLE_PER_GROUP`` (a roster over a limit lowered since keeps its names); returns the
-    names left off, for ``roster_full`` to say."""
-    with transaction.atomic():
-        locked = Group.objects.select_for_update().get(pk=group.pk)
-        wanted = clean_roster([*locked.roster, *names])
-        roster = wanted[: max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster))]
-        if roster != locked.roster:
-            Group.objects.filter(pk=group.pk).update(roster=roster)
-        group.roster = roster
-        return wanted[len(roster) :]
-
-
 def roster_full(left: list[str]) -> str:
     """What a write says when the roster had no room for ``left`` (the game itself is kept)."""
     limit, names = settings.MAX_PEOPLE_PER_GROUP, "、".join(left)
@@ -160,65 +140,6 @@ def roster_full(left: list[str]) -> str:
         f"牌友圈名单已满（最多 {limit} 人）：{names} 没有加进名单。可以在牌友圈页删掉不来的人。",
         f"The group's roster is full (at most {limit} people): {', '.join(left)} not added. "
         "Remove people who no longer come on the group page.",
-    )
-
-
-def people_of(game: Game) -> list[tuple[str, object]]:
-    """(name, points) of everyone who sat at ``game``, in order of first appearance: the stored
-    replay's people (scoring/engine/seating.py). A stale cache is rebuilt first."""
-    if cached_state(game) is None:
-        rebuild(game)
-    return [(p["name"], from_json(p["total"])) for p in game.state["table"]["people"]]
-
-
-def names_at(game: Game) -> list[str]:
-    """Everyone who sat at ``game`` (``people_of``), or its players if it no longer replays."""
-    try:
-        return [name for name, _total in people_of(game)]
-    except LedgerError:
-        return list(game.players)
-
-
-def join(game: Game, group: Group | None) -> list[str]:
-    """Put ``game`` in ``group`` (or take it out, None); its people join the roster (the names
-    left off a full one are returned)."""
-    Game.objects.filter(pk=game.pk).update(group=group)
-    game.group = group
-    return add_to_roster(group, names_at(game)) if group is not None else []
-
-
-def last_game(group: Group) -> Game | None:
-    return group.games.order_by("-created_at", "-pk").first()
-
-
-def seating_of(game: Game) -> list[str]:
-    """Who sits where at the end of ``game`` (its players, if it no longer replays)."""
-    try:
-        if cached_state(game) is None:
-            rebuild(game)
-    except LedgerError:
-        return list(game.players)
-    return list(game.state["table"]["seating"])
-
-
-def again(group: Group, *, draw: bool) -> Game:
-    """再来一局: the next game with the last one's ruleset, rules, length (打几圈) and people, in
-    the seats they sat in at its end or (``draw``) in seats drawn at random here on the server."""
-    last = last_game(group)
-    if last is None:
-        raise GroupConflict("这个牌友圈还没有牌局：先开一局。", "This group has no game yet: start one first.")
-    players = seating_of(last)
-    if draw:
-        players = secrets.SystemRandom().sample(players, len(players))
-    ruleset = get_ruleset(last.ruleset)
-    return Game.objects.create(
-        ruleset=last.ruleset,
-        players=players,
-        first_dealer=last.first_dealer,
-        rules=dict(last.rules),
-        round_length=last.round_length,
-        group=group,
-        state=state_json(seated(ruleset.new_state(last.first_dealer), players), active=0, last_seq=0),
     )
 
 
@@ -369,27 +290,6 @@ def standings(nights: list[Evening], start: datetime | None = None) -> list[Stan
 # -- what is still owed -------------------------------------------------------------------------
 
 
-@dataclass
-class Owed:
-    """An unpaid transfer of one of the group's games, by name."""
-
-    transfer: Transfer
-    game: Game
-    payer: str
-    payee: str
-
-    @property
-    def amount_fen(self) -> int:
-        return self.transfer.amount_fen
-
-
-def transfer_names(game: Game, transfer: Transfer) -> tuple[str, str]:
-    """Who pays and who is paid. A settlement keyed by person lists them (``names``); one keyed by
-    seat (every settlement so far) indexes the game's players. The one place that reads it."""
-    names = getattr(transfer.settlement, "names", None) or game.players
-    return names[transfer.payer], names[transfer.payee]
-
-
 def _open_settle_ups(group: Group):
     return (
         group.settle_ups.filter(transfers__paid_at__isnull=True)
@@ -397,19 +297,6 @@ def _open_settle_ups(group: Group):
         .prefetch_related("transfers", "parts__transfer__settlement__game")
         .order_by("-created_at", "-pk")
     )
-
-
-def free_transfers(group: Group) -> list[Owed]:
-    """The unpaid transfers of the group's games that a settle-up may take: those in none, and
-    those in a settle-up nothing of which is paid yet (a plan), the oldest evening first."""
-    planned = SettleUp.objects.filter(group=group, transfers__paid_at__isnull=False)
-    transfers = (
-        Transfer.objects.filter(settlement__game__group=group, paid_at__isnull=True)
-        .exclude(settle_up_part__settle_up__in=planned)
-        .select_related("settlement__game", "settle_up_part")
-        .order_by("settlement__game__created_at", "settlement__game_id", "id")
-    )
-    return [Owed(t, t.settlement.game, *transfer_names(t.settlement.game, t)) for t in transfers]
 
 
 @dataclass
@@ -426,25 +313,6 @@ class Plan:
     @property
     def ids(self) -> str:
         return ",".join(str(o.transfer.pk) for o in self.parts)
-
-
-def net(parts: list[Owed]) -> list[tuple[str, str, int]]:
-    """The fewest transfers (payer, payee, 分) that clear ``parts``: each person's balance (what
-    they are owed less what they owe) settled by ``settle_balances``; exact, summing to zero. At
-    most a group's people (``MAX_PEOPLE_PER_GROUP``) are netted at once."""
-    names: dict[str, str] = {}
-    balances: dict[str, int] = {}
-    for owed in parts:
-        for name, sign in ((owed.payer, -1), (owed.payee, 1)):
-            names.setdefault(key(name), name)
-            balances[key(name)] = balances.get(key(name), 0) + sign * owed.amount_fen
-    limit = settings.MAX_PEOPLE_PER_GROUP
-    if sum(1 for b in balances.values() if b) > limit:
-        raise GroupConflict(
-            f"一起结清最多 {limit} 个人：请先在各局里标已付一些。",
-            f"A settle-up nets at most {limit} people: mark some transfers paid in their games first.",
-        )
-    return [(names[a], names[b], amount) for a, b, amount in settle_balances(balances).transfers]
 
 
 def netted_fewest(transfers) -> bool:
@@ -489,124 +357,6 @@ def parse_ids(raw: str) -> list[int]:
             return []
         ids.append(int(item))
     return sorted(set(ids)) if len(ids) <= 500 else []
-
-
-CHANGED = (
-    "刚才有转账变了（标了已付，或牌局重新打开了），请看最新的再结清。",
-    "A transfer changed meanwhile (marked paid, or its game reopened): check the latest and settle again.",
-)
-
-
-def settle_together(group: Group, ids: list[int], game: Game | None = None) -> SettleUp:
-    """一起结清 the transfers ``ids`` (as the page showed them): each must still be unpaid and
-    free (``free_transfers``) and, for ``game``'s settle page, between people who sat at it.
-    Under the group's and the games' row locks; a plan they were in gives them up."""
-    if len(ids) < 2:
-        raise GroupConflict("至少两笔转账才需要一起结清。", "Settling together takes at least two transfers.")
-    with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)
-        game_ids = sorted(
-            set(Transfer.objects.filter(pk__in=ids).values_list("settlement__game_id", flat=True)) - {None}
-        )
-        list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk").values_list("pk"))
-        parts = [o for o in free_transfers(group) if o.transfer.pk in set(ids)]
-        if len(parts) != len(ids):
-            raise GroupConflict(*CHANGED)
-        if game is not None:
-            people = {key(name) for name in names_at(game)}
-            if any(key(o.payer) not in people or key(o.payee) not in people for o in parts):
-                raise GroupConflict(*CHANGED)
-        held = {o.transfer.settle_up_part.settle_up_id for o in parts if hasattr(o.transfer, "settle_up_part")}
-        if len(held) == 1 and all(hasattr(o.transfer, "settle_up_part") for o in parts):
-            same = SettleUp.objects.get(pk=held.pop())
-            if same.parts.count() == len(parts):  # a second tap on the same button: already done
-                return same
-        netted = net(parts)
-        SettleUp.objects.filter(parts__transfer__in=[o.transfer for o in parts]).delete()  # plans given up
-        settle_up = SettleUp.objects.create(group=group, game=game)
-        SettleUpPart.objects.bulk_create(SettleUpPart(settle_up=settle_up, transfer=o.transfer) for o in parts)
-        SettleUpTransfer.objects.bulk_create(
-            SettleUpTransfer(settle_up=settle_up, payer=a, payee=b, amount_fen=amount) for a, b, amount in netted
-        )
-        if not netted:  # it all cancels out: nothing to pay, everything settled
-            Transfer.objects.filter(pk__in=[o.transfer.pk for o in parts]).update(paid_at=timezone.now())
-        return settle_up
-
-
-def mark_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | None = None) -> SettleUpTransfer:
-    """已付 on one of a settle-up's transfers (from ``game``'s settle page: one of its own
-    settle-ups). When every one is paid, so is every transfer it took in; un-ticking one makes
-    them unpaid again."""
-    with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)
-        found = SettleUpTransfer.objects.filter(pk=transfer_id, settle_up__group=group)
-        if game is not None:
-            found = found.filter(Q(settle_up__game=game) | Q(settle_up__parts__transfer__settlement__game=game))
-        netted = found.select_related("settle_up").first()
-        if netted is None:
-            raise GroupConflict(
-                "这笔一起结清的转账已不存在（有一局重新打开了）。",
-                "This settle-up transfer no longer exists (a game was reopened).",
-            )
-        netted.paid_at = timezone.now() if paid else None
-        netted.save(update_fields=["paid_at"])
-        settle_up = netted.settle_up
-        parts = Transfer.objects.filter(settle_up_part__settle_up=settle_up)
-        game_ids = sorted(set(parts.values_list("settlement__game_id", flat=True)))
-        list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk").values_list("pk"))
-        done = not settle_up.transfers.filter(paid_at__isnull=True).exists()
-        parts.update(paid_at=netted.paid_at if done else None)
-        Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)  # their settle pages change
-        live.announce_versions(Game.objects.filter(pk__in=game_ids))  # and every server's polls
-        return netted
-
-
-def undo_settle_up(group: Group, settle_up_id: int, *, game: Game | None = None) -> None:
-    """撤销一起结清 (from ``game``'s settle page: one of its own): what it took in is owed again,
-    each on its own evening. Refused once any of its transfers is 已付 (untick it first): the
-    money may have moved."""
-    with transaction.atomic():
-        Group.objects.select_for_update().get(pk=group.pk)
-        found = SettleUp.objects.filter(pk=settle_up_id, group=group)
-        if game is not None:
-            found = found.filter(Q(game=game) | Q(parts__transfer__settlement__game=game))
-        settle_up = found.first()
-        if settle_up is None:
-            raise GroupConflict(
-                "这次一起结清已不存在（已撤销，或有一局重新打开了）。",
-                "This settle-up no longer exists (undone, or a game was reopened).",
-            )
-        if settle_up.transfers.filter(paid_at__isnull=False).exists():
-            raise GroupConflict(
-                "这次一起结清已经有人付了：先取消「已付」，再撤销。",
-                "Part of this settle-up is already paid: untick 已付 first, then undo it.",
-            )
-        parts = Transfer.objects.filter(settle_up_part__settle_up=settle_up)
-        game_ids = sorted(set(parts.values_list("settlement__game_id", flat=True)))
-        list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk").values_list("pk"))
-        parts.update(paid_at=None)  # a settle-up that cancelled out had marked them paid
-        settle_up.delete()
-        Game.objects.filter(pk__in=game_ids).update(version=F("version") + 1)  # their settle pages change
-        live.announce_versions(Game.objects.filter(pk__in=game_ids))
-
-
-def paid_in_settle_up(game: Game) -> bool:
-    """Is a transfer of ``game`` in a settle-up someone has already paid part of?"""
-    return SettleUp.objects.filter(parts__transfer__settlement__game=game, transfers__paid_at__isnull=False).exists()
-
-
-def release(game: Game) -> None:
-    """Before ``game``'s settlement goes (reopened or deleted): the settle-ups nothing of which is
-    paid give up their transfers (the other games' are owed again); one already paid from stays
-    as the record of what was paid (``reopen_game`` refuses; a deleted game's part just goes)."""
-    released = list(
-        SettleUp.objects.filter(parts__transfer__settlement__game=game)
-        .exclude(transfers__paid_at__isnull=False)
-        .values_list("pk", flat=True)
-    )
-    # what they took in was unpaid when taken (or paid only by cancelling out): unpaid again
-    Transfer.objects.filter(settle_up_part__settle_up__in=released).update(paid_at=None)
-    SettleUp.objects.filter(pk__in=released).delete()
 
 
 @dataclass

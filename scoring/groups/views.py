@@ -15,13 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import device
+from scoring import device, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, no_control_characters, refusal
 from scoring.groups import evenings as groups
 from scoring.lang import say
-from scoring.models import Group
 from scoring.records.listing import lines
 from scoring.table.views.games import _qr, lan_base
 
@@ -73,12 +72,12 @@ def new_group(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         game = writable_game(request, game_token) if game_token else None
         throttle(request, "games")  # a new group spends the budget of new games (scoring/access.py)
-        group = Group.objects.create(
+        group = services.create_group(
             name=form.cleaned_data["name"],
             roster=form.cleaned_data["roster"],
             owner=request.user if request.user.is_authenticated else None,
         )
-        left = groups.join(game, group) if game is not None else []
+        left = services.join_group(game, group) if game is not None else []
         messages.success(request, _("已建好牌友圈「%(name)s」。") % {"name": group.name})
         if left:
             messages.warning(request, groups.roster_full(left))
@@ -193,7 +192,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
         messages.warning(request, _("这个牌友圈还没有牌局：先开一局。"))
         return redirect(reverse("new-game") + f"?group={group.edit_token}")
     spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
-    game = groups.again(group, draw=request.POST.get("draw") == "1")
+    game = services.again(group, draw=request.POST.get("draw") == "1")
     if request.POST.get("draw") == "1":
         messages.success(request, _("重新抽了座位：%(names)s") % {"names": " · ".join(game.players)})
     response = redirect("game", token=game.edit_token)
@@ -211,7 +210,7 @@ def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
         messages.warning(request, refusal(form))
         return redirect("group", token=token)
     spend_change(group=group)  # 429 past the group's changes per minute
-    Group.objects.filter(pk=group.pk).update(name=form.cleaned_data["name"], roster=form.cleaned_data["roster"])
+    services.edit_group(group, name=form.cleaned_data["name"], roster=form.cleaned_data["roster"])
     messages.success(request, _("名单已保存。"))
     return redirect("group", token=token)
 
@@ -245,7 +244,7 @@ def settle_up(request: HttpRequest, token: str) -> HttpResponse:
     group = groups.writable_group(request, token)
     ids = groups.parse_ids(request.POST.get("ids", ""))
     spend_change(group=group)
-    said(request, lambda: groups.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
+    said(request, lambda: services.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
     return redirect("group", token=token)
 
 
@@ -254,7 +253,7 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the group page."""
     group = groups.writable_group(request, token)
     spend_change(group=group)
-    said(request, lambda: groups.mark_paid(group, transfer_id, request.POST.get("paid") == "1"))
+    said(request, lambda: services.settle_up_paid(group, transfer_id, request.POST.get("paid") == "1"))
     return redirect("group", token=token)
 
 
@@ -263,7 +262,7 @@ def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the group page."""
     group = groups.writable_group(request, token)
     spend_change(group=group)
-    said(request, lambda: groups.undo_settle_up(group, settle_up_id), UNDONE)
+    said(request, lambda: services.undo_settle_up(group, settle_up_id), UNDONE)
     return redirect("group", token=token)
 
 
@@ -276,13 +275,13 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
     if group_token:
         group = groups.writable_group(request, group_token)
         spend_change(game=game)  # 429 past the game's changes per minute
-        left = groups.join(game, group)
+        left = services.join_group(game, group)
         messages.success(request, _("已加入牌友圈「%(name)s」。") % {"name": group.name})
         if left:
             messages.warning(request, groups.roster_full(left))
     else:
         spend_change(game=game)
-        groups.join(game, None)
+        services.join_group(game, None)
         messages.success(request, _("已移出牌友圈。"))
     return redirect("game", token=token)
 
@@ -295,7 +294,9 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
     ids = groups.parse_ids(request.POST.get("ids", ""))
     spend_change(game=game)
     said(
-        request, lambda: groups.settle_together(game.group, ids, game), _("已连同以前没付的一起结清：按下面的转账付。")
+        request,
+        lambda: services.settle_together(game.group, ids, game),
+        _("已连同以前没付的一起结清：按下面的转账付。"),
     )
     return redirect("settle", token=token)
 
@@ -305,7 +306,7 @@ def carry_paid(request: HttpRequest, token: str, transfer_id: int) -> HttpRespon
     """已付 on a settle-up's transfer, from the settle page of a game it holds."""
     game = group_game(request, token)
     spend_change(game=game)
-    said(request, lambda: groups.mark_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game))
+    said(request, lambda: services.settle_up_paid(game.group, transfer_id, request.POST.get("paid") == "1", game=game))
     return redirect("settle", token=token)
 
 
@@ -314,5 +315,5 @@ def carry_undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpRespo
     """撤销一起结清, from the settle page of a game it holds."""
     game = group_game(request, token)
     spend_change(game=game)
-    said(request, lambda: groups.undo_settle_up(game.group, settle_up_id, game=game), UNDONE)
+    said(request, lambda: services.undo_settle_up(game.group, settle_up_id, game=game), UNDONE)
     return redirect("settle", token=token)

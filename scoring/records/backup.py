@@ -7,20 +7,17 @@ bets placed for the next hand, the status and the settlement with its 已付 mar
 A file without ``backup`` (what earlier versions wrote: the standing hands only) still
 restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
 
-from collections import defaultdict, deque
 from datetime import datetime
 
-from django.db import transaction
 from django.utils import timezone
 
-from scoring.cache import store, table
+from scoring import services
+from scoring.cache import table
 from scoring.engine import ScoringError
 from scoring.engine.contract import corrections
-from scoring.engine.money import settlement_plan
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.lang import pick
-from scoring.ledger import build
-from scoring.models import Game, Hand, Settlement, Transfer
+from scoring.models import Game, Hand, Settlement
 from scoring.people import people_of
 from scoring.readmodel import GameView
 from scoring.records.backup_check import FORMAT, BackupError, read_backup
@@ -130,43 +127,17 @@ def _check_voided(records: list[dict], ruleset, players: list[str]) -> None:
         raise BackupError(f"第{seq}局（已作废）：{refusal[0]}", f"Hand {seq} (voided): {refusal[1]}", "backup")
 
 
-def _rows(game: Game, records: list[dict], entries: list, fixes: dict) -> list[Hand]:
-    """The hand rows: a standing record takes the next contract hand and its correction."""
+def _rows(records: list[dict], entries: list, fixes: dict) -> list[Hand]:
+    """The hand rows (their game is set as it is created): a standing record takes the next
+    contract hand and its correction."""
     rows, standing = [], iter(enumerate(entries))
     for record in records:
-        hand = Hand(game=game, **record)
+        hand = Hand(**record)
         if not hand.voided:
             index, hand.entry = next(standing)
             hand.dealer_fix, hand.streak_fix = fixes.get(index, (None, None))
         rows.append(hand)
     return rows
-
-
-def _settle(game: Game, people: list, saved: dict) -> None:
-    """The settlement worked out again from the replayed totals of each person (name, total), as
-    结算 does, with the 已付 marks of the file's transfers that it still holds."""
-    terms = {k: saved[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
-    totals = [total for _name, total in people]
-    plan = settlement_plan(totals, **terms)
-    settlement = Settlement.objects.create(
-        game=game,
-        **terms,
-        names=[name for name, _total in people],
-        points=[to_json(t) for t in totals],
-        balances_fen=plan.balances_fen,
-        created_at=saved["created_at"],
-    )
-    paid = defaultdict(deque)  # each transfer's 已付 times in the file, by who pays whom how much
-    for payer, payee, amount_fen, paid_at in saved["paid"]:
-        paid[payer, payee, amount_fen].append(paid_at)
-    transfers = []
-    for t in plan.transfers:
-        match = paid.get((t.payer, t.payee, t.amount_fen))
-        paid_at = match.popleft() if match else None
-        transfers.append(
-            Transfer(settlement=settlement, payer=t.payer, payee=t.payee, amount_fen=t.amount_fen, paid_at=paid_at)
-        )
-    Transfer.objects.bulk_create(transfers)
 
 
 def seatings_in(data: dict) -> list[list[str]]:
@@ -189,25 +160,18 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
             for i in range(1, len(data["hands"]) + 1)
         ]
     )
-    with transaction.atomic():
-        game = Game.objects.create(
-            ruleset=ruleset.code,
-            players=players,
-            first_dealer=data.get("first_dealer", 0),
-            rules=rules.to_dict(),
-            status=saved["status"] if saved else Game.PLAYING,
-            round_length=saved["round_length"] if saved else None,
-            pending=saved["pending"] if saved else {},
-            created_at=saved["created_at"] if saved else now,
-        )
-        Hand.objects.bulk_create(_rows(game, records, data["hands"], corrections(data, ruleset.seats)))
-        ledger = build(game)
-        store(game, ledger)
-        if saved and saved["settlement"]:
-            _settle(game, ledger.state.people(), saved["settlement"])
-        if records:
-            game.bump_version()
-    return game
+    return services.restore_game(
+        ruleset=ruleset,
+        players=players,
+        first_dealer=data.get("first_dealer", 0),
+        rules=rules.to_dict(),
+        hands=_rows(records, data["hands"], corrections(data, ruleset.seats)),
+        settlement=saved["settlement"] if saved else None,
+        status=saved["status"] if saved else Game.PLAYING,
+        round_length=saved["round_length"] if saved else None,
+        pending=saved["pending"] if saved else {},
+        created_at=saved["created_at"] if saved else now,
+    )
 
 
 def notes(data: dict, game: Game) -> list[str]:

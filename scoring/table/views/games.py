@@ -16,12 +16,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import device, live, ready
+from scoring import device, live, ready, services
 from scoring.access import claim, game_version, load_game, spend_new_game
-from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot, state_json
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.engine.seating import key
-from scoring.engine.seating import seat as seated
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.groups import evenings as groups
@@ -110,16 +109,15 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
         first_dealer = form.cleaned_data["first_dealer"]
-        game = Game.objects.create(
-            ruleset=ruleset.code,
+        game = services.create_game(
+            ruleset=ruleset,
             players=form.names(),
             first_dealer=first_dealer,
             round_length=form.cleaned_data.get("round_length"),
             rules=form.rules().to_dict(),
-            state=state_json(seated(ruleset.new_state(first_dealer), form.names()), active=0, last_seq=0),  # no hands
             group=group,
         )
-        if group is not None and (left := groups.add_to_roster(group, form.names())):
+        if group is not None and (left := services.add_to_roster(group, form.names())):
             messages.warning(request, groups.roster_full(left))
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)

@@ -312,7 +312,7 @@ def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
 
     def run():
         write()
-        if game.group_id is not None and (left := groups.add_to_roster(game.group, names)):
+        if game.group_id is not None and (left := services.add_to_roster(game.group, names)):
             messages.warning(request, groups.roster_full(left))
 
     return run
