@@ -60,7 +60,7 @@ def offers_analysis(game) -> bool:
 
 def words(game) -> dict[str, str]:
     """The page's words for ``game``, translated: WORDS, with the ruleset's own in their place."""
-    own = getattr(game.rulebook.entry, "ANALYSE_WORDS", {})
+    own = game.rulebook.entry.ANALYSE_WORDS
     return {k: str(own[k]) if k in own else _(v) for k, v in WORDS.items()}
 
 
@@ -237,8 +237,7 @@ def answer_text(game, answer: dict) -> str:
     def text() -> str:
         return breakdown(answer, game.ruleset, zh=chinese(), rules=game.rules)
 
-    own = getattr(game.rulebook.entry, "analyse_text", None)
-    return own(answer, text) if own else text()
+    return game.rulebook.entry.analyse_text(answer, text)
 
 
 def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:

@@ -3,7 +3,8 @@
 A ruleset is one folder, ``scoring/rulesets/<code>/``, and one line in ``scoring/rulesets/__init__.py``
 (``INSTALLED``). The folder holds everything the ruleset needs: ``engine/`` (plain Python, no
 Django), which builds and registers its ``Ruleset``; ``entry.py``, the table's side (how a hand
-is entered, titled and marked, docs in ``scoring/entry/__init__.py``); ``templates/<code>/``; and
+is entered, titled and marked: ``ENTRY``, an instance of its subclass of ``scoring.entry.base.Entry``,
+which overrides only what differs; docs in ``scoring/entry/__init__.py``); ``templates/<code>/``; and
 its tests live in ``tests/rulesets/<code>/``. Code outside the folder asks the ``Ruleset`` and
 never names a ruleset's code; the registry is filled on first use (``get_ruleset``,
 ``all_rulesets``), so importing the engine imports no ruleset and no ruleset imports Django.
@@ -21,10 +22,11 @@ The engine parts of a ruleset, all plain Python:
 - ``advance(rules, state, hand, result)``: moves ``state`` to the next hand (totals included).
 - ``formula(why, zh, names)``: the right-hand side of a payment's explanation, from its ``why``
   as the replay made it or as JSON gave it back (lists for tuples); ``why_to_json(why)``: that
-  JSON form (tuples become lists; the default, ``plain``, suits a why of codes and numbers).
+  JSON form (tuples become lists; the default, ``plain``, suits a why of codes and numbers;
+  another is given to ``register_package``).
 - ``analyser``: its 算牌 module (``engine/analyse.py``, docs/analysis.md) or None, and then the app
   offers no 算牌 for it anywhere.
-- ``after_seating(state)`` (optional, ``engine/replay.py``): what a change of people does to its
+- ``after_seating(state)`` (optional, given to ``register_package``): what a change of people does to its
   own state beyond the dealer (docs/contract.md "People and seats": every bet ends, e.g. 义乌's
   买子 and 下子); None when it carries no bets.
 - Words the app says about it: ``count_word`` (what a hand is paid on: 倍数 / 台 / 番, for the
@@ -120,10 +122,11 @@ class Ruleset:
         return self.rules_class(**data)
 
     @property
-    def entry(self) -> ModuleType:
-        """The table's side of the ruleset (its ``entry.py``, which uses Django): imported when
-        the app first asks, so the engine never imports it."""
-        return import_module(f"{self.package}.entry")
+    def entry(self) -> Any:
+        """The table's side of the ruleset: its ``entry.py``'s ``ENTRY``, an instance of a subclass
+        of ``scoring.entry.base.Entry`` (Django), imported when the app first asks, so the engine
+        never imports it."""
+        return import_module(f"{self.package}.entry").ENTRY
 
     @property
     def folder(self) -> Path:
@@ -171,13 +174,14 @@ def register_package(
     count_word=("倍数", "Multiplier"),
     field_terms=None,
     document=None,
+    why_to_json=plain,
+    after_seating=None,
 ):
     """Build and ``register`` the ``Ruleset`` of a package from its modules' conventional names:
     ``rules`` (Rules, RULE_INFO, PRESETS, DEFAULT_PRESET, parse_rules), ``hands`` (parse_hand),
-    ``replay`` (TableState, score_hand, advance, and after_seating where a change of people ends
-    bets), ``explain`` (formula, and why_to_json where a
-    why holds more than codes and numbers). ``package``: the engine package's ``__name__``; the
-    ruleset's folder is its parent."""
+    ``replay`` (TableState, score_hand, advance), ``explain`` (formula); the rest is stated where it
+    differs from the ``Ruleset``'s default (``why_to_json``, ``after_seating``...). ``package``: the
+    engine package's ``__name__``; the ruleset's folder is its parent."""
     ruleset = Ruleset(
         code=code,
         zh=zh,
@@ -194,14 +198,14 @@ def register_package(
         score_hand=replay.score_hand,
         advance=replay.advance,
         formula=explain.formula,
-        why_to_json=getattr(explain, "why_to_json", plain),
+        why_to_json=why_to_json,
         halves=halves,
         package=package.rpartition(".")[0],
         analyser=analyser,
         count_word=count_word,
         field_terms=field_terms or {},
         document=document,
-        after_seating=getattr(replay, "after_seating", None),
+        after_seating=after_seating,
     )
     return register(ruleset)
 

@@ -1,15 +1,17 @@
 """The table's side of a ruleset: how a hand is entered, titled and marked on the page.
 
-Each ruleset's ``entry.py`` (in its folder, ``scoring/rulesets/<code>/``; the ruleset's ``entry``)
-offers the same names; ``base.py`` holds what they share and ``manual.py`` the manual hand
-(手动记分), the same in every ruleset:
+Each ruleset's ``entry.py`` (in its folder, ``scoring/rulesets/<code>/``) offers ``ENTRY``, an
+instance of its subclass of ``base.Entry`` (the ruleset's ``entry``), which overrides only what
+the ruleset has; ``Entry``'s own are a plain win or draw (自摸, or who discarded) with no bets, so a
+ruleset overriding nothing still gets every page. ``base.py`` holds what they share and
+``manual.py`` the manual hand (手动记分, ``MANUAL``), the same in every ruleset. The names:
 - ``Form``: the hand form (an ``EntryForm``): ``step()`` — the next question of the fast path or
-  ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object;
+  ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object; None where the entry
+  page records no such hand (the seating);
 - ``MISSING``: the message for a step left unanswered on a POST;
 - ``REQUIREMENTS``: the engine fields whose refusal on a preview only means the sheet is not
   done yet (诸暨's 1 台): stated as a note, red only when a confirm is refused;
-- ``FIELD_OF`` (optional): the form field that shows an engine refusal's contract field, where
-  they differ;
+- ``FIELD_OF``: the form field that shows an engine refusal's contract field, where they differ;
 - ``initial(entry, fix)``: form data for a stored hand (edit);
 - ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
   refresh of the preview swaps (``request.htmx`` picks it);
@@ -20,36 +22,35 @@ offers the same names; ``base.py`` holds what they share and ``manual.py`` the m
 - ``bets(game, state, rules)``: the bets the game page offers before the next hand (义乌's 买子,
   下子) or None, ``prefill(data, pending, state, rules)``: an entry's answers with the bets
   placed there, and ``change_bet(pending, state, rules, *, bet, seat, amount, on)``: one placed
-  or taken back (``BetRefused`` when the rules do not allow it); a ruleset without such bets
-  offers ``base.NO_BETS`` as the four;
+  or taken back (``BetRefused`` when the rules do not allow it);
 - ``placed_bets(entry, state, rules)``, ``carry_bets(entry, bets, state, rules)`` and
   ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
-  hand that stands (or the next one recorded); without such bets, ``base.NO_CARRIED_BETS``;
+  hand that stands (or the next one recorded);
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;
-- ``other_outcomes(game)`` (optional): the ruleset's own outcomes besides a win and a draw, as
-  (outcome, label) buttons on the game page and the winner step (义乌's 逃跑);
-- ``PRESET_LABEL`` (optional): the new-game form's name for the presets, (zh, en); 底分 by default;
-- ``ANALYSE_WORDS`` (optional): its own words on the 算牌 page (诸暨 says 放冲), and
-  ``analyse_text(answer, breakdown)`` (optional): how 算牌 says an answer it may not win.
+- ``other_outcomes(game)``: the ruleset's own outcomes besides a win and a draw, as (outcome,
+  label) buttons on the game page and the winner step (义乌's 逃跑);
+- ``PRESET_LABEL``: the new-game form's name for the presets, (zh, en); 底分 by default;
+- ``ANALYSE_WORDS``: its own words on the 算牌 page (诸暨 says 放冲), and
+  ``analyse_text(answer, breakdown)``: how 算牌 says an answer it may not win.
 The views ask ``entry_for(game)`` and never branch on the ruleset's code; ``entry_module_for(game, data)``
-gives ``manual`` for a manual hand instead, and ``seating`` for a seating entry (换人/换位: a title,
-no bets, and no form yet: ``seating.recordable`` says whether an entry module has one).
+gives ``MANUAL`` for a manual hand instead, and ``SEATING`` for a seating entry (换人/换位: a title,
+no bets, and no form yet: ``seating.recordable`` says whether an entry has one).
 """
 
-from types import ModuleType
-
 from scoring.engine.seating import is_seating
-from scoring.entry import manual, seating
+from scoring.entry import manual
+from scoring.entry.base import Entry
+from scoring.entry.seating import SEATING
 
 
-def entry_for(game) -> ModuleType:
+def entry_for(game) -> Entry:
     return game.rulebook.entry
 
 
-def entry_module_for(game, data) -> ModuleType:
-    """The module that enters and titles ``data`` (a form's answers or a stored entry): the
+def entry_module_for(game, data) -> Entry:
+    """The ``Entry`` that enters and titles ``data`` (a form's answers or a stored entry): the
     manual hand's (手动记分, the same in every ruleset), the seating's (换人/换位, likewise) or the
     game's ruleset's."""
     if manual.is_manual(data):
-        return manual
-    return seating if is_seating(data) else entry_for(game)
+        return manual.MANUAL
+    return SEATING if is_seating(data) else entry_for(game)

@@ -144,42 +144,6 @@ class BetRefused(BilingualError):
     """A bet the rules do not allow now; the message in Chinese and English."""
 
 
-# A ruleset without bets placed before the hand (诸暨, 武义二人, the manual hand) offers these.
-def no_bets(game, state, rules) -> None:
-    return None
-
-
-def no_prefill(data, pending, state, rules):
-    return data
-
-
-def no_marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
-    return []
-
-
-def refuse_bet(pending, state, rules, *, bet: str, seat: int, amount: int | None, on: bool):
-    raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")
-
-
-def no_placed_bets(entry, state, rules) -> dict:
-    return {}
-
-
-def takes_no_bets(entry, bets, state, rules) -> None:
-    """None: this hand cannot take bets placed before another (a void looks further on)."""
-    return None
-
-
-def no_pending(pending, bets) -> dict:
-    return pending
-
-
-# What such a ruleset's module offers as its ``bets, prefill, change_bet, marks`` and, for a
-# void that keeps the bets placed before the hand, ``placed_bets, carry_bets, merge_pending``.
-NO_BETS = (no_bets, no_prefill, refuse_bet, no_marks)
-NO_CARRIED_BETS = (no_placed_bets, takes_no_bets, no_pending)
-
-
 def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str:
     """A win's title where the hand counts one number (台, 番): 「老王 自摸 4台」, 「小李 1台 ·
     老王放冲」, or 「流局」. ``count`` is that number's text (empty for a voided hand)."""
@@ -238,3 +202,77 @@ def win_initial(entry: dict, fix, sheet) -> dict:
             data["zimo"] = "on"
         data.update(sheet(entry))
     return data
+
+
+class DiscardForm(WinOrDrawForm):
+    """The plain win or draw: winner → 自摸 or who discarded (放冲) → the preview; no sheet."""
+
+    discarder = seat_field(_("谁放冲"))
+
+
+class Entry:
+    """The table's side of a ruleset (scoring/entry/__init__.py): a ruleset's ``entry.py``
+    subclasses it and overrides what it has; the rest is a plain win or draw (自摸, or who
+    discarded: 放冲) titled ×what it is paid on, seats keeping their wind, and no bets."""
+
+    Form: type[EntryForm] | None = DiscardForm  # None: the entry page records no such hand
+    MISSING: dict = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
+    REQUIREMENTS: tuple[str, ...] = ()
+    FIELD_OF: dict[str, str] = {}
+    TEMPLATE = "table/entry/win_or_draw.html"
+    PARTIAL = "table/entry/win_or_draw.html#sheet"
+    RULES_TEMPLATE = "table/entry/_no_rules.html"  # nothing of its own on the rules page
+    PRESET_LABEL = ("底分", "Base")
+    ANALYSE_WORDS: dict = {}
+
+    def initial(self, entry: dict, fix) -> dict:
+        return win_initial(entry, fix, lambda _entry: {})
+
+    def context(self, game, form, state, rules) -> dict:
+        data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+        names, winner = seated_names(game, state), data.get("winner")
+        return {
+            "others": [(s, names[s]) for s in range(len(names)) if s != winner],
+            "zimo_now": bool(data.get("zimo")),
+            "swap_id": "sheet",
+        }
+
+    def title(self, names: list[str], entry: dict, result=None) -> str:
+        """e.g. 老王 自摸 ×2, 小李 ×3 · 老王放冲, 流局."""
+        count = "" if result is None else f" ×{result.paid_on}"
+        return win_title(names, entry, count, "放冲")
+
+    def wind(self, state, seat: int) -> str:
+        """The seat's wind on its tile: seats keep their wind all evening."""
+        return SEATS_ZH[seat]
+
+    def marks(self, state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
+        return []
+
+    def bets(self, game, state, rules) -> dict | None:
+        return None
+
+    def prefill(self, data, pending, state, rules):
+        return data
+
+    def change_bet(self, pending, state, rules, *, bet: str, seat: int, amount: int | None, on: bool) -> dict:
+        raise BetRefused("这个规则没有下注。", "This ruleset has no bets.")
+
+    def placed_bets(self, entry, state, rules) -> dict:
+        return {}
+
+    def carry_bets(self, entry, bets, state, rules) -> dict | None:
+        """None: this hand cannot take bets placed before another (a void looks further on)."""
+        return None
+
+    def merge_pending(self, pending, bets) -> dict:
+        return pending
+
+    def rules_context(self, rules) -> dict:
+        return {}
+
+    def other_outcomes(self, game) -> list[tuple[str, str]]:
+        return []
+
+    def analyse_text(self, answer: dict, breakdown) -> str:
+        return breakdown()

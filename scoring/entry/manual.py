@@ -1,7 +1,7 @@
 """手动记分 at the table, the same in every ruleset: each player's change typed in, a note, and
-optionally the next dealer (scoring/engine/manual.py). Offers the names a ruleset's entry module
-offers for a hand (``Form``, ``MISSING``, ``initial``, ``TEMPLATE``, ``PARTIAL``, ``context``,
-``title``); ``entry_module_for`` picks it for a manual hand."""
+optionally the next dealer (scoring/engine/manual.py). ``MANUAL`` is the table's side of it, an ``Entry`` as a ruleset's is
+(its own ``Form``, ``MISSING``, ``initial``, ``TEMPLATE``, ``PARTIAL``, ``context``, ``title``; no
+bets); ``entry_module_for`` picks it for a manual hand."""
 
 from decimal import Decimal
 
@@ -9,15 +9,10 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS, EntryForm, fix_initial, seat_field, seated_names
+from scoring.entry.base import Entry, EntryForm, fix_initial, seat_field, seated_names
 from scoring.forms import StrictDecimalField, no_control_characters
 from scoring.lang import pick
 
-FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
-TEMPLATE = "table/entry/manual.html"
-PARTIAL = "table/entry/_preview.html"
-REQUIREMENTS = ()
-MISSING = {"manual": _("请填写每人的得失和说明。")}
 MAX_SEATS = 4
 
 
@@ -60,32 +55,36 @@ class Form(EntryForm):
         return entry
 
 
-def initial(entry: dict, fix) -> dict:
-    data = {"outcome": "manual", "note": entry["note"]}
-    data.update({f"n{s}": amount for s, amount in enumerate(entry["net"])})
-    if "dealer" in entry:
-        data["next_dealer"] = entry["dealer"]
-    return {**data, **fix_initial(fix)}
-
-
-def context(game, form, state, rules) -> dict:
-    step = "0.5" if game.rulebook.halves else "1"
-    names = seated_names(game, state)
-    return {"amounts": [(s, names[s], form[f"n{s}"]) for s in range(len(names))], "amount_step": step}
-
-
-def title(names: list[str], entry: dict, result=None) -> str:
-    """e.g. 手动 · 罚分 · 下一局老王坐庄."""
-    text = pick(f"手动 · {entry['note']}", f"Manual · {entry['note']}")
-    if "dealer" in entry:
-        name = names[entry["dealer"]]
-        text += pick(f" · 下一局{name}坐庄", f" · {name} deals next")
-    return text
-
-
 def is_manual(data) -> bool:
     return bool(data) and data.get("outcome") == "manual"
 
 
-bets, prefill, change_bet, marks = NO_BETS  # no bets placed before a hand
-placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS
+class ManualEntry(Entry):
+    Form = Form
+    FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
+    TEMPLATE = "table/entry/manual.html"
+    PARTIAL = "table/entry/_preview.html"
+    MISSING = {"manual": _("请填写每人的得失和说明。")}
+
+    def initial(self, entry: dict, fix) -> dict:
+        data = {"outcome": "manual", "note": entry["note"]}
+        data.update({f"n{s}": amount for s, amount in enumerate(entry["net"])})
+        if "dealer" in entry:
+            data["next_dealer"] = entry["dealer"]
+        return {**data, **fix_initial(fix)}
+
+    def context(self, game, form, state, rules) -> dict:
+        step = "0.5" if game.rulebook.halves else "1"
+        names = seated_names(game, state)
+        return {"amounts": [(s, names[s], form[f"n{s}"]) for s in range(len(names))], "amount_step": step}
+
+    def title(self, names: list[str], entry: dict, result=None) -> str:
+        """e.g. 手动 · 罚分 · 下一局老王坐庄."""
+        text = pick(f"手动 · {entry['note']}", f"Manual · {entry['note']}")
+        if "dealer" in entry:
+            name = names[entry["dealer"]]
+            text += pick(f" · 下一局{name}坐庄", f" · {name} deals next")
+        return text
+
+
+MANUAL = ManualEntry()

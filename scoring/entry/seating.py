@@ -1,26 +1,28 @@
 """换人/换位 in the hand list, the same in every ruleset (scoring/engine/seating.py): a seating
 entry stored as a hand is titled, takes no bets and ends the ones placed before it. ``entry_module_for``
-picks it for a seating entry. It offers no ``Form``: the entry page does not record or edit a
-seating (``recordable``), so a hand row's 修改 of one answers with a message, never a form."""
+picks ``SEATING`` for a seating entry. Its ``Form`` is None: the entry page does not record or
+edit a seating (``recordable``), so a hand row's 修改 of one answers with a message, never a form."""
 
-from scoring.entry.base import NO_BETS, NO_CARRIED_BETS
+from scoring.entry.base import Entry
 from scoring.lang import pick
 
 
-def title(names: list[str], entry: dict, result=None) -> str:
-    """e.g. 换人/换位 · 阿明 小芳 小李 阿强 · 阿强坐庄 (the names in seat order from this hand on)."""
-    seating = " ".join(entry["players"])
-    text = pick(f"换人/换位 · {seating}", f"New seating · {seating}")
-    if "dealer" in entry:
-        name = entry["players"][entry["dealer"]]
-        text += pick(f" · {name}坐庄", f" · {name} deals")
-    return text
+class SeatingEntry(Entry):
+    Form = None
+
+    def title(self, names: list[str], entry: dict, result=None) -> str:
+        """e.g. 换人/换位 · 阿明 小芳 小李 阿强 · 阿强坐庄 (the names in seat order from this hand on)."""
+        seating = " ".join(entry["players"])
+        text = pick(f"换人/换位 · {seating}", f"New seating · {seating}")
+        if "dealer" in entry:
+            name = entry["players"][entry["dealer"]]
+            text += pick(f" · {name}坐庄", f" · {name} deals")
+        return text
 
 
-def recordable(module) -> bool:
-    """Whether the entry page can record or edit a hand with ``module`` (an entry module)."""
-    return hasattr(module, "Form")
+SEATING = SeatingEntry()
 
 
-bets, prefill, change_bet, marks = NO_BETS  # no bets placed before a seating
-placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS
+def recordable(entry: Entry) -> bool:
+    """Whether the entry page can record or edit a hand with ``entry`` (an ``Entry``)."""
+    return entry.Form is not None

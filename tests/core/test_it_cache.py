@@ -10,7 +10,7 @@ from scoring import services
 from scoring.cache import CACHE_VERSION, result_json, snapshot
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
-from tests.engine.strategies import valid_hand
+from tests.rulesets.yiwu.strategies import valid_hand
 from tests.speed import examples
 
 OPS = st.lists(

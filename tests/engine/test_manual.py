@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from scoring.engine import ScoringError, score_game
 from scoring.engine.contract import score_game_or_error
-from tests.engine.strategies import valid_games
+from tests.rulesets.yiwu.strategies import valid_games
 from tests.speed import examples
 
 SETTINGS = settings(max_examples=examples(100), deadline=None)

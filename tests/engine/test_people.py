@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from scoring.engine import get_ruleset, replay, score_game
 from scoring.engine.contract import score_game_or_error
 from scoring.engine.seating import Seated
-from tests.engine import strategies
 from tests.rulesets.wuyi2.test_wuyi2_properties import valid_games as wuyi2_games
+from tests.rulesets.yiwu import strategies
 from tests.rulesets.zhuji.test_zhuji_properties import valid_games as zhuji_games
 from tests.speed import examples
 

@@ -11,11 +11,12 @@ import pytest
 from django.template.loader import get_template
 
 from scoring.engine import DEFAULT_RULESET, all_rulesets
+from scoring.entry.base import Entry
 from scoring.rulesets import INSTALLED
 
 ROOT = Path(__file__).resolve().parents[2]
-# What every entry module offers the views (scoring/entry/__init__.py); the optional ones are
-# asked with a default (ANALYSE_WORDS, analyse_text, FIELD_OF, PRESET_LABEL, other_outcomes).
+# What every ruleset's entry offers the views (scoring/entry/__init__.py): its own or the
+# plug-in class's default (scoring/entry/base.py Entry).
 ENTRY_NAMES = (
     "Form",
     "MISSING",
@@ -35,6 +36,11 @@ ENTRY_NAMES = (
     "change_bet",
     "RULES_TEMPLATE",
     "rules_context",
+    "FIELD_OF",
+    "other_outcomes",
+    "PRESET_LABEL",
+    "ANALYSE_WORDS",
+    "analyse_text",
 )
 # What the 算牌 page asks of a ruleset's analyser (scoring/analyse/sheet.py, scoring/engine/analyse/).
 ANALYSER_NAMES = (
@@ -85,6 +91,7 @@ def test_its_entry_offers_every_name_the_views_ask(ruleset):
     entry = ruleset.entry
     missing = [name for name in ENTRY_NAMES if not hasattr(entry, name)]
     assert missing == []
+    assert isinstance(entry, Entry)
 
 
 @rulesets()

@@ -108,10 +108,10 @@ def test_two_phones_placing_bets_keep_both(game):
     first, second = Client(), Client()
     stale = Game.objects.get()  # both phones loaded the page before either bet
     services.change_pending(
-        game=stale, change=lambda p, s, r: yiwu.change_bet(p, s, r, bet="maizi", seat=1, amount=None, on=True)
+        game=stale, change=lambda p, s, r: yiwu.ENTRY.change_bet(p, s, r, bet="maizi", seat=1, amount=None, on=True)
     )
     services.change_pending(
-        game=stale, change=lambda p, s, r: yiwu.change_bet(p, s, r, bet="maizi", seat=2, amount=None, on=True)
+        game=stale, change=lambda p, s, r: yiwu.ENTRY.change_bet(p, s, r, bet="maizi", seat=2, amount=None, on=True)
     )
     bet(first, game, "maizi", 0)
     bet(second, game, "maizi", 3)

@@ -7,24 +7,10 @@ from dataclasses import replace
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import SEATS_ZH
-from scoring.entry.base import (
-    NO_BETS,
-    NO_CARRIED_BETS,
-    WinOrDrawForm,
-    seat_field,
-    seated_names,
-    win_initial,
-    win_title,
-)
+from scoring.entry.base import Entry, WinOrDrawForm, seat_field, seated_names, win_initial, win_title
 from scoring.lang import pick, table_words
 from scoring.rulesets.wuyi2.engine import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
 
-TEMPLATE = "wuyi2/entry.html"
-RULES_TEMPLATE = "wuyi2/rules.html"
-PARTIAL = "wuyi2/entry.html#sheet"  # what a preview refresh swaps: the preview and the chips
-REQUIREMENTS = ()
-MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸还是放铳。")}
 SHAPES = [p.code for p in PATTERNS if p.group == "shape"]
 EXTRAS = [code for code in LISTABLE if BY_CODE[code].group != "shape"]
 
@@ -52,11 +38,6 @@ def _sheet_initial(entry: dict) -> dict:
     }
 
 
-def initial(entry: dict, fix) -> dict:
-    """Form data for a stored hand."""
-    return win_initial(entry, fix, _sheet_initial)
-
-
 def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
     """A pattern chip: its name and its 番 at this table (the game's 番数表 applied)."""
     reason = refused.get(code)
@@ -71,54 +52,58 @@ def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
     }
 
 
-def context(game, form, state, rules) -> dict:
-    """The chips by group; each refused chip carries the reason scoring would give."""
-    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names, winner = seated_names(game, state), data.get("winner")
-    self_drawn = bool(data.get("zimo"))
-    codes = form.codes() if data else ["pinghu"]
-    shape, others = codes[0], codes[1:]
-    refused_shape = conflicts(others, winner, state.dealer, self_drawn)
-    refused = conflicts(codes, winner, state.dealer, self_drawn)
-    groups = [
-        {
-            "code": "shape",
-            "label": pick(*GROUPS["shape"]),
-            "radio": True,
-            "chips": [_chip(c, c == shape, refused_shape, rules.fan_table) for c in SHAPES],
+class Wuyi2Entry(Entry):
+    """武义二人 offers its own chips, title and 番 table; seats keep their wind and no bets are placed."""
+
+    Form = Form
+    TEMPLATE = "wuyi2/entry.html"
+    RULES_TEMPLATE = "wuyi2/rules.html"
+    PARTIAL = "wuyi2/entry.html#sheet"  # what a preview refresh swaps: the preview and the chips
+    MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸还是放铳。")}
+
+    def initial(self, entry: dict, fix) -> dict:
+        """Form data for a stored hand."""
+        return win_initial(entry, fix, _sheet_initial)
+
+    def context(self, game, form, state, rules) -> dict:
+        """The chips by group; each refused chip carries the reason scoring would give."""
+        data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+        names, winner = seated_names(game, state), data.get("winner")
+        self_drawn = bool(data.get("zimo"))
+        codes = form.codes() if data else ["pinghu"]
+        shape, others = codes[0], codes[1:]
+        refused_shape = conflicts(others, winner, state.dealer, self_drawn)
+        refused = conflicts(codes, winner, state.dealer, self_drawn)
+        groups = [
+            {
+                "code": "shape",
+                "label": pick(*GROUPS["shape"]),
+                "radio": True,
+                "chips": [_chip(c, c == shape, refused_shape, rules.fan_table) for c in SHAPES],
+            }
+        ]
+        for group, (zh, en) in GROUPS.items():
+            members = [c for c in EXTRAS if BY_CODE[c].group == group]
+            if members:
+                chips = [_chip(c, c in others, refused, rules.fan_table) for c in members]
+                groups.append({"code": group, "label": pick(zh, en), "radio": False, "chips": chips})
+        other = 1 - winner if winner is not None else None
+        return {
+            "others": [(other, names[other])] if other is not None else [],
+            "groups": groups,
+            "zimo_now": self_drawn,
+            "zimo_fan": rules.fan_table["zimo"],
+            "swap_id": "sheet",
         }
-    ]
-    for group, (zh, en) in GROUPS.items():
-        members = [c for c in EXTRAS if BY_CODE[c].group == group]
-        if members:
-            chips = [_chip(c, c in others, refused, rules.fan_table) for c in members]
-            groups.append({"code": group, "label": pick(zh, en), "radio": False, "chips": chips})
-    other = 1 - winner if winner is not None else None
-    return {
-        "others": [(other, names[other])] if other is not None else [],
-        "groups": groups,
-        "zimo_now": self_drawn,
-        "zimo_fan": rules.fan_table["zimo"],
-        "swap_id": "sheet",
-    }
+
+    def title(self, names: list[str], entry: dict, result=None) -> str:
+        """e.g. 老王 自摸 3番, 小李 2番 · 老王放铳, 流局."""
+        count = "" if result is None else pick(f" {result.fan}番", f" {result.fan} fan")
+        return win_title(names, entry, count, "放铳")
+
+    def rules_context(self, rules) -> dict:
+        """The rules page's 番 table: every pattern (自摸 last) at this game's 番 (its 番数表 applied)."""
+        return {"patterns": [replace(p, fan=rules.fan_table[p.code]) for p in PATTERNS], "groups": GROUPS}
 
 
-def title(names: list[str], entry: dict, result=None) -> str:
-    """e.g. 老王 自摸 3番, 小李 2番 · 老王放铳, 流局."""
-    count = "" if result is None else pick(f" {result.fan}番", f" {result.fan} fan")
-    return win_title(names, entry, count, "放铳")
-
-
-def wind(state, seat: int) -> str:
-    """The seat's wind on its tile: seats keep their wind all evening."""
-    return SEATS_ZH[seat]
-
-
-def rules_context(rules) -> dict:
-    """The rules page's 番 table: every pattern (自摸 last) at this game's 番 (its 番数表 applied)."""
-    return {"patterns": [replace(p, fan=rules.fan_table[p.code]) for p in PATTERNS], "groups": GROUPS}
-
-
-# no bets placed before a hand, so no badges beside the totals
-bets, prefill, change_bet, marks = NO_BETS
-placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS
+ENTRY = Wuyi2Entry()

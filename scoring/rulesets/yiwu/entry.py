@@ -7,39 +7,16 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import SEATS_ZH
-from scoring.entry.base import EntryForm, fix_initial, seat_choices, seat_field, seated_names
+from scoring.entry.base import Entry, EntryForm, fix_initial, seat_choices, seat_field, seated_names
 from scoring.forms import StrictIntegerField
 from scoring.lang import pick, say, table_words
 from scoring.models import Game
-
-# The bets placed before a hand (§7 买子, §8 下子) have their own module, bets.py; this one
-# offers its functions to the views like every entry module (scoring/entry/__init__.py).
-from scoring.rulesets.yiwu.bets import bets as bets
-from scoring.rulesets.yiwu.bets import carry_bets as carry_bets
-from scoring.rulesets.yiwu.bets import change_bet as change_bet
-from scoring.rulesets.yiwu.bets import merge_pending as merge_pending
-from scoring.rulesets.yiwu.bets import placed_bets as placed_bets
-from scoring.rulesets.yiwu.bets import prefill as prefill
-from scoring.rulesets.yiwu.bets import valid_pending
+from scoring.rulesets.yiwu import bets as placed
 from scoring.rulesets.yiwu.engine import COMMON_ORDER, WIN_TYPES, Rules, TableState
 from scoring.rulesets.yiwu.engine.checks import piao_refusal
 
-# The fields that show a refusal of the contract's 飘 and 承包 (喂家).
-FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
-PRESET_LABEL = ("底分（庄/闲）", "Base (dealer/other)")  # the new-game form's presets: a pair of bases
-TEMPLATE = "yiwu/entry.html"
-RULES_TEMPLATE = "yiwu/rules.html"
-PARTIAL = "table/entry/_preview.html"  # what a preview refresh swaps
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
-REQUIREMENTS = ()
-MISSING = {
-    "winner": _("请选择谁胡了。"),
-    "win_type": _("请选择胡牌型。"),
-    "discarder": _("请选择谁放铳。"),
-    "leaver": _("请选择谁逃跑了。"),
-}
 
 
 # A label in the language of the page that draws it, like gettext_lazy's: the choices are made
@@ -135,24 +112,6 @@ class Form(EntryForm):
             if feeders:
                 entry["feeders"] = feeders
         return {k: v for k, v in entry.items() if v is not None}
-
-
-def initial(entry: dict, fix: tuple[int, int] | None) -> dict:
-    """Form data (as a GET query would carry it) for an entry stored earlier."""
-    data: dict = {"outcome": entry["outcome"]}
-    for name in ("winner", "win_type", "discarder", "leaver", "caishen"):
-        if name in entry:
-            data[name] = entry[name]
-    if "maizi" in entry:
-        data["maizi"] = [s for s in range(4) if entry["maizi"][s]]
-    joins = entry.get("xiazi_join") or []
-    for seat in joins:
-        data[f"xz{int(seat)}"] = joins[seat] if isinstance(joins, dict) else 1
-    if "piao" in entry:
-        data["piao_player"], data["piao_level"] = entry["piao"]["player"], entry["piao"]["level"]
-        for i, feeder in enumerate(entry.get("feeders", []), start=1):
-            data[f"feeder{i}"] = feeder
-    return {**data, **fix_initial(fix)}
 
 
 @dataclass
@@ -254,83 +213,117 @@ def _offered_types(rules, winner: int | None, data: dict) -> dict:
     }
 
 
-def context(game: Game, form, state, rules) -> dict:
-    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names = seated_names(game, state)
-    winner, type_code = data.get("winner"), data.get("win_type")
-    return {
-        **_piao_options(form, names, winner),
-        **_offered_types(rules, winner, data),
-        "others": [(s, names[s]) for s in range(4) if s != winner],
-        "type_name": pick(WIN_TYPES[type_code].zh, WIN_TYPES[type_code].en) if type_code else "",
-        **_bet_options(game, form, state, rules),
+class YiwuEntry(Entry):
+    """义乌 offers its own form, its bets placed before a hand (bets.py), 逃跑, and its 算牌 words."""
+
+    Form = Form
+    # The fields that show a refusal of the contract's 飘 and 承包 (喂家).
+    FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+    PRESET_LABEL = ("底分（庄/闲）", "Base (dealer/other)")  # the new-game form's presets: a pair of bases
+    TEMPLATE = "yiwu/entry.html"
+    RULES_TEMPLATE = "yiwu/rules.html"
+    PARTIAL = "table/entry/_preview.html"  # what a preview refresh swaps
+    MISSING = {
+        "winner": _("请选择谁胡了。"),
+        "win_type": _("请选择胡牌型。"),
+        "discarder": _("请选择谁放铳。"),
+        "leaver": _("请选择谁逃跑了。"),
     }
+    # The bets placed before a hand (§7 买子, §8 下子) have their own module, bets.py.
+    bets = staticmethod(placed.bets)
+    prefill = staticmethod(placed.prefill)
+    change_bet = staticmethod(placed.change_bet)
+    placed_bets = staticmethod(placed.placed_bets)
+    carry_bets = staticmethod(placed.carry_bets)
+    merge_pending = staticmethod(placed.merge_pending)
 
+    def initial(self, entry: dict, fix: tuple[int, int] | None) -> dict:
+        """Form data (as a GET query would carry it) for an entry stored earlier."""
+        data: dict = {"outcome": entry["outcome"]}
+        for name in ("winner", "win_type", "discarder", "leaver", "caishen"):
+            if name in entry:
+                data[name] = entry[name]
+        if "maizi" in entry:
+            data["maizi"] = [s for s in range(4) if entry["maizi"][s]]
+        joins = entry.get("xiazi_join") or []
+        for seat in joins:
+            data[f"xz{int(seat)}"] = joins[seat] if isinstance(joins, dict) else 1
+        if "piao" in entry:
+            data["piao_player"], data["piao_level"] = entry["piao"]["player"], entry["piao"]["level"]
+            for i, feeder in enumerate(entry.get("feeders", []), start=1):
+                data[f"feeder{i}"] = feeder
+        return {**data, **fix_initial(fix)}
 
-def other_outcomes(game) -> list[tuple[str, str]]:
-    """What the table may record besides a win and a draw: 逃跑 where the game plays it (§10)."""
-    return [("abandon", _("逃跑"))] if game.rules.get("abandon_enabled") else []
+    def context(self, game: Game, form, state, rules) -> dict:
+        data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+        names = seated_names(game, state)
+        winner, type_code = data.get("winner"), data.get("win_type")
+        return {
+            **_piao_options(form, names, winner),
+            **_offered_types(rules, winner, data),
+            "others": [(s, names[s]) for s in range(4) if s != winner],
+            "type_name": pick(WIN_TYPES[type_code].zh, WIN_TYPES[type_code].en) if type_code else "",
+            **_bet_options(game, form, state, rules),
+        }
 
+    def other_outcomes(self, game) -> list[tuple[str, str]]:
+        """What the table may record besides a win and a draw: 逃跑 where the game plays it (§10)."""
+        return [("abandon", _("逃跑"))] if game.rules.get("abandon_enabled") else []
 
-def analyse_text(answer: dict, breakdown) -> str:
-    """算牌's answer; a hand §9 leaves no win type says why (docs/rules/yiwu.md §9)."""
-    if answer.get("win_type") is not None:
-        return breakdown()
-    n = answer.get("caishen", 0)
-    if n >= 3:
-        return _("手里有 %(n)s 个财神：只能胡财神头或杠开") % {"n": n}
-    if n == 2:
-        return _("手里有 2 个财神：不能胡别人放的铳，只能自摸")
-    return _("不能胡")  # the engine sets a reason only for the two cases above
+    def analyse_text(self, answer: dict, breakdown) -> str:
+        """算牌's answer; a hand §9 leaves no win type says why (docs/rules/yiwu.md §9)."""
+        if answer.get("win_type") is not None:
+            return breakdown()
+        n = answer.get("caishen", 0)
+        if n >= 3:
+            return _("手里有 %(n)s 个财神：只能胡财神头或杠开") % {"n": n}
+        if n == 2:
+            return _("手里有 2 个财神：不能胡别人放的铳，只能自摸")
+        return _("不能胡")  # the engine sets a reason only for the two cases above
 
-
-def title(names: list[str], entry: dict, result=None) -> str:
-    """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局."""
-    if entry["outcome"] == "draw":
-        piao = entry.get("piao")
-        if piao and piao["level"] == 2:
-            return pick(
-                f"流局 · {names[piao['player']]}双飘不成", f"Draw · {names[piao['player']]}'s double float failed"
+    def title(self, names: list[str], entry: dict, result=None) -> str:
+        """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局."""
+        if entry["outcome"] == "draw":
+            piao = entry.get("piao")
+            if piao and piao["level"] == 2:
+                return pick(
+                    f"流局 · {names[piao['player']]}双飘不成", f"Draw · {names[piao['player']]}'s double float failed"
+                )
+            return pick("流局", "Draw")
+        if entry["outcome"] == "abandon":
+            return pick(f"{names[entry['leaver']]} 逃跑", f"{names[entry['leaver']]} left")
+        win_type = WIN_TYPES[entry["win_type"]]
+        text = f"{names[entry['winner']]} {pick(win_type.zh, win_type.en)} ×{win_type.multiplier}"
+        if "discarder" in entry:
+            text += pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
+        feeders, piao = entry.get("feeders"), entry.get("piao")
+        if feeders and piao and entry["winner"] in feeders:  # §5.3 反赔: a feeder won
+            floater, winner = names[piao["player"]], names[entry["winner"]]
+            text += pick(
+                f" · 反赔（{floater}飘，喂家{winner}胡）", f" · reverse pay ({floater} floated, feeder {winner} won)"
             )
-        return pick("流局", "Draw")
-    if entry["outcome"] == "abandon":
-        return pick(f"{names[entry['leaver']]} 逃跑", f"{names[entry['leaver']]} left")
-    win_type = WIN_TYPES[entry["win_type"]]
-    text = f"{names[entry['winner']]} {pick(win_type.zh, win_type.en)} ×{win_type.multiplier}"
-    if "discarder" in entry:
-        text += pick(f" · {names[entry['discarder']]}放铳", f" · {names[entry['discarder']]} discarded")
-    feeders, piao = entry.get("feeders"), entry.get("piao")
-    if feeders and piao and entry["winner"] in feeders:  # §5.3 反赔: a feeder won
-        floater, winner = names[piao["player"]], names[entry["winner"]]
-        text += pick(
-            f" · 反赔（{floater}飘，喂家{winner}胡）", f" · reverse pay ({floater} floated, feeder {winner} won)"
-        )
-    elif feeders:
-        text += pick(" · 承包", " · feeder liable")
-    return text
+        elif feeders:
+            text += pick(" · 承包", " · feeder liable")
+        return text
+
+    def marks(self, state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
+        """(css class, text) badges: 买 for 买子, 下N for a 下子 of N; a bet placed for the next hand
+        (``pending``) shows the same badge, outlined."""
+        out = []
+        if state.maizi[seat]:
+            out.append(("text-bg-warning", pick("买", "buy-in")))
+        if state.xiazi[seat]:
+            out.append(("text-bg-info", pick(f"下{state.xiazi[seat]}", f"bet {state.xiazi[seat]}")))
+        maizi, xiazi = placed.valid_pending(pending or {}, state)
+        if seat in maizi:
+            out.append(("text-bg-light border border-warning pending", pick("买", "buy-in")))
+        if seat in xiazi:
+            out.append(("text-bg-light border border-info pending", pick(f"下{xiazi[seat]}", f"bet {xiazi[seat]}")))
+        return out
+
+    def rules_context(self, rules) -> dict:
+        """The rules page's win-type table, most common first."""
+        return {"win_types": [WIN_TYPES[code] for code in COMMON_ORDER]}
 
 
-def wind(state, seat: int) -> str:
-    """The seat's wind on its tile: seats keep their wind all evening."""
-    return SEATS_ZH[seat]
-
-
-def marks(state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
-    """(css class, text) badges: 买 for 买子, 下N for a 下子 of N; a bet placed for the next hand
-    (``pending``) shows the same badge, outlined."""
-    out = []
-    if state.maizi[seat]:
-        out.append(("text-bg-warning", pick("买", "buy-in")))
-    if state.xiazi[seat]:
-        out.append(("text-bg-info", pick(f"下{state.xiazi[seat]}", f"bet {state.xiazi[seat]}")))
-    maizi, xiazi = valid_pending(pending or {}, state)
-    if seat in maizi:
-        out.append(("text-bg-light border border-warning pending", pick("买", "buy-in")))
-    if seat in xiazi:
-        out.append(("text-bg-light border border-info pending", pick(f"下{xiazi[seat]}", f"bet {xiazi[seat]}")))
-    return out
-
-
-def rules_context(rules) -> dict:
-    """The rules page's win-type table, most common first."""
-    return {"win_types": [WIN_TYPES[code] for code in COMMON_ORDER]}
+ENTRY = YiwuEntry()

@@ -5,41 +5,11 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import (
-    NO_BETS,
-    NO_CARRIED_BETS,
-    WinOrDrawForm,
-    seat_field,
-    seated_names,
-    win_initial,
-    win_title,
-)
+from scoring.entry.base import DiscardForm, Entry, seated_names, win_initial, win_title
 from scoring.forms import StrictIntegerField
 from scoring.lang import pick
 from scoring.rulesets.zhuji.engine import hands as tai_names
-from scoring.rulesets.zhuji.engine.hands import TAI_NAMES
-
-TEMPLATE = "zhuji/entry.html"
-RULES_TEMPLATE = "zhuji/rules.html"
-PARTIAL = "zhuji/entry.html#head"  # what a preview refresh swaps: the preview and who won how
-REQUIREMENTS = ("tai",)  # 「至少要1台」: on the sheet before any 台 is tapped, a note (not a refusal)
-MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
-# 算牌 in 诸暨's words (scoring/analyse/sheet.py WORDS): 放冲, and two kinds wild.
-ANALYSE_WORDS = {
-    "use_with": _("用这个记分（%(name)s放冲）"),
-    "discarded": _("%(name)s放冲"),
-    "anyone": _("谁放冲都是 %(winner)s%(net)s"),
-    "who": _("用这个记分 — 谁放冲？"),
-    "wilds": _("诸暨：翻的这种和下一种都是财神。"),
-}
-
-
-def analyse_text(answer: dict, breakdown) -> str:
-    """A hand of 0 台 with a 财神 may not be won (docs/rules/zhuji.md §4): 算牌 says so after its 台."""
-    if answer.get("can_win"):
-        return breakdown()
-    return _("%(breakdown)s — 0 台且手里有财神，不能胡") % {"breakdown": breakdown()}
-
+from scoring.rulesets.zhuji.engine.hands import TAI_NAMES, seat_wind, wind_tai
 
 # The sheet's chips, named from the engine's one table of 台 items (engine/hands.py).
 DRAGONS = tuple((code, *TAI_NAMES[code]) for code in tai_names.DRAGONS)
@@ -55,8 +25,7 @@ def _choices(table) -> list[tuple[str, str]]:
     return [(code, pick(zh, en)) for code, zh, en in table]
 
 
-class Form(WinOrDrawForm):
-    discarder = seat_field(_("谁放冲"))
+class Form(DiscardForm):
     dragons = forms.MultipleChoiceField(label=_("箭刻"), choices=_choices(DRAGONS), required=False)
     winds = forms.MultipleChoiceField(label=_("风刻"), choices=_choices(WINDS), required=False)
     shape = forms.ChoiceField(label=_("牌型"), choices=_choices(SHAPES), required=False)
@@ -100,51 +69,65 @@ def _sheet_initial(entry: dict) -> dict:
     return data
 
 
-def initial(entry: dict, fix) -> dict:
-    """Form data for a stored hand."""
-    return win_initial(entry, fix, _sheet_initial)
+class ZhujiEntry(Entry):
+    """诸暨 offers its own sheet, title, winds and 算牌 words; no bets are placed before a hand."""
 
-
-def context(game, form, state, rules) -> dict:
-    """The sheet: winds labelled relative to the dealer (§1), the winner's own wind marked."""
-    data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
-    names, winner = seated_names(game, state), data.get("winner")
-    winds = []
-    for i, (code, zh, en) in enumerate(WINDS):
-        seat = (state.dealer + i) % 4
-        own = seat == winner
-        worth = 2 if i == 0 and own else 1 if i == 0 or own else 0
-        winds.append({"code": code, "label": pick(zh, en), "name": names[seat], "own": own, "worth": worth})
-    chosen = set(data.get("winds") or []) | set(data.get("dragons") or [])
-    return {
-        "others": [(s, names[s]) for s in range(4) if s != winner],
-        "dragons": [{"code": c, "label": pick(zh, en)} for c, zh, en in DRAGONS],
-        "winds": winds,
-        "shapes": [{"code": c, "label": pick(zh, en)} for c, zh, en in SHAPES],
-        "flags": [{"code": c, "label": pick(zh, en), "checked": bool(data.get(c))} for c, zh, en in FLAGS],
-        "specials": [{"code": c, "label": pick(zh, en)} for c, zh, en in SPECIALS],
-        "chosen": chosen,
-        "shape_now": data.get("shape") or "mixed",
-        "zimo_now": bool(data.get("zimo")),
-        "swap_id": "zhuji-head",
+    Form = Form
+    TEMPLATE = "zhuji/entry.html"
+    RULES_TEMPLATE = "zhuji/rules.html"
+    PARTIAL = "zhuji/entry.html#head"  # what a preview refresh swaps: the preview and who won how
+    REQUIREMENTS = ("tai",)  # 「至少要1台」: on the sheet before any 台 is tapped, a note (not a refusal)
+    # 算牌 in 诸暨's words (scoring/analyse/sheet.py WORDS): 放冲, and two kinds wild.
+    ANALYSE_WORDS = {
+        "use_with": _("用这个记分（%(name)s放冲）"),
+        "discarded": _("%(name)s放冲"),
+        "anyone": _("谁放冲都是 %(winner)s%(net)s"),
+        "who": _("用这个记分 — 谁放冲？"),
+        "wilds": _("诸暨：翻的这种和下一种都是财神。"),
     }
 
+    def analyse_text(self, answer: dict, breakdown) -> str:
+        """A hand of 0 台 with a 财神 may not be won (docs/rules/zhuji.md §4): 算牌 says so after its 台."""
+        if answer.get("can_win"):
+            return breakdown()
+        return _("%(breakdown)s — 0 台且手里有财神，不能胡") % {"breakdown": breakdown()}
 
-def title(names: list[str], entry: dict, result=None) -> str:
-    """e.g. 老王 自摸 4台, 小李 1台 · 老王放冲, 流局."""
-    count = "" if result is None else pick(f" {result.tai}台", f" {result.tai} tai")
-    return win_title(names, entry, count, "放冲")
+    def initial(self, entry: dict, fix) -> dict:
+        """Form data for a stored hand."""
+        return win_initial(entry, fix, _sheet_initial)
+
+    def context(self, game, form, state, rules) -> dict:
+        """The sheet: winds labelled relative to the dealer (§1), the winner's own wind marked."""
+        data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+        names, winner = seated_names(game, state), data.get("winner")
+        own_wind = seat_wind(winner, state.dealer) if winner is not None else None
+        winds = []
+        for i, (code, zh, en) in enumerate(WINDS):
+            seat = (state.dealer + i) % 4
+            own, worth = seat == winner, wind_tai(i, own_wind)
+            winds.append({"code": code, "label": pick(zh, en), "name": names[seat], "own": own, "worth": worth})
+        chosen = set(data.get("winds") or []) | set(data.get("dragons") or [])
+        return {
+            "others": [(s, names[s]) for s in range(4) if s != winner],
+            "dragons": [{"code": c, "label": pick(zh, en)} for c, zh, en in DRAGONS],
+            "winds": winds,
+            "shapes": [{"code": c, "label": pick(zh, en)} for c, zh, en in SHAPES],
+            "flags": [{"code": c, "label": pick(zh, en), "checked": bool(data.get(c))} for c, zh, en in FLAGS],
+            "specials": [{"code": c, "label": pick(zh, en)} for c, zh, en in SPECIALS],
+            "chosen": chosen,
+            "shape_now": data.get("shape") or "mixed",
+            "zimo_now": bool(data.get("zimo")),
+            "swap_id": "zhuji-head",
+        }
+
+    def title(self, names: list[str], entry: dict, result=None) -> str:
+        """e.g. 老王 自摸 4台, 小李 1台 · 老王放冲, 流局."""
+        count = "" if result is None else pick(f" {result.tai}台", f" {result.tai} tai")
+        return win_title(names, entry, count, "放冲")
+
+    def wind(self, state, seat: int) -> str:
+        """Winds are relative to the dealer (§1): the dealer is 东, the next seat 南, and so on."""
+        return SEATS_ZH[seat_wind(seat, state.dealer)]
 
 
-def wind(state, seat: int) -> str:
-    """Winds are relative to the dealer (§1): the dealer is 东, the next seat 南, and so on."""
-    return SEATS_ZH[(seat - state.dealer) % 4]
-
-
-def rules_context(rules) -> dict:
-    return {}
-
-
-# no bets placed before a hand, so no badges beside the totals
-bets, prefill, change_bet, marks = NO_BETS
-placed_bets, carry_bets, merge_pending = NO_CARRIED_BETS
+ENTRY = ZhujiEntry()

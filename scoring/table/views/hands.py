@@ -142,7 +142,7 @@ class EntryPage:
         if not confirming(self.request) and error.field in self.module.REQUIREMENTS:
             self.context["requirement"] = table_words(say(error.error))
             return
-        field = getattr(self.module, "FIELD_OF", {}).get(error.field, error.field)
+        field = self.module.FIELD_OF.get(error.field, error.field)
         self.form.add_error(field if field in self.form.fields else None, error.message())
 
     def show(self, preview: services.Preview, hand: Hand) -> None:

@@ -6,13 +6,27 @@ import pytest
 from scoring.engine.ruleset import unregister
 
 ENGINE = "tests.rulesets.toy.engine"
+BARE = "tests.rulesets.toy.bare.engine"
+
+
+def registered(engine: str):
+    """The ruleset an engine package registers (its one ``register_package`` call runs on import,
+    or again on a reload once an earlier test took it out)."""
+    module = sys.modules.get(engine)
+    module = importlib.import_module(engine) if module is None else importlib.reload(module)
+    return module.BARE if engine == BARE else module.TOY
 
 
 @pytest.fixture
 def toy():
-    """The toy ruleset registered for one test (its engine's one ``register_package`` call runs
-    on import, or again on a reload once an earlier test took it out), and taken out after."""
-    module = sys.modules.get(ENGINE)
-    module = importlib.import_module(ENGINE) if module is None else importlib.reload(module)
-    yield module.TOY
+    """The toy ruleset registered for one test, and taken out after."""
+    yield registered(ENGINE)
+    unregister("toy")
+
+
+@pytest.fixture
+def bare_toy():
+    """The toy registered from tests/rulesets/toy/bare/, whose entry overrides nothing of the
+    plug-in class (scoring/entry/base.py Entry), for one test."""
+    yield registered(BARE)
     unregister("toy")

@@ -8,19 +8,20 @@ import pytest
 from django.template.loader import get_template
 
 import scoring.entry
+from scoring.entry.base import Entry
 from scoring.models import Game
 from scoring.records.exports import import_game
 from tests.rulesets import test_every_ruleset as whole
 
 # The names the entry docs define: ``name`` or ``name(args)`` followed by its description (":"),
-# or by the next name ("," / " and "); "(optional)" after one marks a name a module may leave out.
+# or by the next name ("," / " and ").
 BULLETS = re.compile(r"^- .*?(?=^- |^The views)", re.MULTILINE | re.DOTALL)
-DEFINED = re.compile(r"``([A-Za-z_]\w*)(?:\([^`]*\))?``( \(optional\))?(?=:|,|\s+and\s)")
+DEFINED = re.compile(r"``([A-Za-z_]\w*)(?:\([^`]*\))?``(?=:|,|\s+and\s)")
 
 
 def required_names() -> set[str]:
     bullets = "".join(BULLETS.findall(scoring.entry.__doc__))
-    return {name for name, optional in DEFINED.findall(bullets) if not optional}
+    return set(DEFINED.findall(bullets))
 
 
 def test_the_entry_docs_name_what_the_views_ask():
@@ -28,12 +29,24 @@ def test_the_entry_docs_name_what_the_views_ask():
         *("Form", "MISSING", "REQUIREMENTS", "initial", "TEMPLATE", "PARTIAL", "context", "title", "wind"),
         *("marks", "bets", "prefill", "change_bet", "placed_bets", "carry_bets", "merge_pending"),
         *("RULES_TEMPLATE", "rules_context"),
+        *("FIELD_OF", "other_outcomes", "PRESET_LABEL", "ANALYSE_WORDS", "analyse_text"),
     }
+
+
+def test_the_plug_in_class_has_each_documented_name_and_no_other():
+    assert {name for name in vars(Entry) if not name.startswith("_")} == required_names()
 
 
 def test_the_toy_offers_every_name_of_an_entry_module(toy):
     missing = sorted(name for name in required_names() if not hasattr(toy.entry, name))
     assert missing == []
+
+
+def test_the_toy_overrides_only_its_part_of_the_rules_page(toy):
+    """Everything else (the entry steps and sheet, titles, winds, no bets) is the plug-in's own."""
+    assert isinstance(toy.entry, Entry)
+    own = {name for name in vars(type(toy.entry)) if not name.startswith("_")}
+    assert own == {"RULES_TEMPLATE", "rules_context"}
 
 
 # The checks every registered ruleset passes (tests/rulesets/test_every_ruleset.py), which see the

@@ -31,6 +31,7 @@ WORDS = {  # what each language's pages say of the toy
         "own_discard": "第2局：放冲的人不能是胡牌者自己",
         "name": "玩具麻将",
         "count": "份数",
+        "self_drawn": "自摸",
         "zimo": "底分2 × 2 自摸",
         "discard": "底分2 × 3 放冲",
         "rules": "放冲的人一家付 2 × 3",
@@ -43,6 +44,7 @@ WORDS = {  # what each language's pages say of the toy
         "own_discard": "Hand 2: The discarder cannot be the winner",
         "name": "Toy",
         "count": "Shares",
+        "self_drawn": "self-drawn",
         "zimo": "base 2 × 2 self-drawn",
         "discard": "base 2 × 3 discard",
         "rules": "the discarder alone pays 2 × 3",
@@ -114,7 +116,15 @@ def test_the_toy_registers_last_after_the_installed_rulesets(toy):
     assert toy.analyser is None
 
 
-def test_a_toy_game_walks_every_page(client, db, toy, lang):
+@pytest.fixture(params=["toy", "bare_toy"])
+def walked(request):
+    """The toy, and the toy whose entry overrides nothing (its rules lines are the toy's own)."""
+    return request.getfixturevalue(request.param), request.param == "toy"
+
+
+def test_a_toy_game_walks_every_page(client, db, walked, lang):
+    """The same walk with an entry that overrides nothing: the plug-in class alone gets every page."""
+    _ruleset, own_rules = walked
     words, names, pages = WORDS[lang], NAMES[lang], Pages()
     ok = pages.ok
     new_toy = {"ruleset": "toy", "first_dealer": "0", "preset": "2分", **{f"name{s}": n for s, n in enumerate(names)}}
@@ -144,12 +154,19 @@ def test_a_toy_game_walks_every_page(client, db, toy, lang):
     no_analyse(winner_step)
     how = client.get(url + "record?winner=0")
     assert how.context["step"] == "how"
+    assert how.context["others"] == [(s, names[s]) for s in (1, 2, 3)]  # who may have discarded
     no_analyse(ok(how))
     preview = client.get(url + "record?winner=0&zimo=on")
     assert preview.context["step"] == "preview"
     assert [c[1:] for c in preview.context["change"]] == [(0, 12, 12), (0, -4, -4), (0, -4, -4), (0, -4, -4)]
     assert words["zimo"] in ok(preview)
     no_analyse(preview.content.decode())
+    title = f"<bdi>{names[0]} {words['self_drawn']} ×2</bdi>"  # what the hand is paid on: 2 shares
+    assert title in preview.content.decode()
+    refresh = {"winner": "0", "zimo": "on", "next_seq": "1", "version": version_of(game)}
+    part = ok(client.post(url + "record", refresh, HTTP_HX_REQUEST="true"))  # the form's own refresh
+    assert part.lstrip().startswith('<div id="sheet">')
+    assert title in part
     confirm = {"outcome": "win", "winner": "0", "zimo": "on", "confirm": "1", "next_seq": "1"}
     ok(client.post(url + "record", {**confirm, "version": version_of(game)}), 302)
     assert ledger(game) == [12, -4, -4, -4]
@@ -219,7 +236,7 @@ def test_a_toy_game_walks_every_page(client, db, toy, lang):
         ok(client.get(url + path))
     assert "<svg" in ok(client.get(url + "chart"))
     rules = ok(client.get(url + "rules"))
-    assert words["rules"] in rules
+    assert (words["rules"] in rules) == own_rules
     assert "/rules/toy" in rules
     ok(client.get(game_url(game, view=True)))
     assert words["no_analyse"] in ok(client.get(url + "analyse"), 404)  # no 算牌: a 404 page saying so

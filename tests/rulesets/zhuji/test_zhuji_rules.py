@@ -18,11 +18,13 @@ from scoring.rulesets.zhuji.engine import (
     TableState,
     parse_hand,
     parse_rules,
+    parse_tai,
     score_hand,
     seat_wind,
     tai_count,
     tai_items,
 )
+from scoring.rulesets.zhuji.engine.hands import wind_tai
 
 
 def win(winner, discarder=None, **tai) -> dict:
@@ -129,6 +131,19 @@ def test_seat_wind_counts_from_the_dealer():
 def test_east_pung_is_two_tai_for_the_dealer_and_one_for_anyone_else():
     assert one(win(2, wind_pungs=["dong"]), first_dealer=2)["tai"] == 2
     assert one(win(3, wind_pungs=["dong"]), first_dealer=2)["tai"] == 1
+
+
+@pytest.mark.parametrize("dealer", range(4))
+def test_the_east_rule_reads_the_same_in_the_count_and_the_breakdown(dealer):
+    """§3 东 is 2 for the dealer, 1 for anyone else; another wind 1 for its own seat (one source)."""
+    for winner in range(4):
+        for i, code in enumerate(("dong", "nan", "xi", "bei")):
+            expected = (2 if winner == dealer else 1) if i == 0 else int(i == seat_wind(winner, dealer))
+            tai = parse_tai({"wind_pungs": [code]})
+            assert wind_tai(i, seat_wind(winner, dealer)) == expected
+            assert tai_count(tai, winner, dealer) == expected
+            assert tai_items(tai, winner, dealer)[0][2] == expected
+    assert [wind_tai(i, None) for i in range(4)] == [1, 0, 0, 0]  # no winner yet: 东 is 1 to anyone
 
 
 def test_own_seat_wind_counts_one_and_other_winds_nothing():

@@ -32,6 +32,7 @@ YIWU = register_package(
     analyser=analyse,
     count_word=("倍数", "Multiplier"),
     field_terms=FIELD_TERMS,
+    after_seating=replay.after_seating,  # §7 §8: a change of people ends 买子 and 下子
 )
 
 __all__ = [

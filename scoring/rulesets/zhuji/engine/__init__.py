@@ -23,6 +23,7 @@ ZHUJI = register_package(
     halves=True,
     count_word=("台", "Tai"),
     field_terms={"tai": "台"},
+    why_to_json=explain.why_to_json,  # a why holds the Tai, which JSON writes as the tai object
 )
 
 __all__ = [

@@ -147,19 +147,22 @@ def seat_wind(player: int, dealer: int) -> int:
     return (player - dealer) % 4
 
 
+def wind_tai(wind: int, own: int | None) -> int:
+    """§3 a pung of the wind ``wind`` (0 东 … 3 北) for a winner whose seat wind is ``own`` (None:
+    no winner yet): 东 is 2 for the dealer and 1 for everyone else, another wind 1 for its seat."""
+    if wind == 0:
+        return 2 if own == 0 else 1
+    return int(wind == own)
+
+
 def tai_count(tai: Tai, winner: int, dealer: int) -> int:
     """§3: the 台 of a win before any cap (the fast path of ``tai_items``)."""
     if tai.special is not None:
         return SPECIAL_TAI
     n = len(tai.dragon_pungs) + tai.extra + tai.hunyise + tai.qianggang + (tai.shape != "mixed")
     if tai.wind_pungs:
-        own = (winner - dealer) % 4
-        for w in tai.wind_pungs:
-            i = WIND_INDEX[w]
-            if i == 0:
-                n += 2 if own == 0 else 1
-            elif i == own:
-                n += 1
+        own = seat_wind(winner, dealer)
+        n += sum(wind_tai(WIND_INDEX[w], own) for w in tai.wind_pungs)
     return n
 
 
@@ -180,7 +183,7 @@ def tai_items(tai: "Tai | dict", winner: int, dealer: int) -> list[tuple[str, st
     for w in tai.wind_pungs:
         i = WIND_INDEX[w]
         zh, en = WIND_LABELS[i]
-        items.append((zh, en, (2 if own == 0 else 1) if i == 0 else int(i == own)))
+        items.append((zh, en, wind_tai(i, own)))
     for d in tai.dragon_pungs:
         zh, en = DRAGONS[d]
         items.append((zh, en, 1))

@@ -4,7 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import score_game, score_game_or_error
-from tests.engine.strategies import mangled_games, valid_games
+from tests.rulesets.yiwu.strategies import mangled_games, valid_games
 from tests.speed import examples
 
 SETTINGS = settings(max_examples=examples(200), deadline=None)

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scoring.engine import score_game_or_error
-from tests.engine.oracle import (
+from tests.examples import example_files, load
+from tests.rulesets.yiwu.oracle import (
     ALL_PIAO_TYPES,
     CAISHENTOU_TYPES,
     DISCARD_TYPES,
@@ -23,7 +24,6 @@ from tests.engine.oracle import (
     WIN_TYPES,
     oracle_score,
 )
-from tests.examples import example_files, load
 from tests.speed import examples
 
 CONTRACT_HAND_FIELDS = ("dealer", "streak", "multiplier", "maizi", "xiazi", "net")
