@@ -23,7 +23,7 @@ from scoring.groups import evenings as groups
 from scoring.lang import say
 from scoring.models import Group
 from scoring.records.listing import lines
-from scoring.table.views.games import _qr, lan_base
+from scoring.table.pages import lan_base, qr_svg
 
 GAMES_PAGE = 20
 SEPARATORS = re.compile(r"[\n,，、;；]+")
@@ -146,7 +146,7 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
 
     links = [("edit", absolute(reverse("group", args=[group.edit_token])))] if can_edit else []
     links.append(("view", absolute(reverse("group", args=[group.view_token]))))
-    codes = [(kind, url, _qr(url)) for kind, url in links]
+    codes = [(kind, url, qr_svg(url)) for kind, url in links]
     return render(request, "groups/group_share.html", {"group": group, "token": token, "codes": codes})
 
 

@@ -36,7 +36,7 @@ from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.people import draw, names_to_offer
-from scoring.table.views.hands import (
+from scoring.table.pages import (
     FORM_TOKEN,
     confirm,
     confirming,
