@@ -104,6 +104,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)
         return response
+    return new_game_form(request, form, ruleset, group)
+
+
+def new_game_form(request: HttpRequest, form: NewGameForm, ruleset, group) -> HttpResponse:
+    """The form of 开新牌局, at ``ruleset`` (and in ``group``, if any)."""
     context = {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset, "group": group}
     response = render(request, "table/new_game.html", context)
     if group is not None:  # the page holds the group's edit link

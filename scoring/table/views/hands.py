@@ -213,13 +213,9 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     refuse it (a bet no longer allowed, the game finished): ``ok`` false and the reason, for the
     phone to keep the hand with it. Preview versions do not apply: nobody saw a preview of the
     table it lands on."""
-    if game.status == Game.FINISHED:
-        return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
-    if not recordable(entry_module_for(game, request.POST)):
-        return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
+    if refused := queued_refusal(request, game):
+        return refused
     form_token = request.POST.get("form_token", "")
-    if not form_token or not FORM_TOKEN.fullmatch(form_token):
-        return refused_json(_("表单已损坏，请重新打开记分页。"))
     before, _seq = table(game)
     page = EntryPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
     if page.incomplete():
@@ -235,13 +231,31 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     except LedgerError as error:
         return refused_json(table_words(error.message()))
     except services.AlreadyRecorded as done:
-        number = game.number_of(done.hand.seq)
-        message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
-        return JsonResponse({"ok": True, "already": True, "seq": done.hand.seq, "number": number, "message": message})
+        return already_json(game, done.hand)
     except services.Conflict as conflict:
         return refused_json(say(conflict))
     number = game.number_of(hand.seq)
     return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+
+
+def queued_refusal(request: HttpRequest, game: Game) -> JsonResponse | None:
+    """The refusal of a queued hand before its answers are read: the game finished, a seating
+    (it needs its own page) or a broken form token; None when it may be read."""
+    if game.status == Game.FINISHED:
+        return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
+    if not recordable(entry_module_for(game, request.POST)):
+        return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
+    form_token = request.POST.get("form_token", "")
+    if not form_token or not FORM_TOKEN.fullmatch(form_token):
+        return refused_json(_("表单已损坏，请重新打开记分页。"))
+    return None
+
+
+def already_json(game: Game, hand: Hand) -> JsonResponse:
+    """A queued hand sent again (its form token made ``hand``): named, not recorded twice."""
+    number = game.number_of(hand.seq)
+    message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
+    return JsonResponse({"ok": True, "already": True, "seq": hand.seq, "number": number, "message": message})
 
 
 def queued_answers(request: HttpRequest, game: Game, before):
@@ -385,12 +399,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     try:
         preview = void_preview(game, hands, hand, before=context["before"], carry=context["carry"] if keep else None)
     except LedgerError as error:
-        blocked = {
-            "blocked": error.message(),
-            "blocked_seq": error.number,
-            "blocked_url": hand_link(token, hands, error.seq),
-        }
-        return render(request, "table/void.html", {**context, **blocked})
+        return render(request, "table/void.html", {**context, **void_blocked(token, hands, error)})
     change = people_change(preview)
     people = [name for name, *_rest in change]
     context.update(change=change, other_hands=other_hands(game, preview, people), other_people=people)
@@ -420,6 +429,11 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
         "bets": bets_text(names, carry.bets) if carry else "",
         "seating": is_seating(hand.entry),
     }
+
+
+def void_blocked(token: str, hands: list[Hand], error: LedgerError) -> dict:
+    """Why the void is refused: the later hand it would break, and the link to that hand."""
+    return {"blocked": error.message(), "blocked_seq": error.number, "blocked_url": hand_link(token, hands, error.seq)}
 
 
 def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:
