@@ -13,7 +13,6 @@ account or a game (``key_of``).
 import functools
 import hashlib
 import ipaddress
-import re
 import time
 from contextlib import nullcontext
 
@@ -25,9 +24,9 @@ from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
 from scoring import live
+from scoring.live import well_formed  # a link token's shape: live's middleware checks it too
 from scoring.models import AccessMiss, Game, SavedGame
 
-TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 WINDOW_SECONDS = 600
 WINDOWS = {"hands": 60, "changes": 60}  # kinds counted per minute; every other per WINDOW_SECONDS
 # The budgets per window, by kind (settings.RATE_LIMITS, each with its DJANGO_LIMIT_* variable).
@@ -203,12 +202,6 @@ def spend_change(*, game: Game | None = None, group=None) -> None:
     game, or the group, whoever writes: each raises a version, and every phone of the table then
     fetches a fresh page and step bundle."""
     _spend(("changes",), [f"game:{game.pk}"] if game is not None else [f"group:{group.pk}"])
-
-
-def well_formed(token: str) -> bool:
-    """Could this be a link token? Anything else (NUL, control characters, too long) is a
-    wrong token without asking the database, which PostgreSQL would refuse with an error."""
-    return TOKEN_SHAPE.fullmatch(token) is not None
 
 
 def missed(request: HttpRequest) -> None:

@@ -19,7 +19,8 @@ time, since a key never goes down. A key lives ``SECONDS``, so should the retry 
 process gone first), phones see the change within that time anyway. Deleting a game forgets its
 keys.
 
-Without a shared cache nothing here is used: each poll asks the database (scoring/access.py).
+Without a shared cache each poll asks the database (scoring/access.py) and only ``well_formed``
+(a link token's shape, which access checks too) is used here.
 """
 
 import logging
@@ -39,6 +40,7 @@ PREFIX = "poll-version:1:"  # bump if what the key holds ever changes meaning
 # How long a lost announcement can go unseen at worst; each expiry costs a poll one indexed query
 # (docs/deploy.md, "What Redis holds, and losing it").
 SECONDS = 30
+TOKEN_SHAPE = re.compile(r"[A-Za-z0-9_-]{1,64}", re.ASCII)  # secrets.token_urlsafe's alphabet
 
 # Raise KEYS[i] to ARGV[1] (a whole number) unless it already holds as much; ARGV[2]: seconds.
 # Django's Redis cache stores a whole number as its digits and reads it back as an int.
@@ -196,9 +198,9 @@ def quiet_answer(request: HttpRequest, version: int) -> HttpResponse | None:
 
 
 def well_formed(token: str) -> bool:
-    from scoring.access import well_formed  # scoring.access counts with this module
-
-    return well_formed(token)
+    """Could this be a link token? Anything else (NUL, control characters, too long) is a
+    wrong token without asking the database, which PostgreSQL would refuse with an error."""
+    return TOKEN_SHAPE.fullmatch(token) is not None
 
 
 # The poll's address, scoring/urls.py's ``g/<str:token>/poll`` under the root (``str``: no

@@ -21,8 +21,9 @@ from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, no_control_characters, refusal
 from scoring.groups import evenings as groups
 from scoring.lang import say
+from scoring.models import Group
 from scoring.records.listing import lines
-from scoring.table.views.games import _qr, lan_base
+from scoring.table.pages import lan_base, qr_svg
 
 GAMES_PAGE = 20
 SEPARATORS = re.compile(r"[\n,，、;；]+")
@@ -99,32 +100,17 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """The group: 再来一局, standings (this week, this month, all time), what is still owed, the
     games (newest first; ``?archived=1`` the archived ones) and the roster."""
     group, can_edit = groups.load_group(request, token)
-    archived = request.GET.get("archived") == "1"
-    period = _period(request)
-    nights = groups.evenings(group, can_edit)
-    start = groups.period_start(period)
-    counted = [e for e in nights if e.settled and groups.in_period(e, start)]
-    games = group.games.filter(archived_at__isnull=not archived).order_by("-created_at", "-pk")
-    page = Paginator(games, GAMES_PAGE).get_page(request.GET.get("page"))
-    tokens = [g.edit_token for g in page] if can_edit else []
-    owed = groups.free_transfers(group)
-    open_ups = groups.open_settle_ups(group)
+    standing = standings_context(request, group, can_edit)
+    listed = games_context(request, group, can_edit)
+    owed = owed_context(group, can_edit)
     last = groups.last_game(group)
     context = {
         "group": group,
         "token": token,
         "can_edit": can_edit,
-        "period": period,
-        "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
-        "standings": groups.standings(nights, start),
-        "counted": len(counted),
-        "unsettled": sum(1 for e in nights if not e.settled and groups.in_period(e, start)),
-        "rows": lines(page, tokens),
-        "page": page,
-        "archived": archived,
-        "owed": [(o, groups.game_token(o.game, can_edit)) for o in owed if not hasattr(o.transfer, "settle_up_part")],
-        "open_ups": open_ups,
-        "balances": groups.balances_by_person(owed, open_ups),
+        **standing,
+        **listed,
+        **owed,
         "plan": groups.group_plan(group) if can_edit else None,
         "last": last,
         "last_seating": groups.seating_of(last) if last is not None else [],
@@ -133,6 +119,41 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
     response = render(request, "groups/group.html", context)
     device.remember_group(request, response, token)
     return response
+
+
+def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
+    """The standings of the period asked for (this week, this month, all time) and the evenings they count."""
+    period = _period(request)
+    nights = groups.evenings(group, can_edit)
+    start = groups.period_start(period)
+    counted = [e for e in nights if e.settled and groups.in_period(e, start)]
+    return {
+        "period": period,
+        "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
+        "standings": groups.standings(nights, start),
+        "counted": len(counted),
+        "unsettled": sum(1 for e in nights if not e.settled and groups.in_period(e, start)),
+    }
+
+
+def games_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
+    """A page of the group's games, newest first (``?archived=1``: the archived ones)."""
+    archived = request.GET.get("archived") == "1"
+    games = group.games.filter(archived_at__isnull=not archived).order_by("-created_at", "-pk")
+    page = Paginator(games, GAMES_PAGE).get_page(request.GET.get("page"))
+    tokens = [g.edit_token for g in page] if can_edit else []
+    return {"rows": lines(page, tokens), "page": page, "archived": archived}
+
+
+def owed_context(group: Group, can_edit: bool) -> dict:
+    """What is still owed: each game's unpaid transfers, the open settle-ups, and each person's balance."""
+    owed = groups.free_transfers(group)
+    open_ups = groups.open_settle_ups(group)
+    return {
+        "owed": [(o, groups.game_token(o.game, can_edit)) for o in owed if not hasattr(o.transfer, "settle_up_part")],
+        "open_ups": open_ups,
+        "balances": groups.balances_by_person(owed, open_ups),
+    }
 
 
 def share(request: HttpRequest, token: str) -> HttpResponse:
@@ -145,7 +166,7 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
 
     links = [("edit", absolute(reverse("group", args=[group.edit_token])))] if can_edit else []
     links.append(("view", absolute(reverse("group", args=[group.view_token]))))
-    codes = [(kind, url, _qr(url)) for kind, url in links]
+    codes = [(kind, url, qr_svg(url)) for kind, url in links]
     return render(request, "groups/group_share.html", {"group": group, "token": token, "codes": codes})
 
 
@@ -159,10 +180,29 @@ def person(request: HttpRequest, token: str) -> HttpResponse:
     if not theirs and key(name) not in {key(n) for n in group.roster}:
         raise Http404(_("牌友圈里没有这个人"))
     shown = theirs[0][1].name if theirs else next(n for n in group.roster if key(n) == key(name))
+    context = {
+        "group": group,
+        "token": token,
+        "can_edit": can_edit,
+        "name": shown,
+        "periods": person_periods(nights, name),
+        "theirs": theirs,
+        **person_owed(group, name),
+    }
+    return render(request, "groups/group_person.html", context)
+
+
+def person_periods(nights, name: str) -> list[tuple]:
+    """(label, the person's standing or None) this week, this month and all time."""
     periods = []
     for period, label in (("week", _("本周")), ("month", _("本月")), ("all", _("全部"))):
         found = [s for s in groups.standings(nights, groups.period_start(period)) if key(s.name) == key(name)]
         periods.append((label, found[0] if found else None))
+    return periods
+
+
+def person_owed(group: Group, name: str) -> dict:
+    """What the person still owes or is owed: each game's transfers, the settle-ups' and the balance."""
     owed = groups.free_transfers(group)
     open_ups = groups.open_settle_ups(group)
     balance = next((fen for n, fen in groups.balances_by_person(owed, open_ups) if key(n) == key(name)), 0)
@@ -170,18 +210,7 @@ def person(request: HttpRequest, token: str) -> HttpResponse:
     netted = [
         t for up in open_ups for t in up.transfers if t.paid_at is None and key(name) in (key(t.payer), key(t.payee))
     ]
-    context = {
-        "group": group,
-        "token": token,
-        "can_edit": can_edit,
-        "name": shown,
-        "periods": periods,
-        "theirs": theirs,
-        "owed": mine,
-        "netted": netted,
-        "balance": balance,
-    }
-    return render(request, "groups/group_person.html", context)
+    return {"owed": mine, "netted": netted, "balance": balance}
 
 
 @require_POST

@@ -59,12 +59,12 @@ def test_500_renders_without_a_request_and_without_inline_script_or_style():
 
 
 def test_a_crash_answers_the_apps_500_page(client, game, monkeypatch):
-    import scoring.table.views.games as games
+    import scoring.table.pages as pages
 
     def boom(*args, **kwargs):
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(games, "game_context", boom)  # the game page's presenter
+    monkeypatch.setattr(pages, "game_context", boom)  # the game page's presenter
     client.raise_request_exception = False
     response = client.get(game_url(game))
     assert response.status_code == 500

@@ -2,31 +2,17 @@
 settled" (context checks) and "Errors". Every problem is a ScoringError with ``hand`` None."""
 
 from operator import eq, itemgetter
-from types import ModuleType
 from typing import NamedTuple
 
 from ..errors import ScoringError, unknown_field
 from ..ruleset import DEFAULT_RULESET, get_ruleset
+from .analyser import analyser
 from .tiles import CODES, INDEX, Memo
 
 FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")  # each false unless sent
 FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", "rules", *FLAGS))
 SEAT_WINDS = ("E", "S", "W", "N")
 MAX_TILES = 14
-
-
-def analyser(ruleset: str) -> ModuleType:
-    """The ruleset's 算牌 (its ``engine/analyse.py``), as the registry holds it; ScoringError when
-    the ruleset is unknown or has none."""
-    try:
-        found = get_ruleset(ruleset).analyser
-    except ScoringError:
-        shown = repr(ruleset)[:20]
-        raise ScoringError(f"未知规则：{shown}", f"Unknown ruleset: {shown}", "ruleset") from None
-    if found is None:
-        shown = repr(ruleset)[:20]
-        raise ScoringError(f"玩法 {shown} 没有算牌", f"Ruleset {shown} has no tile reading", "ruleset")
-    return found
 
 
 class Context(NamedTuple):

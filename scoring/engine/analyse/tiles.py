@@ -6,6 +6,8 @@ Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s`
 
 from functools import cache, lru_cache
 
+from .analyser import analyser
+
 CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple("ESWNCFP")
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 N_KINDS = 34
@@ -41,8 +43,6 @@ def _wild_rule(ruleset: str) -> tuple[bool, bool]:
     """(the next kind is wild too, 白板 stands in for the flip's kind), as the ruleset's 算牌 says.
     Kept per code, as ``wild_kinds`` and ``played_kinds`` are: a code names one ruleset for the
     life of the process (only a ruleset with 算牌 gets this far)."""
-    from .request import analyser
-
     rules = analyser(ruleset)
     return rules.NEXT_IS_WILD, rules.BAI_STANDS_IN
 

@@ -3,12 +3,9 @@
 import re
 
 import markdown
-import segno
-from django.conf import settings
 from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.http.request import split_domain_port
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
@@ -18,20 +15,17 @@ from django.views.decorators.http import require_POST, require_safe
 
 from scoring import device, live, ready, services
 from scoring.access import claim, game_version, load_game, spend_new_game
-from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.engine.seating import key
 from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.groups import evenings as groups
 from scoring.lang import pick
-from scoring.ledger import LedgerError
 from scoring.models import Game
-from scoring.pagecache import game_stamp, render_page
 from scoring.people import Seatings, people_of
 from scoring.records.listing import lines, my_games, my_tokens
 from scoring.settle.charts import game_chart
-from scoring.table.presenters import game_context
+from scoring.table.pages import game_response, lan_base, ledger_page, qr_svg
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -64,7 +58,7 @@ def home(request: HttpRequest) -> HttpResponse:
     games = list(my_games(tokens).order_by("-updated_at", "-pk")[: HOME_GAMES + 1])
     context = {"rows": lines(games[:HOME_GAMES], tokens), "more": len(games) > HOME_GAMES, "rulesets": all_rulesets()}
     if lan := lan_base(request, always=True):
-        context.update(lan_url=lan + "/", lan_qr=_qr(lan + "/"))
+        context.update(lan_url=lan + "/", lan_qr=qr_svg(lan + "/"))
     return render(request, "table/home.html", context)
 
 
@@ -80,22 +74,6 @@ def game_in_play(request: HttpRequest) -> str | None:
     if game is None or game.status != Game.PLAYING or game.archived_at is not None:
         return None
     return token
-
-
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
-
-
-def lan_base(request: HttpRequest, always: bool = False) -> str | None:
-    """``make run`` (debug) on the table's Wi-Fi: the address friends' phones can open, e.g.
-    http://192.168.1.23:8000. Only when this page was opened on the machine itself
-    (127.0.0.1/localhost), or ``always``; never outside debug."""
-    addresses = getattr(settings, "LAN_ADDRESSES", [])
-    if not (settings.DEBUG and addresses):
-        return None
-    host, port = split_domain_port(request.get_host())
-    if not always and host not in LOCAL_HOSTS:
-        return None  # the phone already came by an address it can open
-    return f"http://{addresses[0]}:{port or request.get_port()}"
 
 
 def new_game(request: HttpRequest) -> HttpResponse:
@@ -123,6 +101,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)
         return response
+    return new_game_form(request, form, ruleset, group)
+
+
+def new_game_form(request: HttpRequest, form: NewGameForm, ruleset, group) -> HttpResponse:
+    """The form of 开新牌局, at ``ruleset`` (and in ``group``, if any)."""
     context = {"form": form, "rulesets": all_rulesets(), "ruleset": ruleset, "group": group}
     response = render(request, "table/new_game.html", context)
     if group is not None:  # the page holds the group's edit link
@@ -130,56 +113,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool, page: int | None) -> dict:
-    """The page's ledger from the replay cache: two queries, however long the game."""
-    limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
-    try:
-        ledger, broken = snapshot(game, limit, offset), None
-    except LedgerError as error:  # only if a stored game stopped replaying
-        ledger, broken = None, error
-    return {**game_context(request, game, token, can_edit, ledger), "broken": broken, "page": page}
-
-
-def list_page(request: HttpRequest, game: Game) -> int | None:
-    """The page of the whole hand list asked for (``?page=N``; ``?all=1`` is page 1), or None
-    for the game page's latest hands; one past the last is the last. Polls carry it, so a phone
-    stays on its page."""
-    raw = request.GET.get("page") or ("1" if request.GET.get("all") else "")
-    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6):
-        return None
-    last_seq = (game.state or {}).get("last_seq")  # none yet: a game stored before the replay cache
-    return max(1, int(raw)) if last_seq is None else min(max(1, int(raw)), max(1, -(-last_seq // PAGE_HANDS)))
-
-
-def _ledger_page(
-    request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
-) -> HttpResponse:
-    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py).
-    It is rendered from the game's row, this phone's 「我是」 person, the list's page and the
-    address the language switch returns to (``here``, else the page's own address without any
-    other query), never from the rest of the query, so a query string cannot make another copy."""
-    me, page = device.my_name(request, game), list_page(request, game)
-    here = here or (f"{request.path}?page={page}" if page is not None else request.path)
-
-    def context() -> dict:
-        return {**_ledger_context(request, game, token, can_edit, page), "here": here}
-
-    box = groups.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
-    return render_page(request, template, [game_stamp(game), me, here, page, *box], context)
-
-
 def game_page(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
     return game_response(request, game, token, can_edit)
-
-
-def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
-    """The game page: its own address's answer, and a write's answer to htmx (views/hands.py),
-    which names the page's address (``here``, where the language switch comes back to)."""
-    response = _ledger_page(request, "table/game.html", game, token, can_edit, here)
-    device.remember_game(request, response, token)
-    claim(request, game, token)
-    return response
 
 
 def poll(request: HttpRequest, token: str) -> HttpResponse:
@@ -190,7 +126,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
     if (quiet := live.quiet_answer(request, game_version(request, token))) is not None:
         return quiet
     game, can_edit = load_game(request, token)
-    response = _ledger_page(request, "scoring/_live.html", game, token, can_edit)
+    response = ledger_page(request, "scoring/_live.html", game, token, can_edit)
     response.headers["ETag"] = live.etag(game.version)
     return response  # Cache-Control: private, no-store, as for every token page
 
@@ -220,10 +156,6 @@ def set_me_by_name(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
-def _qr(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000")
-
-
 def share(request: HttpRequest, token: str) -> HttpResponse:
     """邀请: the links and QR codes; the view link only hands out the view link."""
     game, can_edit = load_game(request, token)
@@ -236,7 +168,7 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
     if can_edit:
         links.append(("edit", absolute(reverse("game", args=[game.edit_token]))))
     links.append(("view", absolute(reverse("game", args=[game.view_token]))))
-    codes = [(kind, url, _qr(url)) for kind, url in links]
+    codes = [(kind, url, qr_svg(url)) for kind, url in links]
     return render(request, "settle/share.html", {"game": game, "token": token, "codes": codes})
 
 

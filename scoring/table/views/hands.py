@@ -2,7 +2,6 @@
 carries the game's version: confirming one that another phone has since made stale is refused,
 and the new preview shown."""
 
-import re
 import secrets
 from copy import deepcopy
 from functools import partial
@@ -15,95 +14,35 @@ from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
-from django_htmx.http import push_url
 
 from scoring import device, services
-from scoring.access import load_game, spend_change, spend_hand_write, writable_game
+from scoring.access import spend_change, spend_hand_write, writable_game
 from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.engine.seating import is_seating
 from scoring.entry import entry_for, entry_module_for
 from scoring.entry.base import BetRefused
 from scoring.entry.seating import recordable
-from scoring.forms import ASCII_DIGITS, BetForm, VoidForm, ascii_int, refusal
+from scoring.forms import BetForm, VoidForm, ascii_int, refusal
 from scoring.lang import pick, say, table_words
 from scoring.ledger import LedgerError, build, number_in
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
-from scoring.people import person_nets
-from scoring.table.presenters import bet_words, bets_text, hand_row, hand_title
-from scoring.table.views.games import game_response
+from scoring.table.pages import (
+    FORM_TOKEN,
+    answers_url,
+    confirm,
+    confirming,
+    finished,
+    other_hands,
+    people_change,
+    signed,
+    unstamped,
+)
+from scoring.table.presenters import bet_words, bets_text, hand_row
+from scoring.table.views.seating import seating
 
-# Engine field names → the form field that shows the message.
-FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
-# What a stale confirm's fresh preview leaves out of the form it re-asks.
-ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
 # How long the phone's own cache keeps a step of the record flow fetched by htmx (see render).
 PRELOAD_SECONDS = 30
-
-
-def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:
-    """Hands of a finished game stay as they were settled: reopen it first."""
-    if game.status == Game.FINISHED:
-        messages.info(request, _("牌局已结束；要修改请先在结算页重新打开。"))
-        return redirect("settle", token=token)
-    return None
-
-
-def to_game(request: HttpRequest, token: str) -> HttpResponse:
-    """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
-    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
-    for the address bar: one round trip instead of two (the redirect, then the page)."""
-    url = reverse("game", args=[token])
-    if not request.htmx:
-        return redirect(url)
-    game, can_edit = load_game(request, token)
-    return push_url(game_response(request, game, token, can_edit, here=url), url)
-
-
-def signed(request: HttpRequest, game: Game, by: str) -> dict:
-    """Who writes (this phone's 「我是」, by name, sitting or not) and the game version the confirmed preview was made at."""
-    return {by: device.my_name(request, game) or "", "version": posted_version(request)}
-
-
-def confirming(request: HttpRequest) -> bool:
-    """A POST without 「确认」 only refreshes the preview."""
-    return request.method == "POST" and request.POST.get("confirm") == "1"
-
-
-def posted_version(request: HttpRequest) -> int:
-    """The game's version the confirmed preview was made at (``unstamped`` refuses a form
-    without one before this is read)."""
-    return ascii_int(request.POST.get("version", ""), -1)
-
-
-def unstamped(request: HttpRequest, *names: str) -> str | None:
-    """The refusal of a confirm whose form lacks the game's ``version`` (or the hand's
-    ``revision``): without them a stale preview could not be told from a fresh one."""
-    if all(ASCII_DIGITS.fullmatch(request.POST.get(name, "")) for name in names):
-        return None
-    return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
-
-
-def people_change(preview: services.Preview) -> list[tuple]:
-    """(name, total before, total after, difference) for each person of the evening, in order of
-    first appearance (someone a change brings in or takes out counts 0 where absent)."""
-    before, after = dict(preview.people_before), dict(preview.people_after)
-    names = [*before, *(name for name in after if name not in before)]
-    return [(n, before.get(n, 0), after.get(n, 0), after.get(n, 0) - before.get(n, 0)) for n in names]
-
-
-def other_hands(game: Game, preview: services.Preview, people: list[str]) -> list[dict]:
-    """Each other hand an edit or a void changes: its 第N局, title and (before, after) for each of
-    ``people`` (None where they did not sit at it, before and after)."""
-    rows = []
-    for o in preview.others:
-        before = person_nets(people, o.names_before, o.before)
-        after = person_nets(people, o.names_after, o.after)
-        amounts = [None if b is None and a is None else (b or 0, a or 0) for b, a in zip(before, after, strict=True)]
-        rows.append(
-            {"number": o.number, "title": hand_title(game, o.hand.entry, None, o.names_before), "amounts": amounts}
-        )
-    return rows
 
 
 class EntryPage:
@@ -203,35 +142,6 @@ class EntryPage:
         )
 
 
-def confirm(request: HttpRequest, token: str, write, done: str, page: EntryPage | None = None) -> HttpResponse:
-    """Run a service write. Success (``done``, its 第N局 filled in), or a refusal (another phone was first), is a message on the
-    fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
-    its ``page`` with the reason."""
-    try:
-        write()
-    except LedgerError as error:
-        if page is None:
-            messages.warning(request, error.message())
-            return to_game(request, token)
-        page.refuse(error)
-        return page.render()
-    except services.StalePreview as stale:
-        messages.warning(request, say(stale))
-        return redirect(answers_url(request))
-    except services.Conflict as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, done)
-    return to_game(request, token)
-
-
-def answers_url(request: HttpRequest) -> str:
-    """The entry page's address with the posted answers (a GET of it shows the same page), never
-    its one-time fields nor the ones left empty."""
-    query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME and v != ""]
-    return f"{request.path}?{urlencode(query)}"
-
-
 def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
     """The seating page, when the entry page has no form for ``data``'s entry module (换人/换位 has its
     own page: scoring/table/views/seating.py)."""
@@ -303,13 +213,9 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     refuse it (a bet no longer allowed, the game finished): ``ok`` false and the reason, for the
     phone to keep the hand with it. Preview versions do not apply: nobody saw a preview of the
     table it lands on."""
-    if game.status == Game.FINISHED:
-        return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
-    if not recordable(entry_module_for(game, request.POST)):
-        return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
+    if refused := queued_refusal(request, game):
+        return refused
     form_token = request.POST.get("form_token", "")
-    if not form_token or not FORM_TOKEN.fullmatch(form_token):
-        return refused_json(_("表单已损坏，请重新打开记分页。"))
     before, _seq = table(game)
     page = EntryPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
     if page.incomplete():
@@ -325,13 +231,31 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     except LedgerError as error:
         return refused_json(table_words(error.message()))
     except services.AlreadyRecorded as done:
-        number = game.number_of(done.hand.seq)
-        message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
-        return JsonResponse({"ok": True, "already": True, "seq": done.hand.seq, "number": number, "message": message})
+        return already_json(game, done.hand)
     except services.Conflict as conflict:
         return refused_json(say(conflict))
     number = game.number_of(hand.seq)
     return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+
+
+def queued_refusal(request: HttpRequest, game: Game) -> JsonResponse | None:
+    """The refusal of a queued hand before its answers are read: the game finished, a seating
+    (it needs its own page) or a broken form token; None when it may be read."""
+    if game.status == Game.FINISHED:
+        return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
+    if not recordable(entry_module_for(game, request.POST)):
+        return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
+    form_token = request.POST.get("form_token", "")
+    if not form_token or not FORM_TOKEN.fullmatch(form_token):
+        return refused_json(_("表单已损坏，请重新打开记分页。"))
+    return None
+
+
+def already_json(game: Game, hand: Hand) -> JsonResponse:
+    """A queued hand sent again (its form token made ``hand``): named, not recorded twice."""
+    number = game.number_of(hand.seq)
+    message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
+    return JsonResponse({"ok": True, "already": True, "seq": hand.seq, "number": number, "message": message})
 
 
 def queued_answers(request: HttpRequest, game: Game, before):
@@ -432,8 +356,6 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     if hand is None or game.status == Game.FINISHED:
         return gone(request, game, token, seq)
     if is_seating(hand.entry):  # 换人/换位 is changed on its own page
-        from scoring.table.views.seating import seating
-
         return seating(request, token, hand=hand, game=game, hands=hands)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
     module = entry_module_for(game, hand.entry)
@@ -477,12 +399,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     try:
         preview = void_preview(game, hands, hand, before=context["before"], carry=context["carry"] if keep else None)
     except LedgerError as error:
-        blocked = {
-            "blocked": error.message(),
-            "blocked_seq": error.number,
-            "blocked_url": hand_link(token, hands, error.seq),
-        }
-        return render(request, "table/void.html", {**context, **blocked})
+        return render(request, "table/void.html", {**context, **void_blocked(token, hands, error)})
     change = people_change(preview)
     people = [name for name, *_rest in change]
     context.update(change=change, other_hands=other_hands(game, preview, people), other_people=people)
@@ -512,6 +429,11 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
         "bets": bets_text(names, carry.bets) if carry else "",
         "seating": is_seating(hand.entry),
     }
+
+
+def void_blocked(token: str, hands: list[Hand], error: LedgerError) -> dict:
+    """Why the void is refused: the later hand it would break, and the link to that hand."""
+    return {"blocked": error.message(), "blocked_seq": error.number, "blocked_url": hand_link(token, hands, error.seq)}
 
 
 def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:

@@ -36,7 +36,7 @@ from scoring.lang import say, table_words
 from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.people import draw, names_to_offer
-from scoring.table.views.hands import (
+from scoring.table.pages import (
     FORM_TOKEN,
     confirm,
     confirming,
@@ -230,17 +230,35 @@ def seating(request: HttpRequest, token: str, *, hand: Hand | None = None, game:
     game = game or writable_game(request, token)
     if stop := finished(request, game, token):
         return stop
-    if hand is None:
-        before, next_seq = table(game)
-    else:
-        before, next_seq = build(game, [h for h in hands if h.seq < hand.seq]).state, None
+    before, next_seq = table_before(game, hand, hands)
     page = SeatingPage(request, game, token, before, hand)
     if page.how == "draw":  # 扳位: the server draws, and the preview's address holds what it drew
         return redirect(page.link(draw(page.base, page.start), dealer=0, drawn=1))
     step = page.step()
-    context = {
-        "game": game,
-        "token": token,
+    context = step_context(page, step)
+    proposal = step.get("proposal")
+    if proposal is None:
+        return render(request, "table/seating.html", context)
+    entry, fix = page.entry(proposal), page.fix(proposal)
+    context.update(proposal_context(page, proposal))
+    if hand is None:
+        return record_seating(request, game, token, page, context, entry, fix, before, next_seq)
+    return edit_seating(request, game, token, page, context, entry, fix, before, hands, hand)
+
+
+def table_before(game: Game, hand: Hand | None, hands) -> tuple:
+    """The table the seating is made at, and the next hand's seq (None for a stored seating's 修改)."""
+    if hand is None:
+        return table(game)
+    return build(game, [h for h in hands if h.seq < hand.seq]).state, None
+
+
+def step_context(page: SeatingPage, step: dict) -> dict:
+    """The page at its step: who sits now, the question (or the menu) and where each answer goes."""
+    before, hand = page.before, page.hand
+    return {
+        "game": page.game,
+        "token": page.token,
         "step": step,
         "mode": "edit" if hand else "record",
         "hand": hand,
@@ -259,27 +277,25 @@ def seating(request: HttpRequest, token: str, *, hand: Hand | None = None, game:
             (_("按顺序重新坐"), _("一个一个点：谁坐东、谁坐南……"), page.link(how="order")),
         ],
     }
-    proposal = step.get("proposal")
-    if proposal is None:
-        return render(request, "table/seating.html", context)
-    entry, fix = page.entry(proposal), page.fix(proposal)
-    context.update(
-        proposal=proposal,
-        dealers=[
+
+
+def proposal_context(page: SeatingPage, proposal: list[str]) -> dict:
+    """A whole proposal: who may deal, a fresh draw, and the steps that change it again."""
+    before = page.before
+    return {
+        "proposal": proposal,
+        "dealers": [
             (name, page.link(proposal, dealer=s), page.dealer == s or (page.dealer is None and s == before.dealer))
             for s, name in enumerate(proposal)
         ],
-        dealer=page.dealer,
-        redraw_url=page.link(proposal, how="draw"),
-        change_steps=[
+        "dealer": page.dealer,
+        "redraw_url": page.link(proposal, how="draw"),
+        "change_steps": [
             (_("换人"), page.link(proposal, how="sub")),
             (_("两人换位"), page.link(proposal, how="swap")),
             (_("按顺序重新坐"), page.link(proposal, how="order")),
         ],
-    )
-    if hand is None:
-        return record_seating(request, game, token, page, context, entry, fix, before, next_seq)
-    return edit_seating(request, game, token, page, context, entry, fix, before, hands, hand)
+    }
 
 
 class Shown:

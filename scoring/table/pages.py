@@ -1,0 +1,192 @@
+"""The helpers the table's views share, and 牌友圈's pages too: the game page's answer, a
+write's confirm and refusals, the people a preview changes, the LAN address and QR codes."""
+
+import re
+from urllib.parse import urlencode
+
+import segno
+from django.conf import settings
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.http.request import split_domain_port
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django_htmx.http import push_url
+
+from scoring import device, services
+from scoring.access import claim, load_game
+from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot
+from scoring.forms import ASCII_DIGITS, ascii_int
+from scoring.groups import evenings as groups
+from scoring.lang import say
+from scoring.ledger import LedgerError
+from scoring.models import Game
+from scoring.pagecache import game_stamp, render_page
+from scoring.people import person_nets
+from scoring.table.presenters import game_context, hand_title
+
+FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
+# What a stale confirm's fresh preview leaves out of the form it re-asks.
+ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
+
+
+def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:
+    """Hands of a finished game stay as they were settled: reopen it first."""
+    if game.status == Game.FINISHED:
+        messages.info(request, _("牌局已结束；要修改请先在结算页重新打开。"))
+        return redirect("settle", token=token)
+    return None
+
+
+def to_game(request: HttpRequest, token: str) -> HttpResponse:
+    """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
+    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
+    for the address bar: one round trip instead of two (the redirect, then the page)."""
+    url = reverse("game", args=[token])
+    if not request.htmx:
+        return redirect(url)
+    game, can_edit = load_game(request, token)
+    return push_url(game_response(request, game, token, can_edit, here=url), url)
+
+
+def signed(request: HttpRequest, game: Game, by: str) -> dict:
+    """Who writes (this phone's 「我是」, by name, sitting or not) and the game version the confirmed preview was made at."""
+    return {by: device.my_name(request, game) or "", "version": posted_version(request)}
+
+
+def confirming(request: HttpRequest) -> bool:
+    """A POST without 「确认」 only refreshes the preview."""
+    return request.method == "POST" and request.POST.get("confirm") == "1"
+
+
+def posted_version(request: HttpRequest) -> int:
+    """The game's version the confirmed preview was made at (``unstamped`` refuses a form
+    without one before this is read)."""
+    return ascii_int(request.POST.get("version", ""), -1)
+
+
+def unstamped(request: HttpRequest, *names: str) -> str | None:
+    """The refusal of a confirm whose form lacks the game's ``version`` (or the hand's
+    ``revision``): without them a stale preview could not be told from a fresh one."""
+    if all(ASCII_DIGITS.fullmatch(request.POST.get(name, "")) for name in names):
+        return None
+    return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
+
+
+def people_change(preview: services.Preview) -> list[tuple]:
+    """(name, total before, total after, difference) for each person of the evening, in order of
+    first appearance (someone a change brings in or takes out counts 0 where absent)."""
+    before, after = dict(preview.people_before), dict(preview.people_after)
+    names = [*before, *(name for name in after if name not in before)]
+    return [(n, before.get(n, 0), after.get(n, 0), after.get(n, 0) - before.get(n, 0)) for n in names]
+
+
+def other_hands(game: Game, preview: services.Preview, people: list[str]) -> list[dict]:
+    """Each other hand an edit or a void changes: its 第N局, title and (before, after) for each of
+    ``people`` (None where they did not sit at it, before and after)."""
+    rows = []
+    for o in preview.others:
+        before = person_nets(people, o.names_before, o.before)
+        after = person_nets(people, o.names_after, o.after)
+        amounts = [None if b is None and a is None else (b or 0, a or 0) for b, a in zip(before, after, strict=True)]
+        rows.append(
+            {"number": o.number, "title": hand_title(game, o.hand.entry, None, o.names_before), "amounts": amounts}
+        )
+    return rows
+
+
+def confirm(request: HttpRequest, token: str, write, done: str, page=None) -> HttpResponse:
+    """Run a service write. Success (``done``, its 第N局 filled in), or a refusal (another phone was first), is a message on the
+    fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
+    its ``page`` (an ``EntryPage``, the seating page's ``Shown``) with the reason."""
+    try:
+        write()
+    except LedgerError as error:
+        if page is None:
+            messages.warning(request, error.message())
+            return to_game(request, token)
+        page.refuse(error)
+        return page.render()
+    except services.StalePreview as stale:
+        messages.warning(request, say(stale))
+        return redirect(answers_url(request))
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, done)
+    return to_game(request, token)
+
+
+def answers_url(request: HttpRequest) -> str:
+    """The entry page's address with the posted answers (a GET of it shows the same page), never
+    its one-time fields nor the ones left empty."""
+    query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME and v != ""]
+    return f"{request.path}?{urlencode(query)}"
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
+
+
+def lan_base(request: HttpRequest, always: bool = False) -> str | None:
+    """``make run`` (debug) on the table's Wi-Fi: the address friends' phones can open, e.g.
+    http://192.168.1.23:8000. Only when this page was opened on the machine itself
+    (127.0.0.1/localhost), or ``always``; never outside debug."""
+    addresses = getattr(settings, "LAN_ADDRESSES", [])
+    if not (settings.DEBUG and addresses):
+        return None
+    host, port = split_domain_port(request.get_host())
+    if not always and host not in LOCAL_HOSTS:
+        return None  # the phone already came by an address it can open
+    return f"http://{addresses[0]}:{port or request.get_port()}"
+
+
+def ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool, page: int | None) -> dict:
+    """The page's ledger from the replay cache: two queries, however long the game."""
+    limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
+    try:
+        ledger, broken = snapshot(game, limit, offset), None
+    except LedgerError as error:  # only if a stored game stopped replaying
+        ledger, broken = None, error
+    return {**game_context(request, game, token, can_edit, ledger), "broken": broken, "page": page}
+
+
+def list_page(request: HttpRequest, game: Game) -> int | None:
+    """The page of the whole hand list asked for (``?page=N``; ``?all=1`` is page 1), or None
+    for the game page's latest hands; one past the last is the last. Polls carry it, so a phone
+    stays on its page."""
+    raw = request.GET.get("page") or ("1" if request.GET.get("all") else "")
+    if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6):
+        return None
+    last_seq = (game.state or {}).get("last_seq")  # none yet: a game stored before the replay cache
+    return max(1, int(raw)) if last_seq is None else min(max(1, int(raw)), max(1, -(-last_seq // PAGE_HANDS)))
+
+
+def ledger_page(
+    request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
+) -> HttpResponse:
+    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py).
+    It is rendered from the game's row, this phone's 「我是」 person, the list's page and the
+    address the language switch returns to (``here``, else the page's own address without any
+    other query), never from the rest of the query, so a query string cannot make another copy."""
+    me, page = device.my_name(request, game), list_page(request, game)
+    here = here or (f"{request.path}?page={page}" if page is not None else request.path)
+
+    def context() -> dict:
+        return {**ledger_context(request, game, token, can_edit, page), "here": here}
+
+    box = groups.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
+    return render_page(request, template, [game_stamp(game), me, here, page, *box], context)
+
+
+def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
+    """The game page: its own address's answer, and a write's answer to htmx (``to_game``),
+    which names the page's address (``here``, where the language switch comes back to)."""
+    response = ledger_page(request, "table/game.html", game, token, can_edit, here)
+    device.remember_game(request, response, token)
+    claim(request, game, token)
+    return response
+
+
+def qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000")
