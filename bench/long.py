@@ -28,10 +28,9 @@ from django.core.management import call_command  # noqa: E402
 from django.db import connection, reset_queries  # noqa: E402
 
 from scoring import services  # noqa: E402
-from scoring.cache import store  # noqa: E402
 from scoring.engine import replay  # noqa: E402
-from scoring.ledger import build  # noqa: E402
 from scoring.models import Game, Hand  # noqa: E402
+from scoring.replay import build, store  # noqa: E402
 from scoring.rulesets.yiwu.engine import YIWU, Rules  # noqa: E402
 from tests.factories import random_game  # noqa: E402
 

@@ -6,13 +6,12 @@ from dataclasses import dataclass
 
 from django.conf import settings
 
-from scoring.cache import cached_state, rebuild
 from scoring.engine.errors import BilingualError
 from scoring.engine.points import from_json
 from scoring.engine.seating import key
 from scoring.engine.transfers import settle_balances
-from scoring.ledger import LedgerError
 from scoring.models import Game, Group, SettleUp, Transfer
+from scoring.replay import ReplayError, cached_state, rebuild
 
 
 class GroupConflict(BilingualError):
@@ -30,7 +29,7 @@ def clean_roster(names) -> list[str]:
     return out
 
 
-def people_of(game: Game) -> list[tuple[str, object]]:
+def people_with_totals(game: Game) -> list[tuple[str, object]]:
     """(name, points) of everyone who sat at ``game``, in order of first appearance: the stored
     replay's people (scoring/engine/seating.py). A stale cache is rebuilt first."""
     if cached_state(game) is None:
@@ -39,10 +38,10 @@ def people_of(game: Game) -> list[tuple[str, object]]:
 
 
 def names_at(game: Game) -> list[str]:
-    """Everyone who sat at ``game`` (``people_of``), or its players if it no longer replays."""
+    """Everyone who sat at ``game`` (``people_with_totals``), or its players if it no longer replays."""
     try:
-        return [name for name, _total in people_of(game)]
-    except LedgerError:
+        return [name for name, _total in people_with_totals(game)]
+    except ReplayError:
         return list(game.players)
 
 
@@ -55,7 +54,7 @@ def seating_of(game: Game) -> list[str]:
     try:
         if cached_state(game) is None:
             rebuild(game)
-    except LedgerError:
+    except ReplayError:
         return list(game.players)
     return list(game.state["table"]["seating"])
 

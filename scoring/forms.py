@@ -140,7 +140,7 @@ class NewGameForm(forms.Form):
             widget=forms.RadioSelect,
         )
         self.fields["preset"] = forms.ChoiceField(
-            label=pick(*ruleset.entry.PRESET_LABEL),
+            label=pick(*ruleset.form_side.PRESET_LABEL),
             choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
             initial=ruleset.default_preset,
             widget=forms.RadioSelect,

@@ -1,5 +1,5 @@
-"""A game (牌局) and its hands. The truth is the replay of the hands (scoring/ledger.py); the
-rows also keep that replay (``Hand.result``, ``Game.state``: scoring/cache.py), which pages read."""
+"""A game (牌局) and its hands. The truth is the replay of the hands (scoring/replay.py); the
+rows also keep that replay (``Hand.result``, ``Game.state``: scoring/replay.py), which pages read."""
 
 import secrets
 
@@ -40,7 +40,7 @@ class Game(models.Model):
     edit_token = models.CharField(max_length=32, unique=True, default=new_token)
     view_token = models.CharField(max_length=32, unique=True, default=new_token)
     version = models.PositiveIntegerField(default=0)  # bumped on every change to the hands
-    # The replay, stored (scoring/cache.py): the next hand's table state and the totals.
+    # The replay, stored (scoring/replay.py): the next hand's table state and the totals.
     state = models.JSONField(null=True, blank=True)
     # Bets placed for the next hand (义乌 {"maizi": [seats], "xiazi": {"seat": amount}}), shown on
     # every phone and filled into the next record form; recording a hand clears them.
@@ -71,14 +71,14 @@ class Game(models.Model):
         return list(table.get("seating") or self.players)
 
     @property
-    def rulebook(self) -> Ruleset:
+    def plugin(self) -> Ruleset:
         """Everything about the game's ruleset (``ruleset`` is its code, as in the contract): its
         engine, entry, words and rules document (scoring/engine/ruleset.py)."""
         return get_ruleset(self.ruleset)
 
     def house_rules(self):
         """The game's house rules as its ruleset's ``Rules`` (``rules`` holds them as JSON)."""
-        return self.rulebook.rules_from_dict(self.rules)
+        return self.plugin.rules_from_dict(self.rules)
 
     def bump_version(self, change: tuple[str, str] | None = None) -> None:
         """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says

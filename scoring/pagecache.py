@@ -78,7 +78,7 @@ def build() -> str:
 
 def game_stamp(game: Game) -> str:
     """The game's row as this request read it, every field: each write bumps ``version``, and
-    the rest covers a replay cache rebuilt in place (scoring/cache.py ``store``) and any field a
+    the rest covers a replay cache rebuilt in place (scoring/replay.py ``store``) and any field a
     page shows, this one or one added later."""
     return digest([getattr(game, field.attname) for field in Game._meta.concrete_fields])
 

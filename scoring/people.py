@@ -2,7 +2,7 @@
 
 Seats carry the rules, people carry the money: every page that says who won or owes says it by
 person. Here: who sat at each hand (``Seatings``, from the stored replay or from the hands), each
-person's nets and totals (``Evening``), the names the seating page offers (``names_to_offer``), the
+person's nets and totals (``ByPerson``), the names the seating page offers (``names_to_offer``), the
 random draw of places (扳位, ``draw``) and the rounds (圈, ``round_of``). Plain values, no rules:
 the engine's ``Seated`` table (scoring/engine/seating.py) is the truth.
 """
@@ -24,7 +24,7 @@ class Seatings:
 
     @classmethod
     def of_game(cls, game) -> "Seatings":
-        """From the stored replay (scoring/cache.py keeps each standing seating): no query."""
+        """From the stored replay (scoring/replay.py keeps each standing seating): no query."""
         return cls(game.players, [tuple(change) for change in (game.state or {}).get("seatings", [])])
 
     @classmethod
@@ -42,7 +42,7 @@ class Seatings:
         return names
 
 
-def people_of(first: list[str], seatings: list[list[str]]) -> list[str]:
+def people_in_order(first: list[str], seatings: list[list[str]]) -> list[str]:
     """Every person, in order of first appearance (the engine's order: the first seating in seat
     order, then each newcomer), spelled as they first sat down."""
     seen: dict[str, str] = {}
@@ -72,7 +72,7 @@ class HandLine:
 
 
 @dataclass
-class Evening:
+class ByPerson:
     """A game's rows seen by person: ``people`` (order of first appearance) and each row's line."""
 
     people: list[str]
@@ -88,16 +88,16 @@ class Evening:
         return [[0 if n is None else n for n in line.nets] for line in self.played]
 
 
-def evening(game, rows) -> Evening:
+def by_person(game, rows) -> ByPerson:
     """Every row of ``game`` (all of them, in order: a replay's or the stored one's) by person."""
     seatings = Seatings.of_hands(game.players, [row.hand for row in rows])
-    people = people_of(game.players, [names for _seq, names in seatings.changes])
+    people = people_in_order(game.players, [names for _seq, names in seatings.changes])
     lines = []
     for row in rows:
         names = seatings.at(row.hand.seq)
         played = row.result is not None and not is_seating(row.hand.entry)
         lines.append(HandLine(row, names, person_nets(people, names, row.result.net) if played else None))
-    return Evening(people, lines)
+    return ByPerson(people, lines)
 
 
 def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
@@ -110,7 +110,7 @@ def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
             seatings.append(names)
         else:
             played.append((names, net))
-    people = people_of(game.players, seatings)
+    people = people_in_order(game.players, seatings)
     return people, [[0 if n is None else n for n in person_nets(people, names, net)] for names, net in played]
 
 

@@ -1,6 +1,6 @@
 """The write path: every create, update and delete of a game's or a 牌友圈's rows. A write to a
 game's hands runs in one transaction holding the game's row lock, checks the game still
-replays, keeps the replay cache (scoring/cache.py) in step, and bumps the game's version for the
+replays, keeps the replay cache (scoring/replay.py) in step, and bumps the game's version for the
 phones that poll it. A group's writes hold the group's row lock, then their games' in the one
 order (``_lock_games``); what they check is read in scoring/circle.py."""
 
@@ -16,7 +16,6 @@ from django.db.models import Count, Max, Q
 from django.utils import timezone
 
 from scoring import circle, live
-from scoring.cache import after_hand, cached_state, ensure, result_json, state_json, store, table
 from scoring.circle import CHANGED, GroupConflict
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -25,11 +24,24 @@ from scoring.engine.money import settlement_plan
 from scoring.engine.points import from_json, to_json
 from scoring.engine.seating import is_seating, key
 from scoring.engine.seating import seat as seated
-from scoring.entry import entry_for, entry_module_for
-from scoring.ledger import Ledger, LedgerError, build, number_in, numbers
+from scoring.handform import form_side_for, form_side_of
 from scoring.models import Game, Group, Hand, Settlement, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
-from scoring.people import Seatings, people_of
+from scoring.people import Seatings, people_in_order
 from scoring.records.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
+from scoring.replay import (
+    Replay,
+    ReplayError,
+    after_hand,
+    build,
+    cached_state,
+    ensure,
+    number_in,
+    numbers,
+    result_json,
+    state_json,
+    store,
+    table,
+)
 
 
 class Conflict(BilingualError):
@@ -102,19 +114,19 @@ def people_limit(game: Game, hands: list[Hand]) -> int:
     """The people an edit may bring ``game`` to (``hands``: all of its, as stored): the limit
     (``MAX_PEOPLE_PER_GAME``), or as many as it holds already if a lower limit came after them."""
     seatings = [h.entry["players"] for h in hands if not h.voided and is_seating(h.entry)]
-    return max(settings.MAX_PEOPLE_PER_GAME, len(people_of(game.players, seatings)))
+    return max(settings.MAX_PEOPLE_PER_GAME, len(people_in_order(game.players, seatings)))
 
 
 def preview_record(*, game: Game, state, entry: dict) -> Preview:
     """The next hand scored at ``state`` (the cached table, with any correction): one hand, no
-    replay. Raises ``LedgerError``."""
+    replay. Raises ``ReplayError``."""
     after = deepcopy(state)
     number = game.state["active"] + 1
     try:
-        hand = game.rulebook.parse_hand(entry)
-        result = score(game.rulebook, game.house_rules(), after, hand, settings.MAX_PEOPLE_PER_GAME)
+        hand = game.plugin.parse_hand(entry)
+        result = score(game.plugin, game.house_rules(), after, hand, settings.MAX_PEOPLE_PER_GAME)
     except ScoringError as error:
-        raise LedgerError(game.state["last_seq"] + 1, error, number) from None
+        raise ReplayError(game.state["last_seq"] + 1, error, number) from None
     return Preview(result, list(state.totals), after.totals, [], state.people(), after.people(), after)
 
 
@@ -134,25 +146,25 @@ def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry 
     when there were none, or when a seating follows before a hand could take them (a change of
     people ends every bet: docs/contract.md "People and seats")."""
     rules = game.house_rules()
-    bets = entry_module_for(game, hand.entry).placed_bets(hand.entry, before, rules)
+    bets = form_side_of(game, hand.entry).placed_bets(hand.entry, before, rules)
     if not bets:
         return None
     for later in hands:
         if later.seq > hand.seq and not later.voided:
             if is_seating(later.entry):
                 return None
-            entry = entry_module_for(game, later.entry).carry_bets(later.entry, bets, before, rules)
+            entry = form_side_of(game, later.entry).carry_bets(later.entry, bets, before, rules)
             if entry is not None:  # a manual hand takes no bets: the next one does
                 target = copy_hand(later)
                 target.entry = entry
                 return Carry(bets, target=target)
-    return Carry(bets, pending=entry_for(game).merge_pending(game.pending or {}, bets))
+    return Carry(bets, pending=form_side_for(game).merge_pending(game.pending or {}, bets))
 
 
 def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carry: Carry | None = None) -> Preview:
     """An edit or a void of ``changed`` from the table ``before`` it: only the hands from it on
     are replayed (the caller replayed the ones before to get ``before``), ``carry``'s target
-    standing in for its hand. Raises ``LedgerError``."""
+    standing in for its hand. Raises ``ReplayError``."""
     target = carry.target if carry else None
     tail = [changed, *(target if target and h.seq == target.seq else h for h in hands if h.seq > changed.seq)]
     with numbered_now(hands):
@@ -166,7 +178,7 @@ def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carr
     return Preview(result, now.totals, ledger.totals, others, now.people(), ledger.state.people(), ledger.state)
 
 
-def other_changes(game: Game, hands: list[Hand], ledger: Ledger, seq: int) -> list[OtherHand]:
+def other_changes(game: Game, hands: list[Hand], ledger: Replay, seq: int) -> list[OtherHand]:
     """The hands after ``seq`` whose stored amounts differ in ``ledger``."""
     number = numbers(hands)
     stored = {h.seq: h for h in hands}
@@ -191,8 +203,8 @@ def numbered_now(hands: list[Hand]):
     the hands after it only once it is confirmed)."""
     try:
         yield
-    except LedgerError as error:
-        raise LedgerError(error.seq, error.error, numbers(hands).get(error.seq, error.number)) from None
+    except ReplayError as error:
+        raise ReplayError(error.seq, error.error, numbers(hands).get(error.seq, error.number)) from None
 
 
 def _locked(game: Game, playing: bool = True) -> Game:
@@ -331,11 +343,11 @@ def record_hand(
             if fix:
                 state.correct(*fix)
             try:
-                parsed = game.rulebook.parse_hand(entry)
-                result = score(game.rulebook, game.house_rules(), state, parsed, settings.MAX_PEOPLE_PER_GAME)
+                parsed = game.plugin.parse_hand(entry)
+                result = score(game.plugin, game.house_rules(), state, parsed, settings.MAX_PEOPLE_PER_GAME)
             except ScoringError as error:
-                raise LedgerError(seq, error, game.state["active"] + 1) from None  # nothing is saved
-            hand.result = result_json(result, game.rulebook)
+                raise ReplayError(seq, error, game.state["active"] + 1) from None  # nothing is saved
+            hand.result = result_json(result, game.plugin)
             hand.save()
             game.state = after_hand(game, state, entry=entry, result=result, seq=seq)
             # The bets placed for this hand were entered with it (a manual hand takes none).
@@ -411,7 +423,7 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
             )
         hands = [target if target and h.seq == target.seq else h for h in hands]
         with numbered_now(hands):
-            # raises LedgerError: nothing is saved
+            # raises ReplayError: nothing is saved
             ledger = build(game, hands, changed=changed, max_people=people_limit(game, hands))
         changed.save()
         if target:  # a phone editing it meanwhile must see the bets it now holds
@@ -625,7 +637,7 @@ def again(group: Group, *, draw: bool) -> Game:
     if draw:
         players = secrets.SystemRandom().sample(players, len(players))
     return create_game(
-        ruleset=last.rulebook,
+        ruleset=last.plugin,
         players=players,
         first_dealer=last.first_dealer,
         rules=dict(last.rules),

@@ -2,7 +2,7 @@
 
 Each game keeps a tally per person (the hands they sat in, wins, 自摸, 放铳, their biggest hand),
 in the order people first sat down (scoring/engine/seating.py), in its stored replay
-(``Game.state``, scoring/cache.py), added to hand by hand as hands are recorded and recounted
+(``Game.state``, scoring/replay.py), added to hand by hand as hands are recorded and recounted
 from the replay on every edit or void, so the stats page adds up a few numbers per game and
 never reads a hand. A person who sat out counts only the hands they played.
 """

@@ -75,9 +75,9 @@ WUYI2_NAMES = ["老王", "阿芳"]
 
 def new_ruleset_game(code: str, players: list[str]) -> Game:
     """A new game of ruleset ``code`` with its default rules and its first table state stored."""
-    from scoring.cache import state_json
     from scoring.engine import get_ruleset
     from scoring.engine.seating import seat
+    from scoring.replay import state_json
 
     ruleset = get_ruleset(code)
     return Game.objects.create(

@@ -51,9 +51,8 @@ def random_game(n_hands: int, seed: int = 7, rules: Rules | None = None) -> dict
 def seeded_game(n_hands: int, seed: int = 7):
     """A stored game of ``n_hands`` valid hands with its replay cache filled in (needs Django;
     ``random_game`` above does not, so the engine benchmark can use it)."""
-    from scoring.cache import store
-    from scoring.ledger import build
     from scoring.models import Game, Hand
+    from scoring.replay import build, store
 
     game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
     hands = random_game(n_hands, seed=seed)["hands"]

@@ -13,7 +13,7 @@ from pathlib import Path
 from django.db import transaction
 
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
-from scoring.entry import entry_for
+from scoring.handform import form_side_for
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
 
@@ -54,7 +54,7 @@ def game_url(game: Game, view: bool = False) -> str:
 def form_fields(entry: dict, game: Game | None = None) -> dict:
     """The entry form's fields for a contract HAND object (as the edit form fills them), in the
     game's ruleset (义乌 when no game is given)."""
-    kind = entry_for(game) if game is not None else get_ruleset(DEFAULT_RULESET).entry
+    kind = form_side_for(game) if game is not None else get_ruleset(DEFAULT_RULESET).form_side
     return kind.initial(entry, None)
 
 

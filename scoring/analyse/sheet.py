@@ -55,12 +55,12 @@ WORDS = {
 
 def offers_analysis(game) -> bool:
     """Whether the game's ruleset has 算牌; without it no page links to it."""
-    return game.rulebook.analyser is not None
+    return game.plugin.analyser is not None
 
 
 def words(game) -> dict[str, str]:
     """The page's words for ``game``, translated: WORDS, with the ruleset's own in their place."""
-    own = game.rulebook.entry.ANALYSE_WORDS
+    own = game.plugin.form_side.ANALYSE_WORDS
     return {k: str(own[k]) if k in own else _(v) for k, v in WORDS.items()}
 
 
@@ -197,7 +197,7 @@ def hand_entry(ruleset: str, answer: dict, winner: int, discarder: int | None) -
 
 def net_for(game, state, entry: dict) -> int | None:
     """What the winner would gain with this entry at the table's current state (None: refused)."""
-    engine = game.rulebook
+    engine = game.plugin
     try:
         result = engine.score_hand(game.house_rules(), state, engine.parse_hand(entry))
     except ScoringError:
@@ -237,13 +237,13 @@ def answer_text(game, answer: dict) -> str:
     def text() -> str:
         return breakdown(answer, game.ruleset, zh=chinese(), rules=game.rules)
 
-    return game.rulebook.entry.analyse_text(answer, text)
+    return game.plugin.form_side.analyse_text(answer, text)
 
 
 def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:
     """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player,
     in the ruleset's words (诸暨 writes 放冲, as its entry form does)."""
-    module = game.rulebook.entry
+    module = game.plugin.form_side
     said = words(game)
 
     def url(discarder):

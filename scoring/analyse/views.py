@@ -7,8 +7,8 @@ from django.utils.translation import gettext as _
 
 from scoring.access import load_game
 from scoring.analyse.sheet import build_page, offers_analysis, read_query
-from scoring.cache import table
 from scoring.partial import wants_part
+from scoring.replay import table
 
 
 def analyse(request: HttpRequest, token: str) -> HttpResponse:
@@ -20,7 +20,7 @@ def analyse(request: HttpRequest, token: str) -> HttpResponse:
     if not offers_analysis(game):
         raise Http404(_("这个玩法没有算牌"))
     state, _seq = table(game)
-    query = read_query(request.GET, game.ruleset, game.rulebook.seats)
+    query = read_query(request.GET, game.ruleset, game.plugin.seats)
     base = reverse("analyse", args=[token])
     page = build_page(game, token, query, state, can_edit, base, reverse("record", args=[token]))
     context = {"game": game, "token": token, "can_edit": can_edit, **page}

@@ -2,9 +2,9 @@
 
 A ruleset is one folder, ``scoring/rulesets/<code>/``, and one line in ``scoring/rulesets/__init__.py``
 (``INSTALLED``). The folder holds everything the ruleset needs: ``engine/`` (plain Python, no
-Django), which builds and registers its ``Ruleset``; ``entry.py``, the table's side (how a hand
-is entered, titled and marked: ``ENTRY``, an instance of its subclass of ``scoring.entry.base.Entry``,
-which overrides only what differs; docs in ``scoring/entry/__init__.py``); ``templates/<code>/``; and
+Django), which builds and registers its ``Ruleset``; ``form_side.py``, the table's side (how a hand
+is entered, titled and marked: ``FORM_SIDE``, an instance of its subclass of ``scoring.handform.base.FormSide``,
+which overrides only what differs; docs in ``scoring/handform/__init__.py``); ``templates/<code>/``; and
 its tests live in ``tests/rulesets/<code>/``. Code outside the folder asks the ``Ruleset`` and
 never names a ruleset's code; the registry is filled on first use (``get_ruleset``,
 ``all_rulesets``), so importing the engine imports no ruleset and no ruleset imports Django.
@@ -122,11 +122,11 @@ class Ruleset:
         return self.rules_class(**data)
 
     @property
-    def entry(self) -> Any:
-        """The table's side of the ruleset: its ``entry.py``'s ``ENTRY``, an instance of a subclass
-        of ``scoring.entry.base.Entry`` (Django), imported when the app first asks, so the engine
+    def form_side(self) -> Any:
+        """The table's side of the ruleset: its ``form_side.py``'s ``FORM_SIDE``, an instance of a subclass
+        of ``scoring.handform.base.FormSide`` (Django), imported when the app first asks, so the engine
         never imports it."""
-        return import_module(f"{self.package}.entry").ENTRY
+        return import_module(f"{self.package}.form_side").FORM_SIDE
 
     @property
     def folder(self) -> Path:

@@ -8,7 +8,7 @@ Standings add up the group's **settled** games only (a game counts once it is �
 person, the 元 won or lost in a game is its points × its rate, rounded as its settlement rounds
 them (``points_to_fen``); the table fee is a cost, not a loss to anyone, so it is left out. The
 tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay, which keeps
-them by person through every seating (换人/换位; scoring/cache.py).
+them by person through every seating (换人/换位; scoring/replay.py).
 
 What is still owed carries over. A settle-up (``SettleUp``) nets unpaid transfers of the group's
 games, tonight's and earlier evenings', into the fewest transfers between the same people
@@ -43,7 +43,7 @@ from scoring.circle import (
     last_game,
     names_at,
     net,
-    people_of,
+    people_with_totals,
     seating_of,
     transfer_names,
 )
@@ -54,8 +54,8 @@ from scoring.engine.seating import key
 from scoring.engine.transfers import proven_fewest
 from scoring.forms import answers_for
 from scoring.lang import pick
-from scoring.ledger import LedgerError
 from scoring.models import Game, Group, SettleUp, SettleUpTransfer
+from scoring.replay import ReplayError
 from scoring.stats import new_tally
 
 PERIODS = ("week", "month", "all")
@@ -147,7 +147,7 @@ def new_game_names(group: Group, seats: int) -> list[str]:
     """The names a new game in ``group`` starts with: the last game's people in their seats when
     it had as many seats, else the first of the roster."""
     last = last_game(group)
-    if last is not None and last.rulebook.seats == seats:
+    if last is not None and last.plugin.seats == seats:
         return seating_of(last)
     return group.roster[:seats]
 
@@ -186,7 +186,7 @@ class Night:
 
 
 @dataclass
-class Evening:
+class GroupEvening:
     """A game of the group, as its standings read it."""
 
     game: Game
@@ -218,10 +218,10 @@ class Standing:
         return round(100 * self.zimo / self.wins) if self.wins else 0
 
 
-def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> list[Evening]:
+def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> list[GroupEvening]:
     """The group's games, newest first (the archived ones only, True; the others, False; all,
     None), each with its people's points, 元 and tallies (the stored replay's, by person:
-    scoring/cache.py). A game that no longer replays is left out (its own page says why). A few
+    scoring/replay.py). A game that no longer replays is left out (its own page says why). A few
     queries whatever the number of games and hands."""
     games = group.games.select_related("settlement").order_by("-created_at", "-pk")
     if archived is not None:
@@ -229,8 +229,8 @@ def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> l
     out = []
     for game in games:
         try:
-            people = people_of(game)  # a stale replay is rebuilt: the tally below is by person
-        except LedgerError:
+            people = people_with_totals(game)  # a stale replay is rebuilt: the tally below is by person
+        except ReplayError:
             continue
         tallies = {key(name): counts for (name, _p), counts in zip(people, game.state["tally"], strict=True)}
         settlement = getattr(game, "settlement", None)
@@ -248,7 +248,7 @@ def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> l
             Night(name, points, fen[key(name)] if rate is not None else None, tallies.get(key(name), new_tally(1)[0]))
             for name, points in people
         ]
-        out.append(Evening(game, game_token(game, can_edit), rate is not None, rate, nights))
+        out.append(GroupEvening(game, game_token(game, can_edit), rate is not None, rate, nights))
     return out
 
 
@@ -264,11 +264,11 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return start.replace(day=1)
 
 
-def in_period(evening: Evening, start: datetime | None) -> bool:
+def in_period(evening: GroupEvening, start: datetime | None) -> bool:
     return start is None or evening.game.created_at >= start
 
 
-def standings(nights: list[Evening], start: datetime | None = None) -> list[Standing]:
+def standings(nights: list[GroupEvening], start: datetime | None = None) -> list[Standing]:
     """Per person, over the settled evenings from ``start`` on: 元 (分), games, 胡, 自摸, 放铳
     and the biggest hand; the biggest winner first."""
     by_name: dict[str, Standing] = {}

@@ -12,15 +12,14 @@ from datetime import datetime
 from django.utils import timezone
 
 from scoring import services
-from scoring.cache import table
 from scoring.engine import ScoringError
 from scoring.engine.contract import corrections
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.lang import pick
 from scoring.models import Game, Hand, Settlement
-from scoring.people import people_of
-from scoring.readmodel import GameView
+from scoring.people import people_in_order
 from scoring.records.backup_check import FORMAT, BackupError, read_backup
+from scoring.replay import ReplayView, table
 from scoring.table.presenters import hand_title
 
 # --- writing ------------------------------------------------------------------------------
@@ -30,7 +29,7 @@ def _when(moment: datetime | None) -> str | None:
     return None if moment is None else timezone.localtime(moment).isoformat()
 
 
-def contract_game(ledger: GameView) -> dict:
+def contract_game(ledger: ReplayView) -> dict:
     """The game as the scoring contract's input: ``score_game`` gives the totals the page shows.
     Voided hands are left out; each 更正庄家 is a correction before its hand."""
     game = ledger.game
@@ -84,7 +83,7 @@ def _settlement_record(game: Game) -> dict | None:
     }
 
 
-def backup_json(ledger: GameView) -> dict:
+def backup_json(ledger: ReplayView) -> dict:
     """The whole game (``ledger`` holds every hand, voided ones included): no link tokens."""
     game = ledger.game
     return {
@@ -148,7 +147,7 @@ def seatings_in(data: dict) -> list[list[str]]:
 def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
     ``backup`` object cannot be restored, and then nothing is created)."""
-    saved = read_backup(data, ruleset, people=len(people_of(players, seatings_in(data))))
+    saved = read_backup(data, ruleset, people=len(people_in_order(players, seatings_in(data))))
     if saved:
         _check_voided(saved["hands"], ruleset, players)
     now = timezone.now()

@@ -16,9 +16,9 @@ from scoring.forms import control_character
 from scoring.groups.evenings import netted_fewest, together_at
 from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
-from scoring.people import evening
-from scoring.readmodel import GameView
+from scoring.people import by_person
 from scoring.records.backup import BackupError, restore_game
+from scoring.replay import ReplayView
 from scoring.table.presenters import hand_title
 from scoring.yuan import money, won_or_lost, yuan_text
 
@@ -48,16 +48,16 @@ CSV_HEADER = ["局", "状态", "庄家", "连庄", "结果", "{count}", "付款�
 CSV_HEADER_EN = ["Hand", "Status", "Dealer", "Streak", "Result", "{count}", "Payer", "Payee", "Points", "Explanation"]
 
 
-def game_csv(ledger: GameView) -> str:
+def game_csv(ledger: ReplayView) -> str:
     """One row per payment (a hand without payments gets one row), then each person's net (empty
     for one sitting out) and running total: every person of the evening, in order of first
     appearance. A seating (换人/换位) is a row of its own, with no 局 number."""
-    evening_ = evening(ledger.game, ledger.rows)
+    evening_ = by_person(ledger.game, ledger.rows)
     people = evening_.people
     out = io.StringIO()
     writer = SafeWriter(out)
     zh = chinese()  # the header and the words in the cells follow the page's language
-    label = pick(*ledger.game.rulebook.count_word)  # what a hand is paid on: 倍数, 台 or 番
+    label = pick(*ledger.game.plugin.count_word)  # what a hand is paid on: 倍数, 台 or 番
     header = [label if h == "{count}" else h for h in (CSV_HEADER if zh else CSV_HEADER_EN)]
     nets, runs = (
         ([f"{n}输赢" for n in people], [f"{n}累计" for n in people])
@@ -155,7 +155,7 @@ def import_game(data) -> Game:
         raise ImportRefused(error.zh, error.en) from None
 
 
-def share_text(ledger: GameView, settlement=None) -> str:
+def share_text(ledger: ReplayView, settlement=None) -> str:
     """A few lines for WeChat in the page's language: each person's total (with the seat they sit
     in now; none for one sitting out) and the hand count and, once settled, each person's 元, the
     rate and fee, who advanced the fee and every transfer."""
@@ -163,9 +163,7 @@ def share_text(ledger: GameView, settlement=None) -> str:
     seats = SEATS_ZH if zh else SEATS_EN
     count = ledger.active_count()
     when = timezone.localtime(game.created_at)
-    head = (
-        f"{game.rulebook.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.rulebook.en} {when:%m-%d} · {count} hands"
-    )
+    head = f"{game.plugin.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.plugin.en} {when:%m-%d} · {count} hands"
     lines = [head]
     people = ledger.state.people()
     if settlement is not None:  # as settled (the game's people then are its people now: it is finished)

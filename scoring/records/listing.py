@@ -1,5 +1,5 @@
 """The games a phone opened (and the signed-in person's), as the home page, 历史牌局 and 个人统计
-list them. Each line is read from the game's stored replay (scoring/cache.py: the totals, the
+list them. Each line is read from the game's stored replay (scoring/replay.py: the totals, the
 number of hands that count, each person's tally), never from its hands, so a list costs the same
 few queries whatever the number of games and hands."""
 
@@ -9,10 +9,9 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from scoring import device
-from scoring.cache import cached_state, rebuild
 from scoring.lang import pick
-from scoring.ledger import LedgerError
 from scoring.models import Game, SavedGame
+from scoring.replay import ReplayError, cached_state, rebuild
 
 
 @dataclass
@@ -33,7 +32,7 @@ class GameLine:
 
     @property
     def ruleset_name(self) -> str:
-        return pick(self.game.rulebook.zh, self.game.rulebook.en)
+        return pick(self.game.plugin.zh, self.game.plugin.en)
 
     @property
     def standings(self) -> list[tuple[str, object]]:
@@ -72,10 +71,10 @@ def lines(games, tokens: list[str]) -> list[GameLine]:
         if cached_state(game) is None:
             try:
                 rebuild(game)
-            except LedgerError:
+            except ReplayError:
                 continue
         state, token = game.state, game.edit_token if game.edit_token in tokens else game.view_token
-        people = game.rulebook.state_from_dict(state["table"]).people()
+        people = game.plugin.state_from_dict(state["table"]).people()
         names, totals = [name for name, _t in people], [total for _name, total in people]
         result.append(GameLine(game, token, totals, state["active"], state["tally"], names))
     return result

@@ -2,10 +2,10 @@
 
 from django.utils.html import escape
 
-from scoring.cache import all_nets
 from scoring.engine.points import fmt
 from scoring.lang import chinese, pick
-from scoring.people import evening
+from scoring.people import by_person
+from scoring.replay import all_nets
 
 # One per person of the evening, in order of first appearance (the first four are the first
 # seating's, as before people could change): the lines.
@@ -143,7 +143,7 @@ def clip(name: str, room: int) -> str:
 
 def ledger_chart(ledger) -> str:
     """The running totals of every person of a game whose every row is loaded (the summary page)."""
-    seen = evening(ledger.game, ledger.rows)
+    seen = by_person(ledger.game, ledger.rows)
     return running_totals_svg(seen.people, seen.nets(), pick("每人总分走势", "Running totals"))
 
 

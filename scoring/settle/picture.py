@@ -11,12 +11,12 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 from django.utils.html import escape
 
-from scoring.cache import all_nets
 from scoring.engine.points import fmt, from_json
 from scoring.engine.transfers import NOT_FEWEST, proven_fewest
 from scoring.groups.evenings import netted_fewest, together_at
 from scoring.lang import chinese, pick
 from scoring.models import Game, Settlement
+from scoring.replay import all_nets
 from scoring.settle import charts
 from scoring.settle.charts import RED, clip, money_colour, running_totals_svg
 from scoring.yuan import money, won_or_lost, yuan_text
@@ -83,7 +83,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
     people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: first seen first on ties
     return Facts(
         date=f"{timezone.localtime(game.created_at):%Y-%m-%d}",
-        ruleset=pick(game.rulebook.zh, game.rulebook.en),
+        ruleset=pick(game.plugin.zh, game.plugin.en),
         rate=rate,
         people=people,
         transfers=transfers,

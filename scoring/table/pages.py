@@ -16,14 +16,13 @@ from django_htmx.http import push_url
 
 from scoring import device, services
 from scoring.access import claim, load_game
-from scoring.cache import PAGE_HANDS, RECENT_HANDS, snapshot
 from scoring.forms import ASCII_DIGITS, ascii_int
 from scoring.groups import evenings as groups
 from scoring.lang import say
-from scoring.ledger import LedgerError
 from scoring.models import Game
 from scoring.pagecache import game_stamp, render_page
 from scoring.people import person_nets
+from scoring.replay import PAGE_HANDS, RECENT_HANDS, ReplayError, stored_replay
 from scoring.table.presenters import game_context, hand_title
 
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
@@ -99,10 +98,10 @@ def other_hands(game: Game, preview: services.Preview, people: list[str]) -> lis
 def confirm(request: HttpRequest, token: str, write, done: str, page=None) -> HttpResponse:
     """Run a service write. Success (``done``, its 第N局 filled in), or a refusal (another phone was first), is a message on the
     fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
-    its ``page`` (an ``EntryPage``, the seating page's ``Shown``) with the reason."""
+    its ``page`` (an ``HandPage``, the seating page's ``Shown``) with the reason."""
     try:
         write()
-    except LedgerError as error:
+    except ReplayError as error:
         if page is None:
             messages.warning(request, error.message())
             return to_game(request, token)
@@ -145,8 +144,8 @@ def ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool,
     """The page's ledger from the replay cache: two queries, however long the game."""
     limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
     try:
-        ledger, broken = snapshot(game, limit, offset), None
-    except LedgerError as error:  # only if a stored game stopped replaying
+        ledger, broken = stored_replay(game, limit, offset), None
+    except ReplayError as error:  # only if a stored game stopped replaying
         ledger, broken = None, error
     return {**game_context(request, game, token, can_edit, ledger), "broken": broken, "page": page}
 

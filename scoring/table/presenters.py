@@ -14,12 +14,12 @@ from django.utils.safestring import SafeString, mark_safe
 from scoring import device
 from scoring.engine import SEATS_ZH
 from scoring.engine.seating import is_seating, key
-from scoring.entry import entry_for, entry_module_for
+from scoring.handform import form_side_for, form_side_of
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import build
 from scoring.people import Seatings, round_of
-from scoring.readmodel import GameView, HandView
+from scoring.replay import HandView, ReplayView
 
 
 @dataclass
@@ -58,7 +58,7 @@ class HandRow:
 def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
     """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words), with the
     names of who sat at the hand (``names``; the game's first seating by default)."""
-    return entry_module_for(game, entry).title(names or game.players, entry, result)
+    return form_side_of(game, entry).title(names or game.players, entry, result)
 
 
 def hand_row(
@@ -124,11 +124,11 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
     return mark_safe("".join(found.get(key) or missing[key] for key in keys))  # rows are autoescaped template output
 
 
-def tiles(game: Game, totals: list, ledger: GameView | None, me: int | None) -> list[Tile]:
+def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -> list[Tile]:
     """One tile per seat: who sits there now and their total for the evening (a person's, over
     every seat they sat in)."""
     state = ledger.state if ledger else None
-    module = entry_for(game)
+    module = form_side_for(game)
     marks = module.marks
     names = list(state.seating) if state is not None else list(game.players)
     if state is not None:
@@ -160,14 +160,14 @@ def sitting_out(state) -> list[tuple[str, object]]:
     return [(name, total) for name, total in state.people() if key(name) not in seated]
 
 
-def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: GameView | None) -> dict:
+def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: ReplayView | None) -> dict:
     me, my_name = device.my_seat(request, game), device.my_name(request, game)
     totals = ledger.totals if ledger else [0] * len(game.players)
     rows = list(reversed(ledger.rows)) if ledger else []  # newest first
     last_row = next((row for row in reversed(ledger.rows) if row.result is not None), None) if ledger else None
     last = last_row.hand if last_row else None
     playing = can_edit and game.status == Game.PLAYING and ledger is not None
-    bets = entry_for(game).bets(game, ledger.state, game.house_rules()) if playing else None
+    bets = form_side_for(game).bets(game, ledger.state, game.house_rules()) if playing else None
     names = list(ledger.state.seating) if ledger else list(game.players)
     return {
         "round": round_of(game, ledger.state, last_row) if ledger else None,

@@ -99,7 +99,7 @@ def rule_value(value, info) -> str:
 def other_outcomes(game) -> list[tuple[str, str]]:
     """The ruleset's own outcomes besides a win and a draw, (outcome, label) each: 义乌's 逃跑
     where the game plays it (its entry's ``other_outcomes``)."""
-    return game.rulebook.entry.other_outcomes(game)
+    return game.plugin.form_side.other_outcomes(game)
 
 
 @register.simple_tag

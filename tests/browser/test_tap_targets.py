@@ -4,8 +4,8 @@ import pytest
 from django.test import Client
 from playwright.sync_api import expect
 
-from scoring.cache import state_json
 from scoring.models import Game
+from scoring.replay import state_json
 from scoring.rulesets.wuyi2.engine import WUYI2
 from scoring.rulesets.yiwu.engine import Rules
 from scoring.rulesets.zhuji.engine import ZHUJI

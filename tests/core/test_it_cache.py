@@ -7,9 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import services
-from scoring.cache import CACHE_VERSION, result_json, snapshot
-from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
+from scoring.replay import STORED_VERSION, ReplayError, build, result_json, stored_replay
 from tests.rulesets.yiwu.strategies import valid_hand
 from tests.speed import examples
 
@@ -21,12 +20,12 @@ OPS = st.lists(
 def assert_cache_is_the_replay(game: Game) -> None:
     game.refresh_from_db()
     ledger = build(game)
-    assert game.state["v"] == CACHE_VERSION
-    assert game.rulebook.state_from_dict(game.state["table"]) == ledger.state  # seated: people too
+    assert game.state["v"] == STORED_VERSION
+    assert game.plugin.state_from_dict(game.state["table"]) == ledger.state  # seated: people too
     assert game.state["active"] == ledger.active_count()
     stored = {h.seq: h.result for h in Hand.objects.filter(game=game)}
     assert stored == {
-        row.hand.seq: (result_json(row.result, game.rulebook) if row.result else None) for row in ledger.rows
+        row.hand.seq: (result_json(row.result, game.plugin) if row.result else None) for row in ledger.rows
     }
 
 
@@ -46,7 +45,7 @@ def test_the_cache_equals_a_fresh_replay_after_any_writes(data, ops):
         hands = list(Hand.objects.filter(game=game, voided_at__isnull=True))
         try:
             if op == "record" or not hands:
-                state, next_seq = snapshot(game).state, snapshot(game).next_seq
+                state, next_seq = stored_replay(game).state, stored_replay(game).next_seq
                 entry = data.draw(valid_hand(rules, state))
                 services.record_hand(game=game, entry=entry, fix=None, next_seq=next_seq, form_token="", entered_by="")
             elif op == "edit":
@@ -62,7 +61,7 @@ def test_the_cache_equals_a_fresh_replay_after_any_writes(data, ops):
             else:
                 target = random.Random(pick).choice(hands)
                 services.void_hand(game=game, seq=target.seq, revision=target.revision, reason="", voided_by="")
-        except LedgerError:
+        except ReplayError:
             pass  # an edit or void that would break a later hand is refused and changes nothing
         assert_cache_is_the_replay(game)
 
@@ -72,7 +71,7 @@ def test_a_missing_or_outdated_cache_is_rebuilt_from_the_replay(client, game):
 
     record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     Hand.objects.update(result=None)
-    Game.objects.update(state={"v": CACHE_VERSION - 1})
+    Game.objects.update(state={"v": STORED_VERSION - 1})
     html = client.get(game_url(game)).content.decode()
     assert ">+42<" in html
     assert_cache_is_the_replay(game)
@@ -97,7 +96,7 @@ def test_check_ledgers_reports_and_repairs_a_wrong_cache(game, client):
     assert_cache_is_the_replay(game)
 
 
-@pytest.mark.parametrize("state", [None, {"v": CACHE_VERSION - 1, "table": {}}])
+@pytest.mark.parametrize("state", [None, {"v": STORED_VERSION - 1, "table": {}}])
 def test_check_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fills_the_cache(client, game, state):
     """After the upgrade's migrate no game's cache has been filled (or it is an older version's):
     every page rebuilds it on first read, so it differs from nothing."""

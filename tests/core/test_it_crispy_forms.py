@@ -11,7 +11,7 @@ from tests.helpers import game_url, record
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
 
-# The entry sheets (templates/table/entry/) draw their steppers by hand on purpose.
+# The entry sheets (templates/table/handform/) draw their steppers by hand on purpose.
 FORM_PAGES = ["table/new_game.html", "table/void.html", "settle/settle.html", "records/import.html"]
 
 

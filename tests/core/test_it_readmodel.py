@@ -1,14 +1,12 @@
-"""One read model: the replay (Ledger) and the replay kept in the rows (Snapshot) read alike."""
+"""One read model: the replay (Replay) and the replay kept in the rows (StoredReplay) read alike."""
 
 import json
 
 import pytest
 
-from scoring.cache import result_json, snapshot
 from scoring.engine import ScoringError, score_game
-from scoring.ledger import build
-from scoring.readmodel import GameView, HandView, PaymentView, RowView
 from scoring.records.exports import import_game
+from scoring.replay import HandView, PaymentView, ReplayView, RowView, build, result_json, stored_replay
 from tests.examples import game_examples, load
 
 GAMES = game_examples()  # every registered ruleset's worked examples
@@ -26,9 +24,9 @@ def _valid(path) -> bool:
 @pytest.mark.django_db
 def test_the_cache_reads_exactly_as_the_replay(path):
     game = import_game(load(path)["game"])
-    replayed, cached = build(game), snapshot(game, limit=None)
-    assert isinstance(replayed, GameView)
-    assert isinstance(cached, GameView)
+    replayed, cached = build(game), stored_replay(game, limit=None)
+    assert isinstance(replayed, ReplayView)
+    assert isinstance(cached, ReplayView)
     assert replayed.totals == cached.totals
     assert replayed.active_count() == cached.active_count()
     names = game.players
@@ -63,7 +61,7 @@ def test_a_stored_result_holds_data_not_text(path):
     for row in build(game).rows:
         if row.result is None:
             continue
-        stored = result_json(row.result, game.rulebook)
+        stored = result_json(row.result, game.plugin)
         assert json.loads(json.dumps(stored)) == stored
         for payment in row.result.payments:
             text = payment.formula(True, game.players)

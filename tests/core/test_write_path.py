@@ -34,7 +34,7 @@ WRITE_PATH = {
     "scoring/models.py": {'F("version")', "bump_versions"},
     # The stored replay (Game.state, Hand.result), rewritten under the game's row lock by a
     # write or by the reader that finds it stale; services keeps it in step through it.
-    "scoring/cache.py": {"update", "select_for_update", "raw SQL"},
+    "scoring/replay.py": {"update", "select_for_update", "raw SQL"},
 }
 # Rows that are no game's or group's: the sign-up form's user, an account's saved link, the
 # budgets' counts (one upsert statement).

@@ -15,11 +15,10 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scoring.cache import store
 from scoring.engine import get_ruleset
 from scoring.groups import evenings as groups
-from scoring.ledger import build
 from scoring.models import AccessMiss, Game, Group, Hand, SettleUp, SettleUpTransfer, Transfer
+from scoring.replay import build, store
 from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
 from tests.core.test_it_no_500 import SAFE, VALUES
@@ -367,7 +366,7 @@ def test_standings_follow_people_through_a_seating(client, group):
     zimo = {"outcome": "win", "winner": 0, "win_type": "zimo"}
     seating = {"outcome": "seating", "players": ["小张", "小李", "阿华", "大刘"]}
     game = evening(client, group, hands=[zimo, seating, zimo])
-    people = dict(groups.people_of(game))
+    people = dict(groups.people_with_totals(game))
     standings = {s.name: s for s in client.get(group_url(group)).context["standings"]}
     assert {name: s.fen for name, s in standings.items()} == {name: points * 100 for name, points in people.items()}
     assert people["老王"] == 42

@@ -8,7 +8,6 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.utils import timezone
 
-from scoring.cache import table
 from scoring.engine import score_game
 from scoring.engine.contract import MAX_STREAK
 from scoring.engine.hygiene import MAX_NAME
@@ -18,6 +17,7 @@ from scoring.models import Game, Hand, Transfer
 from scoring.records.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
 from scoring.records.exports import import_game
 from scoring.records.views.records import MAX_IMPORT_BYTES
+from scoring.replay import table
 from tests.helpers import game_url, kept_for_the_module
 
 WIDE = chr(0x20000)  # CJK Extension B: four bytes in UTF-8, the most any character takes

@@ -8,9 +8,9 @@ from django.test.utils import CaptureQueriesContext
 from scoring import services
 from scoring.engine import get_ruleset
 from scoring.engine.points import from_json
-from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.records.exports import import_game
+from scoring.replay import ReplayError, build
 from tests.examples import example_files, load
 from tests.factories import random_game
 from tests.helpers import game_url, record, version_of
@@ -113,7 +113,7 @@ def test_stored_stats_equal_the_replay_after_record_edit_void_undo_and_import(cl
         hand = Hand.objects.get(game=yiwu, seq=seq)
         try:
             services.void_hand(game=yiwu, seq=seq, revision=hand.revision, reason="记错了", voided_by="")
-        except LedgerError:
+        except ReplayError:
             pass
     first = Hand.objects.get(game=yiwu, seq=1)
     services.edit_hand(

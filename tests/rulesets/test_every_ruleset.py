@@ -1,5 +1,5 @@
 """Every registered ruleset is whole: what the app asks of it is there (scoring/engine/ruleset.py,
-scoring/entry/__init__.py), and no app code outside a ruleset's folder names it.
+scoring/handform/__init__.py), and no app code outside a ruleset's folder names it.
 
 The tests loop over the registry, so a new ruleset (one folder and one line in
 scoring/rulesets/__init__.py) is checked without touching them."""
@@ -11,12 +11,12 @@ import pytest
 from django.template.loader import get_template
 
 from scoring.engine import DEFAULT_RULESET, all_rulesets
-from scoring.entry.base import Entry
+from scoring.handform.base import FormSide
 from scoring.rulesets import INSTALLED
 
 ROOT = Path(__file__).resolve().parents[2]
-# What every ruleset's entry offers the views (scoring/entry/__init__.py): its own or the
-# plug-in class's default (scoring/entry/base.py Entry).
+# What every ruleset's entry offers the views (scoring/handform/__init__.py): its own or the
+# plug-in class's default (scoring/handform/base.py FormSide).
 ENTRY_NAMES = (
     "Form",
     "MISSING",
@@ -69,9 +69,9 @@ def test_the_installed_rulesets_are_registered_in_their_order_home_first():
 
 
 @rulesets()
-def test_its_folder_holds_its_engine_and_entry(ruleset):
+def test_its_folder_holds_its_engine_and_form_side(ruleset):
     assert (ruleset.folder / "engine" / "__init__.py").is_file()
-    assert (ruleset.folder / "entry.py").is_file()
+    assert (ruleset.folder / "form_side.py").is_file()
     assert ruleset.package.endswith(ruleset.code)
     assert ruleset.seats in (2, 3, 4)
     assert ruleset.default_preset in ruleset.presets
@@ -88,15 +88,15 @@ def test_its_rules_document_exists_and_has_a_title(ruleset):
 
 @rulesets()
 def test_its_entry_offers_every_name_the_views_ask(ruleset):
-    entry = ruleset.entry
+    entry = ruleset.form_side
     missing = [name for name in ENTRY_NAMES if not hasattr(entry, name)]
     assert missing == []
-    assert isinstance(entry, Entry)
+    assert isinstance(entry, FormSide)
 
 
 @rulesets()
 def test_its_templates_load(ruleset):
-    entry = ruleset.entry
+    entry = ruleset.form_side
     for name in (entry.TEMPLATE, entry.RULES_TEMPLATE, entry.PARTIAL):
         assert get_template(name) is not None  # "x.html#part" loads the partial
 

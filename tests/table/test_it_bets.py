@@ -5,7 +5,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Game, Hand
-from scoring.rulesets.yiwu import entry as yiwu
+from scoring.rulesets.yiwu import form_side as yiwu
 from tests.helpers import game_url, record
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -108,10 +108,10 @@ def test_two_phones_placing_bets_keep_both(game):
     first, second = Client(), Client()
     stale = Game.objects.get()  # both phones loaded the page before either bet
     services.change_pending(
-        game=stale, change=lambda p, s, r: yiwu.ENTRY.change_bet(p, s, r, bet="maizi", seat=1, amount=None, on=True)
+        game=stale, change=lambda p, s, r: yiwu.FORM_SIDE.change_bet(p, s, r, bet="maizi", seat=1, amount=None, on=True)
     )
     services.change_pending(
-        game=stale, change=lambda p, s, r: yiwu.ENTRY.change_bet(p, s, r, bet="maizi", seat=2, amount=None, on=True)
+        game=stale, change=lambda p, s, r: yiwu.FORM_SIDE.change_bet(p, s, r, bet="maizi", seat=2, amount=None, on=True)
     )
     bet(first, game, "maizi", 0)
     bet(second, game, "maizi", 3)

@@ -7,10 +7,10 @@ from pathlib import Path
 from django.conf import settings
 
 from scoring.engine.manual import MAX_NOTE
-from scoring.rulesets.zhuji.entry import MAX_EXTRA
+from scoring.rulesets.zhuji.form_side import MAX_EXTRA
 from tests.helpers import game_url, record, template_dirs
 
-ENTRY = Path(settings.BASE_DIR) / "templates" / "scoring" / "entry"
+FORM_SIDE = Path(settings.BASE_DIR) / "templates" / "scoring" / "entry"
 CSS = Path(settings.BASE_DIR) / "static" / "css" / "app.css"
 YIWU_FIELDS = ["outcome", "winner", "win_type", "discarder", "piao_player", "piao_level", "feeder1", "caishen"]
 
@@ -55,11 +55,11 @@ def test_the_limits_and_the_placeholder_come_from_the_forms(client, game, zhuji_
 def test_no_entry_template_repeats_a_limit_or_draws_a_field_select_by_hand():
     ruleset_templates = [p for d in template_dirs()[1:] for p in d.rglob("*.html")]
     assert len(ruleset_templates) >= 6  # each ruleset's entry and rules sheets
-    for path in [*ENTRY.glob("*.html"), *ruleset_templates]:
+    for path in [*FORM_SIDE.glob("*.html"), *ruleset_templates]:
         text = path.read_text(encoding="utf-8")
         assert not re.search(r'(maxlength|min|max)="\d', text), path
         assert not re.search(r'<select name="(?!xz)', text), path  # only 下子's amounts, built per seat
-    assert not (ENTRY.parent / "_select.html").exists()
+    assert not (FORM_SIDE.parent / "_select.html").exists()
 
 
 def test_a_refused_field_is_marked_but_not_told_twice(client, game):

@@ -1,4 +1,4 @@
-"""The entry sheets draw their selects in Python (scoring/entry/widgets.py): every field of every entry
+"""The entry sheets draw their selects in Python (scoring/handform/widgets.py): every field of every entry
 form, answered or not, valid or refused, reads exactly as Django's own templates draw it."""
 
 import datetime
@@ -13,9 +13,9 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
 from scoring.engine import all_rulesets
-from scoring.entry import manual
-from scoring.entry.widgets import ENTRY_RENDERER, SELECT
-from scoring.rulesets.yiwu import entry as yiwu
+from scoring.handform import manual
+from scoring.handform.widgets import ENTRY_RENDERER, SELECT
+from scoring.rulesets.yiwu import form_side as yiwu
 
 NAMES = ["老王", "小李", "<b>阿华</b>", "大刘 & 子"]
 ANSWERS = [
@@ -29,7 +29,7 @@ ANSWERS = [
 DJANGOS_OWN = DjangoTemplates()
 
 
-KINDS = [(r.code, r.entry, r.seats) for r in all_rulesets()] + [("manual", manual, 4)]
+KINDS = [(r.code, r.form_side, r.seats) for r in all_rulesets()] + [("manual", manual, 4)]
 
 
 @pytest.mark.parametrize(("kind", "seats"), [(k, n) for _, k, n in KINDS], ids=[code for code, _, _ in KINDS])
@@ -100,7 +100,7 @@ def test_option_groups_several_values_and_values_not_text_read_the_same_too(answ
 
 
 def test_each_form_has_fields_of_its_own_however_many_share_a_table():
-    """The forms of one table share what nothing changes (scoring/entry/base.py ``table_fields``):
+    """The forms of one table share what nothing changes (scoring/handform/base.py ``table_fields``):
     a refused form's red field, its values and another table's names stay its own."""
     refused = yiwu.Form(QueryDict("winner=9&caishen=x"), players=NAMES, streak=1)
     assert not refused.is_valid()
@@ -121,12 +121,12 @@ def test_each_form_has_fields_of_its_own_however_many_share_a_table():
 
 @pytest.mark.parametrize(("kind", "seats"), [(k, n) for _, k, n in KINDS], ids=[code for code, _, _ in KINDS])
 def test_a_forms_own_copy_of_each_field_and_widget_is_what_copy_copy_makes(kind, seats):
-    """scoring/entry/base.py ``shallow_copy`` stands in for ``copy.copy``: for every field and
+    """scoring/handform/base.py ``shallow_copy`` stands in for ``copy.copy``: for every field and
     widget of every entry form, the same class and the same attribute values, and nothing in the
     class (slots, its own copy or pickling hooks) that would make copy.copy do more."""
     import copy
 
-    from scoring.entry.base import shallow_copy, table_fields
+    from scoring.handform.base import shallow_copy, table_fields
 
     fields = table_fields(kind.Form, tuple(NAMES[:seats]), 1)
     for thing in [*fields.values(), *(field.widget for field in fields.values())]:

@@ -1,7 +1,7 @@
 """A confirmed preview stores what it showed: a preview made before another phone changed an
 earlier hand is refused and shown again, fresh; each request scores or replays only once."""
 
-import scoring.ledger
+import scoring.replay
 from scoring.models import Hand
 from tests.helpers import form_fields, game_url, messages_of, record, version_of
 
@@ -68,8 +68,8 @@ def test_an_edit_preview_replays_the_game_once(client, game, monkeypatch):
     for _ in range(6):
         record(client, game, DEALER_ZIMO)
     scored = []
-    real = scoring.ledger.replay
-    monkeypatch.setattr(scoring.ledger, "replay", lambda *a, **k: scored.append(len(a[2])) or real(*a, **k))
+    real = scoring.replay.replay
+    monkeypatch.setattr(scoring.replay, "replay", lambda *a, **k: scored.append(len(a[2])) or real(*a, **k))
     client.get(game_url(game) + "hand/3/edit?outcome=win&winner=0&win_type=zimo")
     assert sum(scored) == 6  # hands 1-2 to reach the table of hand 3, then hands 3-6 from there
 

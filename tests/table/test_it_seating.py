@@ -10,10 +10,9 @@ from django.conf import settings
 from django.test import Client
 
 from scoring import services
-from scoring.cache import snapshot
 from scoring.engine import score_game
-from scoring.ledger import build
 from scoring.models import Game, Hand
+from scoring.replay import build, stored_replay
 from tests.helpers import game_url, record, version_of
 
 NAMES = ["阿明", "小芳", "老王", "阿强"]
@@ -69,8 +68,8 @@ def assert_seated(game: Game) -> None:
     assert game.state["table"]["seating"] == ["阿明", "小芳", "小李", "阿强"]
     assert game.state["table"]["people"] == [{"name": n, "total": t} for n, t in PEOPLE]
     assert game.state["table"]["totals"] == TOTALS
-    assert snapshot(game).state == build(game).state  # the stored table is the replay's
-    assert snapshot(game).state.people() == PEOPLE
+    assert stored_replay(game).state == build(game).state  # the stored table is the replay's
+    assert stored_replay(game).state.people() == PEOPLE
 
 
 @pytest.mark.django_db
@@ -146,13 +145,13 @@ def test_a_seating_recorded_as_a_hand_clears_the_bets_placed_and_keeps_the_cache
     assert game.state["table"]["seating"] == ["老王", "小李", "阿华", "小周"]
     assert (game.state["table"]["dealer"], game.state["table"]["streak"]) == (1, 0)
     assert Hand.objects.get(game=game, seq=2).result["own"] == {"seating": seating["players"]}
-    assert snapshot(game, limit=None).state == build(game).state
+    assert stored_replay(game, limit=None).state == build(game).state
     # The next hand: 小李 deals; 小周 (seat 3) 自摸 ×2: 庄7 × 2 from 小李, 闲5 × 2 from the others.
     assert record(client, game, {"outcome": "win", "winner": 3, "win_type": "zimo"}).status_code == 302
     game.refresh_from_db()
     people = {p["name"]: p["total"] for p in game.state["table"]["people"]}
     assert people == {"老王": 42 - 10, "小李": -14 - 14, "阿华": -14 - 10, "大刘": -14, "小周": 34}
-    assert snapshot(game, limit=None).state == build(game).state
+    assert stored_replay(game, limit=None).state == build(game).state
 
 
 @pytest.mark.django_db

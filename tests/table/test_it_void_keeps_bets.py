@@ -5,10 +5,9 @@ amounts change, before → after (docs/rules/yiwu.md §7, §8)."""
 
 import json
 
-from scoring.cache import snapshot
 from scoring.engine import score_game
-from scoring.ledger import build
 from scoring.models import Hand
+from scoring.replay import build, stored_replay
 from tests.helpers import form_fields, game_url, record, version_of
 
 # 老王 (东, seat 0) deals. Hand 1: a draw, before which 老王 bought 买子 (nobody pays in a draw).
@@ -33,7 +32,7 @@ def void(client, game, seq: int, **extra):
 def ledger_is_the_replay(game) -> list:
     """The stored results equal a fresh replay of the hands; the totals."""
     game.refresh_from_db()
-    stored = snapshot(game, limit=None)
+    stored = stored_replay(game, limit=None)
     replayed = build(game)
     assert [r.hand.result for r in stored.rows] == [r.hand.result for r in replayed.rows]
     assert stored.totals == replayed.totals

@@ -3,7 +3,7 @@ question and buttons, and a preview refresh still swaps only its own part."""
 
 import pytest
 
-from scoring.rulesets.zhuji import entry as zhuji_entry
+from scoring.rulesets.zhuji import form_side as zhuji_entry
 from scoring.rulesets.zhuji.engine.hands import TAI_NAMES
 from tests.helpers import game_url
 

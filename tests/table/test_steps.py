@@ -112,15 +112,15 @@ def test_in_english_and_signed_in_each_question_is_as_its_page_shows_it(client, 
 
 @pytest.mark.parametrize("ruleset_game", codes(), indirect=True)
 def test_the_forms_the_walk_only_validates_leave_the_tables_fields_as_they_were(client, ruleset_game):
-    """Most of the walk's forms share the table's fields (scoring/entry/base.py ``drawn``): after a
+    """Most of the walk's forms share the table's fields (scoring/handform/base.py ``drawn``): after a
     bundle, and a refused sheet drawn from the same table, each field and widget is as before."""
-    from scoring.cache import table
-    from scoring.entry import entry_module_for
-    from scoring.entry.base import table_fields
+    from scoring.handform import form_side_of
+    from scoring.handform.base import table_fields
+    from scoring.replay import table
 
     game = ruleset_game
     before, _seq = table(game)
-    form = entry_module_for(game, {}).Form
+    form = form_side_of(game, {}).Form
     fields = table_fields(form, tuple(before.seating), before.streak)
 
     def looks() -> dict:

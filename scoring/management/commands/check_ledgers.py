@@ -1,16 +1,15 @@
 """``manage.py check_ledgers [--repair]``: compare every game's cache with its replay.
 
 A game whose cache was never filled (right after the upgrade's migrate) or was written by an
-older ``CACHE_VERSION`` holds nothing a page reads: the first read rebuilds it (scoring/cache.py
+older ``STORED_VERSION`` holds nothing a page reads: the first read rebuilds it (scoring/replay.py
 ``ensure``). It differs from nothing; it is counted apart, and ``--repair`` fills it."""
 
 import sys
 
 from django.core.management.base import BaseCommand
 
-from scoring.cache import cached_state, result_json, store
-from scoring.ledger import LedgerError, build
 from scoring.models import Game
+from scoring.replay import ReplayError, build, cached_state, result_json, store
 from scoring.stats import tally_of
 
 
@@ -25,7 +24,7 @@ class Command(BaseCommand):
         for game in Game.objects.iterator():
             try:
                 ledger = build(game)
-            except LedgerError as error:
+            except ReplayError as error:
                 self.stdout.write(f"game {game.pk}: does not replay: {error.message()}")
                 wrong += 1
                 continue
@@ -35,7 +34,7 @@ class Command(BaseCommand):
                     store(game, ledger)
                 continue
             expected = {
-                row.hand.seq: (result_json(row.result, game.rulebook) if row.result else None) for row in ledger.rows
+                row.hand.seq: (result_json(row.result, game.plugin) if row.result else None) for row in ledger.rows
             }
             stored = {row.hand.seq: row.hand.result for row in ledger.rows}
             state_ok = game.state.get("table") == ledger.state.to_dict() and game.state.get("tally") == tally_of(

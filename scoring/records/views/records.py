@@ -10,17 +10,17 @@ from django.views.decorators.cache import never_cache
 
 from scoring import device
 from scoring.access import load_game, spend_new_game, throttle
-from scoring.cache import snapshot
 from scoring.engine import ScoringError
 from scoring.engine.hygiene import loads
 from scoring.forms import ImportForm
 from scoring.lang import say
 from scoring.models import Game, Settlement
-from scoring.people import evening
+from scoring.people import by_person
 from scoring.records.backup import backup_json, notes
 from scoring.records.exports import ImportRefused, game_csv, import_game, share_text
 from scoring.records.listing import lines, my_games, my_tokens
 from scoring.records.render import summary_rows_html
+from scoring.replay import stored_replay
 from scoring.settle.charts import ledger_chart
 from scoring.stats import player_stats
 from scoring.table.presenters import hand_title
@@ -53,7 +53,7 @@ def stats(request: HttpRequest) -> HttpResponse:
 
 def summary(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    ledger = snapshot(game, limit=None)
+    ledger = stored_replay(game, limit=None)
     context = {
         "game": game,
         "token": token,
@@ -61,7 +61,7 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
         "share": share_text(ledger, Settlement.objects.filter(game=game).first()),
         "chart": ledger_chart(ledger),
     }
-    seen = evening(game, ledger.rows)
+    seen = by_person(game, ledger.rows)
     context["people"] = seen.people
     context["totals"] = ledger.state.people()
     hands = [
@@ -80,14 +80,14 @@ def _download_name(game: Game, ext: str) -> str:
 
 def export_csv(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    response = HttpResponse(game_csv(snapshot(game, limit=None)), content_type="text/csv; charset=utf-8")
+    response = HttpResponse(game_csv(stored_replay(game, limit=None)), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "csv")}"'
     return response
 
 
 def export_json(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    backup = backup_json(snapshot(game, limit=None))
+    backup = backup_json(stored_replay(game, limit=None))
     # Compact, and UTF-8 as it is (no \u escapes): the largest game then fits the import's limit.
     response = JsonResponse(backup, json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
     response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "json")}"'

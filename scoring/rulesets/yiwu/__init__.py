@@ -1,1 +1,1 @@
-"""义乌麻将: its engine (``engine/``), the table's side (``entry.py``, ``bets.py``) and templates."""
+"""义乌麻将: its engine (``engine/``), the table's side (``form_side.py``, ``bets.py``) and templates."""

@@ -4,8 +4,8 @@ to the next one that stands."""
 
 from dataclasses import dataclass
 
-from scoring.entry.base import BetRefused, seated_names
 from scoring.forms import BetForm
+from scoring.handform.base import BetRefused, seated_names
 from scoring.lang import pick
 from scoring.models import Game
 

@@ -1,1 +1,1 @@
-"""诸暨麻将: its engine (``engine/``), the table's side (``entry.py``) and templates."""
+"""诸暨麻将: its engine (``engine/``), the table's side (``form_side.py``) and templates."""

@@ -8,7 +8,6 @@ from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.access import load_game, spend_change, writable_game
-from scoring.cache import snapshot, table
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.engine.transfers import proven_fewest
@@ -17,6 +16,7 @@ from scoring.lang import chinese, say
 from scoring.models import Settlement
 from scoring.partial import wants_part
 from scoring.records.exports import share_text
+from scoring.replay import stored_replay, table
 from scoring.settle.charts import game_chart
 from scoring.yuan import money, yuan, yuan_text
 
@@ -70,7 +70,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     its live preview while playing, the transfers after; the form's own refresh of the preview
     gets only the preview (a navigation, the whole page)."""
     game, can_edit = load_game(request, token)
-    ledger = snapshot(game, limit=1)  # its totals and counts come from the game's row: no hand list here
+    ledger = stored_replay(game, limit=1)  # its totals and counts come from the game's row: no hand list here
     context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:

@@ -17,12 +17,12 @@ from scoring import device, live, ready, services
 from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.engine.seating import key
-from scoring.entry import entry_for
 from scoring.forms import NewGameForm
 from scoring.groups import evenings as groups
+from scoring.handform import form_side_for
 from scoring.lang import pick
 from scoring.models import Game
-from scoring.people import Seatings, people_of
+from scoring.people import Seatings, people_in_order
 from scoring.records.listing import lines, my_games, my_tokens
 from scoring.settle.charts import game_chart
 from scoring.table.pages import game_response, lan_base, ledger_page, qr_svg
@@ -134,7 +134,7 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def set_me(request: HttpRequest, token: str, seat: int) -> HttpResponse:
     game, can_edit = load_game(request, token)
-    if not can_edit or not 0 <= seat < game.rulebook.seats:
+    if not can_edit or not 0 <= seat < game.plugin.seats:
         raise Http404(_("没有这个座位"))
     response = redirect("game", token=token)
     device.set_my_name(request, response, game.id, game.seating[seat])  # the person, wherever they sit later
@@ -147,7 +147,7 @@ def set_me_by_name(request: HttpRequest, token: str) -> HttpResponse:
     game, can_edit = load_game(request, token)
     wanted = key(request.POST.get("name", ""))
     seatings = Seatings.of_game(game)
-    people = people_of(seatings.first, [names for _seq, names in seatings.changes])
+    people = people_in_order(seatings.first, [names for _seq, names in seatings.changes])
     person = next((name for name in people if key(name) == wanted), None)
     if not can_edit or person is None:
         raise Http404(_("这一场没有这个人"))
@@ -181,8 +181,8 @@ def chart(request: HttpRequest, token: str) -> HttpResponse:
 def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
     rules = game.house_rules().to_dict()
-    house = [(info, rules[name]) for name, info in game.rulebook.rule_info.items()]
-    module = entry_for(game)
+    house = [(info, rules[name]) for name, info in game.plugin.rule_info.items()]
+    module = form_side_for(game)
     context = {
         "game": game,
         "token": token,

@@ -17,16 +17,15 @@ from django.views.decorators.http import require_POST
 
 from scoring import device, services
 from scoring.access import spend_change, spend_hand_write, writable_game
-from scoring.cache import PAGE_HANDS, RECENT_HANDS, result_from_json, table
 from scoring.engine.seating import is_seating
-from scoring.entry import entry_for, entry_module_for
-from scoring.entry.base import BetRefused
-from scoring.entry.seating import recordable
 from scoring.forms import BetForm, VoidForm, ascii_int, refusal
+from scoring.handform import form_side_for, form_side_of
+from scoring.handform.base import BetRefused
+from scoring.handform.seating import recordable
 from scoring.lang import pick, say, table_words
-from scoring.ledger import LedgerError, build, number_in
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
+from scoring.replay import PAGE_HANDS, RECENT_HANDS, ReplayError, build, number_in, result_from_json, table
 from scoring.table.pages import (
     FORM_TOKEN,
     answers_url,
@@ -45,13 +44,13 @@ from scoring.table.views.seating import seating
 PRELOAD_SECONDS = 30
 
 
-class EntryPage:
+class HandPage:
     """The entry page of one hand (record or edit): its form at the step the answers reach, the
     table the hand is played at, and the preview once the hand is whole."""
 
     def __init__(self, request: HttpRequest, game: Game, before, data, drawn: bool = True, **context):
         """``drawn``: the page may be drawn (else its form is only validated and read)."""
-        self.request, self.game, self.module = request, game, entry_module_for(game, data)
+        self.request, self.game, self.module = request, game, form_side_of(game, data)
         self.names = list(before.seating)  # who sits at the hand's table
         self.form = self.module.Form(data, players=self.names, streak=before.streak, drawn=drawn)
         self.before, self.state, self.fix = before, before, None
@@ -75,7 +74,7 @@ class EntryPage:
             self.state.correct(*self.fix)
         return self.form.entry(self.state, self.game.house_rules())
 
-    def refuse(self, error: LedgerError) -> None:
+    def refuse(self, error: ReplayError) -> None:
         """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
         the sheet has not met yet (the entry module's ``REQUIREMENTS``) is a plain note instead."""
         if not confirming(self.request) and error.field in self.module.REQUIREMENTS:
@@ -145,7 +144,7 @@ class EntryPage:
 def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
     """The seating page, when the entry page has no form for ``data``'s entry module (换人/换位 has its
     own page: scoring/table/views/seating.py)."""
-    if recordable(entry_module_for(game, data)):
+    if recordable(form_side_of(game, data)):
         return None
     return redirect("seating", token=token)
 
@@ -159,14 +158,12 @@ def record_page(
     data,
     form_url: str | None = None,
     drawn: bool = True,
-) -> EntryPage:
+) -> HandPage:
     """The record page of the next hand (number ``seq``, played at ``before``) with ``data``;
     ``form_url``, the record view's address for ``token`` when the caller has it (the step
     bundle builds a hundred pages, most of them never drawn: ``drawn``)."""
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
-    page = EntryPage(
-        request, game, before, data, drawn, token=token, mode="record", next_seq=seq, form_token=form_token
-    )
+    page = HandPage(request, game, before, data, drawn, token=token, mode="record", next_seq=seq, form_token=form_token)
     page.context.update(form_url=form_url or reverse("record", args=[token]), number=game.state["active"] + 1)
     return page
 
@@ -195,7 +192,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
         return confirm(request, token, write, _("已记录第%(seq)s局。") % {"seq": page.context["number"]}, page)
     try:
         page.show(services.preview_record(game=game, state=page.state, entry=entry), new_hand(game, seq, entry))
-    except LedgerError as error:
+    except ReplayError as error:
         page.refuse(error)
     return page.render()
 
@@ -217,7 +214,7 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
         return refused
     form_token = request.POST.get("form_token", "")
     before, _seq = table(game)
-    page = EntryPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
+    page = HandPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
     if page.incomplete():
         return refused_json(form_reasons(page.form))
     entry = page.entry()
@@ -228,7 +225,7 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
         hand = services.record_hand(
             game=game, entry=entry, fix=page.fix, next_seq=next_seq, form_token=form_token, entered_by=by, queued=True
         )
-    except LedgerError as error:
+    except ReplayError as error:
         return refused_json(table_words(error.message()))
     except services.AlreadyRecorded as done:
         return already_json(game, done.hand)
@@ -243,7 +240,7 @@ def queued_refusal(request: HttpRequest, game: Game) -> JsonResponse | None:
     (it needs its own page) or a broken form token; None when it may be read."""
     if game.status == Game.FINISHED:
         return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
-    if not recordable(entry_module_for(game, request.POST)):
+    if not recordable(form_side_of(game, request.POST)):
         return refused_json(_("换人/换位需要联网，在换人/换位页上做。"))
     form_token = request.POST.get("form_token", "")
     if not form_token or not FORM_TOKEN.fullmatch(form_token):
@@ -304,7 +301,7 @@ def answers(request: HttpRequest, game: Game, before):
 
 def prefilled(game: Game, before, query):
     """A GET's answers ``query`` with the bets placed on the game page filled in."""
-    return entry_module_for(game, query).prefill(query, game.pending, before, game.house_rules())
+    return form_side_of(game, query).prefill(query, game.pending, before, game.house_rules())
 
 
 @require_POST
@@ -317,7 +314,7 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
     if not form.is_valid():
         messages.warning(request, refusal(form))
         return redirect("game", token=token)
-    change = partial(entry_for(game).change_bet, **form.cleaned_data)
+    change = partial(form_side_for(game).change_bet, **form.cleaned_data)
     spend_change(game=game)  # 429 past the game's changes per minute
     try:
         services.change_pending(game=game, change=change, what=bet_words(game.seating, **form.cleaned_data))
@@ -358,10 +355,10 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     if is_seating(hand.entry):  # 换人/换位 is changed on its own page
         return seating(request, token, hand=hand, game=game, hands=hands)
     before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
-    module = entry_module_for(game, hand.entry)
+    module = form_side_of(game, hand.entry)
     data = request.POST if request.method == "POST" else (request.GET or module.initial(hand.entry, hand.fix()))
     revision = ascii_int(data.get("revision", hand.revision), -1)
-    page = EntryPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
+    page = HandPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
     page.context.update(form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq))
     if page.incomplete():
         return page.render()
@@ -377,7 +374,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         return confirm(request, token, partial(write, **signed(request, game, "edited_by")), done, page)
     try:
         page.show(services.preview_change(game=game, hands=hands, changed=changed, before=before), changed)
-    except LedgerError as error:
+    except ReplayError as error:
         page.refuse(error)
     return page.render()
 
@@ -398,7 +395,7 @@ def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     context.update(void_context(game, hands, hand))
     try:
         preview = void_preview(game, hands, hand, before=context["before"], carry=context["carry"] if keep else None)
-    except LedgerError as error:
+    except ReplayError as error:
         return render(request, "table/void.html", {**context, **void_blocked(token, hands, error)})
     change = people_change(preview)
     people = [name for name, *_rest in change]
@@ -422,7 +419,7 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
     names = list(before.seating)
     return {
-        "row": hand_row(game, hand, result_from_json(hand.result, game.rulebook) if hand.result else None, None, names),
+        "row": hand_row(game, hand, result_from_json(hand.result, game.plugin) if hand.result else None, None, names),
         "number": number_in(hands, hand.seq),
         "before": before,
         "carry": carry,
@@ -431,14 +428,14 @@ def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     }
 
 
-def void_blocked(token: str, hands: list[Hand], error: LedgerError) -> dict:
+def void_blocked(token: str, hands: list[Hand], error: ReplayError) -> dict:
     """Why the void is refused: the later hand it would break, and the link to that hand."""
     return {"blocked": error.message(), "blocked_seq": error.number, "blocked_url": hand_link(token, hands, error.seq)}
 
 
 def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:
     """The totals after voiding ``hand`` (played at ``before``), with ``carry`` (the bets placed
-    before it, kept) or without. Raises ``LedgerError``."""
+    before it, kept) or without. Raises ``ReplayError``."""
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
     return services.preview_change(game=game, hands=hands, changed=changed, before=before, carry=carry)

@@ -26,16 +26,15 @@ from django.utils.translation import gettext_lazy
 
 from scoring import services
 from scoring.access import spend_hand_write, writable_game
-from scoring.cache import table
 from scoring.engine import SEATS_ZH, score
 from scoring.engine.seating import OUTCOME, key
-from scoring.entry import entry_for
 from scoring.forms import NAME_LIMIT, ascii_int, no_control_characters, refusal
 from scoring.groups import evenings as groups
+from scoring.handform import form_side_for
 from scoring.lang import say, table_words
-from scoring.ledger import LedgerError, build
 from scoring.models import Game, Hand
 from scoring.people import draw, names_to_offer
+from scoring.replay import ReplayError, build, table
 from scoring.table.pages import (
     FORM_TOKEN,
     confirm,
@@ -72,7 +71,7 @@ class SeatingPage:
     def __init__(self, request: HttpRequest, game: Game, token: str, before, hand: Hand | None = None):
         self.request, self.game, self.token, self.before, self.hand = request, game, token, before, hand
         self.data = request.POST if request.method == "POST" else request.GET
-        self.seats = game.rulebook.seats
+        self.seats = game.plugin.seats
         self.url = reverse("seating", args=[token]) if hand is None else reverse("edit-hand", args=[token, hand.seq])
         self.errors: list[str] = []
         self.start = list(before.seating)  # who sits now (before this seating)
@@ -204,7 +203,7 @@ class SeatingPage:
 def what_ends(game: Game, before, after, pending: dict) -> list[str]:
     """What a seating ends, as the table says it: each person's marks (义乌's 买/下N, and the bets
     placed for the next hand) that the table after it no longer shows, and a 连庄 that restarts."""
-    marks = entry_for(game).marks
+    marks = form_side_for(game).marks
     ended = []
     for s, name in enumerate(before.seating):
         kept = marks(after, s, {})
@@ -304,7 +303,7 @@ class Shown:
     def __init__(self, request: HttpRequest, context: dict):
         self.request, self.context = request, context
 
-    def refuse(self, error: LedgerError) -> None:
+    def refuse(self, error: ReplayError) -> None:
         """The engine's reason, without a 第N局 (a seating is no hand)."""
         self.context["errors"].append(table_words(say(error.error)))
         self.context.pop("preview", None)
@@ -351,7 +350,7 @@ def record_seating(request, game, token, page, context, entry, fix, before, next
         return confirm(request, token, onto_roster(request, game, write, entry["players"]), _("已换人/换位。"), shown)
     try:
         preview = services.preview_record(game=game, state=at_table(before, fix), entry=entry)
-    except LedgerError as error:
+    except ReplayError as error:
         shown.refuse(error)
         return shown.render()
     show(context, game, before, preview, entry, fix, pending=game.pending or {})
@@ -376,7 +375,7 @@ def edit_seating(request, game, token, page, context, entry, fix, before, hands,
         return confirm(request, token, write, done, shown)
     try:
         preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)
-    except LedgerError as error:
+    except ReplayError as error:
         shown.refuse(error)
         return shown.render()
     show(context, game, before, preview, entry, fix, pending={})
@@ -387,7 +386,7 @@ def show(context: dict, game: Game, before, preview: services.Preview, entry: di
     """The preview: who sits where before → after, the dealer, who sits out, what ends, and (an
     edit) every person's total and every other hand that changes."""
     after = deepcopy(at_table(before, fix))
-    score(game.rulebook, game.house_rules(), after, game.rulebook.parse_hand(entry))  # the preview scored it
+    score(game.plugin, game.house_rules(), after, game.plugin.parse_hand(entry))  # the preview scored it
     seated = {key(name) for name in after.seating}
     change = people_change(preview)
     context.update(

@@ -2,7 +2,7 @@
 answers its link, in one bundle per game that static/js/steps.js shows at a tap, no request.
 
 The walk is generic: it starts from the game page's record buttons (``start_links``), renders
-each page that is a question (``EntryPage.choice``: its form's step is none of ``FORM_STEPS``)
+each page that is a question (``HandPage.choice``: its form's step is none of ``FORM_STEPS``)
 and follows the step links that render gave (the ``step_url`` tag adds each to ``step_links``).
 A link to another question is followed; a link that stays on the same question (义乌's 飘 names,
 单/双 and 喂家 chips refine the win-type step) is not: those and every link to a sheet or a
@@ -37,12 +37,11 @@ from django.utils.safestring import mark_safe
 
 from scoring import services
 from scoring.access import writable_game
-from scoring.cache import table
-from scoring.ledger import LedgerError
 from scoring.models import Game
 from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
+from scoring.replay import ReplayError, table
 from scoring.table.presenters import hand_title
-from scoring.table.views.hands import EntryPage, prefilled, record_page
+from scoring.table.views.hands import HandPage, prefilled, record_page
 from scoring.templatetags.table import other_outcomes
 
 HERE_MARK = "here-0b6c9f2e"  # where the language switch's return address goes in a walk's frame
@@ -58,7 +57,7 @@ def start_links(game: Game, token: str) -> list[str]:
     writes them: each winner, 流局, the ruleset's own outcomes (逃跑). They are the winner step's
     own links (``step_url`` on ``?v=``), so the two share their steps."""
     url, version = reverse("record", args=[token]), game.version
-    links = [f"{url}?v={version}&winner={seat}&outcome=win" for seat in range(game.rulebook.seats)]
+    links = [f"{url}?v={version}&winner={seat}&outcome=win" for seat in range(game.plugin.seats)]
     outcomes = ["draw", *(outcome for outcome, _label in other_outcomes(game))]
     return links + [f"{url}?v={version}&outcome={outcome}" for outcome in outcomes]
 
@@ -102,7 +101,7 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
     return Walk(list(shown.items()), list(leaves.items()), seq)
 
 
-def whole_hand(game: Game, page: EntryPage) -> str:
+def whole_hand(game: Game, page: HandPage) -> str:
     """The title of the hand a leaf's answers make, as its preview's 确认 says it, when the
     server takes them as they are (its sheet left as it opens); "" when they need more (a sheet's
     台, a form to type in) or the rules refuse them."""
@@ -111,12 +110,12 @@ def whole_hand(game: Game, page: EntryPage) -> str:
     try:
         entry = page.entry()
         preview = services.preview_record(game=game, state=page.state, entry=entry)
-    except LedgerError:
+    except ReplayError:
         return ""
     return hand_title(game, entry, preview.result, page.names)
 
 
-def body(request: HttpRequest, page: EntryPage, link: str, links: list[str], frame: list[str]) -> str:
+def body(request: HttpRequest, page: HandPage, link: str, links: list[str], frame: list[str]) -> str:
     """What htmx swaps in for ``link`` (the page's title and its body, without the scripts, which
     htmx drops), each step link of it added to ``links``. Never this request's flash.
 

@@ -27,6 +27,6 @@ def toy():
 @pytest.fixture
 def bare_toy():
     """The toy registered from tests/rulesets/toy/bare/, whose entry overrides nothing of the
-    plug-in class (scoring/entry/base.py Entry), for one test."""
+    plug-in class (scoring/handform/base.py FormSide), for one test."""
     yield registered(BARE)
     unregister("toy")

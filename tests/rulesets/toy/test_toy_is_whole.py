@@ -1,5 +1,5 @@
 """The toy is a whole ruleset by the registry's own account: its rules document, its templates,
-every name an entry module offers (scoring/entry/__init__.py), and no 算牌 at any door."""
+every name an entry module offers (scoring/handform/__init__.py), and no 算牌 at any door."""
 
 import json
 import re
@@ -7,8 +7,8 @@ import re
 import pytest
 from django.template.loader import get_template
 
-import scoring.entry
-from scoring.entry.base import Entry
+import scoring.handform
+from scoring.handform.base import FormSide
 from scoring.models import Game
 from scoring.records.exports import import_game
 from tests.rulesets import test_every_ruleset as whole
@@ -20,7 +20,7 @@ DEFINED = re.compile(r"``([A-Za-z_]\w*)(?:\([^`]*\))?``(?=:|,|\s+and\s)")
 
 
 def required_names() -> set[str]:
-    bullets = "".join(BULLETS.findall(scoring.entry.__doc__))
+    bullets = "".join(BULLETS.findall(scoring.handform.__doc__))
     return set(DEFINED.findall(bullets))
 
 
@@ -34,18 +34,18 @@ def test_the_entry_docs_name_what_the_views_ask():
 
 
 def test_the_plug_in_class_has_each_documented_name_and_no_other():
-    assert {name for name in vars(Entry) if not name.startswith("_")} == required_names()
+    assert {name for name in vars(FormSide) if not name.startswith("_")} == required_names()
 
 
 def test_the_toy_offers_every_name_of_an_entry_module(toy):
-    missing = sorted(name for name in required_names() if not hasattr(toy.entry, name))
+    missing = sorted(name for name in required_names() if not hasattr(toy.form_side, name))
     assert missing == []
 
 
 def test_the_toy_overrides_only_its_part_of_the_rules_page(toy):
     """Everything else (the entry steps and sheet, titles, winds, no bets) is the plug-in's own."""
-    assert isinstance(toy.entry, Entry)
-    own = {name for name in vars(type(toy.entry)) if not name.startswith("_")}
+    assert isinstance(toy.form_side, FormSide)
+    own = {name for name in vars(type(toy.form_side)) if not name.startswith("_")}
     assert own == {"RULES_TEMPLATE", "rules_context"}
 
 
@@ -67,7 +67,7 @@ def test_with_the_toy_registered_the_installed_come_first_and_no_app_code_names_
 def test_the_toy_document_and_templates_are_in_its_folder(toy):
     assert toy.rules_document == toy.folder / "rules.md"
     assert toy.rules_document.read_text(encoding="utf-8").startswith("# 玩具麻将")
-    for name in (toy.entry.TEMPLATE, toy.entry.RULES_TEMPLATE, toy.entry.PARTIAL):
+    for name in (toy.form_side.TEMPLATE, toy.form_side.RULES_TEMPLATE, toy.form_side.PARTIAL):
         assert get_template(name) is not None
     assert toy.analyser is None
 

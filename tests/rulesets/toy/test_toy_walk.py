@@ -15,9 +15,9 @@ import json
 import pytest
 from django.conf import settings
 
-from scoring.cache import snapshot
 from scoring.engine import all_rulesets, get_ruleset, score_game
 from scoring.models import Game, Settlement
+from scoring.replay import stored_replay
 from tests.core.test_it_english_pages import leaks
 from tests.helpers import game_url, record, totals_on_page, version_of
 
@@ -81,7 +81,7 @@ def ledger(game: Game) -> list[int]:
     """The totals the replay holds, after checking that each hand that counts sums to zero and
     that the hands add up to them."""
     game.refresh_from_db()
-    view = snapshot(game, limit=None)
+    view = stored_replay(game, limit=None)
     counted = [row.result for row in view.rows if row.result is not None]
     for result in counted:
         assert sum(result.net) == 0

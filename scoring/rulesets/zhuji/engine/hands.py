@@ -14,7 +14,7 @@ TAI_FIELDS = frozenset(
     ("dragon_pungs", "wind_pungs", "shape", "hunyise", "qianggang", "gangkai", "no_caishen", "special", "extra")
 )
 # §3 every 台 item's name (zh, en), in table order: the one table the explanations, the entry
-# sheet (../entry.py) and 算牌 (analyse.py) read.
+# sheet (../form_side.py) and 算牌 (analyse.py) read.
 TAI_NAMES: dict[str, tuple[str, str]] = {
     "zhong": ("中", "Red"),
     "fa": ("发", "Green"),

@@ -1,4 +1,4 @@
-"""The toy's engine registered from this folder, whose ``entry.py`` overrides nothing: the same
+"""The toy's engine registered from this folder, whose ``form_side.py`` overrides nothing: the same
 code, rules and document as the toy, none of its templates."""
 
 from scoring.engine.ruleset import register_package

@@ -1,13 +1,13 @@
 """换人/换位 in the hand list, the same in every ruleset (scoring/engine/seating.py): a seating
-entry stored as a hand is titled, takes no bets and ends the ones placed before it. ``entry_module_for``
+entry stored as a hand is titled, takes no bets and ends the ones placed before it. ``form_side_of``
 picks ``SEATING`` for a seating entry. Its ``Form`` is None: the entry page does not record or
 edit a seating (``recordable``), so a hand row's 修改 of one answers with a message, never a form."""
 
-from scoring.entry.base import Entry
+from scoring.handform.base import FormSide
 from scoring.lang import pick
 
 
-class SeatingEntry(Entry):
+class SeatingEntry(FormSide):
     Form = None
 
     def title(self, names: list[str], entry: dict, result=None) -> str:
@@ -23,6 +23,6 @@ class SeatingEntry(Entry):
 SEATING = SeatingEntry()
 
 
-def recordable(entry: Entry) -> bool:
-    """Whether the entry page can record or edit a hand with ``entry`` (an ``Entry``)."""
+def recordable(entry: FormSide) -> bool:
+    """Whether the entry page can record or edit a hand with ``entry`` (an ``FormSide``)."""
     return entry.Form is not None

@@ -1,33 +1,204 @@
-"""The replay, kept in the rows it describes (``Hand.result``, ``Game.state``), so that pages
-need no replay at all.
-
-The truth is always the replay of the hands (scoring/ledger.py); what is stored here is that
-replay's results, field for field, and a ``Snapshot`` read from it satisfies the same read model
-(scoring/readmodel.py). Each write recomputes what it changes inside the same transaction that
-holds the game's row lock: a new hand is scored from the stored table state (one hand, not the
-whole game); an edit or a void replays the game and rewrites the results that changed.
-``Game.state`` carries a version: a cache written by an older version, or missing, is rebuilt
-from the replay before it is used (``manage.py check_ledgers --repair`` does it for every game).
-
-A payment is stored with its ruleset's ``why`` (the data of its explanation), never the text:
-the text is made when it is read, so rewording an explanation needs no rebuild.
-"""
+"""The replay: a game's hands replayed through the engine, the truth every page and total comes
+from (``Replay``), and the same replay kept in the rows it describes (``Hand.result``,
+``Game.state``: ``StoredReplay``), so that pages need no replay at all. Both satisfy one read
+model (``ReplayView``, ``RowView``, ``HandView``, ``PaymentView``); docs/glossary.md names them.
+Each write recomputes what it changes inside the transaction that holds the game's row lock; a
+stored replay of an older version (``STORED_VERSION``) is rebuilt before it is read."""
 
 import json
+from collections.abc import Sequence
 from copy import deepcopy
 from dataclasses import dataclass, fields
 from fractions import Fraction
+from typing import Protocol, runtime_checkable
 
 from django.db import connection, transaction
 
-from scoring.engine import Ruleset
+from scoring.engine import Ruleset, ScoringError, replay
+from scoring.engine.errors import BilingualError
 from scoring.engine.points import from_json, to_json
 from scoring.engine.ruleset import State
 from scoring.engine.seating import is_seating
-from scoring.ledger import Ledger, Row, build
+from scoring.lang import say, table_words
 from scoring.models import Game, Hand
 from scoring.people import evening_nets
 from scoring.stats import add_hand, new_tally, tally_of, who_sits
+
+# The read model: what pages, stats and exports read of a game and its hands, whichever replay.
+
+
+@runtime_checkable
+class PaymentView(Protocol):
+    @property
+    def payer(self) -> int: ...
+    @property
+    def payee(self) -> int: ...
+    @property
+    def amount(self) -> int | Fraction: ...
+    def formula(self, zh: bool = True, names: Sequence[str] | None = None) -> str:
+        """The right-hand side of the explanation; ``names`` (seat order) for the winds."""
+        ...
+
+
+@runtime_checkable
+class HandView(Protocol):
+    """One counted hand's result."""
+
+    @property
+    def dealer(self) -> int: ...
+    @property
+    def streak(self) -> int: ...
+    @property
+    def net(self) -> list: ...  # per seat: ints, or 诸暨's Fraction halves
+    @property
+    def payments(self) -> Sequence[PaymentView]: ...
+    @property
+    def paid_on(self) -> int:
+        """What the hand is paid on, e.g. a multiplier, 台 or 番 (the ruleset's ``count_word``)."""
+        ...
+
+
+@runtime_checkable
+class RowView(Protocol):
+    @property
+    def hand(self) -> Hand: ...
+    @property
+    def result(self) -> HandView | None: ...  # None for a voided hand
+
+
+@runtime_checkable
+class ReplayView(Protocol):
+    """A game's hands, in order (all of them, or the latest ones a page shows), and its table."""
+
+    @property
+    def game(self) -> Game: ...
+    @property
+    def rows(self) -> Sequence[RowView]: ...
+    @property
+    def state(self): ...  # the ruleset's table state the next hand is played in (a ``State``)
+    @property
+    def totals(self) -> list: ...
+    def active_count(self) -> int: ...
+
+
+# The replay of the hands through the engine: the truth.
+
+
+class ReplayError(BilingualError):
+    """A hand that the rules reject, named by its number (第N局) for the table."""
+
+    def __init__(self, seq: int, error: ScoringError, number: int | None = None):
+        """``seq`` finds the hand (links); ``number`` is the 第N局 the table sees (its seq when
+        not given)."""
+        number = seq if number is None else number
+        super().__init__(f"第{number}局：{error.zh}", f"Hand {number}: {error.en}", error.field)
+        self.seq, self.number = seq, number
+        self.error = error
+
+    def message(self) -> str:
+        """In the request's language, without the rules document's § references."""
+        return table_words(say(self))
+
+
+@dataclass
+class Row:
+    """A hand and its result: the engine's result in a ``Replay``, a ``CachedResult`` in a cache
+    ``StoredReplay`` (both ``HandView``s)."""
+
+    hand: Hand
+    result: HandView | None  # None for a voided hand
+    # 第N局 as the table sees it: the hands that stand are numbered 1, 2, 3…; a voided one has
+    # none (``Hand.seq`` stays the hand's id in addresses). Set where rows are made: ``build``
+    # and the cache's ``stored_replay``.
+    number: int | None = None
+
+
+@dataclass
+class Replay:
+    """A game replayed (a ``ReplayView``): every hand and the table the next one is played at."""
+
+    game: Game
+    rows: list[Row]  # every hand in order, voided ones included
+    state: State  # the state the next hand is played in: ``Seated`` (who sits where, each person's total)
+
+    @property
+    def totals(self) -> list[int]:
+        return self.state.totals
+
+    @property
+    def next_seq(self) -> int:
+        return self.rows[-1].hand.seq + 1 if self.rows else 1
+
+    def active_count(self) -> int:
+        """The hands that count: a seating (换人/换位) is none."""
+        return sum(1 for row in self.rows if row.result is not None and not is_seating(row.hand.entry))
+
+    def row(self, seq: int) -> Row | None:
+        return next((row for row in self.rows if row.hand.seq == seq), None)
+
+
+def build(
+    game: Game,
+    hands: list[Hand] | None = None,
+    *,
+    changed: Hand | None = None,
+    added: Hand | None = None,
+    start=None,
+    first: int = 1,
+    max_people: int | None = None,
+) -> Replay:
+    """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
+    edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
+    ``hands`` is played at (a copy is advanced), else the game's first with its players seated
+    (``game.players``, the first seating); ``first`` is the number
+    of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game); a write
+    passes ``max_people``, the people its seatings may bring the game to. Raises ``ReplayError``."""
+    hands = list(game.hands.all()) if hands is None else list(hands)
+    if changed is not None:
+        hands = [changed if h.seq == changed.seq else h for h in hands]
+    if added is not None:
+        hands.append(added)
+    active = [h for h in hands if not h.voided]
+    fixes = {i: h.fix() for i, h in enumerate(active) if h.fix() is not None}
+    try:
+        entries = [h.entry for h in active]
+        start = None if start is None else deepcopy(start)
+        results, state = replay(
+            game.plugin,
+            game.house_rules(),
+            entries,
+            game.first_dealer,
+            fixes,
+            state=start,
+            players=game.players,
+            max_people=max_people,
+        )
+    except ScoringError as error:
+        raise ReplayError(active[error.hand].seq, error, first + counted(active[: error.hand])) from None
+    by_id = dict(zip((id(h) for h in active), results, strict=True))
+    numbers = {id(h): n for n, h in enumerate((h for h in active if not is_seating(h.entry)), start=first)}
+    return Replay(game, [Row(h, by_id.get(id(h)), numbers.get(id(h))) for h in hands], state)
+
+
+def counted(hands) -> int:
+    """How many of ``hands`` count as hands (第N局): the standing ones that are no seating."""
+    return sum(1 for h in hands if not h.voided and not is_seating(h.entry))
+
+
+def number_in(hands, seq: int) -> int:
+    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the hands that count
+    before it, plus one."""
+    return counted(h for h in hands if h.seq < seq) + 1
+
+
+def numbers(hands) -> dict[int, int]:
+    """Each counted hand's 第N局, by seq."""
+    counted_hands = (h for h in hands if not h.voided and not is_seating(h.entry))
+    return {h.seq: n for n, h in enumerate(counted_hands, start=1)}
+
+
+# The stored replay: each result field for field, and each payment's ``why``, never its text
+# (the text is made when read, so rewording an explanation needs no rebuild).
 
 # 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
 # instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py);
@@ -36,7 +207,7 @@ from scoring.stats import add_hand, new_tally, tally_of, who_sits
 # order now) and ``people`` (each person's total, in order of first appearance); 8: the table's
 # ``passes`` (rounds), each standing seating (``seatings``: [seq, names]), ``active`` counts no
 # seating, and the tally is by person (scoring/stats.py)
-CACHE_VERSION = 8
+STORED_VERSION = 8
 COMMON = frozenset(("dealer", "streak", "net", "payments"))  # the fields every result has
 RECENT_HANDS = 15  # the game page's list
 PAGE_HANDS = 100  # a page of the whole list (?page=N, newest first)
@@ -111,7 +282,7 @@ def state_json(
     if tally is None:  # a seated table's people (a bare ruleset's table: its seats; it is rebuilt seated)
         tally = new_tally(len(state.people()) if hasattr(state, "people") else len(state.totals))
     return {
-        "v": CACHE_VERSION,
+        "v": STORED_VERSION,
         "table": state.to_dict(),
         "active": active,
         "last_seq": last_seq,
@@ -137,20 +308,20 @@ def after_hand(game: Game, state: State, *, entry: dict, result, seq: int) -> di
 def cached_state(game: Game) -> State | None:
     """The stored table (a ``Seated`` one), or None when it must be rebuilt first: missing, from
     an older version, or seating other players first than the game's (its players renamed)."""
-    if not game.state or game.state.get("v") != CACHE_VERSION or "seating" not in game.state["table"]:
+    if not game.state or game.state.get("v") != STORED_VERSION or "seating" not in game.state["table"]:
         return None
     first = [person["name"] for person in game.state["table"]["people"][: len(game.players)]]
     if first != list(game.players):
         return None
-    return game.rulebook.state_from_dict(game.state["table"])
+    return game.plugin.state_from_dict(game.state["table"])
 
 
 @transaction.atomic
-def store(game: Game, ledger: Ledger) -> None:
+def store(game: Game, ledger: Replay) -> None:
     """Write a full replay into the cache: the results that changed, and the game's state."""
     changed = []
     for row in ledger.rows:
-        new = result_json(row.result, game.rulebook) if row.result is not None else None
+        new = result_json(row.result, game.plugin) if row.result is not None else None
         if row.hand.pk is not None and row.hand.result != new:
             row.hand.result = new
             changed.append(row.hand)
@@ -199,12 +370,12 @@ def table(game: Game) -> tuple[State, int]:
     """The state the next hand is played in, and its number: no query beyond the game's row. The
     state is ``Seated``: ``seating`` (who sits where now) and ``people()`` (each person's total)."""
     ensure(game)
-    return game.rulebook.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
+    return game.plugin.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
 @dataclass
-class Snapshot:
-    """A game read from the cache (a ``GameView``): the table now and its hands, all of them or
+class StoredReplay:
+    """A game read from the cache (a ``ReplayView``): the table now and its hands, all of them or
     the latest ones a page shows."""
 
     game: Game
@@ -235,7 +406,7 @@ class Snapshot:
         return max(1, -(-self.last_seq // PAGE_HANDS))
 
 
-def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> Snapshot:
+def stored_replay(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> StoredReplay:
     """Two queries whatever the game's length: ``limit`` hands, newest first from ``offset``
     (all if None)."""
     ensure(game)
@@ -243,15 +414,15 @@ def snapshot(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> S
     hands = list(hands[offset : offset + limit] if limit else hands)
     if any(h.result is None and not h.voided for h in hands):  # written before the cache existed
         rebuild(game)
-        return snapshot(game, limit, offset)
-    ruleset = game.rulebook
+        return stored_replay(game, limit, offset)
+    ruleset = game.plugin
     rows = [
         Row(h, result_from_json(h.result, ruleset) if h.result is not None and not h.voided else None)
         for h in reversed(hands)
     ]
     state = game.state
     number_rows(game, rows, newest=offset == 0)
-    return Snapshot(game, rows, game.rulebook.state_from_dict(state["table"]), state["active"], state["last_seq"])
+    return StoredReplay(game, rows, game.plugin.state_from_dict(state["table"]), state["active"], state["last_seq"])
 
 
 def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:

@@ -5,8 +5,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_ZH
-from scoring.entry.base import DiscardForm, Entry, seated_names, win_initial, win_title
 from scoring.forms import StrictIntegerField
+from scoring.handform.base import DiscardForm, FormSide, seated_names, win_initial, win_title
 from scoring.lang import pick
 from scoring.rulesets.zhuji.engine import hands as tai_names
 from scoring.rulesets.zhuji.engine.hands import TAI_NAMES, seat_wind, wind_tai
@@ -69,13 +69,13 @@ def _sheet_initial(entry: dict) -> dict:
     return data
 
 
-class ZhujiEntry(Entry):
+class ZhujiEntry(FormSide):
     """诸暨 offers its own sheet, title, winds and 算牌 words; no bets are placed before a hand."""
 
     Form = Form
-    TEMPLATE = "zhuji/entry.html"
+    TEMPLATE = "zhuji/handform.html"
     RULES_TEMPLATE = "zhuji/rules.html"
-    PARTIAL = "zhuji/entry.html#head"  # what a preview refresh swaps: the preview and who won how
+    PARTIAL = "zhuji/handform.html#head"  # what a preview refresh swaps: the preview and who won how
     REQUIREMENTS = ("tai",)  # 「至少要1台」: on the sheet before any 台 is tapped, a note (not a refusal)
     # 算牌 in 诸暨's words (scoring/analyse/sheet.py WORDS): 放冲, and two kinds wild.
     ANALYSE_WORDS = {
@@ -130,4 +130,4 @@ class ZhujiEntry(Entry):
         return SEATS_ZH[seat_wind(seat, state.dealer)]
 
 
-ENTRY = ZhujiEntry()
+FORM_SIDE = ZhujiEntry()

@@ -1,5 +1,5 @@
 """A ruleset's table side that overrides nothing: the plug-in class's defaults alone."""
 
-from scoring.entry.base import Entry
+from scoring.handform.base import FormSide
 
-ENTRY = Entry()
+FORM_SIDE = FormSide()

@@ -1,7 +1,7 @@
 """手动记分 at the table, the same in every ruleset: each player's change typed in, a note, and
-optionally the next dealer (scoring/engine/manual.py). ``MANUAL`` is the table's side of it, an ``Entry`` as a ruleset's is
+optionally the next dealer (scoring/engine/manual.py). ``MANUAL`` is the table's side of it, an ``FormSide`` as a ruleset's is
 (its own ``Form``, ``MISSING``, ``initial``, ``TEMPLATE``, ``PARTIAL``, ``context``, ``title``; no
-bets); ``entry_module_for`` picks it for a manual hand."""
+bets); ``form_side_of`` picks it for a manual hand."""
 
 from decimal import Decimal
 
@@ -9,8 +9,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
-from scoring.entry.base import Entry, EntryForm, fix_initial, seat_field, seated_names
 from scoring.forms import StrictDecimalField, no_control_characters
+from scoring.handform.base import FormSide, HandForm, fix_initial, seat_field, seated_names
 from scoring.lang import pick
 
 MAX_SEATS = 4
@@ -20,7 +20,7 @@ def _amount_field() -> StrictDecimalField:
     return StrictDecimalField(max_value=MAX_AMOUNT, min_value=-MAX_AMOUNT, decimal_places=1, required=False)
 
 
-class Form(EntryForm):
+class Form(HandForm):
     outcome = forms.ChoiceField(choices=[("manual", _("手动记分"))])
     n0, n1, n2, n3 = (_amount_field() for _ in range(MAX_SEATS))
     note = forms.CharField(
@@ -59,11 +59,11 @@ def is_manual(data) -> bool:
     return bool(data) and data.get("outcome") == "manual"
 
 
-class ManualEntry(Entry):
+class ManualEntry(FormSide):
     Form = Form
     FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
-    TEMPLATE = "table/entry/manual.html"
-    PARTIAL = "table/entry/_preview.html"
+    TEMPLATE = "table/handform/manual.html"
+    PARTIAL = "table/handform/_preview.html"
     MISSING = {"manual": _("请填写每人的得失和说明。")}
 
     def initial(self, entry: dict, fix) -> dict:
@@ -74,7 +74,7 @@ class ManualEntry(Entry):
         return {**data, **fix_initial(fix)}
 
     def context(self, game, form, state, rules) -> dict:
-        step = "0.5" if game.rulebook.halves else "1"
+        step = "0.5" if game.plugin.halves else "1"
         names = seated_names(game, state)
         return {"amounts": [(s, names[s], form[f"n{s}"]) for s in range(len(names))], "amount_step": step}
 

@@ -7,8 +7,8 @@ from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
 
-from scoring.entry.base import Entry, EntryForm, fix_initial, seat_choices, seat_field, seated_names
 from scoring.forms import StrictIntegerField
+from scoring.handform.base import FormSide, HandForm, fix_initial, seat_choices, seat_field, seated_names
 from scoring.lang import pick, say, table_words
 from scoring.models import Game
 from scoring.rulesets.yiwu import bets as placed
@@ -24,7 +24,7 @@ PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
 pick_lazy = lazy(pick, str)
 
 
-class Form(EntryForm):
+class Form(HandForm):
     """One hand as entered at the table, converted to the scoring contract's HAND object."""
 
     outcome = forms.ChoiceField(
@@ -213,16 +213,16 @@ def _offered_types(rules, winner: int | None, data: dict) -> dict:
     }
 
 
-class YiwuEntry(Entry):
+class YiwuEntry(FormSide):
     """义乌 offers its own form, its bets placed before a hand (bets.py), 逃跑, and its 算牌 words."""
 
     Form = Form
     # The fields that show a refusal of the contract's 飘 and 承包 (喂家).
     FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
     PRESET_LABEL = ("底分（庄/闲）", "Base (dealer/other)")  # the new-game form's presets: a pair of bases
-    TEMPLATE = "yiwu/entry.html"
+    TEMPLATE = "yiwu/handform.html"
     RULES_TEMPLATE = "yiwu/rules.html"
-    PARTIAL = "table/entry/_preview.html"  # what a preview refresh swaps
+    PARTIAL = "table/handform/_preview.html"  # what a preview refresh swaps
     MISSING = {
         "winner": _("请选择谁胡了。"),
         "win_type": _("请选择胡牌型。"),
@@ -326,4 +326,4 @@ class YiwuEntry(Entry):
         return {"win_types": [WIN_TYPES[code] for code in COMMON_ORDER]}
 
 
-ENTRY = YiwuEntry()
+FORM_SIDE = YiwuEntry()

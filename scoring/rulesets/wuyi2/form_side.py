@@ -7,7 +7,7 @@ from dataclasses import replace
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.entry.base import Entry, WinOrDrawForm, seat_field, seated_names, win_initial, win_title
+from scoring.handform.base import FormSide, WinOrDrawForm, seat_field, seated_names, win_initial, win_title
 from scoring.lang import pick, table_words
 from scoring.rulesets.wuyi2.engine import BY_CODE, GROUPS, LISTABLE, PATTERNS, conflicts
 
@@ -52,13 +52,13 @@ def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
     }
 
 
-class Wuyi2Entry(Entry):
+class Wuyi2Entry(FormSide):
     """武义二人 offers its own chips, title and 番 table; seats keep their wind and no bets are placed."""
 
     Form = Form
-    TEMPLATE = "wuyi2/entry.html"
+    TEMPLATE = "wuyi2/handform.html"
     RULES_TEMPLATE = "wuyi2/rules.html"
-    PARTIAL = "wuyi2/entry.html#sheet"  # what a preview refresh swaps: the preview and the chips
+    PARTIAL = "wuyi2/handform.html#sheet"  # what a preview refresh swaps: the preview and the chips
     MISSING = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸还是放铳。")}
 
     def initial(self, entry: dict, fix) -> dict:
@@ -106,4 +106,4 @@ class Wuyi2Entry(Entry):
         return {"patterns": [replace(p, fan=rules.fan_table[p.code]) for p in PATTERNS], "groups": GROUPS}
 
 
-ENTRY = Wuyi2Entry()
+FORM_SIDE = Wuyi2Entry()

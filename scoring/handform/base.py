@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_EN, SEATS_ZH
 from scoring.engine.errors import BilingualError
-from scoring.entry.widgets import ENTRY_RENDERER
 from scoring.forms import StrictIntegerField
+from scoring.handform.widgets import ENTRY_RENDERER
 from scoring.lang import pick
 
 
@@ -30,7 +30,7 @@ def seat_field(label, required: bool = False) -> forms.TypedChoiceField:
     return forms.TypedChoiceField(label=label, choices=[("", "—")], coerce=int, empty_value=None, required=required)
 
 
-class EntryForm(forms.Form):
+class HandForm(forms.Form):
     """Base of the hand forms: ``SEAT_FIELDS`` take the table's names; ``fix`` reads the
     correction of the dealer/连庄 that every ruleset offers under 「更多」."""
 
@@ -83,7 +83,7 @@ class EntryForm(forms.Form):
 
 
 @functools.lru_cache(maxsize=256)
-def table_fields(form: type[EntryForm], players: tuple[str, ...], streak: int | None) -> dict[str, forms.Field]:
+def table_fields(form: type[HandForm], players: tuple[str, ...], streak: int | None) -> dict[str, forms.Field]:
     """``form``'s fields at a table, made once per names and 连庄 count: Django's deep copy of
     the class's fields, the names in the seat fields, the correction's placeholder. A form takes
     its ``own_copy`` of each: an entry page builds a form or two, and the deep copy (every
@@ -156,7 +156,7 @@ def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str
     return f"{winner}{count}" + pick(f" · {discarder}{discard_zh}", f" · {discarder} discarded")
 
 
-class WinOrDrawForm(EntryForm):
+class WinOrDrawForm(HandForm):
     """A hand that is a win or a draw, the win 自摸 or on a discard (诸暨, 武义二人): winner →
     「how」 → the ruleset's sheet. ``win_fields()`` gives what the sheet adds to a win's entry."""
 
@@ -210,18 +210,18 @@ class DiscardForm(WinOrDrawForm):
     discarder = seat_field(_("谁放冲"))
 
 
-class Entry:
-    """The table's side of a ruleset (scoring/entry/__init__.py): a ruleset's ``entry.py``
+class FormSide:
+    """The table's side of a ruleset (scoring/handform/__init__.py): a ruleset's ``form_side.py``
     subclasses it and overrides what it has; the rest is a plain win or draw (自摸, or who
     discarded: 放冲) titled ×what it is paid on, seats keeping their wind, and no bets."""
 
-    Form: type[EntryForm] | None = DiscardForm  # None: the entry page records no such hand
+    Form: type[HandForm] | None = DiscardForm  # None: the entry page records no such hand
     MISSING: dict = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
     REQUIREMENTS: tuple[str, ...] = ()
     FIELD_OF: dict[str, str] = {}
-    TEMPLATE = "table/entry/win_or_draw.html"
-    PARTIAL = "table/entry/win_or_draw.html#sheet"
-    RULES_TEMPLATE = "table/entry/_no_rules.html"  # nothing of its own on the rules page
+    TEMPLATE = "table/handform/win_or_draw.html"
+    PARTIAL = "table/handform/win_or_draw.html#sheet"
+    RULES_TEMPLATE = "table/handform/_no_rules.html"  # nothing of its own on the rules page
     PRESET_LABEL = ("底分", "Base")
     ANALYSE_WORDS: dict = {}
 

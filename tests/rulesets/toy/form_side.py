@@ -2,11 +2,11 @@
 the preview), its title and its seats' winds as they are; only its part of the rules page is
 its own."""
 
-from scoring.entry.base import Entry
+from scoring.handform.base import FormSide
 from scoring.lang import pick
 
 
-class ToyEntry(Entry):
+class ToyEntry(FormSide):
     RULES_TEMPLATE = "toy/rules.html"
 
     def rules_context(self, rules) -> dict:
@@ -24,4 +24,4 @@ class ToyEntry(Entry):
         }
 
 
-ENTRY = ToyEntry()
+FORM_SIDE = ToyEntry()
