@@ -24,7 +24,7 @@ def random_zhuji_game(n_hands: int, seed: int = 7) -> list[dict]:
     """``n_hands`` random valid 诸暨 hands (each checked by scoring it as it is made)."""
     rng = random.Random(seed)
     rules = zj.Rules()
-    state = zj.new_state(0)
+    state = ZHUJI.new_state(0)
     hands = []
     while len(hands) < n_hands:
         if rng.random() < 0.08:
