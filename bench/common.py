@@ -69,6 +69,7 @@ def collect_static() -> None:
     with static_files_lock():
         call_command("collectstatic", verbosity=0, interactive=False)
 
+
 # DEBUG off, manifest static files, plain HTTP on 127.0.0.1: production but for TLS.
 PRODUCTION_ENV = {
     "DJANGO_SETTINGS_MODULE": "yiwu_site.settings",

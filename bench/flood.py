@@ -48,7 +48,9 @@ def main() -> None:
     seconds, workers = (0.5, 1) if args.tiny else (args.seconds, 2)
     trees = [("this checkout", ROOT)] + ([("--compare", args.compare.resolve())] if args.compare else [])
     results = [(name, measure(tree, seconds, workers)) for name, tree in trees]
-    print(f"one client, a new ?n= on every request, {seconds:g} s per address, gunicorn {workers} worker{'s' * (workers > 1)}:")
+    print(
+        f"one client, a new ?n= on every request, {seconds:g} s per address, gunicorn {workers} worker{'s' * (workers > 1)}:"
+    )
     header = f"{'':34s}" + "".join(f"{name:>18s}" for name, _r in results)
     print(header)
     for what in results[0][1]:
@@ -65,7 +67,12 @@ def measure(tree: Path, seconds: float, workers: int) -> dict[str, str]:
     try:
         with static_files_lock(tree):
             seeded = subprocess.run(
-                [python, "manage.py", "shell", "-c", SEED], cwd=tree, env=env, check=True, capture_output=True, text=True
+                [python, "manage.py", "shell", "-c", SEED],
+                cwd=tree,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
             )
         edit, view = seeded.stdout.split()[-2:]
         port = free_port()
