@@ -9,7 +9,7 @@ Redis as the shared cache: the copies stored are Redis's new keys. ``--compare P
 same against another checkout (e.g. a worktree of an older commit) in the same run.
 
 Run: .venv/bin/python bench/flood.py [--seconds 20] [--compare /tmp/before] [--tiny]
-(--tiny: half a second per address, one gunicorn worker)
+(--tiny: a quarter of a second per address, one gunicorn worker)
 """
 
 import argparse
@@ -45,7 +45,7 @@ def main() -> None:
     parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
     say_tiny(args.tiny)
-    seconds, workers = (0.5, 1) if args.tiny else (args.seconds, 2)
+    seconds, workers = (0.25, 1) if args.tiny else (args.seconds, 2)
     trees = [("this checkout", ROOT)] + ([("--compare", args.compare.resolve())] if args.compare else [])
     results = [(name, measure(tree, seconds, workers)) for name, tree in trees]
     print(

@@ -3,8 +3,8 @@
 Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
      [--seconds 60] [--workers 2] [--servers 1] [--redis] [--hand-every 20] [--processes 2]
      [--database yiwu_bench] [--tiny])
---tiny: 2 tables on SQLite for 2 s, polls every 0.5 s, a hand every second, two servers of one worker
-each and Redis.
+--tiny: 2 tables on SQLite for 2 s, polls every 0.5 s, a hand every second, one server of one worker
+with Redis.
 Each table has 4 phones with its game page open, polling every 3 s with the version they show
 and fetching the step bundle of each new version a poll brings (as static/js/steps.js does;
 ``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does;
@@ -435,7 +435,7 @@ def main() -> None:
     say_tiny(args.tiny)
     if args.tiny:
         args.db, args.tables, args.seconds, args.hand_every = "sqlite", 2, 2.0, 1.0
-        args.servers, args.workers, args.processes = 2, 1, 1
+        args.servers, args.workers, args.processes, args.redis = 1, 1, 1, True
         POLL_EVERY = 0.5  # quiet polls between the hands too
     shared = args.redis or args.servers > 1
     redis = None
