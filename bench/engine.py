@@ -105,7 +105,8 @@ def main() -> None:
     for code, (ruleset, rules, hands) in games.items():
         wall, cpu = hands_per_second(ruleset, rules, hands, repeats)
         print(f"  {code:6} {wall:10,.0f} hands/s wall   {cpu:10,.0f} hands/s CPU")
-    print(f"score_game (contract JSON with explanations), {limit:,} hands (the contract's limit: 2,000)")
+    limit_note = "the contract's limit" if limit == 2000 else "the contract's limit is 2,000"
+    print(f"score_game (contract JSON with explanations), {limit:,} hands ({limit_note})")
     for code, (_ruleset, _rules, hands) in games.items():
         game = {"ruleset": code, "hands": hands[:limit]}
         t = best_of(2 * repeats, lambda game=game: score_game(game))

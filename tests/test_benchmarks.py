@@ -36,10 +36,20 @@ def _param(script: Path):
 @pytest.fixture(scope="session")
 def migrated_sqlite(tmp_path_factory) -> Path:
     """A migrated SQLite database the scripts' throwaway ones start as a copy of
-    (BENCH_SQLITE_TEMPLATE, bench/common.py): one migrate instead of one per script."""
-    path = tmp_path_factory.mktemp("bench-template") / "db.sqlite3"
-    env = {**_shell_env(), "DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{path}"}
-    subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+    (BENCH_SQLITE_TEMPLATE, bench/common.py): one migrate for the whole run instead of one per
+    script, made by the first xdist worker to ask, in the folder the workers share."""
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp()
+    shared = shared.parent if os.environ.get("PYTEST_XDIST_WORKER") else shared
+    path = shared / "bench-template.sqlite3"
+    with open(shared / "bench-template.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not path.exists():
+            made = path.with_suffix(".making")
+            env = {**_shell_env(), "DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{made}"}
+            subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+            made.rename(path)
     return path
 
 
