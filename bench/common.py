@@ -1,4 +1,5 @@
-"""What the benchmark scripts share: a timer and the production-like settings they run under."""
+"""What the benchmark scripts share: a timer, the production-like settings they run under, their
+tiny runs (--tiny), free ports and throwaway SQLite files."""
 
 import os
 import tempfile
@@ -140,6 +141,12 @@ WEAK_4G = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/t
     "downloadThroughput": 1.6e6 / 8,
     "uploadThroughput": 750e3 / 8,
 }
+TINY_4G = {
+    **WEAK_4G,
+    "latency": 15,
+    "downloadThroughput": 16e6 / 8,
+    "uploadThroughput": 7.5e6 / 8,
+}  # --tiny: a faster link
 
 
 def weak_4g_phone(browser, probe: str, network: dict = WEAK_4G):

@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 from bench.common import (  # noqa: E402
     CHROMIUM_ARGS,
     PRODUCTION_ENV,
+    TINY_4G,
     TINY_HELP,
     WEAK_4G,
     browser_path,
@@ -58,7 +59,6 @@ from bench.common import (  # noqa: E402
 
 LOOK_MS = 300  # a player looks at the screen before each tap (--tiny: 0)
 NETWORK = WEAK_4G
-TINY_NETWORK = {**WEAK_4G, "latency": 15, "downloadThroughput": 16e6 / 8, "uploadThroughput": 7.5e6 / 8}
 GOALS_MS = (100, 250, 250)  # a choice; to the preview; 确认 → game page
 WINNER_LINK = "section.record a[href*='winner=']"
 ZIMO_LINK = "a[href*='win_type=zimo']"
@@ -222,7 +222,7 @@ def main() -> None:
     flows = {mode: ("自摸", "平胡") for mode in MODES}
     if args.tiny:
         global LOOK_MS, NETWORK
-        args.runs, LOOK_MS, NETWORK = 1, 0, TINY_NETWORK
+        args.runs, LOOK_MS, NETWORK = 1, 0, TINY_4G
         flows = {"instant": ("自摸",), "today": ("平胡",)}
     port = free_port()
     server = serve(port, workers=1 if args.tiny else 2)

@@ -41,6 +41,7 @@ sys.path.insert(0, str(ROOT))
 from bench.common import (  # noqa: E402
     CHROMIUM_ARGS,
     PRODUCTION_ENV,
+    TINY_4G,
     TINY_HELP,
     WEAK_4G,
     browser_path,
@@ -53,7 +54,6 @@ from bench.common import (  # noqa: E402
 )
 
 TINY = False  # --tiny: a faster network, the burst's missed taps given up sooner, no settling pauses
-TINY_NETWORK = {**WEAK_4G, "latency": 15, "downloadThroughput": 16e6 / 8, "uploadThroughput": 7.5e6 / 8}
 HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1s", "1s", "1s", "E", "E"]
 WON = "胡了"  # the answer's first line for this hand, won on a discard (winner=1: 小李)
 
@@ -91,7 +91,7 @@ class Phone:
 
     def __init__(self, browser, script: bool):
         self.script = script
-        self.context, self.page, _cdp = weak_4g_phone(browser, PROBE, TINY_NETWORK if TINY else WEAK_4G)
+        self.context, self.page, _cdp = weak_4g_phone(browser, PROBE, TINY_4G if TINY else WEAK_4G)
         if not script:  # before any page loads: a context's routes apply to its open page too
             self.context.route("**/static/js/analyse*.js", lambda route: route.abort())
         self.sent: list[str] = []
