@@ -65,8 +65,11 @@ def static_files_lock(tree: Path = ROOT):
 
 
 def collect_static() -> None:
+    """collectstatic, unless BENCH_STATIC_COLLECTED says it was just run (tests/test_benchmarks.py)."""
     from django.core.management import call_command
 
+    if os.environ.get("BENCH_STATIC_COLLECTED"):
+        return
     with static_files_lock():
         call_command("collectstatic", verbosity=0, interactive=False)
 

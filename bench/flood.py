@@ -30,9 +30,11 @@ from tests import redis_server
 ROOT = Path(__file__).resolve().parents[1]
 
 # One Django for the three steps: a process's start costs more than a tiny run's flood.
+COLLECT = (
+    "from django.core.management import call_command; call_command('collectstatic', interactive=False, verbosity=0)"
+)
 SEED = (
-    "from django.core.management import call_command; "
-    "call_command('collectstatic', interactive=False, verbosity=0); call_command('migrate', verbosity=0); "
+    "from django.core.management import call_command; call_command('migrate', verbosity=0); "
     "from tests.factories import seeded_game; g = seeded_game(30); g.refresh_from_db(); "
     "print(g.edit_token, g.view_token)"
 )
@@ -65,9 +67,11 @@ def measure(tree: Path, seconds: float, workers: int) -> dict[str, str]:
     env["DATABASE_URL"] = sqlite_url(database) if tree == ROOT else f"sqlite:///{database}"
     python = str(ROOT / ".venv/bin/python")
     try:
+        collected = tree == ROOT and os.environ.get("BENCH_STATIC_COLLECTED")  # as collect_static (bench/common.py)
+        seed = SEED if collected else f"{COLLECT}; {SEED}"
         with static_files_lock(tree):
             seeded = subprocess.run(
-                [python, "manage.py", "shell", "-c", SEED],
+                [python, "manage.py", "shell", "-c", seed],
                 cwd=tree,
                 env=env,
                 check=True,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.common import TINY_NOTE
+from bench.common import PRODUCTION_ENV, TINY_NOTE
 from tests.chromium import APT_LINE, TEST_CHROMIUM
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,10 +34,11 @@ def _param(script: Path):
 
 
 @pytest.fixture(scope="session")
-def migrated_sqlite(tmp_path_factory) -> Path:
-    """A migrated SQLite database the scripts' throwaway ones start as a copy of
-    (BENCH_SQLITE_TEMPLATE, bench/common.py): one migrate for the whole run instead of one per
-    script, made by the first xdist worker to ask, in the folder the workers share."""
+def prepared(tmp_path_factory) -> dict[str, str]:
+    """What every script would otherwise do for itself, done once for the whole run by the first
+    xdist worker to ask, in the folder the workers share: a migrated SQLite database the scripts'
+    throwaway ones start as a copy of (BENCH_SQLITE_TEMPLATE), and staticfiles/ collected
+    (BENCH_STATIC_COLLECTED); bench/common.py reads both."""
     import fcntl
 
     shared = tmp_path_factory.getbasetemp()
@@ -47,10 +48,12 @@ def migrated_sqlite(tmp_path_factory) -> Path:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not path.exists():
             made = path.with_suffix(".making")
-            env = {**_shell_env(), "DJANGO_DEBUG": "1", "DATABASE_URL": f"sqlite:///{made}"}
-            subprocess.run([PYTHON, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True, timeout=120)
+            env = {**_shell_env(), **PRODUCTION_ENV, "DATABASE_URL": f"sqlite:///{made}"}
+            both = "call_command('migrate', verbosity=0); call_command('collectstatic', interactive=False, verbosity=0)"
+            command = [PYTHON, "manage.py", "shell", "-c", f"from django.core.management import call_command; {both}"]
+            subprocess.run(command, cwd=ROOT, env=env, check=True, timeout=120)  # one Django for both
             made.rename(path)
-    return path
+    return {"BENCH_SQLITE_TEMPLATE": str(path), "BENCH_STATIC_COLLECTED": "1"}
 
 
 def _shell_env() -> dict[str, str]:
@@ -58,11 +61,11 @@ def _shell_env() -> dict[str, str]:
 
 
 @pytest.mark.parametrize("script", [_param(script) for script in SCRIPTS])
-def test_each_benchmark_runs_end_to_end_at_its_tiny_size(script, migrated_sqlite, tmp_path):
+def test_each_benchmark_runs_end_to_end_at_its_tiny_size(script, prepared, tmp_path):
     if "playwright" in script.read_text() and not shutil.which(TEST_CHROMIUM):
         message = f"Chromium not found at {TEST_CHROMIUM}: {APT_LINE}"
         pytest.fail(message) if os.environ.get("CI") else pytest.skip(message)
-    env = {**_shell_env(), "TMPDIR": str(tmp_path), "BENCH_SQLITE_TEMPLATE": str(migrated_sqlite)}
+    env = {**_shell_env(), **prepared, "TMPDIR": str(tmp_path)}
     start = time.perf_counter()
     run = subprocess.run(
         [PYTHON, str(script), "--tiny"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=180
