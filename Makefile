@@ -56,45 +56,47 @@ serve-prod: $(VENV)/.runtime
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/gunicorn yiwu_site.wsgi --bind $${BIND:-127.0.0.1:8000} --workers $${WORKERS:-2} --no-control-socket --error-logfile -
 
+# TINY=1 after any bench target: every part once in seconds (--tiny), the numbers meaningless,
+# as tests/test_benchmarks.py runs each script.
 bench: $(VENV)/.dev
-	$(DEV) $(BIN)/python bench/engine.py
-	$(BIN)/python bench/transfers.py
-	$(BIN)/python bench/long.py
+	$(DEV) $(BIN)/python bench/engine.py $${TINY:+--tiny}
+	$(BIN)/python bench/transfers.py $${TINY:+--tiny}
+	$(BIN)/python bench/long.py $${TINY:+--tiny}
 
 # 算牌 speed, side by side with the mahjong package (a dev requirement) on the same wild-free hands.
 # One client adding ?n=<i> to every request: builds it forces, copies stored, /healthz beside it;
 # COMPARE=path: the same against another checkout in the same run.
 bench-flood: $(VENV)/.dev
-	$(BIN)/python bench/flood.py --seconds $${SECONDS_:-20} $${COMPARE:+--compare $${COMPARE}}
+	$(BIN)/python bench/flood.py --seconds $${SECONDS_:-20} $${COMPARE:+--compare $${COMPARE}} $${TINY:+--tiny}
 
 bench-budgets: $(VENV)/.dev
-	$(BIN)/python bench/budgets.py
+	$(BIN)/python bench/budgets.py $${TINY:+--tiny}
 
 bench-analyse: $(VENV)/.dev
-	$(BIN)/python bench/analyse.py
+	$(BIN)/python bench/analyse.py $${TINY:+--tiny}
 
 bench-web: $(VENV)/.dev
-	$(BIN)/python bench/web.py
+	$(BIN)/python bench/web.py $${TINY:+--tiny}
 
 # 50 tables × 4 phones for 60 s against gunicorn (2 workers) on PostgreSQL; DB=sqlite to compare.
 # SERVERS=2: two gunicorn instances (own ports, requests taken in turn) sharing PostgreSQL and a
 # private redis-server (Debian's redis-server package); REDIS=1 gives one server the shared cache.
 bench-load: $(VENV)/.dev
 	$(BIN)/python bench/load.py --db $${DB:-postgres} --tables $${TABLES:-50} --seconds $${SECONDS_:-60} \
-		--servers $${SERVERS:-1} --hand-every $${HAND_EVERY:-20} $${REDIS:+--redis} $${NO_STEPS:+--no-steps}
+		--servers $${SERVERS:-1} --hand-every $${HAND_EVERY:-20} $${REDIS:+--redis} $${NO_STEPS:+--no-steps} $${TINY:+--tiny}
 
 # Needs Debian's Chromium (apt-get install chromium fonts-noto-cjk).
 bench-page: $(VENV)/.dev
-	$(BIN)/python bench/page.py
+	$(BIN)/python bench/page.py $${TINY:+--tiny}
 
 # Tap-to-paint of each step of recording a hand on weak 4G (Chromium's throttling), instant steps on and off.
 bench-taps: $(VENV)/.dev
-	$(BIN)/python bench/taps.py --runs $${RUNS:-10} --dwell $${DWELL:-0}
+	$(BIN)/python bench/taps.py --runs $${RUNS:-10} --dwell $${DWELL:-0} $${TINY:+--tiny}
 
 # 算牌: 14 keys tapped at 8 a second on weak 4G, with static/js/analyse.js and without it (tiles kept,
 # requests, ms to the answer), and tap-to-strip per key.
 bench-taps-analyse: $(VENV)/.dev
-	$(BIN)/python bench/taps_analyse.py --runs $${RUNS:-5} --gap $${GAP:-125}
+	$(BIN)/python bench/taps_analyse.py --runs $${RUNS:-5} --gap $${GAP:-125} $${TINY:+--tiny}
 
 clean:
 	rm -rf $(VENV) staticfiles .hypothesis

@@ -6,9 +6,10 @@ side in one run: the completeness check at least as fast as ``Agari().is_agari``
 14 tiles at most 2× ``is_agari``, and 13-tile waits faster than a loop of ``is_agari`` over the 34
 kinds.
 
-Run: make bench-analyse   (or: .venv/bin/python bench/analyse.py)
+Run: make bench-analyse   (or: .venv/bin/python bench/analyse.py [--tiny]; --tiny: a few dozen hands each)
 """
 
+import argparse
 import random
 import statistics
 import sys
@@ -19,6 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mahjong.agari import Agari
 
+from bench.common import TINY_HELP, say_tiny
 from scoring.engine.analyse import CODES, INDEX, analyse, analyser, decompose, is_qidui, is_standard
 from scoring.engine.analyse import request as analyse_request
 from scoring.engine.analyse import tiles as analyse_tiles
@@ -87,6 +89,13 @@ def cold_timings(requests: list[dict]) -> list[float]:
 
 
 def main() -> None:
+    global N_HANDS, N_WAITS, N_PEER
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
+    args = parser.parse_args()
+    say_tiny(args.tiny)
+    if args.tiny:
+        N_HANDS, N_WAITS, N_PEER = 100, 20, 30
     print(f"14-tile analysis, {N_HANDS:,} random complete hands per ruleset (caches filling as they go)")
     clear_caches()
     for ruleset in RULESETS:

@@ -6,7 +6,8 @@ fills a private pages' Redis of ``--megabytes`` with 10 KB junk pages and report
 counter kept there is lost, beside one in a Redis of its own (noeviction) and one in the
 database; then what one count costs in each place, side by side.
 
-Run: .venv/bin/python bench/budgets.py [--megabytes 20] [--counts 2000]
+Run: .venv/bin/python bench/budgets.py [--megabytes 20] [--counts 2000] [--tiny]
+(--tiny: a Redis of 3 MB, flooded 4 times over, and 20 counts)
 """
 
 import argparse
@@ -17,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import PRODUCTION_ENV, setup_django
+from bench.common import PRODUCTION_ENV, TINY_HELP, say_tiny, setup_django
 from tests import redis_server
 
 
@@ -25,7 +26,11 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--megabytes", type=int, default=20)
     parser.add_argument("--counts", type=int, default=2000)
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
+    say_tiny(args.tiny)
+    if args.tiny:
+        args.megabytes, args.counts = 3, 20
     pages, pages_url, pages_dir = redis_server.start(
         options=("--maxmemory", f"{args.megabytes}mb", "--maxmemory-policy", "allkeys-lru")
     )
@@ -33,14 +38,14 @@ def main() -> None:
     try:
         os.environ.update(REDIS_URL=pages_url, REDIS_BUDGETS_URL=own_url)
         setup_django(PRODUCTION_ENV, "yiwu-bench-budgets.sqlite3")
-        flood(args.megabytes)
+        flood(args.megabytes, 4 if args.tiny else 20)
         cost(args.counts)
     finally:
         redis_server.stop(pages, pages_dir)
         redis_server.stop(own, own_dir)
 
 
-def flood(megabytes: int) -> None:
+def flood(megabytes: int, times_over: int) -> None:
     from django.core.cache import caches
 
     from scoring.models import AccessMiss
@@ -50,7 +55,7 @@ def flood(megabytes: int) -> None:
     budgets.set("budget:imports:10.1.2.3:1", 10, 1200)
     AccessMiss.objects.update_or_create(kind="imports", client="10.1.2.3", window=1, defaults={"count": 10})
     junk, lost_at = "x" * 10_000, None
-    for i in range(1, 20 * megabytes * 100 + 1):  # twenty times what fits
+    for i in range(1, times_over * megabytes * 100 + 1):  # that many times what fits
         page_cache.set(f"page:junk:{i}", junk, 3600)
         if lost_at is None and i % 50 == 0 and page_cache.get("budget:imports:10.1.2.3:1") is None:
             lost_at = i

@@ -1,8 +1,78 @@
-"""What the benchmark scripts share: a timer and the production-like settings they run under."""
+"""What the benchmark scripts share: a timer, the production-like settings they run under, their
+tiny runs (--tiny), free ports and throwaway SQLite files."""
 
+import os
+import tempfile
 import time
+from contextlib import contextmanager
+from pathlib import Path
 
-from tests.chromium import CHROMIUM, CHROMIUM_ARGS  # noqa: F401  (bench/page.py takes them from here)
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, TEST_CHROMIUM  # noqa: F401  (bench/page.py takes them from here)
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Every script takes --tiny: the whole run in seconds, for tests/test_benchmarks.py, which looks for this line.
+TINY_HELP = "a run of seconds that goes end to end; its numbers are not judged"
+TINY_NOTE = "tiny run (--tiny): every part once at a few seconds' size; these numbers mean nothing"
+
+
+def say_tiny(tiny: bool) -> None:
+    if tiny:
+        print(TINY_NOTE)
+
+
+def browser_path(tiny: bool) -> str:
+    """The full Chromium a phone's browser is, or for a tiny run the headless shell (the tests' own, less CPU)."""
+    return TEST_CHROMIUM if tiny else CHROMIUM
+
+
+def free_port() -> int:
+    """A port free on 127.0.0.1 now: another benchmark, or another checkout's, may be serving on the machine."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def sqlite_url(path: Path | str) -> str:
+    """DATABASE_URL of the SQLite file ``path`` (a bare name: in the temporary folder). A file not there
+    yet starts as a copy of BENCH_SQLITE_TEMPLATE when that names one (a migrated database,
+    tests/test_benchmarks.py), so that its migrate has nothing left to do."""
+    import shutil
+
+    path = Path(tempfile.gettempdir(), path)
+    template = os.environ.get("BENCH_SQLITE_TEMPLATE")
+    if template and not path.exists():
+        shutil.copyfile(template, path)
+    return f"sqlite:///{path}"
+
+
+@contextmanager
+def static_files_lock(tree: Path = ROOT):
+    """Held around collectstatic into ``tree``'s staticfiles/: two benchmarks started together
+    would both rewrite its manifest, which collectstatic deletes before it writes it again."""
+    import fcntl
+
+    folder = tree / "staticfiles"
+    folder.mkdir(exist_ok=True)
+    descriptor = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(descriptor)
+
+
+def collect_static() -> None:
+    """collectstatic, unless BENCH_STATIC_COLLECTED says it was just run (tests/test_benchmarks.py)."""
+    from django.core.management import call_command
+
+    if os.environ.get("BENCH_STATIC_COLLECTED"):
+        return
+    with static_files_lock():
+        call_command("collectstatic", verbosity=0, interactive=False)
+
 
 # DEBUG off, manifest static files, plain HTTP on 127.0.0.1: production but for TLS.
 PRODUCTION_ENV = {
@@ -27,9 +97,7 @@ def best_of(repeats: int, fn) -> float:
 def start_gunicorn(port: int, workers: int, app: str = "yiwu_site.wsgi"):
     """gunicorn serving ``app`` on 127.0.0.1:``port`` with this process's environment, once
     /healthz answers."""
-    from pathlib import Path
-
-    gunicorn = str(Path(__file__).resolve().parents[1] / ".venv/bin/gunicorn")
+    gunicorn = str(ROOT / ".venv/bin/gunicorn")
     return start_server([gunicorn, app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers)], port)
 
 
@@ -37,13 +105,10 @@ def start_server(command: list[str], port: int):
     """``command`` (a server on 127.0.0.1:``port``) run from the project's folder with this
     process's environment, returned once /healthz answers."""
     import http.client
-    import os
     import subprocess
-    from pathlib import Path
 
-    root = Path(__file__).resolve().parents[1]
     server = subprocess.Popen(
-        command, cwd=root, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        command, cwd=ROOT, env=os.environ.copy(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
     for _ in range(100):
         try:
@@ -59,11 +124,9 @@ def setup_django(env: dict[str, str], database: str) -> None:
     """Django under ``env`` on 127.0.0.1, on a throwaway SQLite file named ``database`` in the
     temporary folder unless DATABASE_URL names another, migrated, with its static files collected
     where they are served collected (production, ``make run``)."""
-    import os
-    import tempfile
-
     os.environ.update(env, DJANGO_ALLOWED_HOSTS="127.0.0.1")
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/{database}")
+    if not os.environ.get("DATABASE_URL"):
+        os.environ["DATABASE_URL"] = sqlite_url(database)
     import django
 
     django.setup()
@@ -72,7 +135,7 @@ def setup_django(env: dict[str, str], database: str) -> None:
 
     call_command("migrate", verbosity=0)
     if settings.COLLECTED_STATIC:
-        call_command("collectstatic", verbosity=0, interactive=False)
+        collect_static()
 
 
 WEAK_4G = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/taps.py, bench/taps_analyse.py)
@@ -81,11 +144,17 @@ WEAK_4G = {  # a weak 4G link, as Chromium's DevTools would throttle it (bench/t
     "downloadThroughput": 1.6e6 / 8,
     "uploadThroughput": 750e3 / 8,
 }
+TINY_4G = {
+    **WEAK_4G,
+    "latency": 15,
+    "downloadThroughput": 16e6 / 8,
+    "uploadThroughput": 7.5e6 / 8,
+}  # --tiny: a faster link
 
 
-def weak_4g_phone(browser, probe: str):
+def weak_4g_phone(browser, probe: str, network: dict = WEAK_4G):
     """A touch phone at 390×844 (a browser context) with ``probe`` installed before every page
-    script, its page throttled to ``WEAK_4G`` by Chromium's own emulation: (context, page, its
+    script, its page throttled to ``network`` (``WEAK_4G``) by Chromium's own emulation: (context, page, its
     CDP session, with the Network domain on)."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
@@ -101,7 +170,7 @@ def weak_4g_phone(browser, probe: str):
     page = context.new_page()
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
-    cdp.send("Network.emulateNetworkConditions", WEAK_4G)
+    cdp.send("Network.emulateNetworkConditions", network)
     return context, page, cdp
 
 

@@ -8,7 +8,8 @@ beside it a probe asks /healthz every 50 ms. gunicorn (2 workers) on SQLite with
 Redis as the shared cache: the copies stored are Redis's new keys. ``--compare PATH`` runs the
 same against another checkout (e.g. a worktree of an older commit) in the same run.
 
-Run: .venv/bin/python bench/flood.py [--seconds 20] [--compare /tmp/before]
+Run: .venv/bin/python bench/flood.py [--seconds 20] [--compare /tmp/before] [--tiny]
+(--tiny: a quarter of a second per address, one gunicorn worker)
 """
 
 import argparse
@@ -23,12 +24,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.common import PRODUCTION_ENV
+from bench.common import PRODUCTION_ENV, TINY_HELP, free_port, say_tiny, sqlite_url, static_files_lock
 from tests import redis_server
 
 ROOT = Path(__file__).resolve().parents[1]
 
+# One Django for the three steps: a process's start costs more than a tiny run's flood.
+COLLECT = (
+    "from django.core.management import call_command; call_command('collectstatic', interactive=False, verbosity=0)"
+)
 SEED = (
+    "from django.core.management import call_command; call_command('migrate', verbosity=0); "
     "from tests.factories import seeded_game; g = seeded_game(30); g.refresh_from_db(); "
     "print(g.edit_token, g.view_token)"
 )
@@ -38,31 +44,44 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=20)
     parser.add_argument("--compare", type=Path, help="another checkout to measure beside this one")
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
+    say_tiny(args.tiny)
+    seconds, workers = (0.25, 1) if args.tiny else (args.seconds, 2)
     trees = [("this checkout", ROOT)] + ([("--compare", args.compare.resolve())] if args.compare else [])
-    results = [(name, measure(tree, args.seconds)) for name, tree in trees]
-    print(f"one client, a new ?n= on every request, {args.seconds:.0f} s per address, gunicorn 2 workers:")
+    results = [(name, measure(tree, seconds, workers)) for name, tree in trees]
+    print(
+        f"one client, a new ?n= on every request, {seconds:g} s per address, gunicorn {workers} worker{'s' * (workers > 1)}:"
+    )
     header = f"{'':34s}" + "".join(f"{name:>18s}" for name, _r in results)
     print(header)
     for what in results[0][1]:
         print(f"{what:34s}" + "".join(f"{r[what]:>18s}" for _name, r in results))
 
 
-def measure(tree: Path, seconds: float) -> dict[str, str]:
+def measure(tree: Path, seconds: float, workers: int) -> dict[str, str]:
     server, url, folder = redis_server.start()
     database = Path(tempfile.mkdtemp(prefix="yiwu-flood-")) / "db.sqlite3"
     env = {**os.environ, **PRODUCTION_ENV, "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "REDIS_URL": url}
-    env["DATABASE_URL"] = f"sqlite:///{database}"
+    # Another checkout's migrations may not be this one's: only this one starts from the template.
+    env["DATABASE_URL"] = sqlite_url(database) if tree == ROOT else f"sqlite:///{database}"
     python = str(ROOT / ".venv/bin/python")
     try:
-        for command in (["collectstatic", "--no-input", "-v", "0"], ["migrate", "-v", "0"]):
-            subprocess.run([python, "manage.py", *command], cwd=tree, env=env, check=True)
-        seeded = subprocess.run(
-            [python, "manage.py", "shell", "-c", SEED], cwd=tree, env=env, check=True, capture_output=True, text=True
-        )
+        collected = tree == ROOT and os.environ.get("BENCH_STATIC_COLLECTED")  # as collect_static (bench/common.py)
+        seed = SEED if collected else f"{COLLECT}; {SEED}"
+        with static_files_lock(tree):
+            seeded = subprocess.run(
+                [python, "manage.py", "shell", "-c", seed],
+                cwd=tree,
+                env=env,
+                check=True,
+                capture_output=True,
+                text=True,
+            )
         edit, view = seeded.stdout.split()[-2:]
-        port = 18700 + os.getpid() % 1000
-        gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}", "--workers", "2"]
+        port = free_port()
+        gunicorn = [str(ROOT / ".venv/bin/gunicorn"), "yiwu_site.wsgi", "--bind", f"127.0.0.1:{port}"]
+        gunicorn += ["--workers", str(workers)]
         app = subprocess.Popen(gunicorn, cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             wait_for(port)

@@ -2,7 +2,9 @@
 
 Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
      [--seconds 60] [--workers 2] [--servers 1] [--redis] [--hand-every 20] [--processes 2]
-     [--database yiwu_bench])
+     [--database yiwu_bench] [--tiny])
+--tiny: 2 tables on SQLite for 2 s, polls every 0.5 s, a hand every second, one server of one worker
+with Redis.
 Each table has 4 phones with its game page open, polling every 3 s with the version they show
 and fetching the step bundle of each new version a poll brings (as static/js/steps.js does;
 ``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does;
@@ -32,11 +34,9 @@ import itertools
 import os
 import random
 import re
-import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -45,9 +45,17 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import PRODUCTION_ENV, start_gunicorn  # noqa: E402
+from bench.common import (  # noqa: E402
+    PRODUCTION_ENV,
+    TINY_HELP,
+    collect_static,
+    free_port,
+    say_tiny,
+    sqlite_url,
+    start_gunicorn,
+)
 
-HOST, FIRST_PORT = "127.0.0.1", 8766
+HOST = "127.0.0.1"
 ENV = {**PRODUCTION_ENV, "DJANGO_ALLOWED_HOSTS": "127.0.0.1"}
 POLL_EVERY = 3.0
 
@@ -55,7 +63,7 @@ POLL_EVERY = 3.0
 def database_url(db: str, name: str) -> str:
     if db == "postgres":
         return f"postgres://postgres@127.0.0.1:5432/{name}"
-    return f"sqlite:///{tempfile.gettempdir()}/{name}-load.sqlite3"
+    return sqlite_url(f"{name}-load.sqlite3")
 
 
 class Results:
@@ -245,7 +253,7 @@ def prepare(db_url: str, tables: int, db_name: str) -> dict[str, int]:
     from tests.factories import seeded_game
 
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
+    collect_static()
     Game.objects.all().delete()
     AccessMiss.objects.all().delete()
     games = [seeded_game(20, seed=i) for i in range(tables)]
@@ -303,12 +311,6 @@ def redis_used_memory(url: str) -> int:
     import redis
 
     return redis.Redis.from_url(url).info("memory")["used_memory"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind((HOST, 0))
-        return probe.getsockname()[1]
 
 
 class CpuMonitor(threading.Thread):
@@ -405,6 +407,7 @@ def percentile(values: list[float], q: int) -> float:
 
 
 def main() -> None:
+    global POLL_EVERY
     parser = argparse.ArgumentParser()
     parser.add_argument("--db", choices=("postgres", "sqlite"), default="postgres")
     parser.add_argument("--database", default="yiwu_bench", help="the database's name (PostgreSQL) or file stem")
@@ -427,7 +430,13 @@ def main() -> None:
         action="store_true",
         help="phones skip the step bundle a new version brings (as before it existed)",
     )
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
+    say_tiny(args.tiny)
+    if args.tiny:
+        args.db, args.tables, args.seconds, args.hand_every = "sqlite", 2, 2.0, 1.0
+        args.servers, args.workers, args.processes, args.redis = 1, 1, 1, True
+        POLL_EVERY = 0.5  # quiet polls between the hands too
     shared = args.redis or args.servers > 1
     redis = None
     if shared:
@@ -438,7 +447,7 @@ def main() -> None:
     else:
         os.environ.pop("REDIS_URL", None)
         os.environ.pop("CACHE_URL", None)
-    ports = [FIRST_PORT + i for i in range(args.servers)]
+    ports = [free_port() for _ in range(args.servers)]
     gunicorns = []
     try:
         versions = prepare(database_url(args.db, args.database), args.tables, args.database)

@@ -3,22 +3,25 @@ and written back to the cache (goal < 200 ms), with the worst case of rewriting 
 the whole-game pages (summary, CSV, settle) of a 2,000-hand game (goal < 300 ms), and /history
 and /stats of an account holding 100 such games (goal < 300 ms each).
 
-Run: make bench-long   (or: .venv/bin/python bench/long.py); DATABASE_URL picks the database
-(SQLite in /tmp by default).
+Run: make bench   (or: .venv/bin/python bench/long.py [--tiny]); DATABASE_URL picks the database
+(SQLite in /tmp by default). --tiny: 50 hands and 3 games, each timed once.
 """
 
+import argparse
 import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+from bench.common import TINY_HELP, say_tiny, sqlite_url  # noqa: E402
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "yiwu_site.settings")
 os.environ.setdefault("DJANGO_DEBUG", "1")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-long.sqlite3")
+if not os.environ.get("DATABASE_URL"):
+    os.environ["DATABASE_URL"] = sqlite_url("yiwu-bench-long.sqlite3")
 
 import django  # noqa: E402
 
@@ -34,7 +37,8 @@ from scoring.replay import build, store  # noqa: E402
 from scoring.rulesets.yiwu.engine import YIWU, Rules  # noqa: E402
 from tests.factories import random_game  # noqa: E402
 
-N = 2000
+N = 2000  # hands a game (--tiny: TINY_N)
+TINY_N = 50
 
 
 def plain_hands(n: int) -> list[dict]:
@@ -43,9 +47,12 @@ def plain_hands(n: int) -> list[dict]:
     return [{k: v for k, v in h.items() if k in keep} for h in random_game(n, seed=3)["hands"] if "piao" not in h]
 
 
+TINY = False  # --tiny: every timing once
+
+
 def timed(fn, repeats: int) -> float:
     times = []
-    for _ in range(repeats):
+    for _ in range(1 if TINY else repeats):
         start = time.perf_counter()
         fn()
         times.append((time.perf_counter() - start) * 1000)
@@ -53,6 +60,13 @@ def timed(fn, repeats: int) -> float:
 
 
 def main() -> None:
+    global N, TINY
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
+    args = parser.parse_args()
+    say_tiny(args.tiny)
+    if args.tiny:
+        N, TINY = TINY_N, True
     call_command("migrate", verbosity=0)
     Game.objects.all().delete()
     entries = plain_hands(N + 200)[:N]
@@ -70,7 +84,7 @@ def main() -> None:
     services.edit_hand(game=game, seq=1, revision=first.revision, entry=winners[0], fix=None, edited_by="bench")
     before = dict(Hand.objects.filter(game=game).values_list("seq", "result"))
     edits = []
-    for i in range(1, 7):
+    for i in range(1, 3 if TINY else 7):
         first.refresh_from_db()
         start = time.perf_counter()
         services.edit_hand(
@@ -89,7 +103,7 @@ def main() -> None:
 
     print(f"worst case, every one of the {N} cached results rewritten: {timed(rewrite_all, 5):7.1f} ms")
     pages(game)
-    many_games(game, 100)
+    many_games(game, 3 if TINY else 100)
     reset_queries()
 
 

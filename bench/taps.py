@@ -1,6 +1,8 @@
 """How fast recording a hand feels on a weak 4G network: tap-to-paint of each step, in Chromium.
 
-Run: make bench-taps   (or: .venv/bin/python bench/taps.py [--runs 10] [--dwell 0])
+Run: make bench-taps   (or: .venv/bin/python bench/taps.py [--runs 10] [--dwell 0] [--tiny])
+(--tiny: one run in Chromium's headless shell on a 4G 10× faster, one gunicorn worker, one flow per
+mode, no warm-up hand and no look at the screen)
 Starts gunicorn (2 workers, production settings) on 127.0.0.1 against a throwaway SQLite file,
 seeds a 40-hand 义乌 game and records hands on a 390×844 touch phone in Debian's Chromium, with
 Chromium's own network emulation (CDP ``Network.emulateNetworkConditions``): 150 ms latency,
@@ -41,16 +43,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
-    CHROMIUM,
     CHROMIUM_ARGS,
     PRODUCTION_ENV,
+    TINY_4G,
+    TINY_HELP,
+    WEAK_4G,
+    browser_path,
+    free_port,
     fresh_game,
+    say_tiny,
     setup_django,
     start_gunicorn,
     weak_4g_phone,
 )
 
-PORT = 8768
+LOOK_MS = 300  # a player looks at the screen before each tap (--tiny: 0)
+NETWORK = WEAK_4G
 GOALS_MS = (100, 250, 250)  # a choice; to the preview; 确认 → game page
 WINNER_LINK = "section.record a[href*='winner=']"
 ZIMO_LINK = "a[href*='win_type=zimo']"
@@ -89,18 +97,19 @@ PROBE = """
 READY = "(v) => document.documentElement.dataset.stepsReady === v"
 
 
-def serve():
+def serve(port: int, workers: int):
     # One phone records a hand every few seconds here: past the game's budget of writes per
     # minute, a confirm would measure the 429 page.
     setup_django({**PRODUCTION_ENV, "DJANGO_LIMIT_HANDS_PER_MINUTE": "1000000"}, "yiwu-bench-taps.sqlite3")
-    return start_gunicorn(PORT, workers=2)
+    return start_gunicorn(port, workers=workers)
 
 
 class Phone:
     """One phone (browser context) with the network throttled and the probe installed."""
 
     def __init__(self, browser, instant: bool, dwell_ms: int):
-        self.context, self.page, self.cdp = weak_4g_phone(browser, PROBE % {"off": "false" if instant else "true"})
+        probe = PROBE % {"off": "false" if instant else "true"}
+        self.context, self.page, self.cdp = weak_4g_phone(browser, probe, NETWORK)
         self.instant = instant
         self.dwell_ms = dwell_ms
         self.sent: list[tuple[float, str, str, bool]] = []  # (time, method, url, is a preload)
@@ -169,7 +178,7 @@ class Hand:
 
 def record_hand(phone: Phone, url: str, flow: str, winner: int, wait: bool = True) -> Hand:
     """One hand by ``flow``; with ``wait`` the phone waits for the bundle of steps (when on), then
-    ~300 ms (a player looks at the screen) before each tap, else it taps the winner at once."""
+    ``LOOK_MS`` (a player looks at the screen) before each tap, else it taps the winner at once."""
     page = phone.page
     page.goto(url, wait_until="load")
     page.wait_for_selector(WINNER_LINK)
@@ -181,14 +190,14 @@ def record_hand(phone: Phone, url: str, flow: str, winner: int, wait: bool = Tru
             "() => window.__ready - performance.getEntriesByType('navigation')[0].loadEventEnd"
         )
     if wait:
-        page.wait_for_timeout(300)
+        page.wait_for_timeout(LOOK_MS)
     hand.steps.append(phone.step(f"{WINNER_LINK}[href*='winner={winner}&']", ZIMO_LINK))
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(LOOK_MS)
     if flow == "自摸":
         hand.steps.append(phone.step(ZIMO_LINK, CONFIRM))
     else:
         hand.steps.append(phone.step("a[href*='win_type=pinghu']", CONFIRM))
-    page.wait_for_timeout(300)
+    page.wait_for_timeout(LOOK_MS)
     hand.steps.append(phone.step(CONFIRM, WINNER_LINK))
     if not page.locator(".alert-success").count():
         raise RuntimeError(f"hand not recorded: {page.url}")
@@ -207,23 +216,31 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--dwell", type=int, default=0, help="ms between touchstart and touchend")
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
-    server = serve()
+    say_tiny(args.tiny)
+    flows = {mode: ("自摸", "平胡") for mode in MODES}
+    if args.tiny:
+        global LOOK_MS, NETWORK
+        args.runs, LOOK_MS, NETWORK = 1, 0, TINY_4G
+        flows = {"instant": ("自摸",), "today": ("平胡",)}
+    port = free_port()
+    server = serve(port, workers=1 if args.tiny else 2)
     try:
         game = fresh_game(40)
-        url = f"http://127.0.0.1:{PORT}/g/{game.edit_token}/"
+        url = f"http://127.0.0.1:{port}/g/{game.edit_token}/"
         from playwright.sync_api import sync_playwright
 
         results: dict[tuple[str, str], list[Hand]] = {}
         bundle_bytes: list[int] = []
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=browser_path(args.tiny), args=CHROMIUM_ARGS)
             phones = {mode: Phone(browser, mode == "instant", args.dwell) for mode in MODES}
-            for phone in phones.values():
+            for phone in phones.values() if not args.tiny else ():
                 record_hand(phone, url, "自摸", 0)  # warm-up: static files into the cache
             for run in range(args.runs):  # the two modes in turn, so both see the same server
                 for mode, phone in phones.items():
-                    for flow in ("自摸", "平胡"):
+                    for flow in flows[mode]:
                         results.setdefault((mode, flow), []).append(record_hand(phone, url, flow, run % 4))
                 hand = record_hand(phones["instant"], url, "自摸", run % 4, wait=False)
                 results.setdefault((AT_ONCE, "自摸"), []).append(hand)
@@ -238,8 +255,10 @@ def main() -> None:
 
 
 def report(results: dict[tuple[str, str], list[Hand]], bundle_bytes: list[int], args) -> None:
+    network = "weak 4G" if NETWORK is WEAK_4G else "4G 10× faster than weak"
     print(
-        f"Tap-to-paint, 390×844 touch phone, weak 4G (150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), "
+        f"Tap-to-paint, 390×844 touch phone, {network} ({NETWORK['latency']:g} ms latency, "
+        f"{NETWORK['downloadThroughput'] * 8 / 1e6:g} Mbit/s down, {NETWORK['uploadThroughput'] * 8 / 1e3:g} kbit/s up), "
         f"{args.runs} runs each, dwell {args.dwell} ms; goals {'/'.join(map(str, GOALS_MS))} ms"
     )
     print(

@@ -1,6 +1,8 @@
 """算牌 on a weak 4G network: 14 tiles tapped fast, with static/js/analyse.js and without it.
 
-Run: make bench-taps-analyse   (or: .venv/bin/python bench/taps_analyse.py [--runs 5] [--gap 125])
+Run: make bench-taps-analyse   (or: .venv/bin/python bench/taps_analyse.py [--runs 5] [--gap 125] [--tiny])
+(--tiny: one run in Chromium's headless shell, one gunicorn worker, on a 4G 10× faster, with no pauses
+for the network to settle, and one by one only the first 4 keys)
 Starts gunicorn (2 workers, production settings) on 127.0.0.1 against a throwaway SQLite file and
 opens /g/<token>/analyse?flip=5p&winner=1 on a 390×844 touch phone in Debian's Chromium, with
 Chromium's own network emulation (CDP ``Network.emulateNetworkConditions``, as bench/taps.py):
@@ -37,16 +39,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.common import (  # noqa: E402
-    CHROMIUM,
     CHROMIUM_ARGS,
     PRODUCTION_ENV,
+    TINY_4G,
+    TINY_HELP,
+    WEAK_4G,
+    browser_path,
+    free_port,
     fresh_game,
+    say_tiny,
     setup_django,
     start_gunicorn,
     weak_4g_phone,
 )
 
-PORT = 8771
+TINY = False  # --tiny: a faster network, the burst's missed taps given up sooner, no settling pauses
 HAND = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1s", "1s", "1s", "E", "E"]
 WON = "胡了"  # the answer's first line for this hand, won on a discard (winner=1: 小李)
 
@@ -74,9 +81,9 @@ PROBE = """
 """
 
 
-def serve():
+def serve(port: int):
     setup_django(PRODUCTION_ENV, "yiwu-bench-taps-analyse.sqlite3")
-    return start_gunicorn(PORT, workers=2)
+    return start_gunicorn(port, workers=1 if TINY else 2)
 
 
 class Phone:
@@ -84,7 +91,7 @@ class Phone:
 
     def __init__(self, browser, script: bool):
         self.script = script
-        self.context, self.page, _cdp = weak_4g_phone(browser, PROBE)
+        self.context, self.page, _cdp = weak_4g_phone(browser, PROBE, TINY_4G if TINY else WEAK_4G)
         if not script:  # before any page loads: a context's routes apply to its open page too
             self.context.route("**/static/js/analyse*.js", lambda route: route.abort())
         self.sent: list[str] = []
@@ -94,8 +101,9 @@ class Phone:
         self.page.goto(url, wait_until="load")
         if self.script:
             self.page.wait_for_selector("#sanpai[hx-history='false']", state="attached")  # analyse.js started
-        self.page.wait_for_timeout(300)  # a player looks at the screen before tapping
-        self.page.wait_for_load_state("networkidle")
+        if not TINY:
+            self.page.wait_for_timeout(300)  # a player looks at the screen before tapping
+            self.page.wait_for_load_state("networkidle")
 
     def key(self, code: str) -> str:
         return f".keyboard a[data-key='{code}']"
@@ -104,7 +112,7 @@ class Phone:
         return sum(1 for url in self.sent[since:] if "/static/" not in url)
 
     def quiet(self) -> None:
-        """Until no request is in flight and nothing was painted for 1 s (at most 15 s)."""
+        """Until no request is in flight and nothing was painted for 1 s (at most 15 s; --tiny: 0.3 s)."""
         end = time.monotonic() + 15
         last = -1
         while time.monotonic() < end:
@@ -113,7 +121,7 @@ class Phone:
             if count == last:
                 return
             last = count
-            self.page.wait_for_timeout(1000)
+            self.page.wait_for_timeout(300 if TINY else 1000)
 
     def burst(self, url: str, gap_ms: int) -> dict:
         self.open(url)
@@ -124,7 +132,7 @@ class Phone:
             if wait > 0:
                 time.sleep(wait)
             try:
-                self.page.tap(self.key(code), timeout=2000, no_wait_after=True)
+                self.page.tap(self.key(code), timeout=300 if TINY else 2000, no_wait_after=True)
             except Exception:  # no such key now (a tile was lost, so a key may be full): the tap missed
                 pass
         self.quiet()
@@ -148,15 +156,16 @@ class Phone:
     def one_by_one(self, url: str) -> list[float]:
         self.open(url)
         out = []
-        for i, code in enumerate(HAND):
+        for i, code in enumerate(HAND[:4] if TINY else HAND):
             self.page.evaluate("window.__taps = []; window.__paints = []")
             self.page.tap(self.key(code), timeout=5000)
             self.page.wait_for_function(f"() => window.__paints.some(p => p.n === {i + 1})", timeout=15_000)
             tap = self.page.evaluate("window.__taps[0]")
             painted = self.page.evaluate(f"window.__paints.find(p => p.n === {i + 1}).t")
             out.append(painted - tap)
-            self.page.wait_for_load_state("networkidle")
-            self.page.wait_for_timeout(150)
+            if not TINY:
+                self.page.wait_for_load_state("networkidle")
+                self.page.wait_for_timeout(150)
         return out
 
     def close(self) -> None:
@@ -167,16 +176,22 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--gap", type=int, default=125, help="ms between the taps of the burst")
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
-    server = serve()
+    say_tiny(args.tiny)
+    if args.tiny:
+        global TINY
+        TINY, args.runs = True, 1
+    port = free_port()
+    server = serve(port)
     try:
         game = fresh_game(3)
-        url = f"http://127.0.0.1:{PORT}/g/{game.edit_token}/analyse?flip=5p&winner=1"
+        url = f"http://127.0.0.1:{port}/g/{game.edit_token}/analyse?flip=5p&winner=1"
         from playwright.sync_api import sync_playwright
 
         results = {}
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=browser_path(TINY), args=CHROMIUM_ARGS)
             for script in (False, True):
                 phone = Phone(browser, script)
                 phone.open(url)  # warm-up: static files into the cache
@@ -189,10 +204,12 @@ def main() -> None:
         server.terminate()
         server.wait()
 
-    print(
-        f"算牌, 390×844 touch phone, weak 4G (150 ms latency, 1.6 Mbit/s down, 750 kbit/s up), "
-        f"{args.runs} runs each; burst: 14 keys {args.gap} ms apart"
+    network = (
+        "4G 10× faster than weak (15 ms latency)"
+        if TINY
+        else "weak 4G (150 ms latency, 1.6 Mbit/s down, 750 kbit/s up)"
     )
+    print(f"算牌, 390×844 touch phone, {network}, {args.runs} runs each; burst: 14 keys {args.gap} ms apart")
     print(
         f"{'phone':<11} {'kept/14 med':>11} {'min':>4} {'requests med':>12} {'14th tap→answer ms med':>22} "
         f"{'answers right':>13} {'tap→strip ms med':>16} {'max':>6}"

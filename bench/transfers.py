@@ -6,9 +6,10 @@ Every balance is non-zero and none is another's opposite: the worst case of both
 runs up to 20 people (over a second each); 24 is estimated from 20 (×2^4·24/20, beside the 25 s
 the security review measured) and 40 is not run (2^40 masks: terabytes).
 
-Run: .venv/bin/python bench/transfers.py
+Run: .venv/bin/python bench/transfers.py [--tiny]   (--tiny: the old search up to 12 people, one evening each)
 """
 
+import argparse
 import random
 import sys
 import time
@@ -16,6 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.common import TINY_HELP, say_tiny
 from scoring.engine.money import settlement_plan
 from scoring.engine.transfers import EXACT_LIMIT
 from tests.engine.test_transfers import reference_transfers as old_min_transfers  # the search unbounded
@@ -56,15 +58,21 @@ def ms(seconds: float) -> str:
 
 
 def main() -> None:
-    print(f"settle-up CPU, the worst of 5 random evenings (2 past 16 people); exact search bound: {EXACT_LIMIT}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
+    args = parser.parse_args()
+    say_tiny(args.tiny)
+    old_run_up_to = 12 if args.tiny else OLD_RUN_UP_TO
+    evenings = "1 random evening" if args.tiny else "the worst of 5 random evenings (2 past 16 people)"
+    print(f"settle-up CPU, {evenings}; exact search bound: {EXACT_LIMIT}")
     print(f"{'people':>6}  {'before':>16}  {'after':>13}  after's transfers")
     old_20 = None
     for players in (4, 8, 12, 16, 20, 24, 40):
-        tables = [random_balances(players, seed) for seed in range(5 if players <= 16 else 2)]
+        tables = [random_balances(players, seed) for seed in range(1 if args.tiny else 5 if players <= 16 else 2)]
         new = max(after(t) for t in tables)
         plan = settlement_plan(tables[0], rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)
         count = f"{len(plan.transfers)} ({'the fewest' if plan.fewest else 'may not be the fewest'})"
-        if players <= OLD_RUN_UP_TO:
+        if players <= old_run_up_to:
             old = max(before(t) for t in tables)
             old_20 = old if players == OLD_RUN_UP_TO else old_20
             old_text = ms(old)

@@ -1,7 +1,7 @@
 """Request cost, in process, side by side (issue: game page ≤ 3× and polling ≤ 1.5× a minimal view;
 a step of the record flow, a choice screen, ≤ 5 ms).
 
-Run: make bench-web   (or: .venv/bin/python bench/web.py [HANDS])
+Run: make bench-web   (or: .venv/bin/python bench/web.py [HANDS] [--tiny]; --tiny: 20 hands, 2 requests each)
 Production settings (DEBUG off, manifest static files), a throwaway database (SQLite in /tmp unless
 DATABASE_URL is set), a game seeded with 500 hands. Prints the median and p95 of many requests,
 twice: in process (Django's test client: the app's own cost) and over HTTP against a local
@@ -11,12 +11,11 @@ ratio to /healthz measured in the same run, and the CPU time the serving process
 request (the figure that does not grow when other processes share the cores).
 """
 
+import argparse
 import http.client
 import os
-import socket
 import statistics
 import sys
-import tempfile
 import time
 from functools import partial
 from pathlib import Path
@@ -24,12 +23,22 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.common import PRODUCTION_ENV, fresh_game, start_gunicorn  # noqa: E402
+from bench.common import (  # noqa: E402
+    PRODUCTION_ENV,
+    TINY_HELP,
+    collect_static,
+    free_port,
+    fresh_game,
+    say_tiny,
+    sqlite_url,
+    start_gunicorn,
+)
 
 # One table records 111 hands here in a few seconds: past its budget of writes per minute, every
 # confirm would measure the 429 page instead.
 os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="testserver", DJANGO_LIMIT_HANDS_PER_MINUTE="1000000")
-os.environ.setdefault("DATABASE_URL", f"sqlite:///{tempfile.gettempdir()}/yiwu-bench-web.sqlite3")
+if not os.environ.get("DATABASE_URL"):
+    os.environ["DATABASE_URL"] = sqlite_url("yiwu-bench-web.sqlite3")
 
 import django  # noqa: E402
 
@@ -42,14 +51,17 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from scoring.models import Game  # noqa: E402
 
-REPEATS = 300
+REPEATS = 300  # requests a row, POSTs POSTS (--tiny: 2 and 2)
+POSTS = 100
+WARM_UP = 10
 
 
-def measure(fn, repeats: int = REPEATS, server: int | None = None) -> tuple[float, float, float, int, int]:
+def measure(fn, repeats: int | None = None, server: int | None = None) -> tuple[float, float, float, int, int]:
     """(median ms, p95 ms, server CPU ms per request, queries in the last call, bytes in the last
     response). The CPU time is the serving process's (``server``, else this one's): unlike the
     wall-clock times it does not grow when other processes share the machine's cores."""
-    for _ in range(10):
+    repeats = repeats or REPEATS
+    for _ in range(WARM_UP):
         fn()  # warm up
     times = []
     cpu = cpu_seconds(server)
@@ -61,12 +73,6 @@ def measure(fn, repeats: int = REPEATS, server: int | None = None) -> tuple[floa
     with CaptureQueriesContext(connection) as queries:
         response = fn()  # counts only in process; over HTTP the server runs the queries
     return statistics.median(times), statistics.quantiles(times, n=20)[18], cpu, len(queries), len(response.content)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def cpu_seconds(pid: int | None) -> float:
@@ -127,9 +133,17 @@ class HttpClient:
 
 
 def main() -> None:
-    hands = int(sys.argv[1]) if len(sys.argv) > 1 else 500
+    global REPEATS, POSTS, WARM_UP
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("hands", type=int, nargs="?", default=500, help="hands in the seeded game")
+    parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
+    args = parser.parse_args()
+    say_tiny(args.tiny)
+    hands = 20 if args.tiny else args.hands
+    if args.tiny:
+        REPEATS, POSTS, WARM_UP = 2, 2, 1
     call_command("migrate", verbosity=0)
-    call_command("collectstatic", verbosity=0, interactive=False)
+    collect_static()
     game = fresh_game(hands)
     run("in process (test client)", game, Client())
     port = free_port()  # another benchmark may be serving on the machine
@@ -185,9 +199,9 @@ def run(label: str, game: Game, client, server: int | None = None) -> None:
         ("settle preview, htmx", lambda: client.get(settle, headers=htmx)),
         ("hand entry POST (confirm)", record),
     ]
-    results = [(name, *measure(fn, REPEATS if "POST" not in name else 100, server)) for name, fn in rows]
+    results = [(name, *measure(fn, REPEATS if "POST" not in name else POSTS, server)) for name, fn in rows]
     floor = results[0][1]
-    print(f"\n{label}: {hands}-hand game, {connection.vendor}, {REPEATS} requests each (POST: 100)")
+    print(f"\n{label}: {hands}-hand game, {connection.vendor}, {REPEATS} requests each (POST: {POSTS})")
     print(f"{'endpoint':28} {'median ms':>10} {'p95 ms':>8} {'× floor':>8} {'CPU ms':>7} {'queries':>8} {'bytes':>8}")
     for name, median, p95, cpu, queries, size in results:
         count = f"{queries:8d}" if isinstance(client, Client) else f"{'-':>8}"
@@ -233,7 +247,8 @@ def shared_cache_polls(game: Game) -> None:
     print(f"\nover HTTP, shared cache (REDIS_URL, a private redis-server), 1 worker, {REPEATS} requests each")
     print(f"{'endpoint':28} {'median ms':>10} {'p95 ms':>8} {'× floor':>8} {'CPU ms':>7} {'CPU × floor':>11}")
     for name, median, p95, cpu, _queries, _size in results:
-        print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {cpu:7.2f} {cpu / floor_cpu:11.2f}")
+        ratio = cpu / floor_cpu if floor_cpu else float("nan")  # a few requests may take less than a clock tick
+        print(f"{name:28} {median:10.3f} {p95:8.3f} {median / floor:8.2f} {cpu:7.2f} {ratio:11.2f}")
 
 
 if __name__ == "__main__":
