@@ -6,13 +6,17 @@
 
 import os
 
-from hypothesis import settings
+from hypothesis import HealthCheck, settings
 
 PROFILE = os.environ.get("HYPOTHESIS_PROFILE", "dev")
 FULL = PROFILE == "ci"
 
-settings.register_profile("ci", deadline=None, print_blob=True)  # counts as each test names them
-settings.register_profile("dev", max_examples=30, deadline=None)
+# Generation speed is no property of the app: a loaded machine must not fail a test for it.
+SLOW_IS_FINE = [HealthCheck.too_slow]
+settings.register_profile(
+    "ci", deadline=None, print_blob=True, suppress_health_check=SLOW_IS_FINE
+)  # counts as each test names them
+settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=SLOW_IS_FINE)
 
 
 def examples(n: int) -> int:
