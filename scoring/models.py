@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from scoring import live
 from scoring.engine import DEFAULT_RULESET, Ruleset, get_ruleset
+from scoring.engine.contract import MAX_HANDS
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 KEPT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
@@ -18,6 +19,11 @@ KEPT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
 def new_token() -> str:
     """An unguessable link token: 18 random bytes (144 bits), URL-safe."""
     return secrets.token_urlsafe(18)
+
+
+# What a game's rows may hold, so that every game exports and imports (docs/contract.md "A backup").
+MAX_RECORDS = 2 * MAX_HANDS  # the standing hands and as many voided ones
+MAX_SEQ = MAX_REVISION = 10**6
 
 
 class GameQuerySet(models.QuerySet):

@@ -25,9 +25,20 @@ from scoring.engine.points import from_json, to_json
 from scoring.engine.seating import is_seating, key
 from scoring.engine.seating import seat as seated
 from scoring.handform import form_side_for, form_side_of
-from scoring.models import Game, Group, Hand, Settlement, SettleUp, SettleUpPart, SettleUpTransfer, Transfer
+from scoring.models import (
+    MAX_RECORDS,
+    MAX_REVISION,
+    MAX_SEQ,
+    Game,
+    Group,
+    Hand,
+    Settlement,
+    SettleUp,
+    SettleUpPart,
+    SettleUpTransfer,
+    Transfer,
+)
 from scoring.people import Seatings, people_in_order
-from scoring.records.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
 from scoring.replay import (
     Replay,
     ReplayError,

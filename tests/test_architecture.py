@@ -146,6 +146,23 @@ def test_no_app_views_import_another_apps_views():
     assert crossing == []
 
 
+def test_the_core_imports_no_feature_app():
+    """The feature apps import the core (models, writes, the replay), never the reverse."""
+    from django.conf import settings
+
+    apps = [app for app in settings.INSTALLED_APPS if app.startswith("scoring.")]
+    assert len(apps) >= 8
+    graph = import_graph()
+    found = [
+        f"{name} imports {target}"
+        for name, targets in graph.items()
+        if not any(name == app or name.startswith(app + ".") for app in apps)
+        for target in sorted(targets)
+        if any(target == app or target.startswith(app + ".") for app in apps)
+    ]
+    assert found == []
+
+
 def test_every_view_is_at_most_thirty_lines():
     views = [view for view in routed_views() if view.__module__.startswith("scoring.")]
     assert len(views) > 50

@@ -7,13 +7,13 @@ from itertools import pairwise
 
 from django.utils import timezone
 
-from scoring.engine.contract import MAX_HANDS, MAX_STREAK
+from scoring.engine.contract import MAX_STREAK
 from scoring.engine.errors import BilingualError, check_object
 from scoring.engine.game import LIMIT
 from scoring.engine.money import FEE_MODES
 from scoring.engine.points import from_json
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
-from scoring.models import Game
+from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
 
 FORMAT = 2  # 1 was the contract's game alone
 BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
@@ -23,8 +23,6 @@ HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
 SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "created_at", "transfers"))
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
-MAX_RECORDS = 2 * MAX_HANDS  # the standing hands and as many voided ones
-MAX_SEQ = MAX_REVISION = 10**6
 EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
 MAX_TRANSFER_FEN = LIMIT * MAX_RATE_YUAN * 100 + MAX_FEE_YUAN * 100  # a whole balance and the whole fee
 
