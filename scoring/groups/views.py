@@ -19,7 +19,7 @@ from scoring import device, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, no_control_characters, refusal
-from scoring.groups import evenings as groups
+from scoring.groups import evenings
 from scoring.lang import say
 from scoring.models import Group
 from scoring.records.listing import lines
@@ -31,7 +31,7 @@ SEPARATORS = re.compile(r"[\n,，、;；]+")
 
 def roster_names(text: str) -> list[str]:
     """The roster as typed: one name a line (or separated by commas)."""
-    return groups.clean_roster(SEPARATORS.split(text or ""))
+    return evenings.clean_roster(SEPARATORS.split(text or ""))
 
 
 class GroupForm(forms.Form):
@@ -81,7 +81,7 @@ def new_group(request: HttpRequest) -> HttpResponse:
         left = services.join_group(game, group) if game is not None else []
         messages.success(request, _("已建好牌友圈「%(name)s」。") % {"name": group.name})
         if left:
-            messages.warning(request, groups.roster_full(left))
+            messages.warning(request, evenings.roster_full(left))
         response = redirect("group", token=group.edit_token)
         device.remember_group(request, response, group.edit_token)
         return response
@@ -93,17 +93,17 @@ def new_group(request: HttpRequest) -> HttpResponse:
 
 def _period(request: HttpRequest) -> str:
     period = request.GET.get("period", "all")
-    return period if period in groups.PERIODS else "all"
+    return period if period in evenings.PERIODS else "all"
 
 
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """The group: 再来一局, standings (this week, this month, all time), what is still owed, the
     games (newest first; ``?archived=1`` the archived ones) and the roster."""
-    group, can_edit = groups.load_group(request, token)
+    group, can_edit = evenings.load_group(request, token)
     standing = standings_context(request, group, can_edit)
     listed = games_context(request, group, can_edit)
     owed = owed_context(group, can_edit)
-    last = groups.last_game(group)
+    last = evenings.last_game(group)
     context = {
         "group": group,
         "token": token,
@@ -111,9 +111,9 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         **standing,
         **listed,
         **owed,
-        "plan": groups.group_plan(group) if can_edit else None,
+        "plan": evenings.group_plan(group) if can_edit else None,
         "last": last,
-        "last_seating": groups.seating_of(last) if last is not None else [],
+        "last_seating": evenings.seating_of(last) if last is not None else [],
         "roster_form": GroupForm(initial={"name": group.name, "roster": "\n".join(group.roster)}, auto_id="roster_%s"),
     }
     response = render(request, "groups/group.html", context)
@@ -124,15 +124,15 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
 def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
     """The standings of the period asked for (this week, this month, all time) and the evenings they count."""
     period = _period(request)
-    nights = groups.evenings(group, can_edit)
-    start = groups.period_start(period)
-    counted = [e for e in nights if e.settled and groups.in_period(e, start)]
+    nights = evenings.evenings(group, can_edit)
+    start = evenings.period_start(period)
+    counted = [e for e in nights if e.settled and evenings.in_period(e, start)]
     return {
         "period": period,
         "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
-        "standings": groups.standings(nights, start),
+        "standings": evenings.standings(nights, start),
         "counted": len(counted),
-        "unsettled": sum(1 for e in nights if not e.settled and groups.in_period(e, start)),
+        "unsettled": sum(1 for e in nights if not e.settled and evenings.in_period(e, start)),
     }
 
 
@@ -147,18 +147,18 @@ def games_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
 
 def owed_context(group: Group, can_edit: bool) -> dict:
     """What is still owed: each game's unpaid transfers, the open settle-ups, and each person's balance."""
-    owed = groups.free_transfers(group)
-    open_ups = groups.open_settle_ups(group)
+    owed = evenings.free_transfers(group)
+    open_ups = evenings.open_settle_ups(group)
     return {
-        "owed": [(o, groups.game_token(o.game, can_edit)) for o in owed if not hasattr(o.transfer, "settle_up_part")],
+        "owed": [(o, evenings.game_token(o.game, can_edit)) for o in owed if not hasattr(o.transfer, "settle_up_part")],
         "open_ups": open_ups,
-        "balances": groups.balances_by_person(owed, open_ups),
+        "balances": evenings.balances_by_person(owed, open_ups),
     }
 
 
 def share(request: HttpRequest, token: str) -> HttpResponse:
     """邀请: the group's links and QR codes; the view link hands out only the view link."""
-    group, can_edit = groups.load_group(request, token)
+    group, can_edit = evenings.load_group(request, token)
     base = lan_base(request)
 
     def absolute(path: str) -> str:
@@ -173,9 +173,9 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
 def person(request: HttpRequest, token: str) -> HttpResponse:
     """A person's page (``?name=``): their standing this week, this month and all time, their
     evenings in the group (newest first) and what they still owe or are owed."""
-    group, can_edit = groups.load_group(request, token)
+    group, can_edit = evenings.load_group(request, token)
     name = request.GET.get("name", "").strip()
-    nights = groups.evenings(group, can_edit)
+    nights = evenings.evenings(group, can_edit)
     theirs = [(e, e.night_of(name)) for e in nights if name and e.night_of(name) is not None]
     if not theirs and key(name) not in {key(n) for n in group.roster}:
         raise Http404(_("牌友圈里没有这个人"))
@@ -196,16 +196,16 @@ def person_periods(nights, name: str) -> list[tuple]:
     """(label, the person's standing or None) this week, this month and all time."""
     periods = []
     for period, label in (("week", _("本周")), ("month", _("本月")), ("all", _("全部"))):
-        found = [s for s in groups.standings(nights, groups.period_start(period)) if key(s.name) == key(name)]
+        found = [s for s in evenings.standings(nights, evenings.period_start(period)) if key(s.name) == key(name)]
         periods.append((label, found[0] if found else None))
     return periods
 
 
 def person_owed(group: Group, name: str) -> dict:
     """What the person still owes or is owed: each game's transfers, the settle-ups' and the balance."""
-    owed = groups.free_transfers(group)
-    open_ups = groups.open_settle_ups(group)
-    balance = next((fen for n, fen in groups.balances_by_person(owed, open_ups) if key(n) == key(name)), 0)
+    owed = evenings.free_transfers(group)
+    open_ups = evenings.open_settle_ups(group)
+    balance = next((fen for n, fen in evenings.balances_by_person(owed, open_ups) if key(n) == key(name)), 0)
     mine = [o for o in owed if not hasattr(o.transfer, "settle_up_part") and key(name) in (key(o.payer), key(o.payee))]
     netted = [
         t for up in open_ups for t in up.transfers if t.paid_at is None and key(name) in (key(t.payer), key(t.payee))
@@ -216,8 +216,8 @@ def person_owed(group: Group, name: str) -> dict:
 @require_POST
 def again(request: HttpRequest, token: str) -> HttpResponse:
     """再来一局: the next game, opened at once (``draw=1``: seats drawn at random)."""
-    group = groups.writable_group(request, token)
-    if groups.last_game(group) is None:
+    group = evenings.writable_group(request, token)
+    if evenings.last_game(group) is None:
         messages.warning(request, _("这个牌友圈还没有牌局：先开一局。"))
         return redirect(reverse("new-game") + f"?group={group.edit_token}")
     spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
@@ -233,7 +233,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
     """改名单: the group's name and roster as typed."""
-    group = groups.writable_group(request, token)
+    group = evenings.writable_group(request, token)
     form = GroupForm(request.POST)
     if not form.is_valid():
         messages.warning(request, refusal(form))
@@ -252,7 +252,7 @@ def said(request: HttpRequest, write, done: str | None = None) -> None:
     (if any) as a success."""
     try:
         write()
-    except groups.GroupConflict as conflict:
+    except evenings.GroupConflict as conflict:
         messages.warning(request, say(conflict))
     else:
         if done:
@@ -270,8 +270,8 @@ def group_game(request: HttpRequest, token: str):
 @require_POST
 def settle_up(request: HttpRequest, token: str) -> HttpResponse:
     """一起结清 from the group page: the unpaid transfers it showed, netted."""
-    group = groups.writable_group(request, token)
-    ids = groups.parse_ids(request.POST.get("ids", ""))
+    group = evenings.writable_group(request, token)
+    ids = evenings.parse_ids(request.POST.get("ids", ""))
     spend_change(group=group)
     said(request, lambda: services.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
     return redirect("group", token=token)
@@ -280,7 +280,7 @@ def settle_up(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the group page."""
-    group = groups.writable_group(request, token)
+    group = evenings.writable_group(request, token)
     spend_change(group=group)
     said(request, lambda: services.settle_up_paid(group, transfer_id, request.POST.get("paid") == "1"))
     return redirect("group", token=token)
@@ -289,7 +289,7 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the group page."""
-    group = groups.writable_group(request, token)
+    group = evenings.writable_group(request, token)
     spend_change(group=group)
     said(request, lambda: services.undo_settle_up(group, settle_up_id), UNDONE)
     return redirect("group", token=token)
@@ -302,12 +302,12 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     group_token = request.POST.get("group", "")
     if group_token:
-        group = groups.writable_group(request, group_token)
+        group = evenings.writable_group(request, group_token)
         spend_change(game=game)  # 429 past the game's changes per minute
         left = services.join_group(game, group)
         messages.success(request, _("已加入牌友圈「%(name)s」。") % {"name": group.name})
         if left:
-            messages.warning(request, groups.roster_full(left))
+            messages.warning(request, evenings.roster_full(left))
     else:
         spend_change(game=game)
         services.join_group(game, None)
@@ -320,7 +320,7 @@ def carry(request: HttpRequest, token: str) -> HttpResponse:
     """Settle a finished group game together with the earlier unpaid transfers between its people
     (the ones its settle page showed)."""
     game = group_game(request, token)
-    ids = groups.parse_ids(request.POST.get("ids", ""))
+    ids = evenings.parse_ids(request.POST.get("ids", ""))
     spend_change(game=game)
     said(
         request,

@@ -17,7 +17,7 @@ from django_htmx.http import push_url
 from scoring import device, services
 from scoring.access import claim, load_game
 from scoring.forms import ASCII_DIGITS, ascii_int
-from scoring.groups import evenings as groups
+from scoring.groups import evenings
 from scoring.lang import say
 from scoring.models import Game
 from scoring.pagecache import game_stamp, render_page
@@ -174,7 +174,7 @@ def ledger_page(
     def context() -> dict:
         return {**ledger_context(request, game, token, can_edit, page), "here": here}
 
-    box = groups.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
+    box = evenings.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
     return render_page(request, template, [game_stamp(game), me, here, page, *box], context)
 
 

@@ -6,7 +6,7 @@ or settle page of a game in none costs no query more."""
 
 from django import template
 
-from scoring.groups import evenings as groups
+from scoring.groups import evenings
 from scoring.lang import chinese
 from scoring.yuan import MINUS, money, yuan_amount
 
@@ -29,7 +29,7 @@ def fen_money(fen: int) -> str:
 @register.inclusion_tag("groups/_group_home.html", takes_context=True)
 def my_groups_box(context) -> dict:
     """The home page's 牌友圈: the groups this phone or account holds, and 新建."""
-    return {"groups": groups.my_groups(context["request"])}
+    return {"groups": evenings.my_groups(context["request"])}
 
 
 @register.inclusion_tag("groups/_group_box.html", takes_context=True)
@@ -40,9 +40,9 @@ def group_box(context) -> dict:
     out = {"game": game, "token": context["token"], "can_edit": can_edit, "csrf_token": context.get("csrf_token")}
     if game.group_id is not None:
         group = game.group
-        out.update(group=group, group_token=groups.group_token_for(request, group))
+        out.update(group=group, group_token=evenings.group_token_for(request, group))
     elif can_edit:
-        out["choices"] = [(g, t) for g, t in groups.my_groups(request) if t == g.edit_token]
+        out["choices"] = [(g, t) for g, t in evenings.my_groups(request) if t == g.edit_token]
     return out
 
 
@@ -60,22 +60,22 @@ def group_carry(context) -> dict:
         "token": context["token"],
         "can_edit": context["can_edit"],
         "group": group,
-        "group_token": groups.group_token_for(context["request"], group),
+        "group_token": evenings.group_token_for(context["request"], group),
         "csrf_token": context.get("csrf_token"),
     }
     if game.status != game.FINISHED:
-        people = {groups.key(name) for name in groups.names_at(game)}
+        people = {evenings.key(name) for name in evenings.names_at(game)}
         earlier = [
             o
-            for o in groups.free_transfers(group)
-            if o.game.pk != game.pk and groups.key(o.payer) in people and groups.key(o.payee) in people
+            for o in evenings.free_transfers(group)
+            if o.game.pk != game.pk and evenings.key(o.payer) in people and evenings.key(o.payee) in people
         ]
         out.update(earlier=earlier, earlier_fen=sum(o.amount_fen for o in earlier))
         return out
-    out["ups"] = groups.open_settle_ups(group, game)
+    out["ups"] = evenings.open_settle_ups(group, game)
     if not out["ups"]:
         try:
-            out["plan"] = groups.carry_plan(group, game)
-        except groups.GroupConflict as conflict:
+            out["plan"] = evenings.carry_plan(group, game)
+        except evenings.GroupConflict as conflict:
             out["refused"] = conflict.text(chinese())
     return out

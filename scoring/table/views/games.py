@@ -18,7 +18,7 @@ from scoring.access import claim, game_version, load_game, spend_new_game
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.engine.seating import key
 from scoring.forms import NewGameForm
-from scoring.groups import evenings as groups
+from scoring.groups import evenings
 from scoring.handform import form_side_for
 from scoring.lang import pick
 from scoring.models import Game
@@ -81,9 +81,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     code = data.get("ruleset", DEFAULT_RULESET)
     ruleset = next((r for r in all_rulesets() if r.code == code), None) or get_ruleset(DEFAULT_RULESET)
-    group = groups.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
-    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=groups.new_game_initial(group, ruleset))
-    groups.offer_roster(form, group)
+    group = evenings.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
+    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=evenings.new_game_initial(group, ruleset))
+    evenings.offer_roster(form, group)
     if request.method == "POST" and form.is_valid():
         spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
         first_dealer = form.cleaned_data["first_dealer"]
@@ -96,7 +96,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             group=group,
         )
         if group is not None and (left := services.add_to_roster(group, form.names())):
-            messages.warning(request, groups.roster_full(left))
+            messages.warning(request, evenings.roster_full(left))
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)

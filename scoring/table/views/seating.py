@@ -29,7 +29,7 @@ from scoring.access import spend_hand_write, writable_game
 from scoring.engine import SEATS_ZH, score
 from scoring.engine.seating import OUTCOME, key
 from scoring.forms import NAME_LIMIT, ascii_int, no_control_characters, refusal
-from scoring.groups import evenings as groups
+from scoring.groups import evenings
 from scoring.handform import form_side_for
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
@@ -328,7 +328,7 @@ def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
     def run():
         write()
         if game.group_id is not None and (left := services.add_to_roster(game.group, names)):
-            messages.warning(request, groups.roster_full(left))
+            messages.warning(request, evenings.roster_full(left))
 
     return run
 
