@@ -1,10 +1,9 @@
 """Debian's Chromium in this sandbox, for the browser tests and the page benchmarks: no
 sandboxing, no GPU, no calls home. ``playwright install`` is never used.
 
-The tests drive Debian's ``chromium-headless-shell`` (the same Chromium source, built as the
-headless shell Playwright itself runs headless tests on) when it is installed: measured on this
-2-core machine it spends 2.1× less CPU on the browser suite than the full ``chromium`` in its
-headless mode (23.7 s against 49.8 s), which is what keeps ``make test`` within 45 s. Without it
+The tests drive Debian's ``chromium-headless-shell`` (the same Chromium, built as the headless
+shell Playwright itself runs headless tests on) when it is installed: it costs the browser suite
+half the CPU of the full ``chromium`` (docs/performance.md). Without it
 they fall back to ``/usr/bin/chromium``. The benchmarks of first paint and tap-to-paint keep the
 full browser, since what they measure is what a phone's browser does."""
 
