@@ -33,9 +33,6 @@ from django.utils.translation import gettext as _
 
 from scoring import device
 from scoring.access import missed, well_formed
-
-# The core's reads (scoring/circle.py), named here too for the group's pages and tests.
-from scoring.circle import CHANGED as CHANGED
 from scoring.circle import (
     GroupConflict,
     Owed,
@@ -47,7 +44,6 @@ from scoring.circle import (
     seating_of,
     transfer_names,
 )
-from scoring.circle import clean_roster as clean_roster
 from scoring.engine.money import points_to_fen
 from scoring.engine.points import from_json
 from scoring.engine.seating import key

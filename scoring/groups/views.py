@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import device, services
+from scoring import circle, device, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, no_control_characters, refusal
@@ -31,7 +31,7 @@ SEPARATORS = re.compile(r"[\n,，、;；]+")
 
 def roster_names(text: str) -> list[str]:
     """The roster as typed: one name a line (or separated by commas)."""
-    return evenings.clean_roster(SEPARATORS.split(text or ""))
+    return circle.clean_roster(SEPARATORS.split(text or ""))
 
 
 class GroupForm(forms.Form):
@@ -103,7 +103,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
     standing = standings_context(request, group, can_edit)
     listed = games_context(request, group, can_edit)
     owed = owed_context(group, can_edit)
-    last = evenings.last_game(group)
+    last = circle.last_game(group)
     context = {
         "group": group,
         "token": token,
@@ -113,7 +113,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         **owed,
         "plan": evenings.group_plan(group) if can_edit else None,
         "last": last,
-        "last_seating": evenings.seating_of(last) if last is not None else [],
+        "last_seating": circle.seating_of(last) if last is not None else [],
         "roster_form": GroupForm(initial={"name": group.name, "roster": "\n".join(group.roster)}, auto_id="roster_%s"),
     }
     response = render(request, "groups/group.html", context)
@@ -147,7 +147,7 @@ def games_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
 
 def owed_context(group: Group, can_edit: bool) -> dict:
     """What is still owed: each game's unpaid transfers, the open settle-ups, and each person's balance."""
-    owed = evenings.free_transfers(group)
+    owed = circle.free_transfers(group)
     open_ups = evenings.open_settle_ups(group)
     return {
         "owed": [(o, evenings.game_token(o.game, can_edit)) for o in owed if not hasattr(o.transfer, "settle_up_part")],
@@ -203,7 +203,7 @@ def person_periods(nights, name: str) -> list[tuple]:
 
 def person_owed(group: Group, name: str) -> dict:
     """What the person still owes or is owed: each game's transfers, the settle-ups' and the balance."""
-    owed = evenings.free_transfers(group)
+    owed = circle.free_transfers(group)
     open_ups = evenings.open_settle_ups(group)
     balance = next((fen for n, fen in evenings.balances_by_person(owed, open_ups) if key(n) == key(name)), 0)
     mine = [o for o in owed if not hasattr(o.transfer, "settle_up_part") and key(name) in (key(o.payer), key(o.payee))]
@@ -217,7 +217,7 @@ def person_owed(group: Group, name: str) -> dict:
 def again(request: HttpRequest, token: str) -> HttpResponse:
     """再来一局: the next game, opened at once (``draw=1``: seats drawn at random)."""
     group = evenings.writable_group(request, token)
-    if evenings.last_game(group) is None:
+    if circle.last_game(group) is None:
         messages.warning(request, _("这个牌友圈还没有牌局：先开一局。"))
         return redirect(reverse("new-game") + f"?group={group.edit_token}")
     spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
@@ -252,7 +252,7 @@ def said(request: HttpRequest, write, done: str | None = None) -> None:
     (if any) as a success."""
     try:
         write()
-    except evenings.GroupConflict as conflict:
+    except circle.GroupConflict as conflict:
         messages.warning(request, say(conflict))
     else:
         if done:

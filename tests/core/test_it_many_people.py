@@ -9,8 +9,8 @@ import pytest
 from django.conf import settings
 from django.test import Client, override_settings
 
+from scoring import circle
 from scoring.engine.transfers import NOT_FEWEST
-from scoring.groups import evenings as groups
 from scoring.models import Game, Group, Hand, SettleUp, Transfer
 from tests.helpers import FINISH, game_url, messages_of, next_seq_of, version_of
 from tests.table.test_it_seating_page import confirm, text
@@ -302,8 +302,8 @@ def test_group_netting_of_many_peoples_evenings_clears_everyone_and_says_it_may_
 
 @override_settings(MAX_PEOPLE_PER_GROUP=10)
 def test_netting_more_people_than_a_group_holds_is_refused_with_a_message(db):
-    owed = [groups.Owed(Transfer(amount_fen=100 + i), None, f"p{i}", f"q{i}") for i in range(6)]
-    with pytest.raises(groups.GroupConflict) as refused:
-        groups.net(owed)
+    owed = [circle.Owed(Transfer(amount_fen=100 + i), None, f"p{i}", f"q{i}") for i in range(6)]
+    with pytest.raises(circle.GroupConflict) as refused:
+        circle.net(owed)
     assert refused.value.zh == "一起结清最多 10 个人：请先在各局里标已付一些。"
     assert refused.value.en.startswith("A settle-up nets at most 10 people")

@@ -15,6 +15,7 @@ from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scoring import circle
 from scoring.engine import get_ruleset
 from scoring.groups import evenings as groups
 from scoring.models import AccessMiss, Game, Group, Hand, SettleUp, SettleUpTransfer, Transfer
@@ -194,7 +195,7 @@ def test_every_group_page_answers_in_english_with_no_chinese_left(client, db):
 
 
 def plan_ids(group: Group) -> str:
-    return ",".join(str(o.transfer.pk) for o in groups.free_transfers(group))
+    return ",".join(str(o.transfer.pk) for o in circle.free_transfers(group))
 
 
 # -- games in a group ---------------------------------------------------------------------------
@@ -366,7 +367,7 @@ def test_standings_follow_people_through_a_seating(client, group):
     zimo = {"outcome": "win", "winner": 0, "win_type": "zimo"}
     seating = {"outcome": "seating", "players": ["小张", "小李", "阿华", "大刘"]}
     game = evening(client, group, hands=[zimo, seating, zimo])
-    people = dict(groups.people_with_totals(game))
+    people = dict(circle.people_with_totals(game))
     standings = {s.name: s for s in client.get(group_url(group)).context["standings"]}
     assert {name: s.fen for name, s in standings.items()} == {name: points * 100 for name, points in people.items()}
     assert people["老王"] == 42
@@ -485,7 +486,7 @@ def test_a_settle_up_is_undone_until_something_of_it_is_paid(client, group):
     response = client.post(group_url(group) + f"settle-up/{settle_up.pk}/undo", follow=True)
     assert "已撤销一起结清：各笔转账回到各自那场，仍然没付。" in messages_of(response)
     assert not SettleUp.objects.exists()
-    assert len(groups.free_transfers(group)) == 6
+    assert len(circle.free_transfers(group)) == 6
     assert not Transfer.objects.filter(paid_at__isnull=False).exists()
     assert "这几个人以前还有没付的" in client.get(game_url(tonight) + "settle").content.decode()
     assert "转账：\n老王 → 阿华 9.50 元" in client.get(game_url(tonight) + "settle").context["share"]
@@ -519,7 +520,7 @@ def test_only_transfers_between_tonights_people_are_carried(client, group):
     assert ("阿华", "老王") in carried
     forged = ",".join(str(t.pk) for t in Transfer.objects.all())  # 新人's too
     response = client.post(game_url(tonight) + "carry", {"ids": forged}, follow=True)
-    assert groups.CHANGED[0] in messages_of(response)
+    assert circle.CHANGED[0] in messages_of(response)
     assert not SettleUp.objects.exists()
 
 
@@ -538,11 +539,11 @@ def test_a_transfer_paid_meanwhile_makes_the_settle_up_refused(client, group):
     paid = last_week.settlement.transfers.first()
     client.post(game_url(last_week) + f"transfer/{paid.pk}/paid", {"paid": "1"})
     response = client.post(game_url(tonight) + "carry", {"ids": ids}, follow=True)
-    assert groups.CHANGED[0] in messages_of(response)
+    assert circle.CHANGED[0] in messages_of(response)
     assert not SettleUp.objects.exists()
     english(client)
     response = client.post(game_url(tonight) + "carry", {"ids": ids}, follow=True)
-    assert groups.CHANGED[1] in messages_of(response)
+    assert circle.CHANGED[1] in messages_of(response)
 
 
 def test_the_group_page_settles_everything_owed_together(client, group):
@@ -583,7 +584,7 @@ def test_evenings_that_cancel_out_need_no_transfer_and_are_paid_at_once(client, 
     assert Transfer.objects.filter(paid_at__isnull=True).count() == 0
     assert client.get(group_url(group)).context["balances"] == []
     client.post(game_url(tonight) + "reopen")  # tonight's money is gone again: last week's is owed again
-    assert [(o.payer, o.payee, o.amount_fen) for o in groups.free_transfers(group)] == [
+    assert [(o.payer, o.payee, o.amount_fen) for o in circle.free_transfers(group)] == [
         ("阿华", "老王", 1900),
         ("大刘", "老王", 1500),
         ("大刘", "小李", 400),
@@ -604,7 +605,7 @@ def test_reopening_a_game_whose_money_was_paid_together_is_refused_until_untick(
     tonight.refresh_from_db()
     assert tonight.status == Game.PLAYING
     assert not SettleUp.objects.exists()  # the plan is gone; last week's three are free again
-    assert [(o.payer, o.payee, o.amount_fen) for o in groups.free_transfers(group)] == transfers_of(last_week)
+    assert [(o.payer, o.payee, o.amount_fen) for o in circle.free_transfers(group)] == transfers_of(last_week)
 
 
 def test_deleting_a_game_gives_its_unpaid_settle_up_back(client, group):
@@ -612,7 +613,7 @@ def test_deleting_a_game_gives_its_unpaid_settle_up_back(client, group):
     client.post(game_url(tonight) + "carry", {"ids": plan_ids(group)})
     client.post(game_url(tonight) + "delete")
     assert not SettleUp.objects.exists()
-    assert len(groups.free_transfers(group)) == 3
+    assert len(circle.free_transfers(group)) == 3
 
 
 def test_while_playing_the_settle_page_says_what_is_still_owed_among_the_players(client, group):

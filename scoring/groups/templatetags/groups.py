@@ -6,6 +6,7 @@ or settle page of a game in none costs no query more."""
 
 from django import template
 
+from scoring import circle
 from scoring.groups import evenings
 from scoring.lang import chinese
 from scoring.yuan import MINUS, money, yuan_amount
@@ -64,10 +65,10 @@ def group_carry(context) -> dict:
         "csrf_token": context.get("csrf_token"),
     }
     if game.status != game.FINISHED:
-        people = {evenings.key(name) for name in evenings.names_at(game)}
+        people = {evenings.key(name) for name in circle.names_at(game)}
         earlier = [
             o
-            for o in evenings.free_transfers(group)
+            for o in circle.free_transfers(group)
             if o.game.pk != game.pk and evenings.key(o.payer) in people and evenings.key(o.payee) in people
         ]
         out.update(earlier=earlier, earlier_fen=sum(o.amount_fen for o in earlier))
@@ -76,6 +77,6 @@ def group_carry(context) -> dict:
     if not out["ups"]:
         try:
             out["plan"] = evenings.carry_plan(group, game)
-        except evenings.GroupConflict as conflict:
+        except circle.GroupConflict as conflict:
             out["refused"] = conflict.text(chinese())
     return out
