@@ -22,3 +22,14 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
+
+
+def chromium_or_stop(executable: str = TEST_CHROMIUM) -> str:
+    """``executable`` if it is installed; otherwise the test stops (tests/required.py)."""
+    import shutil
+
+    from tests.required import unavailable
+
+    if Path(executable).exists() or shutil.which(executable):
+        return executable
+    unavailable(f"Chromium not found at {executable}: {APT_LINE}")

@@ -1,12 +1,11 @@
 """Playwright driving Debian's Chromium (never a downloaded browser) against a live server."""
 
 import os
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.chromium import APT_LINE, CHROMIUM_ARGS, TEST_CHROMIUM
+from tests.chromium import CHROMIUM_ARGS, TEST_CHROMIUM, chromium_or_stop
 
 CHROMIUM = os.environ.get("YIWU_CHROMIUM", TEST_CHROMIUM)
 PHONE = {"width": 390, "height": 844}
@@ -15,15 +14,6 @@ SCREENSHOTS = Path(__file__).parent / "screenshots"
 # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make
 # between page actions are still plain synchronous code.
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-
-
-def _chromium_or_stop() -> str:
-    if Path(CHROMIUM).exists() or shutil.which(CHROMIUM):
-        return CHROMIUM
-    message = f"Chromium not found at {CHROMIUM}: {APT_LINE}"
-    if os.environ.get("CI"):
-        pytest.fail(message)  # in CI a browser test never skips silently
-    pytest.skip(message)
 
 
 def _static_files_kept_by_the_browser() -> None:
@@ -49,7 +39,7 @@ _static_files_kept_by_the_browser()
 @pytest.fixture(scope="session")
 def browser():
     """One Chromium per xdist worker (make test runs two): the browser tests share both cores."""
-    executable = _chromium_or_stop()
+    executable = chromium_or_stop(CHROMIUM)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

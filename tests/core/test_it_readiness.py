@@ -26,6 +26,7 @@ from django.db.backends.postgresql.base import DatabaseWrapper
 from scoring import ready
 from scoring.models import AccessMiss
 from tests import redis_server
+from tests.required import unavailable
 
 # As yiwu_site/settings.py gives the shared cache (test_it_settings.py checks it does).
 REDIS_OPTIONS = {"socket_connect_timeout": 1, "socket_timeout": 1}
@@ -101,15 +102,11 @@ class Relay:
 
 
 def postgres_or_stop(host: str, port: int) -> None:
-    """As the browser tests do without Chromium: outside CI a machine with no PostgreSQL skips
-    these, saying so; in CI (.ci/run starts it) they fail."""
+    """The relay tests need a PostgreSQL; without one they stop (tests/required.py)."""
     try:
         socket.create_connection((host, port), timeout=2).close()
     except OSError:
-        message = f"no PostgreSQL at {host}:{port} for the relay tests (.ci/run starts it)"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"no PostgreSQL at {host}:{port} for the relay tests (.ci/run starts it)")
 
 
 @contextmanager
