@@ -15,7 +15,8 @@ from scoring.engine.points import from_json
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
 
-FORMAT = 2  # 1 was the contract's game alone
+FORMAT = 3  # 1 was the contract's game alone; 2 left the deal at its seat after a seating
+READABLE = (2, FORMAT)  # a 2 is read as it was written (``seat_kept_the_deal``)
 BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
 BACKUP_OPTIONAL = frozenset(("round_length",))  # 打几圈 (files written before it have none)
 MAX_ROUNDS = 99
@@ -175,7 +176,7 @@ def read_backup(data: dict, ruleset, people: int | None = None) -> dict | None:
     if "backup" not in data:
         return None
     raw = _object(data["backup"], BACKUP_FIELDS, ("backup", "backup"), optional=BACKUP_OPTIONAL)
-    if raw["format"] != FORMAT:
+    if raw["format"] not in READABLE:
         _refuse(
             f"格式 {raw['format']!r} 不是这个版本能读的（{FORMAT}）。", f"format {raw['format']!r} is not {FORMAT}."
         )

@@ -8,6 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
+from scoring.engine.contract import seat_kept_the_deal
 from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.engine.seating import key
@@ -130,7 +131,10 @@ def in_table_terms(text: str, code=None) -> str:
 
 def import_game(data) -> Game:
     """Create a game from a backup (scoring/records/backup.py; contract JSON from an earlier version):
-    scored first, so a bad file changes nothing (nor one holding more people than a game may)."""
+    scored first, so a bad file changes nothing (nor one holding more people than a game may).
+    A file of backup format 2 scores as it was written: its seatings kept the deal at their seat."""
+    if isinstance(data, dict) and isinstance(data.get("backup"), dict) and data["backup"].get("format") == 2:
+        data = seat_kept_the_deal(data)
     try:
         score_game(data, settings.MAX_PEOPLE_PER_GAME)
     except ScoringError as error:
