@@ -18,7 +18,7 @@ from scoring.handform import form_side_for, form_side_of
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import build
-from scoring.people import Seatings, round_of
+from scoring.people import Seatings, people_in_order, round_of
 from scoring.replay import HandView, ReplayView
 
 
@@ -47,7 +47,7 @@ class HandRow:
     hand: Hand
     title: str
     result: HandView | None
-    nets: list[tuple[str, int]]
+    nets: list[tuple[str, int]]  # (name, net) of who played it, in the evening's order of people
     payments: list[PaymentLine]
     dealer: str = ""
     number: int | None = None  # 第N局 among the hands that count; None for a voided one or a seating
@@ -61,14 +61,40 @@ def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = N
     return form_side_of(game, entry).title(names or game.players, entry, result)
 
 
+def evening_people(game: Game) -> list[str]:
+    """Everyone of the evening in order of first appearance, from the stored replay (no query)."""
+    seatings = Seatings.of_game(game)
+    return people_in_order(seatings.first, [names for _seq, names in seatings.changes])
+
+
+def seats_in_people_order(people: list[str], names: list[str]) -> list[int]:
+    """The seats of a hand played by ``names``, in ``people``'s order (the evening's)."""
+    rank = {key(name): i for i, name in enumerate(people)}
+    return sorted(range(len(names)), key=lambda seat: rank.get(key(names[seat]), len(rank)))
+
+
+def in_people_order(people: list[str], names: list[str], net: list) -> list[tuple[str, object]]:
+    """A hand's (name, net) for each seat, in ``people``'s order: the same person keeps the same
+    place in every row whatever seat they took, and someone sitting out is not listed."""
+    return [(names[seat], net[seat]) for seat in seats_in_people_order(people, names)]
+
+
 def hand_row(
-    game: Game, hand: Hand, result: HandView | None, number: int | None = None, names: list[str] | None = None
+    game: Game,
+    hand: Hand,
+    result: HandView | None,
+    number: int | None = None,
+    names: list[str] | None = None,
+    people: list[str] | None = None,
 ) -> HandRow:
     """A hand as the list shows it; ``names``: who sat at it, in seat order (the first seating by
-    default)."""
+    default); ``people``: the evening's order of people its amounts are listed in (the game's own
+    by default)."""
     names = list(names or game.players)
     seating = is_seating(hand.entry)
-    nets = list(zip(names, result.net, strict=True)) if result and not seating else []
+    nets = []
+    if result and not seating:
+        nets = in_people_order(evening_people(game) if people is None else people, names, result.net)
     payments = (
         [PaymentLine(names[p.payer], names[p.payee], p.amount, p.formula(chinese(), names)) for p in result.payments]
         if result
@@ -105,23 +131,32 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
     """The hand list, newest first: each row rendered from _hand_row.html once, then served from
     the cache until the hand, its result, the names or the language change."""
     lang, seatings = translation.get_language() or "", Seatings.of_game(game)
+    people = evening_people(game)
     base_url = reverse("game", args=[token])
     seated = [seatings.at(row.hand.seq) for row in rows]
+    # The row lists its people in the evening's order: a change of that order (a seating before it
+    # edited or voided) is a new row even where its seats are not.
     keys = [
-        row_key(row.hand, row.number, _digest(names), lang, base_url if can_edit else "")
+        row_key(
+            row.hand,
+            row.number,
+            _digest([names, seats_in_people_order(people, names)]),
+            lang,
+            base_url if can_edit else "",
+        )
         for row, names in zip(rows, seated, strict=True)
     ]
     found = cache.get_many(keys)
     missing = {}
     if len(found) < len(keys):
         template = get_template(ROW_TEMPLATE)
-        for key, row, names in zip(keys, rows, seated, strict=True):
-            if key not in found:
-                row_view = hand_row(game, row.hand, row.result, row.number, names)
+        for cache_key, row, names in zip(keys, rows, seated, strict=True):
+            if cache_key not in found:
+                row_view = hand_row(game, row.hand, row.result, row.number, names, people)
                 context = {"row": row_view, "can_edit": can_edit, "base_url": base_url}
-                missing[key] = str(template.render(context))
+                missing[cache_key] = str(template.render(context))
         cache.set_many(missing, ROW_SECONDS)
-    return mark_safe("".join(found.get(key) or missing[key] for key in keys))  # rows are autoescaped template output
+    return mark_safe("".join(found.get(k) or missing[k] for k in keys))  # rows are autoescaped template output
 
 
 def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -> list[Tile]:
