@@ -101,7 +101,10 @@ def sheet_tap(client, game: Game, entry: dict, path: str = "record", **extra) ->
 def preview_of(html: str) -> tuple[str, dict[str, str]]:
     """A preview's title and each player's net as the panel writes them (+128, −2, 0)."""
     title = re.search(r'<div class="fw-semibold"><bdi>(.*?)</bdi></div>', html)[1]
-    nets = re.findall(r'<bdi><bdi>([^<]*)</bdi></bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>', html)
+    nets = re.findall(
+        r'<div class="preview-net"><div class="small"><bdi>([^<]*)</bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>',
+        html,
+    )
     return title, dict(nets)
 
 

@@ -13,7 +13,9 @@ COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5
 # Colour is not the only tell (a deuteranope sees the red and green lines alike): each person's line
 # also has its own dash pattern and its own mark at the line's end and in the legend.
 DASHES = ("", "7 3", "2 2.5", "9 3 2 3", "4 2", "1 3", "12 4", "6 2 1 2")
-LEGEND_SLOTS, LEGEND_ROW = 4, 16  # names a legend row holds; the height each further row adds
+# Names a legend row holds, and the height each further row adds: two a row leave room for a name of
+# 8 CJK characters beside a total of 7 (four a row overlapped: 「诸葛大力 +19」 ran into the next mark).
+LEGEND_SLOTS, LEGEND_ROW = 2, 16
 # The legend's totals take the money colours of app.css: 红涨绿跌 in Chinese, the other way in English.
 RED, GREEN, EVEN = "#c62828", "#2e7d32", "#222"
 
@@ -28,7 +30,7 @@ PAD_LEFT, PAD_RIGHT, PAD_TOP, PAD_BOTTOM = 34, 8, 8, 36
 
 
 def chart_height(people: int) -> int:
-    """The chart's height in its own units: one legend row per four people."""
+    """The chart's height in its own units: one legend row per two people."""
     return HEIGHT + LEGEND_ROW * (max(1, -(-people // LEGEND_SLOTS)) - 1)
 
 

@@ -7,8 +7,9 @@ from django.utils.translation import gettext_lazy as _
 from scoring.engine import SEATS_ZH
 from scoring.forms import StrictIntegerField
 from scoring.handform.base import DiscardForm, FormSide, seated_names, win_initial, win_title
-from scoring.lang import pick
+from scoring.lang import pick, table_words
 from scoring.rulesets.zhuji.engine import hands as tai_names
+from scoring.rulesets.zhuji.engine.checks import first_round_refusal
 from scoring.rulesets.zhuji.engine.hands import TAI_NAMES, seat_wind, wind_tai
 
 # The sheet's chips, named from the engine's one table of 台 items (engine/hands.py).
@@ -69,6 +70,20 @@ def _sheet_initial(entry: dict) -> dict:
     return data
 
 
+def _special(code: str, label: str, data: dict, dealer: int) -> dict:
+    """A 天胡 / 地胡 / 全字 chip; one this winner cannot claim (a 闲 's 天胡, the dealer's 地胡, either
+    on the wrong discard) is greyed with the reason scoring would give, unless already chosen."""
+    winner, discarder = data.get("winner"), data.get("discarder")
+    refused = first_round_refusal(code, winner, discarder, dealer) if winner is not None else None
+    chosen = data.get("special") == code
+    return {
+        "code": code,
+        "label": label,
+        "disabled": refused is not None and not chosen,
+        "reason": table_words(pick(refused.zh, refused.en)) if refused else "",
+    }
+
+
 class ZhujiEntry(FormSide):
     """诸暨 offers its own sheet, title, winds and 算牌 words; no bets are placed before a hand."""
 
@@ -113,7 +128,7 @@ class ZhujiEntry(FormSide):
             "winds": winds,
             "shapes": [{"code": c, "label": pick(zh, en)} for c, zh, en in SHAPES],
             "flags": [{"code": c, "label": pick(zh, en), "checked": bool(data.get(c))} for c, zh, en in FLAGS],
-            "specials": [{"code": c, "label": pick(zh, en)} for c, zh, en in SPECIALS],
+            "specials": [_special(c, pick(zh, en), data, state.dealer) for c, zh, en in SPECIALS],
             "chosen": chosen,
             "shape_now": data.get("shape") or "mixed",
             "zimo_now": bool(data.get("zimo")),

@@ -21,6 +21,30 @@ def _check_repeats(tai: Tai) -> None:
             )
 
 
+def first_round_refusal(special: str | None, winner: int, discarder: int | None, dealer: int) -> ScoringError | None:
+    """§4 who may claim 天胡 or 地胡: the error a win claiming ``special`` would raise, or None. The
+    entry sheet asks it too, to grey a chip before the tap (scoring/rulesets/zhuji/form_side.py)."""
+    if special == "tianhu":
+        if winner != dealer:
+            return ScoringError("天胡只有庄家才能胡", "A heavenly hand (tianhu) is the dealer's only", "tai.special")
+        if discarder is not None:
+            return ScoringError(
+                "天胡是庄家自摸起手14张，不能有放冲者",
+                "A heavenly hand (tianhu) is self-drawn: no discarder",
+                "discarder",
+            )
+    elif special == "dihu":
+        if winner == dealer:
+            return ScoringError("地胡只有闲家才能胡", "An earthly hand (dihu) is for a non-dealer only", "tai.special")
+        if discarder != dealer:
+            return ScoringError(
+                "地胡是闲家胡庄家打出的第一张牌：放冲者应为庄家",
+                "An earthly hand (dihu) is won on the dealer's first discard: the discarder must be the dealer",
+                "discarder",
+            )
+    return None
+
+
 def check_win(hand: HandEntry, dealer: int) -> int:
     """§4 and §6 for a win played with ``dealer`` dealing; returns the 台 before any cap."""
     winner, discarder, tai = hand.winner, hand.discarder, hand.tai
@@ -51,24 +75,8 @@ def check_win(hand: HandEntry, dealer: int) -> int:
         raise ScoringError(
             "全字（全是字牌）没有顺子，不能是平胡", "All honours (quanzi) cannot be all chows (pinghu)", "tai.shape"
         )
-    if special == "tianhu":
-        if winner != dealer:
-            raise ScoringError("天胡只有庄家才能胡", "A heavenly hand (tianhu) is the dealer's only", "tai.special")
-        if discarder is not None:
-            raise ScoringError(
-                "天胡是庄家自摸起手14张，不能有放冲者",
-                "A heavenly hand (tianhu) is self-drawn: no discarder",
-                "discarder",
-            )
-    elif special == "dihu":
-        if winner == dealer:
-            raise ScoringError("地胡只有闲家才能胡", "An earthly hand (dihu) is for a non-dealer only", "tai.special")
-        if discarder != dealer:
-            raise ScoringError(
-                "地胡是闲家胡庄家打出的第一张牌：放冲者应为庄家",
-                "An earthly hand (dihu) is won on the dealer's first discard: the discarder must be the dealer",
-                "discarder",
-            )
+    if refused := first_round_refusal(special, winner, discarder, dealer):
+        raise refused
     count = tai_count(tai, winner, dealer)
     if count < 1 and not (tai.no_caishen or tai.gangkai):
         raise ScoringError(
