@@ -184,8 +184,12 @@ class Round:
 
     @property
     def label(self) -> str:
-        """「东风圈 第3局」: the round and the deal the next hand is in."""
-        return pick(f"{self.name(self.number)} 第{self.deal}局", f"{self.name(self.number)} · deal {self.deal}")
+        """「东风圈（3/4）」: the round and how far the deal has gone round it (the third of four
+        dealers). Not 「第3局」: that is a hand's number on the same page, another count."""
+        return pick(
+            f"{self.name(self.number)}（{self.deal}/{self.seats}）",
+            f"{self.name(self.number)} (deal {self.deal} of {self.seats})",
+        )
 
     @property
     def ended_text(self) -> str:

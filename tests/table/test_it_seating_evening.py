@@ -51,10 +51,10 @@ def test_the_seating_evening_says_every_amount_and_message_the_phone_showed(clie
     game = Game.objects.get()
     assert response["Location"] == game_url(game)
     assert (game.round_length, game.rules) == (2, Rules().to_dict())  # the form's own defaults but 2 圈
-    assert "东风圈 第1局 · 共 2 圈" in text(client.get(game_url(game)))
+    assert "东风圈（1/4） · 共 2 圈" in text(client.get(game_url(game)))
     for winner in (1, 2, 2, 3):
         zimo(client, game, winner)
-    assert "东风圈 第4局 · 共 2 圈" in text(client.get(game_url(game)))
+    assert "东风圈（4/4） · 共 2 圈" in text(client.get(game_url(game)))
 
     # 换人: who leaves (西 阿华), then a new name; the preview, then 确认.
     menu = client.get(game_url(game) + "seating").content.decode()
@@ -72,7 +72,7 @@ def test_the_seating_evening_says_every_amount_and_message_the_phone_showed(clie
     card = page[page.find('class="round-end') : page.find("</section>", page.find('class="round-end'))]
     assert "东风圈打完了" in card
     assert link(card, "换位") == game_url(game) + "seating"
-    assert "南风圈 第1局 · 共 2 圈" in text(client.get(game_url(game)))
+    assert "南风圈（1/4） · 共 2 圈" in text(client.get(game_url(game)))
 
     # 两人换位: 东 老王, then 南 小李.
     first = link(client.get(game_url(game) + "seating?how=swap").content.decode(), "东 老王")

@@ -284,7 +284,7 @@ def test_the_pages_are_english_in_english(client, game):
     page = text(phone.get(game_url(game)))
     assert "Sitting out: 阿华 0" in page
     assert "New seating · 老王 小李 小周 大刘" in page
-    assert "East round · deal 1" in page
+    assert "East round (deal 1 of 4)" in page
 
 
 # --- 修改 and 作废 of a seating -----------------------------------------------------------------
@@ -459,25 +459,25 @@ def test_a_backup_of_a_settled_evening_restores_by_person(client, evening):
 
 def test_rounds_count_the_deal_passing_and_a_set_length_offers_seats_or_settling(client, game):
     Game.objects.filter(pk=game.pk).update(round_length=1)
-    assert "东风圈 第1局" in text(client.get(game_url(game)))
-    win(client, game, 0)  # the dealer wins: the deal stays, still 第1局
-    assert "东风圈 第1局" in text(client.get(game_url(game)))
+    assert "东风圈（1/4）" in text(client.get(game_url(game)))
+    win(client, game, 0)  # the dealer wins: the deal stays, still the first of four
+    assert "东风圈（1/4）" in text(client.get(game_url(game)))
     win(client, game, 1)  # the deal passes to 小李
     win(client, game, 2)
-    assert "东风圈 第3局" in text(client.get(game_url(game)))
+    assert "东风圈（3/4）" in text(client.get(game_url(game)))
     win(client, game, 3)
     page = text(client.get(game_url(game)))
-    assert "东风圈 第4局" in page
+    assert "东风圈（4/4）" in page
     assert "1 圈打完了" not in page
     win(client, game, 0)  # 大刘 dealt and lost: the deal is back at 东, a round
     page = client.get(game_url(game)).content.decode()
-    assert "南风圈 第1局" in text(client.get(game_url(game)))
+    assert "南风圈（1/4）" in text(client.get(game_url(game)))
     assert "1 圈打完了" in text(client.get(game_url(game)))
     assert f'href="{game_url(game)}settle"' in page[page.find("round-end") :]
     # 换位 taken: the round's card goes (the next round has begun).
     seat(client, game, "小李", "老王", "阿华", "大刘")
     assert "1 圈打完了" not in text(client.get(game_url(game)))
-    assert "South round · deal 1" in text(english_of(client).get(game_url(game)))
+    assert "South round (deal 1 of 4)" in text(english_of(client).get(game_url(game)))
 
 
 def english_of(client) -> Client:
