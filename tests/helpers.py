@@ -102,7 +102,7 @@ def preview_of(html: str) -> tuple[str, dict[str, str]]:
     """A preview's title and each player's net as the panel writes them (+128, −2, 0)."""
     title = re.search(r'<div class="fw-semibold"><bdi>(.*?)</bdi></div>', html)[1]
     nets = re.findall(
-        r'<div class="preview-net"><div class="small"><bdi>([^<]*)</bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>',
+        r'<div class="col preview-net"><div class="small"><bdi>([^<]*)</bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>',
         html,
     )
     return title, dict(nets)

@@ -72,7 +72,7 @@ def test_the_english_rows_name_their_people_in_the_same_order(client, moved_game
 
 def test_the_preview_lists_who_plays_in_the_order_of_its_totals_table(client, moved_game):
     html = client.get(game_url(moved_game) + "record?winner=0&win_type=zimo").content.decode()  # 大刘, seat 0
-    shown = re.findall(r'<div class="preview-net"><div class="small"><bdi>([^<]*)</bdi>', html)
+    shown = re.findall(r'<div class="col preview-net"><div class="small"><bdi>([^<]*)</bdi>', html)
     totals = re.findall(r'<tr><th scope="row" class="fw-normal"><bdi>([^<]*)</bdi>', html)
     assert totals == PEOPLE  # everyone of the evening, 阿华 sitting out too
     assert shown == [name for name in totals if name != "阿华"]
