@@ -148,9 +148,9 @@ def test_a_repaired_replay_cache_shows_at_once(client, game):
     hand = Hand.objects.get()
     hand.result = {**hand.result, "net": [0, 0, 0, 0]}
     hand.save()
-    assert ">0</span> / <span" in cached(client, game)  # the wrong row, as stored
+    assert '<span class="net"><bdi>老王</bdi> <b class="even">0</b>' in cached(client, game)  # the wrong row, as stored
     call_command("check_ledgers", "--repair", stdout=StringIO())
-    assert ">+42</span> / <span" in page(client, game)
+    assert '<span class="net"><bdi>老王</bdi> <b class="gain">+42</b>' in page(client, game)
 
 
 def test_the_poll_answer_is_fresh_too(client, one_hand_game):
