@@ -376,8 +376,8 @@ def table(game: Game) -> tuple[State, int]:
 def who_played(game: Game) -> list[tuple[str, object]]:
     """(name, points) of the people in the evening's money, in order of first appearance: each
     who sat in at least one hand that stands (a seating is none; a void that leaves someone with
-    none takes them off again). Before any hand stands: the people seated now. Docs: README.md
-    "People at the table"."""
+    none takes them off again). Before any hand stands: the people seated now (README.md,
+    "At the table", 结算)."""
     state, _next = table(game)
     people = state.people()
     played = [person for person, counts in zip(people, game.state["tally"], strict=True) if counts["hands"]]
