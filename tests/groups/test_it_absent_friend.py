@@ -30,6 +30,7 @@ def tonight(group: Group, hands=(SWAP_IN, ZIMO)) -> Game:
 
 def test_the_friend_replaced_before_the_first_hand_is_in_no_part_of_the_money(client, group):
     game = tonight(group)
+    assert "轮空（不在桌上）" not in client.get(game_url(game)).content.decode()  # he sits out nothing he played
     settle = client.get(game_url(game) + "settle", FEE)
     assert [name for name, *_rest in settle.context["balances"]] == ["老王", "小李", "阿华", "大刘"]
     assert "小陈" not in settle.content.decode()
