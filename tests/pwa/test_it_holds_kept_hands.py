@@ -78,13 +78,18 @@ def test_a_kept_dealer_win_that_another_hand_made_a_non_dealer_win_is_held_with_
         ("阿华", "−14", "−10"),
         ("大刘", "−14", "−10"),
     ]
-    assert "确认，记为第2局" in card and "修改" in card and "丢掉" in card
+    assert "确认，记为第2局" in card
+    assert "修改" in card
+    assert "丢掉" in card
     edit = re.search(r'href="([^"]+)" data-held-answer="edit"', card)[1].replace("&amp;", "&")
-    assert edit.startswith(game_url(game) + "record?") and "winner=0" in edit and "kept=" not in edit
+    assert edit.startswith(game_url(game) + "record?")
+    assert "winner=0" in edit
+    assert "kept=" not in edit
 
     done = send(laowang, game, kept, answer="confirm", agreed=body["agreed"])  # 确认
     assert done.status_code == 200
-    assert done.json()["ok"] and done.json()["seq"] == 2
+    assert done.json()["ok"]
+    assert done.json()["seq"] == 2
     hand = Hand.objects.get(game=game, seq=2)
     assert (hand.entered_by, hand.result["net"]) == ("老王", [34, -14, -10, -10])  # as the card said
     again = send(laowang, game, kept, answer="confirm", agreed=body["agreed"])  # the answer sent twice
@@ -174,7 +179,8 @@ def test_the_same_hand_kept_on_two_phones_is_asked_about_and_dropped_or_recorded
     body = held.json()
     assert body["held"] == "same"
     assert text(body["card"]).startswith(" 小李已经记了第1局：阿华 自摸 ×2。是同一局吗？")
-    assert "是，丢掉我的" in body["card"] and "不是，再记一局" in body["card"]
+    assert "是，丢掉我的" in body["card"]
+    assert "不是，再记一局" in body["card"]
     assert "不是同一局的话，记为第2局" in text(body["card"])
     assert Hand.objects.filter(game=game).count() == 1
     assert Game.objects.get(pk=game.pk).version == version
@@ -213,7 +219,8 @@ def test_two_phones_answering_not_the_same_about_one_hand_record_one_and_ask_the
     kept = {who: kept_preview(client, game, AHUA_ZIMO) for who, client in (("w", laowang), ("l", xiaoli), ("d", daliu))}
     send(daliu, game, kept["d"])
     held_w, held_l = send(laowang, game, kept["w"]).json(), send(xiaoli, game, kept["l"]).json()
-    assert "大刘已经记了第1局" in text(held_w["card"]) and "大刘已经记了第1局" in text(held_l["card"])
+    assert "大刘已经记了第1局" in text(held_w["card"])
+    assert "大刘已经记了第1局" in text(held_l["card"])
     assert send(laowang, game, kept["w"], answer="again", agreed=held_w["agreed"]).json()["seq"] == 2
     again = send(xiaoli, game, kept["l"], answer="again", agreed=held_l["agreed"])
     assert again.status_code == 409
