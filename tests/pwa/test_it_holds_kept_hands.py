@@ -292,3 +292,32 @@ def test_a_forged_stamp_is_read_as_none(game):
     other_game = Game.objects.create(players=game.players, rules=game.rules)
     foreign = send(laowang, other_game, {**kept, "form_token": "foreign"})  # a stamp of another game
     assert foreign.status_code == 200
+
+
+def test_every_ruleset_asks_about_the_same_hand(game, zhuji_game, wuyi2_game):
+    for each in (game, zhuji_game, wuyi2_game):
+        first, second = phone(each, 0), phone(each, 1)
+        mine, theirs = kept_preview(first, each, DRAW), kept_preview(second, each, DRAW)
+        assert send(second, each, theirs).status_code == 200
+        held = send(first, each, mine)
+        assert held.status_code == 409, each.ruleset
+        assert f"{each.players[1]}已经记了第1局：流局。是同一局吗？" in text(held.json()["card"]), each.ruleset
+        assert Hand.objects.filter(game=each).count() == 1
+
+
+def test_a_seating_meanwhile_holds_the_hand_with_each_persons_amount_and_asks_nothing(game):
+    """Other people at the table are no "same hand"; each person's amount says who it pays now."""
+    from tests.table.test_it_seating_page import seat
+
+    laowang = phone(game, 0)
+    kept = kept_preview(laowang, game, AHUA_ZIMO)
+    other = phone(game, 1)
+    seat(other, game, "老王", "小李", "阿华", "小陈")  # 大刘 went home, 小陈 sat down
+    record(other, game, AHUA_ZIMO)  # then 阿华 自摸: the same result, other people
+    body = send(laowang, game, kept).json()
+    assert body["held"] == "changed"
+    rows = amounts(body["card"])
+    assert [row[0] for row in rows] == ["老王", "小李", "阿华", "大刘", "小陈"]
+    assert rows[3][2] == "—"  # 大刘 pays nothing where it lands
+    assert rows[4][1] == "—"  # 小陈 was not at the table it was kept at
+    assert Hand.objects.filter(game=game).count() == 2
