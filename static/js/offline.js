@@ -498,6 +498,8 @@
     if (note) note.textContent = item.answer ? (offline() ? item.held.later : item.held.sending) || "" : item.note || "";
     box.querySelectorAll("button[data-held-answer]").forEach(function (button) { button.disabled = !!item.answer; });
     if (fresh) {
+      // What was said of the hand while it waited (「这一局已存在这台手机上…」) is old news now.
+      document.querySelectorAll("#flash .offline-said:not([data-synced])").forEach(function (said) { said.remove(); });
       var question = box.querySelector(".question");
       var active = document.activeElement;
       var typing = active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);  // never from under a person typing

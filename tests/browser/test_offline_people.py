@@ -77,6 +77,7 @@ def test_the_same_hand_kept_on_three_phones_is_recorded_once_and_each_answer_app
     expect(card(laowang)).to_contain_text("不是同一局的话，记为第2局：")
     assert laowang.evaluate("document.activeElement.id") == "held-question"
     assert len(hands(game)) == 1  # nothing recorded by itself
+    expect(laowang.locator("#hands details.hand-row")).to_have_count(1)
     shot(laowang, "offline-same-hand-question")
 
     card(laowang).get_by_role("button", name="不是，再记一局").click()  # 老王 answers first
@@ -119,6 +120,7 @@ def test_a_dealer_win_kept_offline_that_another_hand_made_a_non_dealer_win_is_sh
     expect(rows.nth(2)).to_have_text(re.compile(r"阿华\s*−14\s*→\s*−10"))
     expect(held.get_by_role("link", name="修改")).to_be_visible()
     assert len(hands(game)) == 1
+    expect(laowang.locator("#hands details.hand-row")).to_have_count(1)
     shot(laowang, "offline-changed-hand-before-after")
 
     held.get_by_role("button", name="确认，记为第2局").click()
@@ -191,6 +193,8 @@ def test_a_hand_kept_from_the_questions_is_held_when_the_deal_passed(browser, li
     record(Client(), game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
     back_online(laowang)
     expect(card(laowang).locator(".held-summary")).to_have_text("老王 离线时按老王坐庄：+42；排在第1局后：+34")
+    expect(laowang.locator("#hands details.hand-row")).to_have_count(1)  # the game page polled the hand meanwhile
+    expect(laowang.locator("#flash .offline-said")).to_have_count(0)  # 「已存在这台手机上」 is old news
     shot(laowang, "offline-link-hand-before-after")
     assert len(hands(game)) == 1
     laowang.context.close()
