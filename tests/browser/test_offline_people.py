@@ -198,3 +198,34 @@ def test_a_hand_kept_from_the_questions_is_held_when_the_deal_passed(browser, li
     shot(laowang, "offline-link-hand-before-after")
     assert len(hands(game)) == 1
     laowang.context.close()
+
+
+@pytest.mark.parametrize("language", ["zh-hans", "en"])
+def test_both_cards_have_no_serious_accessibility_problem_and_nothing_covers_their_buttons(
+    browser, live_server, shot, language
+):
+    """axe-core and the covered-button check of tests/browser/test_accessibility.py on the game page
+    with each card, in both languages (the card is written in the language of the phone that sent
+    the hand, and drawn again from the phone's storage on a reload)."""
+    from tests.browser.test_accessibility import AXE, covered, violations
+
+    game = new_game()
+    asked, changed = phone_of(browser, live_server, game, 0), phone_of(browser, live_server, game, 3)
+    keep_offline(asked, "阿华")
+    keep_offline(changed, "老王")
+    record(Client(), game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # 阿华 自摸: the deal passes
+    found = {}
+    for page, kind in ((asked, "same"), (changed, "changed")):
+        page.context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
+        page.context.add_init_script(path=str(AXE))
+        back_online(page)
+        expect(card(page)).to_have_attribute("data-held", kind)
+        page.goto(f"{live_server.url}{game_url(game)}")  # the page in the language too, the card from storage
+        expect(card(page)).to_have_attribute("data-held", kind)
+        if problems := violations(page) + covered(page):
+            found[kind] = problems
+        if language == "en":
+            shot(page, f"offline-{kind}-card-en")
+        page.context.close()
+    assert found == {}, found
+    assert len(hands(game)) == 1
