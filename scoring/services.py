@@ -299,6 +299,7 @@ def record_hand(
     entered_by: str,
     version: int | None = None,
     queued: bool = False,
+    hold=None,
 ) -> Hand:
     """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
     refused naming the hand it already made (``AlreadyRecorded``); so is a preview made before
@@ -306,7 +307,10 @@ def record_hand(
 
     ``queued``: a hand entered on a phone without network and sent once it came back. It goes
     after whatever is recorded now even if ``next_seq`` is stale; the hand returned carries in
-    ``passed`` the hands recorded meanwhile (from ``next_seq`` on), for the phone to be told."""
+    ``passed`` the hands recorded meanwhile (from ``next_seq`` on), for the phone to be told.
+    ``hold(game=, state=, seq=)``: called under the lock with the table the hand would be scored
+    at; it raises ``Held`` to record nothing (a kept hand another phone recorded too, or one that
+    scores differently now: scoring/table/kept.py)."""
     try:
         with transaction.atomic():
             game = _locked(game)
@@ -358,6 +362,8 @@ def record_hand(
             state = cached_state(game)
             if fix:
                 state.correct(*fix)
+            if hold is not None:
+                hold(game=game, state=state, seq=seq)  # raises Held: nothing is saved
             try:
                 parsed = game.plugin.parse_hand(entry)
                 result = score(game.plugin, game.house_rules(), state, parsed, settings.MAX_PEOPLE_PER_GAME)
@@ -374,6 +380,29 @@ def record_hand(
             return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
+
+
+class Held(Exception):
+    """A kept hand not recorded by itself (docs/offline.md "Held"): ``kind`` is "same" (another
+    phone recorded the same hand meanwhile: ``other``) or "changed" (it scores differently now);
+    ``state``, ``seq`` and ``number`` are the table and the place it would take (第N局), ``result``
+    its score there (None when the rules refuse it there)."""
+
+    def __init__(self, kind: str, *, state, seq: int, number: int, result, other: Hand | None = None):
+        super().__init__(kind)
+        self.kind, self.state, self.seq, self.number, self.result, self.other = kind, state, seq, number, result, other
+
+
+def drop_kept_hand(*, game: Game, form_token: str) -> None:
+    """A phone drops the hand it kept offline (「是，丢掉我的」, 「丢掉」): nothing is written, but
+    under the game's row lock, so that a drop and a 「再记一局」 of the same kept hand from two tabs
+    are told apart: once its form token was spent, ``AlreadyRecorded`` names the hand it made."""
+    with transaction.atomic():
+        game = _locked(game, playing=False)
+        done = game.hands.filter(form_token=form_token).first() if form_token else None
+        if done is not None:
+            number = game.number_of(done.seq)
+            raise AlreadyRecorded(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
 
 
 def recorded_words(entry: dict, number: int, by: str) -> tuple[str, str]:
