@@ -17,8 +17,13 @@ TRAITS = {
     "SELF_DRAWN_ONLY": False,  # every win is self-drawn: self_drawn is true or absent, and no page asks it
     "check": None,  # check(ctx): its own checks of a parsed request (ScoringError), or None
     "waits_extra": None,  # waits_extra(ctx, counts, wilds) -> dict: what a waits answer adds, or None
-    "QUESTIONS": (),  # what its 算牌 page asks that tiles cannot show (scoring/analyse/sheet.py)
-    "with_answers": None,  # with_answers(answer, chosen, tiles) -> answer: the page's answers to QUESTIONS applied
+    # What its 算牌 page asks that the tiles cannot show (scoring/analyse/sheet.py): the query keys
+    # with their options and whether several may be chosen; the chips as questions(answer, chosen,
+    # request, winner) lists them; and with_answers(answer, chosen, request, winner), the answer
+    # with the chosen options applied.
+    "QUESTIONS": {},
+    "questions": None,
+    "with_answers": None,
 }
 
 
