@@ -3,7 +3,7 @@ to a cap (基本分 = base · 2^番), the dealer's factor by 老庄 and 承包 b
 
 from scoring.engine.ruleset import register_package
 
-from . import explain, hands, replay, rules
+from . import analyse, explain, hands, replay, rules
 from .hands import HandEntry, parse_hand
 from .patterns import BY_CODE, CODES, GROUPS, LISTABLE, PATTERNS, Pattern, chengbao_problem, chips_of, conflicts
 from .replay import HandResult, Payment, TableState, advance, factors, fan_items, score_hand
@@ -19,7 +19,7 @@ HANGZHOU = register_package(
     hands=hands,
     replay=replay,
     explain=explain,
-    analyser=None,  # 算牌: engine/analyse.py, once it is written
+    analyser=analyse,
     count_word=("番", "Fan"),
     field_terms={"fan": "番", "patterns": "番型", "caipiao": "财飘", "chengbao": "承包"},
 )
