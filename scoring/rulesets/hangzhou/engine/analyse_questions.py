@@ -10,7 +10,7 @@ a hand of its own whatever the tiles are. An answer the chips make invalid carri
 
 from scoring.engine.analyse.request import table_rules
 
-from .patterns import BY_CODE, CAIPIAO, QIDUI, SHIFENG, chengbao_problem, problem
+from .patterns import BY_CODE, CAIPIAO, SHIFENG, chengbao_problem, problem
 
 SEATS = 4
 # The query keys the page reads, each with its options and whether several may be chosen at once.
@@ -58,10 +58,8 @@ def _liable(chosen: dict, winner: int | None) -> list[int]:
 
 
 def _tiles_codes(answer: dict) -> list[str]:
-    """The codes the tiles gave (a waits answer: those of every wait, for what they share)."""
-    if "waits" in answer:
-        return sorted({c for w in answer["waits"] for c in w["patterns"]} & QIDUI)
-    return list(answer.get("patterns", ()))
+    """The codes the tiles gave (none for a waits answer: each wait says its own refusal)."""
+    return [] if "waits" in answer else list(answer.get("patterns", ()))
 
 
 def _reasons(answer: dict, chosen: dict, request: dict) -> dict[tuple[str, str], tuple[str, str]]:
