@@ -62,6 +62,15 @@ def _tiles_codes(answer: dict) -> list[str]:
     return [] if "waits" in answer else list(answer.get("patterns", ()))
 
 
+def _shifeng_refused(code: str, chosen: dict, request: dict) -> tuple[str, str] | None:
+    """Why 十风 cannot be declared with the rest: melded sets (a kong too), 财飘, 杠开, or a winner
+    who chowed three times (§3, §4)."""
+    if request.get("melded"):
+        return _MELDED
+    kept = ([CAIPIAO] if _piao(chosen) else []) + (["gangkai"] if request.get("after_kong") else [])
+    return problem(code, kept) or ("up" in chosen.get("chengbao", ()) and chengbao_problem([code])) or None
+
+
 def _reasons(answer: dict, chosen: dict, request: dict) -> dict[tuple[str, str], tuple[str, str]]:
     """(question, option) -> why it cannot be chosen with the rest."""
     out = {}
@@ -76,9 +85,7 @@ def _reasons(answer: dict, chosen: dict, request: dict) -> dict[tuple[str, str],
         if found:
             out["caipiao", k] = found
     for code in QUESTIONS["shifeng"][0]:
-        found = _MELDED if request.get("melded") else None
-        kept = ([CAIPIAO] if _piao(chosen) else []) + (["gangkai"] if request.get("after_kong") else [])
-        found = found or problem(code, kept) or ("up" in chosen.get("chengbao", ()) and chengbao_problem([code]))
+        found = _shifeng_refused(code, chosen, request)
         if found:
             out["shifeng", code] = found
     found = chengbao_problem(codes)
@@ -137,12 +144,7 @@ def _shifeng_answer(code: str, request: dict, chosen: dict, rules, winner: int |
     liable = _liable(chosen, winner)
     if liable:
         out["chengbao"] = liable
-    kept = ([CAIPIAO] if _piao(chosen) else []) + (["gangkai"] if request.get("after_kong") else [])
-    found = (
-        (_MELDED if request.get("melded") else None)
-        or problem(code, kept)
-        or (winner in liable and chengbao_problem([code]))
-    )
+    found = _shifeng_refused(code, chosen, request)
     if found:
         out["reason"] = found
     return out
