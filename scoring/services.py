@@ -52,6 +52,7 @@ from scoring.replay import (
     state_json,
     store,
     table,
+    who_played,
 )
 
 
@@ -278,7 +279,11 @@ def restore_game(
         store(game, ledger)
         if settlement:
             terms = {k: settlement[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
-            _settle(game, ledger.state.people(), **terms, created_at=settlement["created_at"], paid=settlement["paid"])
+            people = ledger.state.people()
+            if settlement["names"] is not None:  # as settled (format 3): the people who played, by name
+                by_key = {key(name): (name, total) for name, total in people}
+                people = [by_key[key(name)] for name in settlement["names"]]
+            _settle(game, people, **terms, created_at=settlement["created_at"], paid=settlement["paid"])
         if hands:
             game.bump_version()
     return game
@@ -513,7 +518,7 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
     their index in the game's people, ``fee_payee`` too), stop recording."""
     with transaction.atomic():
         game = _locked(game)
-        people = table(game)[0].people()
+        people = who_played(game)
         if not 0 <= fee_payee < len(people):
             raise Conflict("垫付台费的人不在这一场里。", "Whoever advanced the table fee is not in this game.")
         settlement = _settle(game, people, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)

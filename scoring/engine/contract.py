@@ -1,11 +1,11 @@
 """The JSON contract (docs/contract.md): a game object in, the result object out."""
 
 from .errors import ScoringError, check_object
-from .game import replay
+from .game import replay, score
 from .hygiene import MAX_NAME, check_names
 from .points import to_json
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
-from .seating import is_seating
+from .seating import OUTCOME, is_seating, seat
 
 # ``backup`` is the app's own record of a game (docs/contract.md "A backup"): scoring ignores it.
 GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "corrections", "hands", "backup"))
@@ -107,3 +107,27 @@ def score_game_or_error(game, max_people: int = MAX_PEOPLE) -> tuple[bool, dict]
         return True, score_game(game, max_people)
     except ScoringError as error:
         return False, error.to_dict()
+
+
+def seat_kept_the_deal(game: dict) -> dict:
+    """``game`` as the first contract read it, where a seating without ``dealer`` left the deal at
+    its seat (now the deal follows its person): each such seating given that seat, so an old file
+    scores as it did. A game that does not score is returned unchanged, for scoring to refuse."""
+    try:
+        ruleset = _check_game(game)
+        rules = ruleset.parse_rules(game.get("rules", {}))
+        fixes = corrections(game, ruleset.seats)
+        if game.get("players") is None:
+            return game
+        state = seat(ruleset.new_state(game.get("first_dealer", 0)), game["players"])
+        hands = []
+        for index, raw in enumerate(game["hands"]):
+            if index in fixes:
+                state.correct(*fixes[index])
+            if isinstance(raw, dict) and raw.get("outcome") == OUTCOME and "dealer" not in raw:
+                raw = {**raw, "dealer": state.dealer}
+            score(ruleset, rules, state, ruleset.parse_hand(raw))
+            hands.append(raw)
+    except ScoringError:
+        return game
+    return {**game, "hands": hands}

@@ -4,8 +4,9 @@
 Seats carry the rules; people carry the money. A seating entry between hands,
 ``{"outcome": "seating", "players": [names in seat order], "dealer": D}``, says who sits where
 from the next hand on. It moves no points; every bet ends (the ruleset's ``after_seating``: 义乌's
-买子 and 下子); a dealer on another seat starts a new tenure (连庄 0), otherwise dealer and 连庄
-stay.
+买子 and 下子). The deal and its streak (连庄, 老庄) are the dealing person's: with no ``dealer``
+the person who dealt keeps the deal wherever they now sit (if they left, the dealing seat's new
+person deals); the streak carries on only while the same person deals.
 
 A game that names its players is played at a ``Seated`` table: the ruleset's own state (the
 seats: dealer, 连庄, each seat's total, its bets) and the people at it. A person's total is the
@@ -38,7 +39,7 @@ def key(name: str) -> str:
 @dataclass(frozen=True, slots=True)
 class SeatingEntry:
     players: tuple[str, ...]  # one name per seat, in seat order
-    dealer: int | None = None  # the seat that deals next; None = the dealer seat stays
+    dealer: int | None = None  # the seat that deals next; None = the dealing person's seat now
     outcome: str = OUTCOME
 
 
@@ -187,9 +188,21 @@ def score(state, hand: SeatingEntry) -> SeatingResult:
         raise ScoringError(
             "换人/换位至少要有一个座位换了人", "A seating must change who sits in at least one seat", "players"
         )
-    dealer = state.dealer if hand.dealer is None else hand.dealer
-    streak = state.streak if dealer == state.dealer else 0
+    dealer, streak = next_deal(state, hand)
     return SeatingResult(dealer, streak, list(hand.players), [0] * len(state.totals))
+
+
+def next_deal(state: Seated, hand: SeatingEntry) -> tuple[int, int]:
+    """Who deals after ``hand`` and their streak: the deal follows the person who dealt (their
+    seat now, or the dealing seat if they left, or the seat the table chose); the streak is kept
+    only when that same person deals on."""
+    dealing = key(state.seating[state.dealer])
+    now = [key(name) for name in hand.players]
+    if hand.dealer is not None:
+        dealer = hand.dealer
+    else:
+        dealer = now.index(dealing) if dealing in now else state.dealer
+    return dealer, state.streak if now[dealer] == dealing else 0
 
 
 def check_room(state, hand: SeatingEntry, limit: int) -> None:
@@ -210,8 +223,9 @@ def check_room(state, hand: SeatingEntry, limit: int) -> None:
 
 
 def advance(state: Seated, hand: SeatingEntry, after_seating) -> None:
-    """The people move; every bet ends (``after_seating``, the ruleset's, on its own state); a
-    dealer on another seat starts a new tenure."""
+    """The people move; every bet ends (``after_seating``, the ruleset's, on its own state); the
+    deal follows its person (``next_deal``)."""
+    dealer, streak = next_deal(state, hand)
     totals, offsets, spelled = state.table.totals, state.offsets, state.spelled
     for seat_, name in enumerate(state.seating):  # who stands up takes their seat's running total along
         person = spelled[key(name)]
@@ -222,8 +236,8 @@ def advance(state: Seated, hand: SeatingEntry, after_seating) -> None:
     state.seating = list(hand.players)
     if after_seating is not None:
         after_seating(state.table)
-    if hand.dealer is not None and hand.dealer != state.dealer:
-        state.table.correct(hand.dealer, 0)
+    if (dealer, streak) != (state.dealer, state.streak):
+        state.table.correct(dealer, streak)
 
 
 def with_seating(ruleset):

@@ -75,6 +75,7 @@ def _settlement_record(game: Game) -> dict | None:
         "fee_fen": settlement.fee_fen,
         "fee_mode": settlement.fee_mode,
         "fee_payee": settlement.fee_payee,
+        "names": settlement.names,
         "created_at": _when(settlement.created_at),
         "transfers": [
             {"payer": t.payer, "payee": t.payee, "amount_fen": t.amount_fen, "paid_at": _when(t.paid_at)}
@@ -147,7 +148,7 @@ def seatings_in(data: dict) -> list[list[str]]:
 def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
     ``backup`` object cannot be restored, and then nothing is created)."""
-    saved = read_backup(data, ruleset, people=len(people_in_order(players, seatings_in(data))))
+    saved = read_backup(data, ruleset, people=people_in_order(players, seatings_in(data)))
     if saved:
         _check_voided(saved["hands"], ruleset, players)
     now = timezone.now()

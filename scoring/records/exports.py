@@ -8,6 +8,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from scoring.engine import DEFAULT_RULESET, SEATS_EN, SEATS_ZH, ScoringError, all_rulesets, get_ruleset, score_game
+from scoring.engine.contract import seat_kept_the_deal
 from scoring.engine.errors import BilingualError
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.engine.seating import key
@@ -18,7 +19,7 @@ from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
 from scoring.people import by_person
 from scoring.records.backup import BackupError, restore_game
-from scoring.replay import ReplayView
+from scoring.replay import ReplayView, who_played
 from scoring.table.presenters import hand_title
 from scoring.yuan import money, won_or_lost, yuan_text
 
@@ -130,7 +131,10 @@ def in_table_terms(text: str, code=None) -> str:
 
 def import_game(data) -> Game:
     """Create a game from a backup (scoring/records/backup.py; contract JSON from an earlier version):
-    scored first, so a bad file changes nothing (nor one holding more people than a game may)."""
+    scored first, so a bad file changes nothing (nor one holding more people than a game may).
+    A file of backup format 2 scores as it was written: its seatings kept the deal at their seat."""
+    if isinstance(data, dict) and isinstance(data.get("backup"), dict) and data["backup"].get("format") == 2:
+        data = seat_kept_the_deal(data)
     try:
         score_game(data, settings.MAX_PEOPLE_PER_GAME)
     except ScoringError as error:
@@ -165,7 +169,7 @@ def share_text(ledger: ReplayView, settlement=None) -> str:
     when = timezone.localtime(game.created_at)
     head = f"{game.plugin.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.plugin.en} {when:%m-%d} · {count} hands"
     lines = [head]
-    people = ledger.state.people()
+    people = who_played(game)
     if settlement is not None:  # as settled (the game's people then are its people now: it is finished)
         people = list(zip(settlement.people(), [from_json(p) for p in settlement.points], strict=True))
     names, totals = [name for name, _t in people], [total for _name, total in people]

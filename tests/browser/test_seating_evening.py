@@ -33,7 +33,7 @@ NAMES = ["老王", "小李", "阿华", "大刘"]  # 东南西北; 老王 deals f
 # Each person over the seats they sat in:
 #   老王 −14 − 10 = −24;  小李 −14 − 14 = −28;  阿华 +42 + 34 = +76;  大刘 −14 (sitting out);
 #   小周 −10;             −24 − 28 + 76 − 14 − 10 = 0
-PEOPLE = {"老王": -24, "小李": -28, "阿华": 76, "大刘": -14, "小周": -10}
+PEOPLE = {"老王": -28, "小李": -24, "阿华": 76, "大刘": -14, "小周": -10}
 
 
 def zimo(game: Game, winner: int) -> None:
@@ -94,7 +94,9 @@ def test_an_evening_with_a_substitute_at_the_rounds_end_a_swap_and_a_fifth_frien
     page.get_by_role("link", name="东 老王").click()
     expect(page.locator(".question")).to_have_text("老王和谁换位？")
     page.get_by_role("link", name="南 小李").click()
-    expect(page.locator(".seating-preview .new-dealer")).to_contain_text("小李 坐庄")
+    expect(page.locator(".seating-preview .new-dealer")).to_contain_text(
+        "老王 坐庄 （庄跟着人走）"
+    )  # the deal goes along
     shot(page, "seating-swap-preview")
     confirm_seating(page)
     assert seated(page) == ["小李", "老王", "小周", "大刘"]
@@ -118,7 +120,8 @@ def test_an_evening_with_a_substitute_at_the_rounds_end_a_swap_and_a_fifth_frien
     fits(page)
     shot(page, "game-after-three-seatings")
 
-    # 阿华 wins hand 6 (recorded as another phone would: the settle page is fetched after it).
+    # 阿华 wins hand 6 (recorded as another phone would: the settle page is fetched after it); 老王
+    # deals, from 南, and pays 14.
     # Settle-up by person: all five, in 元, the fewest transfers; the money sums to zero.
     zimo(game, 3)
     page.locator(".links").get_by_role("link", name="结算").click()

@@ -1,3 +1,5 @@
+import itertools
+import re
 from pathlib import Path
 
 from django.conf import settings
@@ -41,10 +43,19 @@ def test_the_language_switch_sets_the_cookie(client, game):
 
 def test_every_message_has_an_english_translation():
     text = PO.read_text(encoding="utf-8")
-    blocks = [b for b in text.split("\n\n")[1:] if "msgid" in b]
-    untranslated = [b for b in blocks if 'msgstr ""' in b.splitlines()[-1] or 'msgstr[1] ""' in b]
+    blocks = [b for b in text.split("\n\n")[1:] if "msgid" in b and "\n#~ " not in "\n" + b]
+
+    def empty(block: str) -> bool:  # a msgstr "" (or msgstr[N] "") that no wrapped line continues
+        lines = [*block.splitlines(), ""]
+        return any(
+            re.fullmatch(r'msgstr(\[\d+\])? ""', line) and not nxt.startswith('"')
+            for line, nxt in itertools.pairwise(lines)
+        )
+
+    untranslated = [b for b in blocks if empty(b)]
     assert blocks
     assert untranslated == []
+    assert "#, fuzzy" not in "\n\n".join(blocks)  # a guessed translation is no translation
 
 
 def test_the_new_game_presets_read_in_english_too(client, db):

@@ -98,7 +98,7 @@ def test_yiwu_after_a_seating_no_xiazi_may_be_placed_though_the_dealer_won_last(
     assert score_game(without)["hands"][2]["xiazi"] == [0, 1, 0, 4]
 
 
-# --- 义乌: a reshuffle with a new dealer restarts the streak -----------------------------------
+# --- 义乌: the deal and its 连庄 follow the person who deals --------------------------------------
 
 
 def reshuffle(dealer: int | None) -> dict:
@@ -114,12 +114,13 @@ def reshuffle(dealer: int | None) -> dict:
     }
 
 
-def test_yiwu_a_reshuffle_with_a_new_dealer_restarts_the_streak():
-    result = score_game(reshuffle(dealer=3))
+@pytest.mark.parametrize("dealer", [None, 3])
+def test_yiwu_the_dealing_person_keeps_the_deal_and_streak_wherever_they_sit(dealer):
+    result = score_game(reshuffle(dealer))
     hands = result["hands"]
-    assert (hands[2]["dealer"], hands[2]["streak"]) == (3, 0)
-    # 阿明 deals from seat 3 at 连庄 0: a dealer's 自摸, 庄7 × 2 = 14 from each.
-    assert (hands[3]["dealer"], hands[3]["streak"], hands[3]["net"]) == (3, 0, [-14, -14, -14, 42])
+    assert (hands[2]["dealer"], hands[2]["streak"]) == (3, 2)
+    # 阿明 deals on from seat 3 at 连庄 2 (every bet ended): a dealer's 自摸, 庄7 × 2 = 14 from each.
+    assert (hands[3]["dealer"], hands[3]["streak"], hands[3]["net"]) == (3, 2, [-14, -14, -14, 42])
     assert result["totals"] == [42 + 42 - 14, -14 - 14 - 14, -14 - 14 - 14, -14 - 14 + 42]
     assert people(result) == {
         "阿明": 42 + 42 + 42,  # seat 0, then seat 3
@@ -129,13 +130,12 @@ def test_yiwu_a_reshuffle_with_a_new_dealer_restarts_the_streak():
     }
 
 
-@pytest.mark.parametrize("dealer", [None, 0])
-def test_a_seating_that_keeps_the_dealer_seat_keeps_the_streak(dealer):
-    result = score_game(reshuffle(dealer))
+def test_a_seating_that_gives_the_deal_to_another_person_restarts_the_streak():
+    result = score_game(reshuffle(0))
     hands = result["hands"]
-    assert (hands[2]["dealer"], hands[2]["streak"]) == (0, 2)
-    # 老王 deals from seat 0 at 连庄 2; 阿明 (seat 3, 闲) 自摸: 庄7 × 2 from 老王, 闲5 × 2 from the others.
-    assert (hands[3]["dealer"], hands[3]["streak"], hands[3]["net"]) == (0, 2, [-14, -10, -10, 34])
+    assert (hands[2]["dealer"], hands[2]["streak"]) == (0, 0)
+    # 老王 deals from seat 0 at 连庄 0; 阿明 (seat 3, 闲) 自摸: 庄7 × 2 from 老王, 闲5 × 2 from the others.
+    assert (hands[3]["dealer"], hands[3]["streak"], hands[3]["net"]) == (0, 0, [-14, -10, -10, 34])
     assert people(result)["阿明"] == 42 + 42 + 34
 
 
@@ -217,7 +217,7 @@ def test_zhuji_two_people_swap_seats():
         "players": ["甲", "乙", "丙", "丁"],
         "hands": [
             {"outcome": "win", "winner": 0, "tai": {"shape": "duiduihu"}},  # 甲 (庄) 1 台 自摸: 2 each
-            seating(["丙", "乙", "甲", "丁"], dealer=0),  # 甲 and 丙 swap; seat 0 still deals (连庄 1)
+            seating(["丙", "乙", "甲", "丁"], dealer=0),  # 甲 and 丙 swap; the table has seat 0 deal
             # 丙 deals from seat 0: 东风 pung, worth 2 to the dealer: 2 台 自摸 → 4 each.
             {"outcome": "win", "winner": 0, "tai": {"wind_pungs": ["dong"]}},
             # 甲 (seat 2, 西 to the dealer) on 丙's discard with 西风: 1 台 → 丙 2, 乙 and 丁 1.
@@ -225,7 +225,7 @@ def test_zhuji_two_people_swap_seats():
         ],
     }
     result = score_game(game)
-    assert result["hands"][1]["streak"] == 1
+    assert result["hands"][1]["streak"] == 0  # another person deals: 连庄 restarts
     assert result["totals"] == [6 + 12 - 2, -2 - 4 - 1, -2 - 4 + 4, -2 - 4 - 1]
     assert people(result) == {"甲": 6 - 4 + 4, "乙": -7, "丙": -2 + 12 - 2, "丁": -7}
 

@@ -29,6 +29,7 @@ ENTRY_NAMES = (
     "title",
     "wind",
     "marks",
+    "streak_text",
     "placed_bets",
     "carry_bets",
     "merge_pending",

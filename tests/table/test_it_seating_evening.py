@@ -29,7 +29,7 @@ NAMES = ["老王", "小李", "阿华", "大刘"]  # 东南西北; 老王 deals f
 #   老王 −14 − 10 − 14 − 10 + 34 − 10 = −24;  小李 +34 − 14 − 14 − 10 − 10 − 14 = −28
 #   阿华 −10 + 34 + 42 − 14 + 34 = +86;        大刘 −10 − 10 − 14 + 34 − 14 = −14 (sitting out)
 #   小周 −10 − 10 = −20;                        −24 − 28 + 86 − 14 − 20 = 0
-PEOPLE = {"老王": -24, "小李": -28, "阿华": 86, "大刘": -14, "小周": -20}
+PEOPLE = {"老王": -28, "小李": -24, "阿华": 86, "大刘": -14, "小周": -20}
 
 
 def zimo(client, game: Game, winner: int) -> None:
@@ -80,7 +80,8 @@ def test_the_seating_evening_says_every_amount_and_message_the_phone_showed(clie
     assert "老王和谁换位？" in text(client.get(game_url(game) + "seating?how=swap&a=0"))
     swap = link(client.get(game_url(game) + "seating?how=swap&a=0").content.decode(), "南 小李")
     preview = client.get(swap).content.decode()
-    assert re.search(r'class="small mb-1 new-dealer">下一局: <bdi>小李</bdi> 坐庄', preview)
+    # 老王 dealt at 东: the deal follows him to 南 (the seat does not keep it).
+    assert re.search(r'class="small mb-1 new-dealer">下一局: <bdi>老王</bdi> 坐庄', preview)
     assert confirm(client, swap).status_code == 302
     assert 'class="round-end' not in client.get(game_url(game)).content.decode()
     assert [name for name, _total in tiles(client, game)] == ["小李", "老王", "小周", "大刘"]
@@ -91,9 +92,9 @@ def test_the_seating_evening_says_every_amount_and_message_the_phone_showed(clie
     back = link(step.content.decode(), "阿华")
     assert "轮空（不在桌上）: 大刘 −14" in text(client.get(back))
     assert confirm(client, back).status_code == 302
-    zimo(client, game, 3)  # 阿华, in 北
+    zimo(client, game, 3)  # 阿华, in 北: 老王 (庄, in 南) pays 14, the others 10
 
-    assert dict(tiles(client, game)) == {"小李": "−28", "老王": "−24", "小周": "−20", "阿华": "+86"}
+    assert dict(tiles(client, game)) == {"小李": "−24", "老王": "−28", "小周": "−20", "阿华": "+86"}
     page = text(client.get(game_url(game)))
     assert "轮空（不在桌上）: 大刘 −14" in page
     assert "谁打的: 东 老王 · 南 小李 · 西 阿华 · 北 大刘" in page  # hand 4, as it was played

@@ -149,6 +149,7 @@ def test_the_random_draw_is_the_servers_and_every_phone_sees_the_same_order(clie
     order = seating_form(first)[1]["p"]
     assert sorted(order) == sorted(["老王", "小李", "阿华", "大刘"])
     assert "抽到的座位" in text(client.get(preview_url))
+    assert f"下一局: {order[0]} 坐庄 （扳位：东家坐庄）" in text(client.get(preview_url))
     assert confirm(client, preview_url).status_code == 302
     game.refresh_from_db()
     assert game.state["table"]["seating"] == order  # exactly what the preview showed
@@ -184,10 +185,34 @@ def test_a_new_dealer_and_what_a_seating_ends(client, game):
 
 def test_the_streak_is_the_dealers_not_the_seats(client, game):
     win(client, game, 0)  # 老王 deals on: 连1
+    assert "（老王不在桌上，换坐这个位子的人坐庄）" in text(
+        client.get(game_url(game) + "seating?p=小周&p=小李&p=阿华&p=大刘")
+    )
     seat(client, game, "小周", "小李", "阿华", "大刘")  # 小周 takes the dealing seat
     game.refresh_from_db()
     assert (game.state["table"]["dealer"], game.state["table"]["streak"]) == (0, 0)
-    assert (Hand.objects.get(game=game, seq=2).dealer_fix, Hand.objects.get(game=game, seq=2).streak_fix) == (0, 0)
+    stored = Hand.objects.get(game=game, seq=2)
+    assert (stored.dealer_fix, stored.streak_fix, "dealer" in stored.entry) == (None, None, False)  # the engine's rule
+
+
+def test_the_deal_and_its_streak_follow_the_dealer_to_another_seat(client, game):
+    win(client, game, 0)  # 老王 deals on: 连1
+    swap = game_url(game) + "seating?p=小李&p=老王&p=阿华&p=大刘"  # 老王 and 小李 swap seats
+    preview = text(client.get(swap))
+    assert "下一局: 老王 坐庄 · 连1 （庄跟着人走）" in preview
+    assert "老王的连庄" not in preview  # nothing of his ends
+    page = client.get(swap).content.decode()
+    assert re.search(r'href="[^"]*dealer=1"[^>]*aria-current="true"', page)  # the chip on 老王, now 南
+    assert confirm(client, swap).status_code == 302
+    game.refresh_from_db()
+    assert (game.state["table"]["dealer"], game.state["table"]["streak"]) == (1, 1)
+    win(client, game, 1)  # 老王 wins again from 南: 连2, still his
+    game.refresh_from_db()
+    assert (game.state["table"]["dealer"], game.state["table"]["streak"]) == (1, 2)
+    chosen = game_url(game) + "seating?p=老王&p=小李&p=阿华&p=大刘&dealer=0"  # the table picks 老王 again, at 东
+    assert "下一局: 老王 坐庄 · 连2" in text(client.get(chosen))
+    other = game_url(game) + "seating?p=老王&p=小李&p=阿华&p=大刘&dealer=1"  # or picks 小李: 老王's 连庄 ends
+    assert "老王的连庄（连2）" in text(client.get(other))
 
 
 @pytest.mark.parametrize(

@@ -27,7 +27,7 @@ from django.utils.translation import gettext_lazy
 from scoring import services
 from scoring.access import spend_hand_write, writable_game
 from scoring.engine import SEATS_ZH, score
-from scoring.engine.seating import OUTCOME, key
+from scoring.engine.seating import OUTCOME, SeatingEntry, key, next_deal
 from scoring.forms import NAME_LIMIT, ascii_int, no_control_characters, refusal
 from scoring.groups import evenings
 from scoring.handform import form_side_for
@@ -190,15 +190,6 @@ class SeatingPage:
             entry["dealer"] = self.dealer
         return entry
 
-    def fix(self, proposal: list[str]) -> tuple[int, int] | None:
-        """The 连庄 is the dealer's, not the seat's: when another person sits down in the dealing
-        seat and it keeps the deal, their count starts at 0 (a correction before the seating,
-        stored with it). Another dealing seat restarts it anyway (the engine)."""
-        before = self.before
-        keeps_seat = self.dealer is None or self.dealer == before.dealer
-        other_person = key(proposal[before.dealer]) != key(before.seating[before.dealer])
-        return (before.dealer, 0) if keeps_seat and other_person and before.streak else None
-
 
 def what_ends(game: Game, before, after, pending: dict) -> list[str]:
     """What a seating ends, as the table says it: each person's marks (义乌's 买/下N, and the bets
@@ -210,9 +201,23 @@ def what_ends(game: Game, before, after, pending: dict) -> list[str]:
         gone_marks = [text for css, text in marks(before, s, pending) if (css, text) not in kept]
         if gone_marks:
             ended.append(f"{name} {' '.join(gone_marks)}")
-    if before.streak and (after.dealer, after.streak) != (before.dealer, before.streak):
-        ended.append(_("%(name)s的连庄（连%(n)s）") % {"name": before.seating[before.dealer], "n": before.streak})
+    dealing, deals_next = before.seating[before.dealer], after.seating[after.dealer]
+    if before.streak and (key(deals_next), after.streak) != (key(dealing), before.streak):
+        ended.append(_("%(name)s的连庄（连%(n)s）") % {"name": dealing, "n": before.streak})
     return ended
+
+
+def deal_note(before, after, entry: dict, drawn: bool) -> str:
+    """Why this person deals next, when it is not plain: 扳位's custom, or the deal that followed
+    its person to another seat, or the dealer who left (docs/contract.md "People and seats")."""
+    if drawn:
+        return _("扳位：东家坐庄")
+    if "dealer" in entry:
+        return ""
+    dealing = before.seating[before.dealer]
+    if key(after.seating[after.dealer]) != key(dealing):
+        return _("%(name)s不在桌上，换坐这个位子的人坐庄") % {"name": dealing}
+    return _("庄跟着人走") if after.dealer != before.dealer else ""
 
 
 def seating_changes(before, after) -> list[dict]:
@@ -238,11 +243,11 @@ def seating(request: HttpRequest, token: str, *, hand: Hand | None = None, game:
     proposal = step.get("proposal")
     if proposal is None:
         return render(request, "table/seating.html", context)
-    entry, fix = page.entry(proposal), page.fix(proposal)
+    entry = page.entry(proposal)
     context.update(proposal_context(page, proposal))
     if hand is None:
-        return record_seating(request, game, token, page, context, entry, fix, before, next_seq)
-    return edit_seating(request, game, token, page, context, entry, fix, before, hands, hand)
+        return record_seating(request, game, token, page, context, entry, before, next_seq)
+    return edit_seating(request, game, token, page, context, entry, before, hands, hand)
 
 
 def table_before(game: Game, hand: Hand | None, hands) -> tuple:
@@ -280,13 +285,10 @@ def step_context(page: SeatingPage, step: dict) -> dict:
 
 def proposal_context(page: SeatingPage, proposal: list[str]) -> dict:
     """A whole proposal: who may deal, a fresh draw, and the steps that change it again."""
-    before = page.before
+    chosen = page.dealer if page.dealer is not None else next_deal(page.before, SeatingEntry(tuple(proposal)))[0]
     return {
         "proposal": proposal,
-        "dealers": [
-            (name, page.link(proposal, dealer=s), page.dealer == s or (page.dealer is None and s == before.dealer))
-            for s, name in enumerate(proposal)
-        ],
+        "dealers": [(name, page.link(proposal, dealer=s), s == chosen) for s, name in enumerate(proposal)],
         "dealer": page.dealer,
         "redraw_url": page.link(proposal, how="draw"),
         "change_steps": [
@@ -312,15 +314,6 @@ class Shown:
         return render(self.request, "table/seating.html", self.context)
 
 
-def at_table(before, fix):
-    """``before`` with the seating's correction (a copy), or ``before`` itself."""
-    if fix is None:
-        return before
-    table_ = deepcopy(before)
-    table_.correct(*fix)
-    return table_
-
-
 def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
     """``write``, then (when it is done) everyone it seats joins the game's 牌友圈 roster: a new
     name typed in at a group's table is one of its people from then on (a full roster says so)."""
@@ -333,7 +326,7 @@ def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
     return run
 
 
-def record_seating(request, game, token, page, context, entry, fix, before, next_seq) -> HttpResponse:
+def record_seating(request, game, token, page, context, entry, before, next_seq) -> HttpResponse:
     form_token = page.data.get("form_token") or secrets.token_urlsafe(16)
     context.update(form_token=form_token, next_seq=next_seq, version=game.version)
     shown = Shown(request, context)
@@ -345,30 +338,30 @@ def record_seating(request, game, token, page, context, entry, fix, before, next
     elif confirming(request):
         spend_hand_write(game=game)  # 429 past the game's writes per minute
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
-        write = partial(services.record_hand, game=game, entry=entry, fix=fix, next_seq=next_seq)
+        write = partial(services.record_hand, game=game, entry=entry, fix=None, next_seq=next_seq)
         write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
         return confirm(request, token, onto_roster(request, game, write, entry["players"]), _("已换人/换位。"), shown)
     try:
-        preview = services.preview_record(game=game, state=at_table(before, fix), entry=entry)
+        preview = services.preview_record(game=game, state=before, entry=entry)
     except ReplayError as error:
         shown.refuse(error)
         return shown.render()
-    show(context, game, before, preview, entry, fix, pending=game.pending or {})
+    show(context, game, before, preview, entry, pending=game.pending or {})
     return shown.render()
 
 
-def edit_seating(request, game, token, page, context, entry, fix, before, hands, hand) -> HttpResponse:
+def edit_seating(request, game, token, page, context, entry, before, hands, hand) -> HttpResponse:
     revision = ascii_int(page.data.get("revision", hand.revision), -1)
     context.update(revision=revision, version=game.version)
     shown = Shown(request, context)
     changed = services.copy_hand(hand)
     changed.entry = entry
-    changed.dealer_fix, changed.streak_fix = fix or (None, None)
+    changed.dealer_fix = changed.streak_fix = None
     if confirming(request) and (refused := unstamped(request, "version", "revision")):
         context["errors"].append(refused)
     elif confirming(request):
         spend_hand_write(game=game)  # 429 past the game's writes per minute
-        write = partial(services.edit_hand, game=game, seq=hand.seq, revision=revision, entry=entry, fix=fix)
+        write = partial(services.edit_hand, game=game, seq=hand.seq, revision=revision, entry=entry, fix=None)
         later = any(h.seq > hand.seq and not h.voided for h in hands)
         done = _("已修改这次换人/换位，之后的每一局都已重算。") if later else _("已修改这次换人/换位。")
         write = onto_roster(request, game, partial(write, **signed(request, game, "edited_by")), entry["players"])
@@ -378,14 +371,14 @@ def edit_seating(request, game, token, page, context, entry, fix, before, hands,
     except ReplayError as error:
         shown.refuse(error)
         return shown.render()
-    show(context, game, before, preview, entry, fix, pending={})
+    show(context, game, before, preview, entry, pending={})
     return shown.render()
 
 
-def show(context: dict, game: Game, before, preview: services.Preview, entry: dict, fix, pending: dict) -> None:
+def show(context: dict, game: Game, before, preview: services.Preview, entry: dict, pending: dict) -> None:
     """The preview: who sits where before → after, the dealer, who sits out, what ends, and (an
     edit) every person's total and every other hand that changes."""
-    after = deepcopy(at_table(before, fix))
+    after = deepcopy(before)
     score(game.plugin, game.house_rules(), after, game.plugin.parse_hand(entry))  # the preview scored it
     seated = {key(name) for name in after.seating}
     change = people_change(preview)
@@ -394,6 +387,7 @@ def show(context: dict, game: Game, before, preview: services.Preview, entry: di
         seats=seating_changes(before, after),
         new_dealer=after.seating[after.dealer],
         new_streak=after.streak,
+        deal_note=deal_note(before, after, entry, context.get("drawn")),
         ended=what_ends(game, before, after, pending),
         out=[(name, total) for name, total in after.people() if key(name) not in seated],
         change=[c for c in change if c[3]],

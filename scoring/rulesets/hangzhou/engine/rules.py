@@ -1,4 +1,4 @@
-"""House rules (约定) of 杭州麻将: docs/rules/hangzhou.md §2, §3 and §6, with the rulebook's
+"""House rules (约定) of 杭州麻将: docs/rules/hangzhou.md §2, §3 and §9, with the rulebook's
 reading as each default.
 
 ``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it does
@@ -12,9 +12,9 @@ from scoring.engine.houserules import RuleInfo
 
 from .patterns import BY_CODE, CODES, PATTERNS
 
-MAX_FAN = 10  # §6: a table's own 番 for a code
-MAX_CAP = 20  # §6: fan_cap
-MAX_FACTOR = 64  # §6: each 老庄 factor
+MAX_FAN = 10  # §9: a table's own 番 for a code
+MAX_CAP = 20  # §9: fan_cap
+MAX_FACTOR = 64  # §9: each 老庄 factor
 LEVELS = ("一老庄", "二老庄", "三老庄")  # §2, by level 1-3
 LEVELS_EN = ("level 1", "level 2", "level 3")
 LAOZHUANG = (2, 4, 8)  # §2 the rulebook's factors
@@ -73,10 +73,10 @@ def level(streak: int) -> int:
 
 
 EN_HELP = {
-    "base": "Basic points B = base × 2^fan; the dealer pays or is paid B × the factor of their term.",
+    "base": "Basic points B = base × 2^fan; the dealer pays or is paid B × the factor of their level.",
     "fan_cap": "The most fan a win is paid on (the rulebook: 4); empty = no cap.",
-    "laozhuang": "The dealer's factor at the 1st, 2nd and 3rd term (1-64 each).",
-    "laozhuang_on_draw": "A draw raises the dealer's term as a dealer win does (the rulebook's §5.10).",
+    "laozhuang": "The dealer's factor at level 1, 2 and 3 (1-64 each).",
+    "laozhuang_on_draw": "A draw raises the dealer's level as a dealer win does (the rulebook's 5.10).",
     "next_dealer": "Who deals after another player wins.",
     "caipiao_stack": "Each wild discarded in a row before the win adds its fan.",
     "fan": "Each pattern's fan at your table (0-10); each starts at the rulebook's fan.",
@@ -102,7 +102,7 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         "bool",
         "流局升老庄",
         "流局时庄家连庄并升一级老庄（规则书五.10）。",
-        "A draw raises the term",
+        "A draw raises the level",
     ),
     RuleInfo(
         "next_dealer",
