@@ -17,8 +17,9 @@ from urllib.parse import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from scoring.analyse.asked import applied, chosen_of, question_chips
 from scoring.engine import ScoringError
-from scoring.engine.analyse import CODES, INDEX, analyse, analyser, breakdown
+from scoring.engine.analyse import CODES, INDEX, analyser, breakdown
 from scoring.engine.analyse.analyser import trait
 from scoring.engine.analyse.tiles import fixed_wilds, wild_kinds
 from scoring.engine.errors import shown
@@ -171,29 +172,14 @@ def read_query(get, ruleset: str, seats: int) -> Query:
         if not _digits(melded) or int(melded) > 4:
             raise ValueError(_("碰/杠出的副数应为 0-4"))
         q.melded = int(melded)
-        q.chosen = _chosen(get, ruleset)
+        q.chosen = chosen_of(get, ruleset)
     except ValueError as problem:
         q.error = str(problem)
     return q
 
 
 def _names(codes: list[str]) -> str:
-    return "、".join(face(code)["name"] for code in codes)
-
-
-def _chosen(get, ruleset: str) -> dict[str, tuple[str, ...]]:
-    """The options chosen for each of the ruleset's QUESTIONS (``caipiao=2``, ``chengbao=up,down``)."""
-    chosen = {}
-    for name, (options, many) in trait(ruleset, "QUESTIONS").items():
-        values = tuple(v for v in get.get(name, "").split(",") if v)
-        for value in values:
-            if value not in options:
-                raise ValueError(_("不认识的选项：%(name)s=%(value)s") % {"name": name, "value": shown(value, 8)})
-        if len(values) > (len(options) if many else 1) or len(set(values)) < len(values):
-            raise ValueError(_("%(name)s 选多了") % {"name": name})
-        if values:
-            chosen[name] = values
-    return chosen
+    return pick("、", ", ").join(face(code)["name"] for code in codes)
 
 
 def engine_request(game, q: Query, dealer: int) -> dict:
@@ -358,18 +344,9 @@ def _wait(game, q: Query, state, wait: dict) -> dict:
     drawn = drawn_only(game.ruleset, q, wait["tile"])
     if drawn is not None:
         drawn = replace(drawn, tiles=[*q.tiles, wait["tile"]])
-        wait, q = {"tile": wait["tile"], **_asked(game, drawn, state.dealer)[1]}, drawn
+        wait, q = {"tile": wait["tile"], **applied(game, drawn, engine_request(game, drawn, state.dealer))[1]}, drawn
     out = {**face(wait["tile"]), "text": answer_text(game, wait), "prices": prices(game, state, q, wait)}
     return {**out, "note": _("只能自摸：打出的财神不能胡") if drawn is not None else ""}
-
-
-def _asked(game, q: Query, dealer: int) -> tuple[dict, dict]:
-    """(what the tiles say, that with the page's answers to the ruleset's QUESTIONS applied: its
-    ``with_answers``, 杭州's 财飘, 十风, 承包); ScoringError for a request the engine refuses."""
-    request = engine_request(game, q, dealer)
-    answer = analyse(request)
-    apply = trait(game.ruleset, "with_answers")
-    return answer, answer if apply is None else apply(answer, q.chosen, request, q.winner)
 
 
 def _grouped(waits: list[dict]) -> list[dict]:
@@ -393,14 +370,15 @@ def _answer(game, q: Query, state, can_edit: bool, links: tuple[str, str]) -> di
     drawn = drawn_only(game.ruleset, q, q.tiles[-1]) if len(q.tiles) == 14 else None
     q = drawn or q
     try:
-        tiles_say, answer = _asked(game, q, state.dealer)
+        request = engine_request(game, q, state.dealer)
+        tiles_say, answer = applied(game, q, request)
     except ScoringError as error:
         message = table_words(say(error))
         for code, name in FIRST_ROUND_ZH.items():
             message = message.replace(code, _(name))
         return {"kind": "error", "text": message}
     base, record_url = links
-    asks = {"questions": questions(game, q, tiles_say, base, state.dealer)}
+    asks = {"questions": question_chips(game, q, request, tiles_say, base)}
     if "waits" in answer:
         waits = [_wait(game, q, state, w) for w in answer["waits"]]
         if answer.get("any_tile"):
@@ -420,41 +398,6 @@ def _answer(game, q: Query, state, can_edit: bool, links: tuple[str, str]) -> di
     out["prices"] = prices(game, state, q, answer) if ok else []
     if ok and can_edit and game.status == "playing" and q.winner is not None:
         out["use"] = use_links(game, record_url, q, answer)
-    return out
-
-
-def questions(game, q: Query, answer: dict, base: str, dealer: int) -> list[dict]:
-    """The ruleset's questions as chips (none for most): each a link choosing or clearing its
-    option (one per question, or several where it allows), greyed with the reason scoring would
-    give; an option naming a seat says whose (「上家老王包」)."""
-    ask = trait(game.ruleset, "questions")
-    if ask is None:
-        return []
-    request = engine_request(game, q, dealer)
-    out = []
-    for question in ask(answer, q.chosen, request, q.winner):
-        name, chips = question["name"], []
-        for option in question["options"]:
-            picked = q.chosen.get(name, ())
-            if option["on"]:
-                values = tuple(v for v in picked if v != option["value"])
-            else:
-                values = (*picked, option["value"]) if question["many"] else (option["value"],)
-            label = pick(*option["label"])
-            if option["seat"] is not None:
-                label = label.format(
-                    name=game.seating[option["seat"]] if chinese() else f" {game.seating[option['seat']]}"
-                )
-            reason = option["reason"]
-            chips.append(
-                {
-                    "label": label,
-                    "on": option["on"],
-                    "url": q.link(base, **{name: ",".join(values) or None}),
-                    "reason": table_words(pick(*reason)) if reason and not option["on"] else "",
-                }
-            )
-        out.append({"label": pick(*question["label"]), "chips": chips})
     return out
 
 

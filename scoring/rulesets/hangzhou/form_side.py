@@ -115,6 +115,7 @@ class HangzhouEntry(FormSide):
     RULES_TEMPLATE = "hangzhou/rules.html"
     PARTIAL = "hangzhou/handform.html#sheet"  # what a preview refresh swaps: the preview and the chips
     MISSING = {"winner": _("请选择谁胡了。")}
+    ANALYSE_WORDS = {"any_tile": _("摸任何一张都能胡（爆头）")}  # 算牌's 可爆头 hand (scoring/analyse/sheet.py WORDS)
 
     def initial(self, entry: dict, fix) -> dict:
         """Form data for a stored hand."""

@@ -212,6 +212,7 @@ def test_a_last_named_anywhere_reads_as_that_tile_drawn_at_the_tables_fan(hand, 
 @example((FOUR_BAI, 0, False), 13)
 @example(("1m 2m 3m 4p 5p 6p 7s 8s 9s E E E P 5m".split(), 0, False), 13)
 @example(("1m 1m 2m 2m 3m 3m 4p 4p 5p 5p 6s 6s P 5m".split(), 0, False), 13)
+@example(("5m 7m 8m P P 8m 3p 5m 3p 5m 6m 7m 6m 3p".split(), 0, False), 0)  # a 4th 3p: 豪华七对 over 爆头
 def test_the_waits_are_every_kind_whose_answer_is_complete_and_any_tile_is_the_slow_reading(hand, out):
     tiles, melded, after_kong = hand
     tiles = tiles[:out] + tiles[out + 1 :]
@@ -223,9 +224,9 @@ def test_the_waits_are_every_kind_whose_answer_is_complete_and_any_tile_is_the_s
             if answer["complete"]:
                 waits.append({"tile": code, **answer})
     assert got == {"waits": waits, "any_tile": slow_any_tile(tiles, melded)}
-    if got["any_tile"]:  # 可爆头: every tile that is left wins, as 爆头
+    if got["any_tile"]:  # 可爆头: every tile that is left wins, as 爆头 or a reading worth more (豪华七对)
         assert [w["tile"] for w in waits] == [c for c in CODES if tiles.count(c) < 4]
-        assert all("baotou" in w["patterns"] for w in waits)
+        assert all(w["fan"] >= FAN["baotou"] for w in waits)
 
 
 def test_four_bai_are_four_wilds_and_no_error():

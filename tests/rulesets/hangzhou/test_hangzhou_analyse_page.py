@@ -43,11 +43,12 @@ def use_urls(html: str) -> list[str]:
 
 
 def chips(html: str) -> dict[str, str]:
-    """Each question chip's label -> its link (or "" when greyed)."""
+    """Each question chip's label -> its link (or "" when greyed), from the answer's question rows."""
     out = {}
-    for tag, label in re.findall(r'(<(?:a|span) class="btn btn-sm chip[^>]*>)([^<]+)<', html):
-        href = re.search(r'href="([^"]+)"', tag)
-        out[label.replace("✓ ", "").strip()] = htmllib.unescape(href[1]) if href else ""
+    for row in re.findall(r'<div class="sheet-row questions"[^>]*>(.*?)</div>', html, re.S):
+        for tag, label in re.findall(r'(<(?:a|span) class="btn btn-sm chip[^>]*>)([^<]+)<', row):
+            href = re.search(r'href="([^"]+)"', tag)
+            out[label.replace("✓ ", "").strip()] = htmllib.unescape(href[1]) if href else ""
     return out
 
 
@@ -179,7 +180,7 @@ def test_caipiao_is_greyed_with_the_reason_where_the_tiles_are_no_baotou(client,
 def test_chengbao_names_the_winners_upper_and_lower_seat_and_fills_the_entry(client, hangzhou_game):
     _, html = page(client, hangzhou_game, f"?tiles={BAOTOU}&winner=2")
     labels = chips(html)
-    up, down = "上家小李包（胡家吃了他三口）", "下家大刘包双倍（他吃了胡家三口）"
+    up, down = "上家小李包（胡家吃了他三次）", "下家大刘包双倍（他吃了胡家三次）"
     assert up in labels
     assert down in labels
     _, html = page(client, hangzhou_game, labels[down].split("analyse", 1)[1])

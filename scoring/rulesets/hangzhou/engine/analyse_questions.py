@@ -26,11 +26,17 @@ _LABELS = {
         {code: (BY_CODE[code].zh, BY_CODE[code].en) for code in ("shifeng", "shifeng_bai")},
     ),
     "chengbao": (
-        ("承包", "Liable for the hand"),
+        ("承包", "Liable"),
         {
             # W chowed three times from the 上家, who pays the whole hand; the 下家 chowed three times from W: double
-            "up": ("上家{name}包（胡家吃了他三口）", "Upper seat{name} pays all (the winner chowed from them 3 times)"),
-            "down": ("下家{name}包双倍（他吃了胡家三口）", "Lower seat{name} pays double (they chowed 3 times)"),
+            "up": (
+                "上家{name}包（胡家吃了他三次）",
+                "{name} on the left pays all (the winner chowed three times from them)",
+            ),
+            "down": (
+                "下家{name}包双倍（他吃了胡家三次）",
+                "{name} on the right pays double (chowed three times from the winner)",
+            ),
         },
     ),
 }
