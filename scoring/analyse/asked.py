@@ -49,8 +49,11 @@ def question_chips(game, q, request: dict, answer: dict, base: str) -> list[dict
         for chip in chips:
             if chip["reason"]:
                 why.setdefault(chip["reason"], []).append(chip["label"])
+        label = pick(*question["label"])
+        if len(why) == 1 and all(chip["reason"] for chip in chips):  # every option, for one reason
+            why = {reason: [label] for reason in why}
         notes = [pick("、", ", ").join(labels) + pick("：", ": ") + reason for reason, labels in why.items()]
-        out.append({"label": pick(*question["label"]), "chips": chips, "notes": notes})
+        out.append({"label": label, "chips": chips, "notes": notes})
     return out
 
 

@@ -174,7 +174,7 @@ def test_caipiao_adds_its_fan_and_fills_the_entry(client, hangzhou_game):
 def test_caipiao_is_greyed_with_the_reason_where_the_tiles_are_no_baotou(client, hangzhou_game):
     _, html = page(client, hangzhou_game, f"?tiles={STANDARD},5m,5m&winner=2")
     assert chips(html)["×1"] == ""
-    assert "财飘总也是爆头：这副牌不是爆头" in text(html)
+    assert "财飘：财飘一定也是爆头，这副牌不是爆头" in text(html)
 
 
 def test_chengbao_names_the_winners_upper_and_lower_seat_and_fills_the_entry(client, hangzhou_game):
@@ -252,7 +252,7 @@ FACE = re.compile(r'<span class="mj-[tb]">[^<]*</span>')
         (f"?tiles={BAOTOU}&winner=2&caipiao=1", "Wild float ×1"),
         (f"?tiles={ANY_TILE}&winner=2", "Any tile drawn wins (wild head)"),
         (f"?tiles={TEN}&winner=2&shifeng=shifeng", "Ten honours 3"),
-        (f"?tiles={STANDARD},5m,5m&winner=2", "A wild float is always a wild head"),
+        (f"?tiles={STANDARD},5m,5m&winner=2", "Wild float: A wild float is always a wild head too"),
         ("?flip=3m", "wilds are always White"),
     ],
 )

@@ -40,7 +40,7 @@ _LABELS = {
         },
     ),
 }
-_NOT_BAOTOU = ("财飘总也是爆头：这副牌不是爆头", "A wild float is always a wild head: these tiles are no wild head")
+_NOT_BAOTOU = ("财飘一定也是爆头，这副牌不是爆头", "A wild float is always a wild head too, and these tiles are none")
 _MELDED = (
     "十风没有吃、碰、杠（docs/rules/hangzhou.md §3）",
     "Ten honours has no chow, pung or kong (docs/rules/hangzhou.md §3)",
