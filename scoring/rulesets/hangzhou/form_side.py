@@ -92,10 +92,10 @@ def _chip(code: str, chosen: bool, reason, fan: int, name: str = "patterns", val
 def _notes(chips: list[dict], label: str | None = None) -> list[tuple[str, str]]:
     """(id, text) of the notes under a group: one per refused chip, or one for the whole group
     (``label``: 财飘's three counts are refused together)."""
-    off = [c for c in chips if c["disabled"]]
+    off, colon = [c for c in chips if c["disabled"]], pick("：", ": ")
     if label is not None:
-        return [(off[0]["note"], f"{label}：{off[0]['reason']}")] if off else []
-    return [(c["note"], f"{c['label']}：{c['reason']}") for c in off]
+        return [(off[0]["note"], f"{label}{colon}{off[0]['reason']}")] if off else []
+    return [(c["note"], f"{c['label']}{colon}{c['reason']}") for c in off]
 
 
 def _whole(entry: dict, state, rules) -> int | None:
@@ -168,6 +168,7 @@ class HangzhouEntry(FormSide):
             "liable": self._liable(names, winner, codes, caipiao, sides, state, rules) if winner is not None else [],
             "level_text": self.streak_text(state.streak),
             "factor": rules.factor(state.streak),
+            "colon": pick("：", ": "),
             "swap_id": "sheet",
         }
 
