@@ -104,5 +104,5 @@ clean:
 # The English catalogue: django.po is the source (edit it by hand or in a .po editor), then this
 # collects new Chinese msgids into it and compiles the .mo that is committed (needs GNU gettext).
 messages: $(VENV)/.dev
-	$(DEV) $(BIN)/python manage.py makemessages -l en --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+	$(DEV) $(BIN)/python manage.py makemessages -l en --no-location --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
 	$(DEV) $(BIN)/python manage.py compilemessages -l en --ignore=.venv

@@ -30,6 +30,7 @@ class Tile:
     total: int
     dealer: bool
     streak: int
+    streak_text: str  # as the ruleset says it beside 庄 (FormSide.streak_text): 连2, 二老庄
     marks: list[tuple[str, str]]  # (css class, text) badges such as 买, 下4
     me: bool
 
@@ -53,6 +54,7 @@ class HandRow:
     number: int | None = None  # 第N局 among the hands that count; None for a voided one or a seating
     seated: list[tuple[str, str]] = ()  # (wind, name): who played it
     seating: bool = False  # 换人/换位: no hand, who sits where from here on
+    streak_text: str = ""  # the dealer's streak the hand was played at, in the ruleset's words
 
 
 def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
@@ -77,7 +79,8 @@ def hand_row(
     dealer = names[result.dealer] if result and not seating else ""
     seated = [(translation.gettext(SEATS_ZH[s]), name) for s, name in enumerate(names)]
     title = hand_title(game, hand.entry, result, names)
-    return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating)
+    streak = form_side_for(game).streak_text(result.streak) if result and not seating else ""
+    return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating, streak)
 
 
 ROW_TEMPLATE = "table/_hand_row.html"
@@ -142,6 +145,7 @@ def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
+            streak_text=module.streak_text(state.streak) if state else "",
             marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )
