@@ -48,7 +48,9 @@ def cmd_env(args) -> None:
     text, made = config.environment(existing, domain=args.domain, database=database, email=args.email)
     write(path, text, 0o600)
     kept = [name for name in config.KEPT if name not in made]
-    print("; ".join(filter(None, [f"made {', '.join(made)}" if made else "", f"kept {', '.join(kept)}" if kept else ""])))
+    print(
+        "; ".join(filter(None, [f"made {', '.join(made)}" if made else "", f"kept {', '.join(kept)}" if kept else ""]))
+    )
 
 
 def cmd_get(args) -> None:
@@ -73,7 +75,11 @@ def cmd_render(args) -> None:
 def cmd_argv(args) -> None:
     """The gunicorn (or backup) command of ``--release``, one argument per line, for bash's mapfile."""
     app = _app(args)
-    argv = config.backup_argv(app, args.release, args.kind) if args.backup else config.gunicorn_argv(app, args.release, args.on)
+    argv = (
+        config.backup_argv(app, args.release, args.kind)
+        if args.backup
+        else config.gunicorn_argv(app, args.release, args.on)
+    )
     print("\n".join(argv))
 
 

@@ -51,7 +51,10 @@ def make(into: Path, kind: str, keep: int) -> Path:
     partial.rename(final)
     gone = prune(into, kind, keep)
     size = sum(path.stat().st_size for path in final.rglob("*") if path.is_file())
-    print(f"backup {final}: {games} games, {hands} hands, {size / 1e6:.1f} MB" + (f"; removed {len(gone)} older" if gone else ""))
+    print(
+        f"backup {final}: {games} games, {hands} hands, {size / 1e6:.1f} MB"
+        + (f"; removed {len(gone)} older" if gone else "")
+    )
     return final
 
 
@@ -87,7 +90,9 @@ def restore_dump(dump: Path) -> None:
     from scoring.models import Game, Hand
 
     connection.close()  # the restore drops the schema this process would otherwise hold
-    sql = subprocess.run(["pg_restore", "--no-owner", "--no-privileges", "--file=-", str(dump)], capture_output=True, check=True).stdout
+    sql = subprocess.run(
+        ["pg_restore", "--no-owner", "--no-privileges", "--file=-", str(dump)], capture_output=True, check=True
+    ).stdout
     # The public schema goes first, so a table a newer release added does not outlive the restore.
     script = b"DROP SCHEMA public CASCADE;\nCREATE SCHEMA public;\n" + sql
     subprocess.run(

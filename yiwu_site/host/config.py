@@ -150,7 +150,17 @@ def gunicorn_argv(app: App, release: str, port: int | None = None) -> list[str]:
 
 def backup_argv(app: App, release: str, kind: str = "nightly") -> list[str]:
     keep = ["--keep", str(app.keep)] if kind == "nightly" else []
-    return [f"{release}/.venv/bin/python", "-m", "yiwu_site.host.backup", "make", "--into", app.backups, "--kind", kind, *keep]
+    return [
+        f"{release}/.venv/bin/python",
+        "-m",
+        "yiwu_site.host.backup",
+        "make",
+        "--into",
+        app.backups,
+        "--kind",
+        kind,
+        *keep,
+    ]
 
 
 def units(app: App) -> dict[str, str]:
@@ -257,7 +267,10 @@ def database_of(url: str) -> tuple[Database, str]:
     if parts.scheme not in ("postgres", "postgresql") or not parts.username or not parts.password:
         raise HostError("DATABASE_URL in the environment file is not postgres://role:password@host:port/name")
     database = Database(
-        name=unquote(parts.path.lstrip("/")), role=unquote(parts.username), host=parts.hostname or "", port=parts.port or 5432
+        name=unquote(parts.path.lstrip("/")),
+        role=unquote(parts.username),
+        host=parts.hostname or "",
+        port=parts.port or 5432,
     )
     return database, unquote(parts.password)
 

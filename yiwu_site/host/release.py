@@ -29,7 +29,9 @@ def source_files(source: Path) -> list[str]:
             check=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError) as error:
-        raise HostError(f"{source} is not a git checkout ({error}): clone the repository and run make host there.") from None
+        raise HostError(
+            f"{source} is not a git checkout ({error}): clone the repository and run make host there."
+        ) from None
     names = sorted({name for name in listed.decode().split("\0") if name})
     return [name for name in names if (source / name).is_file()]  # a deleted file is still listed
 
@@ -51,7 +53,9 @@ def describe(source: Path) -> str:
     """The commit and its subject, and whether the checkout had changes of its own."""
     git = ["git", "-C", str(source)]
     try:
-        head = subprocess.run([*git, "log", "-1", "--format=%h %<(60,trunc)%s"], capture_output=True, text=True, check=True).stdout
+        head = subprocess.run(
+            [*git, "log", "-1", "--format=%h %<(60,trunc)%s"], capture_output=True, text=True, check=True
+        ).stdout
         changes = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown commit"
@@ -121,8 +125,10 @@ def prune(home: Path, keep: int = KEEP_RELEASES) -> list[str]:
     virtualenvs no release left uses. Returns what went."""
     releases = home / "releases"
     current = (home / "current").resolve()
-    built = sorted((p for p in releases.iterdir() if (p / INFO).exists()), key=lambda p: p.stat().st_mtime, reverse=True)
-    kept = [current] + [p for p in built if p != current][: keep - 1]
+    built = sorted(
+        (p for p in releases.iterdir() if (p / INFO).exists()), key=lambda p: p.stat().st_mtime, reverse=True
+    )
+    kept = [current, *[p for p in built if p != current][: keep - 1]]
     gone = []
     for path in built:
         if path not in kept:
