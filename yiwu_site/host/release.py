@@ -15,13 +15,15 @@ from pathlib import Path
 
 from yiwu_site.host.config import HostError, read_env
 
+LEFT_OUT = ("tests/", "bench/", ".ci/")  # what the server never runs: a change there is no new release
 KEEP_RELEASES = 3  # the running one and the two before it: `make host` can go back to either
 INFO = "RELEASE"  # in each release: its id, the commit it came from and when it was built
 
 
 def source_files(source: Path) -> list[str]:
-    """The checkout's files as git sees them (tracked, and new ones not ignored): never the .venv,
-    collected static files, a SQLite database or anything else .gitignore names."""
+    """The checkout's files as git sees them (tracked, and new ones not ignored), but the tests and
+    the benchmarks: never the .venv, collected static files, a SQLite database or anything else
+    .gitignore names."""
     try:
         listed = subprocess.run(
             ["git", "-C", str(source), "ls-files", "-z", "-c", "-o", "--exclude-standard"],
@@ -33,7 +35,8 @@ def source_files(source: Path) -> list[str]:
             f"{source} is not a git checkout ({error}): clone the repository and run make host there."
         ) from None
     names = sorted({name for name in listed.decode().split("\0") if name})
-    return [name for name in names if (source / name).is_file()]  # a deleted file is still listed
+    # A deleted file is still listed until it is committed.
+    return [name for name in names if not name.startswith(LEFT_OUT) and (source / name).is_file()]
 
 
 def content_id(source: Path, names: list[str]) -> str:

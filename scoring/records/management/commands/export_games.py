@@ -29,4 +29,5 @@ class Command(BaseCommand):
             text = backup_text(stored_replay(game, limit=None))
             (folder / file_name(game)).write_text(text, encoding="utf-8")
             count += 1
-        self.stdout.write(f"{count} game(s) written to {folder}")
+        if options["verbosity"]:
+            self.stdout.write(f"{count} game(s) written to {folder}")
