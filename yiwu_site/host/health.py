@@ -9,8 +9,17 @@ import ssl
 import time
 
 
-def ask(path: str, *, domain: str, port: int, tls: bool = False, ca: str | None = None, address: str = "127.0.0.1"):
-    """(status, body) of one GET, or an OSError / ssl error. Over TLS the certificate must be
+def ask(
+    path: str,
+    *,
+    domain: str,
+    port: int,
+    tls: bool = False,
+    ca: str | None = None,
+    address: str = "127.0.0.1",
+    headers: dict[str, str] | None = None,
+):
+    """(status, body, headers) of one GET, or an OSError / ssl error. Over TLS the certificate must be
     valid for ``domain``: signed by ``ca`` if given, else by an authority the system trusts."""
     sock = socket.create_connection((address, port), timeout=5)
     if tls:
@@ -20,9 +29,9 @@ def ask(path: str, *, domain: str, port: int, tls: bool = False, ca: str | None 
     connection.sock = sock
     try:
         # As Caddy forwards it: behind HTTPS, so the app does not redirect to it.
-        connection.request("GET", path, headers={"Host": domain, "X-Forwarded-Proto": "https"})
+        connection.request("GET", path, headers={"Host": domain, "X-Forwarded-Proto": "https", **(headers or {})})
         response = connection.getresponse()
-        return response.status, response.read(2000).decode("utf-8", "replace")
+        return response.status, response.read(2000).decode("utf-8", "replace"), dict(response.getheaders())
     finally:
         connection.close()
 
@@ -54,7 +63,7 @@ def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None
         if pid is not None and not alive(pid):
             return False, f"{last}; the server (pid {pid}) has ended"
         try:
-            status, body = ask(path, **where)
+            status, body, _headers = ask(path, **where)
         except (OSError, ssl.SSLError, http.client.HTTPException) as error:
             last = f"{type(error).__name__}: {error}"
         else:
