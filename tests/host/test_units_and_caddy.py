@@ -101,4 +101,4 @@ def test_a_real_domain_is_certified_publicly_and_localhost_by_caddy_s_own_author
     local = adapted("localhost", tmp_path)["apps"]
     assert local["tls"]["automation"]["policies"] == [{"subjects": ["localhost"], "issuers": [{"module": "internal"}]}]
     assert local["pki"]["certificate_authorities"]["local"] == {"install_trust": False}
-    assert local["http"]["servers"]["srv0"]["listen"] == ["127.0.0.1:443", "[::1]:443"]
+    assert local["http"]["servers"]["srv0"]["listen"] == ["127.0.0.1:443"]

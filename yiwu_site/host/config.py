@@ -92,7 +92,8 @@ def caddyfile(site: Site) -> str:
     if site.local:
         # The local authority's root stays in Caddy's storage: `make host` says where, and how to trust it.
         options.append("skip_install_trust")
-    bind = site.bind or (("127.0.0.1", "[::1]") if is_local(site.domain) else ())
+    # A try answers this machine only. One address: Caddy 2.6 binds its HTTP redirect to the last of several.
+    bind = site.bind or (("127.0.0.1",) if is_local(site.domain) else ())
     if bind:
         options.append("default_bind " + " ".join(bind))
     for name in ("http_port", "https_port", "admin"):

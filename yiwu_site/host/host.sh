@@ -237,7 +237,11 @@ install_host() {
 	[ "$DOMAIN" = localhost ] || [ "${DOMAIN%.localhost}" != "$DOMAIN" ] && LOCAL=yes
 	EMAIL=${EMAIL:-}
 	[ -z "$EMAIL" ] && [ -f "$ENV_FILE" ] && EMAIL=$(py get --file "$ENV_FILE" YIWU_EMAIL)
-	systemd_running || say "systemd is not running here (a container?): no units will be installed; the same services run in the foreground"
+	if ! systemd_running; then
+		say "systemd is not running here (a container?): no units will be installed; the same services run in the foreground"
+		! py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds 0 >/dev/null 2>&1 ||
+			die "a run of make host is still serving on 127.0.0.1:$APP_PORT: stop it (Ctrl-C) first"
+	fi
 
 	packages
 	postgres_up
