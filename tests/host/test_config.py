@@ -139,5 +139,7 @@ def test_the_timer_s_backup_keeps_fourteen_nightly_backups():
         *["--into", "/var/backups/yiwu", "--kind", "nightly", "--keep", "14"],
     ]
     assert "\nReadWritePaths=/var/backups/yiwu\n" in rendered["yiwu-backup.service"]
-    assert "\nOnCalendar=*-*-* 04:00:00\n" in rendered["yiwu-backup.timer"]
+    assert "\nOnCalendar=*-*-* 04:00:00 Asia/Shanghai\n" in rendered["yiwu-backup.timer"]  # after the evening
+    london = config.units(App(domain="mj.example.com", time_zone="Europe/London"))["yiwu-backup.timer"]
+    assert "\nOnCalendar=*-*-* 04:00:00 Europe/London\n" in london
     assert "\nPersistent=true\n" in rendered["yiwu-backup.timer"]

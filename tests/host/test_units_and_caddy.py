@@ -53,9 +53,11 @@ def test_both_services_are_locked_down(units):
 def test_the_timer_fires_every_night():
     timer = config.units(config.App(domain="mj.example.com"))["yiwu-backup.timer"]
     when = re.search(r"^OnCalendar=(.*)$", timer, re.M)[1]
-    done = subprocess.run([need("systemd-analyze"), "calendar", "--iterations=2", when], capture_output=True, text=True)
-    elapses = re.findall(r"(?:Next elapse|Iter\. #\d): \w+ \S+ (\d\d:\d\d:\d\d)", done.stdout)
-    assert elapses == ["04:00:00", "04:00:00"]
+    command = [need("systemd-analyze"), "calendar", "--iterations=2", when]
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "TZ": "UTC"})
+    assert "Normalized form: *-*-* 04:00:00 Asia/Shanghai" in done.stdout
+    elapses = re.findall(r"(?:Next elapse|Iter\. #\d): \w+ \S+ (\d\d:\d\d:\d\d) UTC", done.stdout)
+    assert elapses == ["20:00:00", "20:00:00"]  # 04:00 in China is 20:00 UTC, every day
 
 
 def caddy(command: str, caddyfile: str, tmp_path) -> subprocess.CompletedProcess:

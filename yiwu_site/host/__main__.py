@@ -11,7 +11,10 @@ from yiwu_site.host import config, health, release
 
 
 def _app(args) -> config.App:
+    env_file = Path(args.env_file)
+    saved = config.read_env(env_file.read_text(encoding="utf-8")) if env_file.exists() else {}
     return config.App(
+        time_zone=saved.get("DJANGO_TIME_ZONE") or "Asia/Shanghai",
         domain=args.domain,
         user=args.user,
         home=args.home,

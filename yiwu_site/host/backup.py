@@ -94,7 +94,7 @@ def restore_dump(dump: Path) -> None:
         ["pg_restore", "--no-owner", "--no-privileges", "--file=-", str(dump)], capture_output=True, check=True
     ).stdout
     # The public schema goes first, so a table a newer release added does not outlive the restore.
-    script = b"DROP SCHEMA public CASCADE;\nCREATE SCHEMA public;\n" + sql
+    script = b"SET client_min_messages = warning;\nDROP SCHEMA public CASCADE;\nCREATE SCHEMA public;\n" + sql
     subprocess.run(
         ["psql", "--quiet", "--no-psqlrc", "--single-transaction", "-v", "ON_ERROR_STOP=1", "--output=/dev/null"],
         input=script,

@@ -123,7 +123,11 @@ class App:
     port: int = 8400
     workers: int = MIN_WORKERS
     keep: int = 14
-    on_calendar: str = "*-*-* 04:00:00"
+    time_zone: str = "Asia/Shanghai"  # the app's (DJANGO_TIME_ZONE): the backup runs after the group's evening
+
+    @property
+    def on_calendar(self) -> str:
+        return f"*-*-* 04:00:00 {self.time_zone}"
 
     @property
     def current(self) -> str:

@@ -186,12 +186,18 @@ check_https() {
 
 summary() {
 	say "麻将记分 at https://$DOMAIN/: release $(py info "$APP_HOME/current")"
-	[ -n "$OLD" ] && [ "$OLD" != "$NEW" ] && note "upgraded from release $OLD, which ran until this one answered (kept in $APP_HOME/releases)"
+	if [ -n "$OLD" ] && [ "$OLD" != "$NEW" ]; then
+		if systemd_running; then
+			note "upgraded from release $OLD, which served until this one answered (kept in $APP_HOME/releases)"
+		else
+			note "upgraded from release $OLD (kept in $APP_HOME/releases)"
+		fi
+	fi
 	[ -n "$OLD" ] && [ "$OLD" = "$NEW" ] && note "nothing new to install: the release running is this checkout's"
 	note "$ENV_SAID; database $DB_NAME: $(games_count) games"
 	note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; Caddy on ports 80 and 443 in front"
 	if systemd_running; then
-		note "services: yiwu.service (restarts on failure), caddy.service; backups: yiwu-backup.timer at 04:00 into $BACKUPS, the last 14 kept"
+		note "services: yiwu.service (restarts on failure), caddy.service; backups: yiwu-backup.timer at 04:00 (the app's time zone) into $BACKUPS, the last 14 kept"
 	else
 		note "no nightly backup without systemd: make host-backup takes one (or run it from cron)"
 	fi
