@@ -4,6 +4,7 @@
 #                            nightly backup; run again, it is the upgrade (same secret, same data)
 #   host.sh backup           make host-backup: one backup now
 #   host.sh restore FILE     make host-restore FILE=...: a backup folder or its db.dump, or games' .json
+#   host.sh manage ARGS...   manage.py as the service runs it (check_ledgers, axes_reset, ...)
 # Where systemd is not running (a container) it says so and runs the services in the foreground.
 set -euo pipefail
 
@@ -339,9 +340,17 @@ restore() {
 	fi
 }
 
+# manage.py as the service runs (its user, its environment, the current release): check_ledgers, axes_reset...
+manage() {
+	need_root "${1:-}"
+	[ -f "$ENV_FILE" ] || die "nothing installed yet: make host DOMAIN=... first"
+	as_app "$APP_HOME/current" .venv/bin/python manage.py "$@"
+}
+
 case "${1:-}" in
 install) install_host "${2:-}" ;;
 backup) backup_now manual ;;
 restore) restore "${2:-}" ;;
-*) die "usage: host.sh install [DOMAIN] | backup | restore FILE" ;;
+manage) manage "${@:2}" ;;
+*) die "usage: host.sh install [DOMAIN] | backup | restore FILE | manage COMMAND [ARGS]" ;;
 esac
