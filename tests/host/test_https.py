@@ -14,6 +14,7 @@ import socket
 import ssl
 import subprocess
 import time
+from urllib.parse import quote
 
 import pytest
 from django.db import connection
@@ -48,7 +49,8 @@ def database_url_of_the_test() -> str:
     db = connection.settings_dict
     if connection.vendor == "sqlite":
         return f"sqlite:///{db['NAME']}"
-    return f"postgres://{db['USER']}:{db['PASSWORD']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+    login = quote(db["USER"] or "") + (":" + quote(db["PASSWORD"]) if db["PASSWORD"] else "")
+    return f"postgres://{login}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{quote(db['NAME'])}"
 
 
 def production_environment() -> dict[str, str]:

@@ -161,7 +161,7 @@ install_systemd() {
 	install -m 644 "$RENDERED/yiwu.service" "$RENDERED/yiwu-backup.service" "$RENDERED/yiwu-backup.timer" "$UNIT_DIR/"
 	systemctl daemon-reload
 	systemctl enable --quiet yiwu.service yiwu-backup.timer caddy.service
-	if [ "$NEW" != "$OLD" ] || [ "$UNITS_CHANGED" = yes ] || ! systemctl is-active --quiet yiwu.service; then
+	if [ "$NEW" != "$OLD" ] || [ "$UNITS_CHANGED" = yes ] || [ "$ENV_CHANGED" = yes ] || ! systemctl is-active --quiet yiwu.service; then
 		systemctl restart yiwu.service
 	fi
 	py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" >/dev/null ||
@@ -254,14 +254,18 @@ install_host() {
 	postgres_up
 	app_user
 	folders
+	local env_before
+	env_before=$(cat "$ENV_FILE" 2>/dev/null || true)
 	ENV_SAID=$(py env --file "$ENV_FILE" --domain "$DOMAIN" --db-name "$DB_NAME" --db-role "$DB_ROLE" --email "$EMAIL")
+	ENV_CHANGED=no
+	[ "$env_before" = "$(cat "$ENV_FILE")" ] || ENV_CHANGED=yes
 	py db-sql --file "$ENV_FILE" | runuser -u postgres -- psql -qX -d postgres >/dev/null
 	note "database $DB_NAME and role $DB_ROLE ready; secret key and password: $ENV_SAID"
 	WORKERS=$(py argv $(app_args) --release x | sed -n '/^--workers$/{n;p}')
 
 	OLD=""
 	[ -L "$APP_HOME/current" ] && OLD=$(basename "$(readlink -f "$APP_HOME/current")")
-	say "building the release of $SOURCE ($(cd "$SOURCE" && git log -1 --format='%h %<(60,trunc)%s' | sed 's/ *$//'))"
+	say "building the release of $SOURCE ($(git -c safe.directory="$SOURCE" -C "$SOURCE" log -1 --format='%h %<(60,trunc)%s' | sed 's/ *$//'))"
 	local built
 	built=$(py build --source "$SOURCE" --home "$APP_HOME" --env-file "$ENV_FILE") || die "the release was not built; nothing changed"
 	read -r NEW how <<<"$built"

@@ -20,13 +20,19 @@ KEEP_RELEASES = 3  # the running one and the two before it: `make host` can go b
 INFO = "RELEASE"  # in each release: its id, the commit it came from and when it was built
 
 
+def git(source: Path) -> list[str]:
+    """git in ``source``, read by root though someone else may own the checkout (git refuses a
+    repository of another user's otherwise: its safe.directory)."""
+    return ["git", "-c", f"safe.directory={source}", "-C", str(source)]
+
+
 def source_files(source: Path) -> list[str]:
     """The checkout's files as git sees them (tracked, and new ones not ignored), but the tests and
     the benchmarks: never the .venv, collected static files, a SQLite database or anything else
     .gitignore names."""
     try:
         listed = subprocess.run(
-            ["git", "-C", str(source), "ls-files", "-z", "-c", "-o", "--exclude-standard"],
+            [*git(source), "ls-files", "-z", "-c", "-o", "--exclude-standard"],
             capture_output=True,
             check=True,
         ).stdout
@@ -54,12 +60,11 @@ def requirements_id(source: Path) -> str:
 
 def describe(source: Path) -> str:
     """The commit and its subject, and whether the checkout had changes of its own."""
-    git = ["git", "-C", str(source)]
     try:
-        head = subprocess.run(
-            [*git, "log", "-1", "--format=%h %<(60,trunc)%s"], capture_output=True, text=True, check=True
-        ).stdout
-        changes = subprocess.run([*git, "status", "--porcelain"], capture_output=True, text=True, check=True).stdout
+        log = [*git(source), "log", "-1", "--format=%h %<(60,trunc)%s"]
+        head = subprocess.run(log, capture_output=True, text=True, check=True).stdout
+        status = [*git(source), "status", "--porcelain"]
+        changes = subprocess.run(status, capture_output=True, text=True, check=True).stdout
     except (OSError, subprocess.CalledProcessError):
         return "unknown commit"
     return head.strip() + (" + the checkout's own changes" if changes.strip() else "")
