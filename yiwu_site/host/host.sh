@@ -127,8 +127,11 @@ switch_to() {
 install_configs() {
 	local changed
 	changed=$(py render $(app_args) --out "$RENDERED" --email "$EMAIL")
-	HOME=$(mktemp -d) caddy validate --config "$RENDERED/Caddyfile" --adapter caddyfile >"$ETC_DIR/caddy-validate.log" 2>&1 ||
-		{ cat "$ETC_DIR/caddy-validate.log" >&2; die "Caddy does not take the configuration it was given"; }
+	local scratch valid=yes
+	scratch=$(mktemp -d) # validating writes nothing of Caddy's anywhere else
+	HOME=$scratch caddy validate --config "$RENDERED/Caddyfile" --adapter caddyfile >"$ETC_DIR/caddy-validate.log" 2>&1 || valid=no
+	rm -rf "$scratch"
+	[ $valid = yes ] || { cat "$ETC_DIR/caddy-validate.log" >&2; die "Caddy does not take the configuration it was given"; }
 	install -d "$(dirname "$CADDYFILE")"
 	if [ -f "$CADDYFILE" ] && ! cmp -s "$CADDYFILE" "$RENDERED/Caddyfile"; then
 		[ -f "$CADDYFILE.before-yiwu" ] || cp -p "$CADDYFILE" "$CADDYFILE.before-yiwu"
