@@ -8,6 +8,7 @@ One test, since each step stands on the one before (and xdist would run a module
 import json
 import os
 import re
+import resource
 import shlex
 import shutil
 import socket
@@ -19,10 +20,11 @@ import pytest
 
 from tests.host.tools import need
 from tests.required import unavailable
-from yiwu_site.host import config
+from yiwu_site.host import config, health
 from yiwu_site.settings import BASE_DIR
 
 EXAMPLES = BASE_DIR / "tests/data/examples"
+STAND_IN = BASE_DIR / "tests/host/stand-in"
 TOTALS = """
 import django, json, os
 os.environ["DJANGO_SETTINGS_MODULE"] = "yiwu_site.settings"
@@ -90,11 +92,13 @@ class Server:
     def host(self, *args: str, **settings: str) -> subprocess.CompletedProcess:
         environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", **self.settings, **settings}
         script = self.source / "yiwu_site/host/host.sh"
-        started = time.monotonic()
+        started, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run(
             ["bash", str(script), *args], env=environment, capture_output=True, text=True, timeout=600
         )
-        print(f"host.sh {' '.join(args)}: {time.monotonic() - started:.1f} s")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        print(f"host.sh {args[0]}: {time.monotonic() - started:.1f} s, {cpu:.1f} s of CPU")  # pytest -s shows them
         return done
 
     def environment(self) -> dict[str, str]:
@@ -115,6 +119,17 @@ class Server:
     def current(self) -> str:
         return (self.home / "current").resolve().name
 
+    def stand_in(self) -> dict[str, str]:
+        """As where systemd runs, with tests/host/stand-in/systemctl for it."""
+        return {
+            "PATH": f"{STAND_IN}:/usr/sbin:/usr/bin:/sbin:/bin",
+            "HOST_ROOT": str(self.root),
+            "HOST_SYSTEMD": "yes",
+            "HTTPS_WAIT": "1",  # no Caddy serves here
+            "STAND_IN_LOG": str(self.root / "systemctl.log"),
+            "STAND_IN_DIR": str(self.root),
+        }
+
 
 @pytest.fixture
 def server(tmp_path):
@@ -127,6 +142,7 @@ def server(tmp_path):
     server = Server(tmp_path)
     server.checkout()
     yield server
+    subprocess.run([STAND_IN / "systemctl", "stop", "yiwu.service"], env=server.stand_in(), check=True)
     psql(f'DROP DATABASE IF EXISTS "{server.db}" WITH (FORCE)')
     psql(f'DROP ROLE IF EXISTS "{server.db}"')
 
@@ -204,6 +220,7 @@ def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a
     )
     assert "RuntimeError: a release that does not start" in broken.stderr  # its log's last lines
     assert server.current() == second_release
+    server.git("revert", "--no-edit", "HEAD")  # the checkout as the release that runs
 
     # The timer's own command, as the unit runs it; then the data changes, and the backup brings it back.
     unit = (server.root / "etc/yiwu/rendered/yiwu-backup.service").read_text()
@@ -232,6 +249,32 @@ def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a
     assert len(now) == 4
     (new_token,) = set(now) - set(totals)
     assert now[new_token] in totals.values()
+
+    # Where systemd runs: the units installed and enabled, the service started from its unit and
+    # answering, Caddy reloaded; a restore stops the service and starts it again.
+    as_service = server.host("install", **server.stand_in())
+    assert as_service.returncode == 0, said(as_service)
+    assert server.current() == second_release
+    for unit in config.UNITS:
+        installed = server.root / "etc/systemd/system" / unit
+        assert installed.read_text() == (server.root / "etc/yiwu/rendered" / unit).read_text()
+    calls = (server.root / "systemctl.log").read_text().splitlines()
+    assert calls == [
+        "daemon-reload",
+        "enable --quiet yiwu.service yiwu-backup.timer caddy.service",
+        "restart yiwu.service",  # its unit is new
+        "start yiwu-backup.timer",
+        "is-active --quiet caddy.service",  # and its Caddyfile as it was: no reload
+    ]
+    assert "services: yiwu.service (restarts on failure), caddy.service" in as_service.stdout
+    port = int(server.settings["APP_PORT"])
+    assert health.ask("/healthz", domain="mj.example.com", port=port)[:2] == (200, "ok")
+    restored = server.host("restore", str(nightly), **server.stand_in())
+    assert restored.returncode == 0, said(restored)
+    assert "the app answers again" in restored.stdout
+    calls = (server.root / "systemctl.log").read_text().splitlines()[5:]
+    assert calls == ["stop yiwu.service", "start yiwu.service"]
+    assert server.totals() == totals
 
 
 DELETE_ONE = """

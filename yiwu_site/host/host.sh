@@ -16,10 +16,11 @@ DB_NAME=${DB_NAME:-yiwu}
 DB_ROLE=${DB_ROLE:-$DB_NAME}
 APP_PORT=${APP_PORT:-8400}
 CHECK_PORT=${CHECK_PORT:-8401}
-HOST_SYSTEMD=${HOST_SYSTEMD:-auto} # no: as where systemd is not running
+HOST_SYSTEMD=${HOST_SYSTEMD:-auto} # no: as where systemd is not running; yes: as where it is (tests)
 HOST_SERVE=${HOST_SERVE:-yes}      # no: without systemd, set up and check, then leave nothing running
 HOST_APT=${HOST_APT:-yes}          # no: fail where a package is missing instead of installing it
 WAIT=${WAIT:-60}                   # seconds a new release has to answer /healthz
+HTTPS_WAIT=${HTTPS_WAIT:-60}       # seconds Caddy has to answer https://DOMAIN/ (a certificate to get)
 
 APP_HOME=$HOST_ROOT/srv/yiwu
 ETC_DIR=$HOST_ROOT/etc/yiwu
@@ -40,7 +41,7 @@ die() {
 py() { PYTHONPATH=$SOURCE python3 -m yiwu_site.host "$@"; }
 app_args() { printf -- '--domain\n%s\n--user\n%s\n--home\n%s\n--env-file\n%s\n--backups\n%s\n--port\n%s\n' \
 	"$DOMAIN" "$APP_USER" "$APP_HOME" "$ENV_FILE" "$BACKUPS" "$APP_PORT"; }
-systemd_running() { [ "$HOST_SYSTEMD" = auto ] && [ -d /run/systemd/system ]; }
+systemd_running() { [ "$HOST_SYSTEMD" = yes ] || { [ "$HOST_SYSTEMD" = auto ] && [ -d /run/systemd/system ]; }; }
 need_root() { [ "$(id -u)" = 0 ] || die "run it as root: sudo make ${1:-host}"; }
 
 # as_app DIR COMMAND...: in DIR, as the app's user, with the environment file and nothing else.
@@ -161,6 +162,7 @@ rollback() {
 }
 
 install_systemd() {
+	install -d "$UNIT_DIR"
 	install -m 644 "$RENDERED/yiwu.service" "$RENDERED/yiwu-backup.service" "$RENDERED/yiwu-backup.timer" "$UNIT_DIR/"
 	systemctl daemon-reload
 	systemctl enable --quiet yiwu.service yiwu-backup.timer caddy.service
@@ -289,8 +291,10 @@ install_host() {
 	local migrated
 	migrated=$(as_app "$release" .venv/bin/python manage.py migrate --no-input) || rollback "could not migrate the database"
 	note "migrate: $(grep -c '^  Applying' <<<"$migrated" || true) migration(s) applied"
-	check_candidate "$release" || rollback "did not answer /healthz and /readyz within $WAIT s"
-	note "release $NEW answered /healthz and /readyz on 127.0.0.1:$CHECK_PORT"
+	if [ "$NEW" != "$OLD" ]; then
+		check_candidate "$release" || rollback "did not answer /healthz and /readyz within $WAIT s"
+		note "release $NEW answered /healthz and /readyz on 127.0.0.1:$CHECK_PORT"
+	fi
 
 	install_configs
 	switch_to "$NEW"
@@ -299,7 +303,7 @@ install_host() {
 	[ -n "$gone" ] && note "removed old: $gone"
 	if systemd_running; then
 		install_systemd
-		check_https 60
+		check_https "$HTTPS_WAIT"
 		summary
 	else
 		serve_foreground
