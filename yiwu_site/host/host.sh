@@ -199,7 +199,7 @@ summary() {
 			note "upgraded from release $OLD (kept in $APP_HOME/releases)"
 		fi
 	fi
-	[ -n "$OLD" ] && [ "$OLD" = "$NEW" ] && note "nothing new to install: the release running is this checkout's"
+	[ -n "$OLD" ] && [ "$OLD" = "$NEW" ] && note "nothing new to install: the release installed is this checkout's"
 	note "$ENV_SAID; database $DB_NAME: $(games_count) games"
 	note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; Caddy on ports 80 and 443 in front"
 	if systemd_running; then
