@@ -219,6 +219,7 @@ def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a
         in broken.stdout
     )
     assert "RuntimeError: a release that does not start" in broken.stderr  # its log's last lines
+    assert "no migration was applied: the database is as the old release had it" in broken.stdout
     assert server.current() == second_release
     server.git("revert", "--no-edit", "HEAD")  # the checkout as the release that runs
 

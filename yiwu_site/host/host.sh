@@ -157,7 +157,11 @@ rollback() {
 	else
 		say "the new release $NEW $reason, and there is no release before it"
 	fi
-	[ -n "$UPGRADE_BACKUP" ] && note "the database was migrated for $NEW; as it was before: make host-restore FILE=$UPGRADE_BACKUP"
+	if [ "${MIGRATIONS:-0}" -gt 0 ]; then
+		note "the database was migrated for $NEW ($MIGRATIONS migrations); as it was before: make host-restore FILE=$UPGRADE_BACKUP"
+	elif [ -n "$UPGRADE_BACKUP" ]; then
+		note "no migration was applied: the database is as the old release had it (a backup of it: $UPGRADE_BACKUP)"
+	fi
 	exit 1
 }
 
@@ -289,8 +293,10 @@ install_host() {
 		note "backup before the upgrade: $UPGRADE_BACKUP"
 	fi
 	local migrated
+	MIGRATIONS=0
 	migrated=$(as_app "$release" .venv/bin/python manage.py migrate --no-input) || rollback "could not migrate the database"
-	note "migrate: $(grep -c '^  Applying' <<<"$migrated" || true) migration(s) applied"
+	MIGRATIONS=$(grep -c '^  Applying' <<<"$migrated" || true)
+	note "migrate: $MIGRATIONS migration(s) applied"
 	if [ "$NEW" != "$OLD" ]; then
 		check_candidate "$release" || rollback "did not answer /healthz and /readyz within $WAIT s"
 		note "release $NEW answered /healthz and /readyz on 127.0.0.1:$CHECK_PORT"
