@@ -143,3 +143,16 @@ def test_the_timer_s_backup_keeps_fourteen_nightly_backups():
     london = config.units(App(domain="mj.example.com", time_zone="Europe/London"))["yiwu-backup.timer"]
     assert "\nOnCalendar=*-*-* 04:00:00 Europe/London\n" in london
     assert "\nPersistent=true\n" in rendered["yiwu-backup.timer"]
+
+
+def test_the_contact_address_goes_into_caddy_s_options_and_nothing_else_does():
+    text = config.caddyfile(Site(domain="mj.example.com", email="lao.wang@example.com"))
+    assert text.split("mj.example.com {")[1].count("email") == 0
+    assert "{\n\temail lao.wang@example.com\n}\n" in text
+    env = config.read_env(
+        config.environment("", domain="mj.example.com", database=Database(), email="lao.wang@example.com")[0]
+    )
+    assert env["YIWU_EMAIL"] == "lao.wang@example.com"
+    for bad in ("lao wang@example.com", "a@example.com\n}\nevil.com {", "a@b"):
+        with pytest.raises(HostError, match="not an e-mail address"):
+            config.caddyfile(Site(domain="mj.example.com", email=bad))

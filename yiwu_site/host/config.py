@@ -43,6 +43,16 @@ def check_domain(value: str) -> str:
     return name
 
 
+EMAIL = re.compile(r"[^@\s{}#\"']+@[a-z0-9.-]+\.[a-z]{2,}", re.I)
+
+
+def check_email(value: str) -> str:
+    """Let's Encrypt's contact, or "" for none: one address, nothing Caddy would read as more."""
+    if value and not EMAIL.fullmatch(value):
+        raise HostError(f"EMAIL={value!r} is not an e-mail address.")
+    return value
+
+
 def is_local(domain: str) -> bool:
     """Names no public authority certifies: Caddy's own local authority signs them."""
     return domain == "localhost" or domain.endswith(".localhost")
@@ -88,7 +98,7 @@ class Site:
 def caddyfile(site: Site) -> str:
     options = []
     if site.email:
-        options.append(f"email {site.email}")
+        options.append(f"email {check_email(site.email)}")
     if site.local:
         # The local authority's root stays in Caddy's storage: `make host` says where, and how to trust it.
         options.append("skip_install_trust")
@@ -222,7 +232,7 @@ def managed_lines(domain: str, email: str = "") -> dict[str, str | None]:
         "DJANGO_TRUSTED_PROXIES": "1",
         "DJANGO_HSTS_SECONDS": "0" if is_local(domain) else None,
         "YIWU_DOMAIN": domain,
-        "YIWU_EMAIL": email or None,  # for Let's Encrypt's notices (Caddy's `email`)
+        "YIWU_EMAIL": check_email(email) or None,  # for Let's Encrypt's notices (Caddy's `email`)
     }
 
 
