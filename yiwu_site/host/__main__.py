@@ -125,14 +125,14 @@ def parser() -> argparse.ArgumentParser:
         command.add_argument("--file", required=True)
     env = sub.choices["env"]
     env.add_argument("--domain", required=True)
-    env.add_argument("--db-name", default="yiwu")
-    env.add_argument("--db-role", default="yiwu")
+    env.add_argument("--db-name", default=config.APP_NAME)
+    env.add_argument("--db-role", default=config.APP_NAME)
     env.add_argument("--email", default="")
     sub.choices["get"].add_argument("name")
     for name in ("render", "argv"):
         command = sub.add_parser(name)
         command.add_argument("--domain", required=True)
-        command.add_argument("--user", default="yiwu")
+        command.add_argument("--user", default=config.APP_NAME)
         command.add_argument("--home", default="/srv/yiwu")
         command.add_argument("--env-file", default="/etc/yiwu/env")
         command.add_argument("--backups", default="/var/backups/yiwu")

@@ -14,7 +14,10 @@ from string import Template
 from urllib.parse import quote, unquote, urlsplit
 
 TEMPLATES = Path(__file__).parent / "templates"
-UNITS = ("yiwu.service", "yiwu-backup.service", "yiwu-backup.timer")
+# The app's name on the server (its user, database, folders and units): the project's, as in
+# yiwu_site, whatever rulesets it plays.
+APP_NAME = "yiwu"
+UNITS = (f"{APP_NAME}.service", f"{APP_NAME}-backup.service", f"{APP_NAME}-backup.timer")
 LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
 # Two sync workers per core (docs/deploy.md, "Sizing"); each takes about 60 MB (docs/hosting.md),
 # so a small machine's memory caps them, and a worker hung in a request never leaves none.
@@ -126,7 +129,7 @@ class App:
     (one folder each), venvs/ (one per requirements.txt) and current (the one running)."""
 
     domain: str
-    user: str = "yiwu"
+    user: str = APP_NAME
     home: str = "/srv/yiwu"
     env_file: str = "/etc/yiwu/env"
     backups: str = "/var/backups/yiwu"
@@ -213,8 +216,8 @@ ENV_LINE = re.compile(r"^([A-Z][A-Z0-9_]*)=(.*)$")
 
 @dataclass(frozen=True)
 class Database:
-    name: str = "yiwu"
-    role: str = "yiwu"
+    name: str = APP_NAME
+    role: str = APP_NAME
     host: str = "127.0.0.1"
     port: int = 5432
 
