@@ -7,8 +7,10 @@ bets placed for the next hand, the status and the settlement with its 已付 mar
 A file without ``backup`` (what earlier versions wrote: the standing hands only) still
 restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
 
+import json
 from datetime import datetime
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
 from scoring import services
@@ -100,6 +102,13 @@ def backup_json(ledger: ReplayView) -> dict:
             "round_length": game.round_length,
         },
     }
+
+
+def backup_text(ledger: ReplayView) -> str:
+    """``backup_json`` as the file holds it: compact, and UTF-8 as it is (no \\u escapes), so that
+    the largest game fits the import's limit. The game page's 「导出 JSON」 and the server's
+    nightly export (``manage.py export_games``) write this."""
+    return json.dumps(backup_json(ledger), cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
 
 
 # --- restoring -----------------------------------------------------------------------------
