@@ -169,7 +169,7 @@ def test_after_a_dealer_win_the_game_page_asks_plainly_who_bets(client, game):
     assert "谁下子" not in client.get(game_url(game)).content.decode()  # before any hand: nothing to ask
     record(client, game, ZIMO)  # 老王, seat 0, deals and wins
     html = client.get(game_url(game)).content.decode()
-    assert '<div class="question xiazi-question" id="xiazi-question">老王连庄：谁下子？</div>' in html
+    assert '<div class="question xiazi-question" id="xiazi-question"><bdi>老王</bdi>连庄：谁下子？</div>' in html
     offers = html[html.index('id="xiazi-question"') : html.index('class="d-flex flex-wrap gap-1 maizi-offers"')]
     assert [n for n in ("老王", "小李", "阿华", "大刘") if f"<bdi>{n}</bdi> 下子" in offers] == ["小李", "阿华", "大刘"]
 
@@ -178,7 +178,7 @@ def test_after_a_win_by_seat_1_the_question_names_him_and_offers_seat_0(client, 
     record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # 小李 takes the deal
     record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # and wins it
     html = client.get(game_url(game)).content.decode()
-    assert "小李连庄：谁下子？" in html
+    assert "<bdi>小李</bdi>连庄：谁下子？" in html
     assert '<input type="hidden" name="seat" value="0">' in html[html.index("xiazi-question") :]
 
 
