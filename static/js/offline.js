@@ -298,7 +298,10 @@
   // A service worker answers a page it does not hold with its offline page (templates/pwa/sw.js):
   // a step of the record flow says what it says with no network instead of that page.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail || {}, xhr = detail.xhr, elt = detail.elt;
+    // htmx 2: detail.elt is the swap's target (the body for a boosted link); the link that asked
+    // is the request's own element.
+    var detail = event.detail || {}, xhr = detail.xhr;
+    var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
     if (!xhr || xhr.getResponseHeader("X-Offline-Page") !== "1") return;
     var path = pathOf(detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
     if (!isRecord(path)) return;
