@@ -104,5 +104,25 @@ clean:
 # The English catalogue: django.po is the source (edit it by hand or in a .po editor), then this
 # collects new Chinese msgids into it and compiles the .mo that is committed (needs GNU gettext).
 messages: $(VENV)/.dev
-	$(DEV) $(BIN)/python manage.py makemessages -l en --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
+	$(DEV) $(BIN)/python manage.py makemessages -l en --no-location --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench
 	$(DEV) $(BIN)/python manage.py compilemessages -l en --ignore=.venv
+
+# One server for a group (docs/hosting.md), as root on Debian 12: PostgreSQL, the app in its own user
+# under gunicorn, Caddy's HTTPS for DOMAIN in front, the nightly backup. Run again, it is the upgrade
+# (host-upgrade pulls first); DOMAIN=localhost (host-try) tries it here with Caddy's local authority.
+.PHONY: host host-try host-upgrade host-backup host-restore
+host:
+	bash yiwu_site/host/host.sh install $(DOMAIN)
+
+host-try:
+	bash yiwu_site/host/host.sh install localhost
+
+host-upgrade:
+	git pull --ff-only
+	bash yiwu_site/host/host.sh install $(DOMAIN)
+
+host-backup:
+	bash yiwu_site/host/host.sh backup
+
+host-restore:
+	bash yiwu_site/host/host.sh restore "$(FILE)"

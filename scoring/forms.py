@@ -156,9 +156,10 @@ class NewGameForm(forms.Form):
         self.rule_names = [name for name in ruleset.rule_info if name not in set_by_presets]
         for name in self.rule_names:
             info = ruleset.rule_info[name]
-            if info.kind == "map":  # a table (武义 番数表): one number per entry, at its standard value
-                for key, zh, en, standard in info.entries:
-                    self.fields[table_field(name, key)] = _number_field(info, pick(zh, en), standard)
+            if info.kind in TABLE_KINDS:  # a table (武义 番数表, 杭州 老庄倍数): one number per entry
+                for i, (key, zh, en, standard) in enumerate(info.entries):
+                    initial = standard if info.kind == "map" else getattr(defaults, name)[i]
+                    self.fields[table_field(name, key)] = _number_field(info, pick(zh, en), initial)
             else:
                 self.fields[name] = _rule_field(info, getattr(defaults, name))
 
@@ -185,6 +186,12 @@ class NewGameForm(forms.Form):
     def _raw_rules(self, data) -> dict:
         raw = {name: data[name] for name in self.rule_names if name in data}
         for info in self._tables():
+            if info.kind == "list":  # every entry, an empty one at its standard value
+                raw[info.name] = [
+                    standard if data.get(table_field(info.name, key)) is None else data[table_field(info.name, key)]
+                    for key, _zh, _en, standard in info.entries
+                ]
+                continue
             raw[info.name] = {
                 key: data[table_field(info.name, key)]
                 for key, _zh, _en, standard in info.entries
@@ -204,10 +211,10 @@ class NewGameForm(forms.Form):
         return [self[name] for name in self.rule_names if name in self.fields]
 
     def _tables(self):
-        return [self.ruleset.rule_info[n] for n in self.rule_names if self.ruleset.rule_info[n].kind == "map"]
+        return [self.ruleset.rule_info[n] for n in self.rule_names if self.ruleset.rule_info[n].kind in TABLE_KINDS]
 
     def rule_tables(self) -> list[dict]:
-        """Each table rule (武义 番数表) as a group of number fields under the rule's name."""
+        """Each table rule (武义 番数表, 杭州 老庄倍数) as a group of number fields under the rule's name."""
         return [
             {
                 "label": pick(info.zh, info.en),
@@ -225,6 +232,7 @@ class NewGameForm(forms.Form):
 
 
 CUSTOM = "custom"  # the preset choice that takes the bases typed in
+TABLE_KINDS = ("map", "list")  # rules the form asks as one number per entry (houserules.RuleInfo)
 
 
 def answers_for(ruleset: Ruleset, rules: dict, round_length: int | None = None) -> dict:
@@ -242,6 +250,9 @@ def answers_for(ruleset: Ruleset, rules: dict, round_length: int | None = None) 
         if info.kind == "map":
             for key, _zh, _en, standard in info.entries:
                 out[table_field(name, key)] = (rules.get(name) or {}).get(key, standard)
+        elif info.kind == "list":
+            for (key, *_rest), value in zip(info.entries, rules[name], strict=True):
+                out[table_field(name, key)] = value
         elif name not in set_by_presets or preset is None:
             out[name] = rules[name]
     return out

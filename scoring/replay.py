@@ -18,7 +18,7 @@ from scoring.engine import Ruleset, ScoringError, replay
 from scoring.engine.errors import BilingualError
 from scoring.engine.points import from_json, to_json
 from scoring.engine.ruleset import State
-from scoring.engine.seating import is_seating
+from scoring.engine.seating import is_seating, key
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
 from scoring.people import evening_nets
@@ -373,6 +373,18 @@ def table(game: Game) -> tuple[State, int]:
     return game.plugin.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
+def who_played(game: Game) -> list[tuple[str, object]]:
+    """(name, points) of the people in the evening's money, in order of first appearance: each
+    who sat in at least one hand that stands (a seating is none; a void that leaves someone with
+    none takes them off again). Before any hand stands: the people seated now (README.md,
+    "At the table", 结算)."""
+    state, _next = table(game)
+    people = state.people()
+    played = [person for person, counts in zip(people, game.state["tally"], strict=True) if counts["hands"]]
+    seated = {key(name) for name in state.seating}
+    return played or [person for person in people if key(person[0]) in seated]
+
+
 @dataclass
 class StoredReplay:
     """A game read from the cache (a ``ReplayView``): the table now and its hands, all of them or
@@ -441,11 +453,14 @@ def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:
 
 
 def all_nets(game: Game) -> tuple[list[str], list[list]]:
-    """The people of the evening and every counted hand's nets by person (0 for one sitting out),
-    in order, for the charts: one query, no replay."""
+    """The people of the evening (``who_played``) and every counted hand's nets by person (0 for
+    one sitting out), in order, for the charts: one query, no replay."""
     ensure(game)
     hands = game.hands.filter(voided_at__isnull=True).order_by("seq").values_list("entry", "result")
     if any(r is None for _entry, r in hands):
         rebuild(game)
         return all_nets(game)
-    return evening_nets(game, [(entry, [from_json(n) for n in r["net"]]) for entry, r in hands])
+    people, nets = evening_nets(game, [(entry, [from_json(n) for n in r["net"]]) for entry, r in hands])
+    played = {key(name) for name, _total in who_played(game)}
+    keep = [i for i, name in enumerate(people) if key(name) in played]
+    return [people[i] for i in keep], [[net[i] for i in keep] for net in nets]

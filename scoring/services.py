@@ -52,6 +52,7 @@ from scoring.replay import (
     state_json,
     store,
     table,
+    who_played,
 )
 
 
@@ -278,7 +279,11 @@ def restore_game(
         store(game, ledger)
         if settlement:
             terms = {k: settlement[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
-            _settle(game, ledger.state.people(), **terms, created_at=settlement["created_at"], paid=settlement["paid"])
+            people = ledger.state.people()
+            if settlement["names"] is not None:  # as settled (format 3): the people who played, by name
+                by_key = {key(name): (name, total) for name, total in people}
+                people = [by_key[key(name)] for name in settlement["names"]]
+            _settle(game, people, **terms, created_at=settlement["created_at"], paid=settlement["paid"])
         if hands:
             game.bump_version()
     return game
@@ -294,6 +299,7 @@ def record_hand(
     entered_by: str,
     version: int | None = None,
     queued: bool = False,
+    hold=None,
 ) -> Hand:
     """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
     refused naming the hand it already made (``AlreadyRecorded``); so is a preview made before
@@ -301,7 +307,10 @@ def record_hand(
 
     ``queued``: a hand entered on a phone without network and sent once it came back. It goes
     after whatever is recorded now even if ``next_seq`` is stale; the hand returned carries in
-    ``passed`` the hands recorded meanwhile (from ``next_seq`` on), for the phone to be told."""
+    ``passed`` the hands recorded meanwhile (from ``next_seq`` on), for the phone to be told.
+    ``hold(game=, state=, seq=)``: called under the lock with the table the hand would be scored
+    at; it raises ``Held`` to record nothing (a kept hand another phone recorded too, or one that
+    scores differently now: scoring/table/kept.py)."""
     try:
         with transaction.atomic():
             game = _locked(game)
@@ -353,6 +362,8 @@ def record_hand(
             state = cached_state(game)
             if fix:
                 state.correct(*fix)
+            if hold is not None:
+                hold(game=game, state=state, seq=seq)  # raises Held: nothing is saved
             try:
                 parsed = game.plugin.parse_hand(entry)
                 result = score(game.plugin, game.house_rules(), state, parsed, settings.MAX_PEOPLE_PER_GAME)
@@ -369,6 +380,29 @@ def record_hand(
             return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
+
+
+class Held(Exception):
+    """A kept hand not recorded by itself (docs/offline.md "Held"): ``kind`` is "same" (another
+    phone recorded the same hand meanwhile: ``other``) or "changed" (it scores differently now);
+    ``state``, ``seq`` and ``number`` are the table and the place it would take (第N局), ``result``
+    its score there (None when the rules refuse it there)."""
+
+    def __init__(self, kind: str, *, state, seq: int, number: int, result, other: Hand | None = None):
+        super().__init__(kind)
+        self.kind, self.state, self.seq, self.number, self.result, self.other = kind, state, seq, number, result, other
+
+
+def drop_kept_hand(*, game: Game, form_token: str) -> None:
+    """A phone drops the hand it kept offline (「是，丢掉我的」, 「丢掉」): nothing is written, but
+    under the game's row lock, so that a drop and a 「再记一局」 of the same kept hand from two tabs
+    are told apart: once its form token was spent, ``AlreadyRecorded`` names the hand it made."""
+    with transaction.atomic():
+        game = _locked(game, playing=False)
+        done = game.hands.filter(form_token=form_token).first() if form_token else None
+        if done is not None:
+            number = game.number_of(done.seq)
+            raise AlreadyRecorded(f"第{number}局已经记过了。", f"Hand {number} was already recorded.", done)
 
 
 def recorded_words(entry: dict, number: int, by: str) -> tuple[str, str]:
@@ -513,7 +547,7 @@ def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_p
     their index in the game's people, ``fee_payee`` too), stop recording."""
     with transaction.atomic():
         game = _locked(game)
-        people = table(game)[0].people()
+        people = who_played(game)
         if not 0 <= fee_payee < len(people):
             raise Conflict("垫付台费的人不在这一场里。", "Whoever advanced the table fee is not in this game.")
         settlement = _settle(game, people, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)

@@ -80,8 +80,10 @@ def player_stats(games) -> list[PlayerStats]:
     by_name: dict[str, PlayerStats] = {}
     for names, totals, tally in games:
         for person, name in enumerate(names):
-            stats = by_name.setdefault(name, PlayerStats(name))
             total, counts = totals[person], tally[person]
+            if not counts["hands"]:  # seated but never played a hand that stands: not their game
+                continue
+            stats = by_name.setdefault(name, PlayerStats(name))
             stats.games += 1
             stats.hands += counts["hands"]
             stats.net += total

@@ -44,6 +44,17 @@ def django_db_setup(django_db_setup, django_db_blocker):
         print(f"\nsessions left attached to the test database, ended: {left}")
 
 
+@pytest.fixture(scope="session")
+def playwright():
+    """One Playwright per test process: its sync API runs only one at a time in a thread, so the
+    browser tests' Chromium (tests/browser/conftest.py) and the HTTPS test's own, which trusts a
+    local authority (tests/host/test_https.py), both start from this one."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        yield playwright
+
+
 NAMES = ["老王", "小李", "阿华", "大刘"]
 
 

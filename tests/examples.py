@@ -2,7 +2,8 @@
 tests read only the repository.
 
 ``example_files(sub)``: ``""`` for the 义乌 games, ``"zhuji"``, ``"wuyi2"``, ``"people"`` (seatings,
-every ruleset) or ``"analyse"``.
+every ruleset) or ``"analyse"``; ``analyse_examples()``: every 算牌 example, a ruleset's own
+folder under ``analyse/`` included.
 """
 
 import json
@@ -17,6 +18,19 @@ def example_files(sub: str = "") -> list[Path]:
     files = sorted((HERE / sub).glob("*.json"))
     assert files, f"no examples found in {HERE / sub}"
     return files
+
+
+def analyse_examples() -> list[Path]:
+    """Every 算牌 request with its answer: ``analyse/`` and its folders (``analyse/<code>/``), in path order."""
+    files = sorted((HERE / "analyse").rglob("*.json"))
+    assert files, f"no examples found in {HERE / 'analyse'}"
+    return files
+
+
+def example_id(path: Path) -> str:
+    """A test id for an example: its name, after its folder below ``analyse/`` when it has one."""
+    folder = path.parent.name
+    return path.stem if folder == "analyse" else f"{folder}-{path.stem}"
 
 
 def load(path: Path) -> dict:

@@ -5,6 +5,7 @@ import random
 
 from scoring.engine import score
 from scoring.engine.analyse import CODES, INDEX
+from scoring.engine.analyse.analyser import trait
 from scoring.engine.analyse.tiles import next_kind
 from scoring.rulesets.yiwu.engine import WIN_TYPES, YIWU, Rules, TableState, parse_hand
 
@@ -62,10 +63,12 @@ def seeded_game(n_hands: int, seed: int = 7):
     return game
 
 
-def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[str, list[str]]:
+def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[str | None, list[str]]:
     """(flip, tiles) of a complete 14-tile hand for 算牌: 4 random sets (pung or chow) and a
-    pair, then 0..max_wilds tiles swapped for wilds (the 算牌 properties and bench/analyse.py)."""
-    flip = rng.choice(CODES)
+    pair, then 0..max_wilds tiles swapped for wilds (the 算牌 properties and bench/analyse.py).
+    The flip is None where the ruleset's wilds are fixed (杭州's 白, which the sets may hold too)."""
+    fixed = trait(ruleset, "WILDS")
+    flip = None if fixed else rng.choice(CODES)
     counts = [0] * 34
     kinds: list[int] = []
 
@@ -84,7 +87,10 @@ def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[s
     while len(kinds) < 14:
         take([rng.randrange(34)] * 2)
     tiles = [CODES[k] for k in kinds]
-    wild_codes = [flip] if ruleset != "zhuji" else [flip, CODES[next_kind(INDEX[flip])]]
+    if fixed:
+        wild_codes = list(fixed)
+    else:
+        wild_codes = [flip] if ruleset != "zhuji" else [flip, CODES[next_kind(INDEX[flip])]]
     for _ in range(rng.randint(0, max_wilds)):
         i = rng.randrange(14)
         code = rng.choice(wild_codes)

@@ -5,13 +5,15 @@ docs/contract.md, docs/analysis.md), which a clone carries."""
 import re
 from pathlib import Path
 
+from scoring.rulesets import INSTALLED
+
 ROOT = Path(__file__).resolve().parent.parent
 SKIP = {".git", ".venv", "__pycache__", "staticfiles", ".hypothesis", ".ruff_cache", "screenshots", "node_modules"}
 # Spelt in pieces so that this file does not name them itself.
 FOREIGN = [
     "." + "./shared",
     "shared" + "/spec",
-    *(name + "-rules" + ".md" for name in ("yiwu", "zhuji", "wuyi2")),
+    *(name + "-rules" + ".md" for name in INSTALLED),
     "scoring" + "-contract.md",
     "hand" + "-analysis.md",
 ]

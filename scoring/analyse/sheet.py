@@ -1,7 +1,9 @@
 """算牌 at the table (docs/analysis.md): the page's state lives in its query string, so every tap
 is a plain link. ``read_query`` checks the query, ``build_page`` asks the engine and prices each
 answer at the table's current state, ``use_links`` turns a complete hand into the record form's
-pre-filled URL (nothing is recorded without the usual 「确认记录」).
+pre-filled URL (nothing is recorded without the usual 「确认记录」). A ruleset whose 财神 are fixed
+(杭州's 白) has no flip to choose; one that asks what the tiles cannot show (its analyser's
+``QUESTIONS``) gets chips under the answer, which its ``with_answers`` applies before the price.
 
 Every text the page says goes through gettext with a Chinese msgid (English in
 locale/en/LC_MESSAGES/django.po); only the tile faces (一 over 万, 东) stay Chinese. A tile's name (read
@@ -15,9 +17,11 @@ from urllib.parse import urlencode
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop, ngettext
 
+from scoring.analyse.asked import applied, chosen_of, question_chips
 from scoring.engine import ScoringError
-from scoring.engine.analyse import CODES, INDEX, analyse, analyser, breakdown
-from scoring.engine.analyse.tiles import wild_kinds
+from scoring.engine.analyse import CODES, INDEX, analyser, breakdown
+from scoring.engine.analyse.analyser import trait
+from scoring.engine.analyse.tiles import fixed_wilds, wild_kinds
 from scoring.engine.errors import shown
 from scoring.engine.points import fmt
 from scoring.lang import chinese, pick, say, table_words
@@ -50,6 +54,7 @@ WORDS = {
     "anyone": gettext_noop("谁放铳都是 %(winner)s%(net)s"),
     "who": gettext_noop("用这个记分 — 谁放铳？"),
     "wilds": gettext_noop("翻的这种是财神，白板代替它。"),
+    "any_tile": gettext_noop("摸任何一张都能胡"),
 }
 
 
@@ -80,8 +85,11 @@ def face(code: str) -> dict:
     return {"code": code, "top": top, "bottom": bottom, "suit": suit, "name": pick(top + bottom, english)}
 
 
-def wild_codes(ruleset: str, flip: str) -> list[str]:
-    """The flip's kind, and for 诸暨 the next kind too (1→…→9→1, 东→南→西→北→东, 中→发→白→中)."""
+def wild_codes(ruleset: str, flip: str | None) -> list[str]:
+    """The flip's kind, and for 诸暨 the next kind too (1→…→9→1, 东→南→西→北→东, 中→发→白→中); the
+    fixed ones (杭州's 白) where nothing is flipped."""
+    if flip is None:
+        return list(trait(ruleset, "WILDS"))
     return [CODES[k] for k in sorted(wild_kinds(ruleset, INDEX[flip]), key=lambda k: k != INDEX[flip])]
 
 
@@ -96,6 +104,7 @@ class Query:
     flags: dict = field(default_factory=dict)
     first_round: str | None = None
     melded: int = 0
+    chosen: dict = field(default_factory=dict)  # the ruleset's QUESTIONS: name -> the options chosen
     error: str = ""
 
     def params(self, **changes) -> dict:
@@ -107,6 +116,7 @@ class Query:
             **{k: 1 for k, on in self.flags.items() if on},
             "first_round": self.first_round,
             "melded": self.melded or None,
+            **{name: ",".join(values) for name, values in self.chosen.items()},
         }
         data.update(changes)
         # Seat 0 is a seat: only None, "" and False leave a key out (0 == False, so no ``in``).
@@ -134,6 +144,8 @@ def read_query(get, ruleset: str, seats: int) -> Query:
     q = Query()
     try:
         flip = get.get("flip", "")
+        if flip and fixed_wilds(ruleset):
+            raise ValueError(_("这套规则不翻牌：财神固定是%(tiles)s") % {"tiles": _names(wild_codes(ruleset, None))})
         if flip and flip not in CODES:
             raise ValueError(_("不认识翻的牌：%(flip)s") % {"flip": flip[:8]})
         q.flip = flip or None
@@ -160,15 +172,22 @@ def read_query(get, ruleset: str, seats: int) -> Query:
         if not _digits(melded) or int(melded) > 4:
             raise ValueError(_("碰/杠出的副数应为 0-4"))
         q.melded = int(melded)
+        q.chosen = chosen_of(get, ruleset)
     except ValueError as problem:
         q.error = str(problem)
     return q
 
 
+def _names(codes: list[str]) -> str:
+    return pick("、", ", ").join(face(code)["name"] for code in codes)
+
+
 def engine_request(game, q: Query, dealer: int) -> dict:
     """The hand-analysis request: the game's house rules (武义's 番 table), ``dealer`` and, where
     the ruleset counts it (诸暨), the winner's ``seat_wind`` (relative to the dealer)."""
-    request = {"ruleset": game.ruleset, "tiles": q.tiles, "flip": q.flip, "melded": q.melded, "rules": game.rules}
+    request = {"ruleset": game.ruleset, "tiles": q.tiles, "melded": q.melded, "rules": game.rules}
+    if q.flip is not None:
+        request["flip"] = q.flip
     request.update({k: True for k, on in q.flags.items() if on})
     if q.first_round:
         request["first_round"] = q.first_round
@@ -240,7 +259,7 @@ def answer_text(game, answer: dict) -> str:
     return game.plugin.form_side.analyse_text(answer, text)
 
 
-def use_links(game, token: str, record_url: str, q: Query, answer: dict) -> list[dict]:
+def use_links(game, record_url: str, q: Query, answer: dict) -> list[dict]:
     """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player,
     in the ruleset's words (诸暨 writes 放冲, as its entry form does)."""
     module = game.plugin.form_side
@@ -296,7 +315,7 @@ def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
             flags.update(self_drawn=False, after_kong=False)
         if name == "self_drawn" and not on:
             flags["robbing_kong"] = False
-        changes = {k: v or None for k, v in flags.items()}
+        changes = {k: v or None for k, v in flags.items() if k in q.flags}  # only the toggles it offers
         out.append({"label": _(FLAG_ZH[name]), "on": on, "url": q.link(base, **changes)})
     for code in analyser(game.ruleset).FIRST_ROUND:
         if q.winner is None or (code == "tianhu") != (q.winner == dealer):
@@ -310,8 +329,11 @@ def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
 
 def drawn_only(ruleset: str, q: Query, tile: str) -> Query | None:
     """Nobody wins on a discarded 财神 (docs/rules/yiwu.md §9, zhuji.md §4, wuyi2.md §4): when
-    ``tile`` is a 财神 and the context a discard (or 抢杠), the query as self-drawn, else None."""
+    ``tile`` is a 财神 and the context a discard (or 抢杠), the query as self-drawn, else None (and
+    always where every win is self-drawn)."""
     if tile not in wild_codes(ruleset, q.flip) or q.flags.get("self_drawn") or q.flags.get("after_kong"):
+        return None
+    if trait(ruleset, "SELF_DRAWN_ONLY"):
         return None
     first = None if q.first_round == "dihu" else q.first_round  # 地胡 is won on a discard
     return replace(q, flags={**q.flags, "self_drawn": True, "robbing_kong": False}, first_round=first, discarder=None)
@@ -322,34 +344,60 @@ def _wait(game, q: Query, state, wait: dict) -> dict:
     drawn = drawn_only(game.ruleset, q, wait["tile"])
     if drawn is not None:
         drawn = replace(drawn, tiles=[*q.tiles, wait["tile"]])
-        wait, q = {"tile": wait["tile"], **analyse(engine_request(game, drawn, state.dealer))}, drawn
+        wait, q = {"tile": wait["tile"], **applied(game, drawn, engine_request(game, drawn, state.dealer))[1]}, drawn
     out = {**face(wait["tile"]), "text": answer_text(game, wait), "prices": prices(game, state, q, wait)}
     return {**out, "note": _("只能自摸：打出的财神不能胡") if drawn is not None else ""}
 
 
-def _answer(game, token: str, q: Query, state, can_edit: bool, record_url: str) -> dict:
-    """What the tiles say: 「还差N张」, the waits with their prices, or the 14-tile answer."""
+def _grouped(waits: list[dict]) -> list[dict]:
+    """Waits that read and pay the same, one line each (a hand any tile completes waits on 34)."""
+    groups: dict[tuple, dict] = {}
+    for wait in waits:
+        key = (wait["text"], tuple(wait["prices"]), wait["note"])
+        groups.setdefault(key, {**wait, "tiles": []})["tiles"].append(face(wait["code"]))
+    out = list(groups.values())
+    for group in out:
+        group["every"] = len(group["tiles"]) == len(waits)
+        group["names"] = _names([t["code"] for t in group["tiles"]])
+    return out
+
+
+def _answer(game, q: Query, state, can_edit: bool, links: tuple[str, str]) -> dict:
+    """What the tiles say: 「还差N张」, the waits with their prices, or the 14-tile answer; and the
+    ruleset's questions (the chips of what the tiles cannot show) under it."""
     if len(q.tiles) < 13:
         return {"kind": "short", "need": 13 - len(q.tiles)}
     drawn = drawn_only(game.ruleset, q, q.tiles[-1]) if len(q.tiles) == 14 else None
     q = drawn or q
     try:
-        answer = analyse(engine_request(game, q, state.dealer))
+        request = engine_request(game, q, state.dealer)
+        tiles_say, answer = applied(game, q, request)
     except ScoringError as error:
         message = table_words(say(error))
         for code, name in FIRST_ROUND_ZH.items():
             message = message.replace(code, _(name))
         return {"kind": "error", "text": message}
+    base, record_url = links
+    asks = {"questions": question_chips(game, q, request, tiles_say, base)}
     if "waits" in answer:
-        return {"kind": "waits", "waits": [_wait(game, q, state, w) for w in answer["waits"]]}
+        waits = [_wait(game, q, state, w) for w in answer["waits"]]
+        if answer.get("any_tile"):
+            return {
+                "kind": "waits",
+                "waits": waits,
+                "any_tile": words(game)["any_tile"],
+                "groups": _grouped(waits),
+                **asks,
+            }
+        return {"kind": "waits", "waits": waits, **asks}
     if not answer["complete"]:
-        return {"kind": "incomplete", "text": _("没胡：这 14 张凑不成胡牌")}
+        return {"kind": "incomplete", "text": _("没胡：这 14 张凑不成胡牌"), **asks}
     ok = can_win(game.ruleset, answer)
-    out = {"kind": "complete", "ok": ok, "text": answer_text(game, answer)}
+    out = {"kind": "complete", "ok": ok, "text": answer_text(game, answer), **asks}
     out["note"] = _("只能自摸：打出的财神不能胡") if drawn is not None else ""
     out["prices"] = prices(game, state, q, answer) if ok else []
     if ok and can_edit and game.status == "playing" and q.winner is not None:
-        out["use"] = use_links(game, token, record_url, q, answer)
+        out["use"] = use_links(game, record_url, q, answer)
     return out
 
 
@@ -376,7 +424,7 @@ def script_words() -> str:
     return json.dumps(said, ensure_ascii=False)  # an attribute (htmx drops the <script> elements it swaps in)
 
 
-def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, record_url: str) -> dict:
+def build_page(game, q: Query, state, can_edit: bool, base: str, record_url: str) -> dict:
     """Everything the 算牌 template shows, at the table's current ``state``."""
     page = {"q": q, "words": words(game)}
     if q.error:
@@ -387,15 +435,16 @@ def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, rec
         {"name": name, "dealer": s == dealer, "on": s == q.winner, "url": q.link(base, winner=s, first_round=None)}
         for s, name in enumerate(game.seating)
     ]
-    if q.flip is None:
+    fixed = fixed_wilds(game.ruleset)  # nothing to flip: straight to the hand
+    if q.flip is None and not fixed:
         page.update(stage="flip", rows=_keyboard(q, base, True))
         return page
     page.update(
         stage="hand",
-        flip=face(q.flip),
+        flip=None if fixed else face(q.flip),
         wilds=[face(c) for c in wild_codes(game.ruleset, q.flip)],
         bai_stands_in=analyser(game.ruleset).BAI_STANDS_IN and q.flip != "P",
-        change_flip=q.link(base, flip=None),
+        change_flip=None if fixed else q.link(base, flip=None),
         without_tiles=q.link(base, tiles=None),
         script_words=script_words(),
         strip=[
@@ -408,6 +457,6 @@ def build_page(game, token: str, q: Query, state, can_edit: bool, base: str, rec
         clear=q.link(base, tiles=None) if q.tiles else None,
         toggles=_toggles(game, q, base, dealer),
         melded=[{"n": n, "on": n == q.melded, "url": q.link(base, melded=n or None)} for n in range(5)],
-        answer=_answer(game, token, q, state, can_edit, record_url),
+        answer=_answer(game, q, state, can_edit, (base, record_url)),
     )
     return page

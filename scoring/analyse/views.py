@@ -22,7 +22,7 @@ def analyse(request: HttpRequest, token: str) -> HttpResponse:
     state, _seq = table(game)
     query = read_query(request.GET, game.ruleset, game.plugin.seats)
     base = reverse("analyse", args=[token])
-    page = build_page(game, token, query, state, can_edit, base, reverse("record", args=[token]))
+    page = build_page(game, query, state, can_edit, base, reverse("record", args=[token]))
     context = {"game": game, "token": token, "can_edit": can_edit, **page}
     if wants_part(request) and request.htmx.target == "answer":
         # A query the page never makes (no flip, a bad tile) is said where the answer goes.

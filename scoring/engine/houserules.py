@@ -17,7 +17,8 @@ class RuleInfo:
     """How a rule is checked and shown: kind, allowed values, Chinese and English text.
 
     kind: ``int`` | ``choice`` | ``bool`` | ``cap`` (an int or null = none) | ``map`` (an object
-    from ``keys`` to ints in minimum..maximum, overriding a table).
+    from ``keys`` to ints in minimum..maximum, overriding a table) | ``list`` (one int in
+    minimum..maximum for each of ``entries``, in their order: 杭州's 老庄 factors).
     """
 
     name: str
@@ -30,7 +31,7 @@ class RuleInfo:
     en_help: str = ""
     maximum: int = MAX_POINTS
     keys: tuple[str, ...] = ()  # for kind "map"
-    # For kind "map": each key's (key, zh, en, standard value), in the order a form asks them.
+    # For kind "map" and "list": each key's (key, zh, en, standard value), in the order a form asks them.
     entries: tuple[tuple[str, str, str, int], ...] = ()
 
 
@@ -75,6 +76,14 @@ def check_value(info: RuleInfo, value):
                 raise _bad(info.name, f"未知的项：{shown(key)}", f"unknown entry: {shown(key)}")
             _check_int(info, number, f"{info.name}.{key}")
         return dict(value)
+    if info.kind == "list":
+        count = len(info.entries)
+        if not isinstance(value, list | tuple) or len(value) != count:
+            raise _bad(info.name, f"应为 {count} 个整数的列表", f"must be a list of {count} whole numbers")
+        return tuple(
+            _check_int(info, number, f"{info.name}.{key}")
+            for (key, *_), number in zip(info.entries, value, strict=True)
+        )
     if info.kind == "cap" and value is None:
         return None
     return _check_int(info, value, info.name)

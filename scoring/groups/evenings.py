@@ -51,7 +51,7 @@ from scoring.engine.transfers import proven_fewest
 from scoring.forms import answers_for
 from scoring.lang import pick
 from scoring.models import Game, Group, SettleUp, SettleUpTransfer
-from scoring.replay import ReplayError
+from scoring.replay import ReplayError, who_played
 from scoring.stats import new_tally
 
 PERIODS = ("week", "month", "all")
@@ -209,9 +209,9 @@ class Standing:
     nights: list = field(default_factory=list)
 
     @property
-    def zimo_rate(self) -> int:
-        """自摸 among the wins, in whole per cent (0 with no win)."""
-        return round(100 * self.zimo / self.wins) if self.wins else 0
+    def zimo_rate(self) -> str:
+        """自摸 among the wins, in whole per cent (「—」 with no win: no rate, not 0%)."""
+        return f"{round(100 * self.zimo / self.wins)}%" if self.wins else "—"
 
 
 def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> list[GroupEvening]:
@@ -225,10 +225,11 @@ def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> l
     out = []
     for game in games:
         try:
-            people = people_with_totals(game)  # a stale replay is rebuilt: the tally below is by person
+            everyone = people_with_totals(game)  # a stale replay is rebuilt: the tally below is by person
+            people = who_played(game)  # the evening's money and 战绩: who sat in a hand that stands
         except ReplayError:
             continue
-        tallies = {key(name): counts for (name, _p), counts in zip(people, game.state["tally"], strict=True)}
+        tallies = {key(name): counts for (name, _p), counts in zip(everyone, game.state["tally"], strict=True)}
         settlement = getattr(game, "settlement", None)
         rate = settlement.rate_fen if settlement is not None else None
         if game.state["seatings"]:  # who sat where changed: each person's own total at the rate

@@ -19,6 +19,8 @@ ruleset overriding nothing still gets every page. ``base.py`` holds what they sh
 - ``title(names, entry, result)``: a hand's one-line title (「南家 自摸 ×2」);
 - ``wind(state, seat)``: the wind shown on a player's tile (诸暨 counts them from the dealer);
 - ``marks(state, seat, pending)``: the badges beside a player's total (买, 下4);
+- ``streak_text(streak)``: the dealer's streak as the pages say it beside 庄 (「连2」; 杭州's 老庄,
+  「二老庄」), "" for none;
 - ``bets(game, state, rules)``: the bets the game page offers before the next hand (义乌's 买子,
   下子) or None, ``prefill(data, pending, state, rules)``: an entry's answers with the bets
   placed there, and ``change_bet(pending, state, rules, *, bet, seat, amount, on)``: one placed

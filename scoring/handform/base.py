@@ -6,6 +6,7 @@ import functools
 
 from crispy_forms.helper import FormHelper
 from django import forms
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import SEATS_EN, SEATS_ZH
@@ -248,6 +249,10 @@ class FormSide:
 
     def marks(self, state, seat: int, pending: dict | None = None) -> list[tuple[str, str]]:
         return []
+
+    def streak_text(self, streak: int) -> str:
+        """The dealer's streak as the table says it beside 庄: 「连2」, nothing at 0."""
+        return gettext("连%(n)s") % {"n": streak} if streak else ""
 
     def bets(self, game, state, rules) -> dict | None:
         return None

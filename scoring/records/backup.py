@@ -7,8 +7,10 @@ bets placed for the next hand, the status and the settlement with its 已付 mar
 A file without ``backup`` (what earlier versions wrote: the standing hands only) still
 restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
 
+import json
 from datetime import datetime
 
+from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import timezone
 
 from scoring import services
@@ -75,6 +77,7 @@ def _settlement_record(game: Game) -> dict | None:
         "fee_fen": settlement.fee_fen,
         "fee_mode": settlement.fee_mode,
         "fee_payee": settlement.fee_payee,
+        "names": settlement.names,
         "created_at": _when(settlement.created_at),
         "transfers": [
             {"payer": t.payer, "payee": t.payee, "amount_fen": t.amount_fen, "paid_at": _when(t.paid_at)}
@@ -99,6 +102,13 @@ def backup_json(ledger: ReplayView) -> dict:
             "round_length": game.round_length,
         },
     }
+
+
+def backup_text(ledger: ReplayView) -> str:
+    """``backup_json`` as the file holds it: compact, and UTF-8 as it is (no \\u escapes), so that
+    the largest game fits the import's limit. The game page's 「导出 JSON」 and the server's
+    nightly export (``manage.py export_games``) write this."""
+    return json.dumps(backup_json(ledger), cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
 
 
 # --- restoring -----------------------------------------------------------------------------
@@ -147,7 +157,7 @@ def seatings_in(data: dict) -> list[list[str]]:
 def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
     ``backup`` object cannot be restored, and then nothing is created)."""
-    saved = read_backup(data, ruleset, people=len(people_in_order(players, seatings_in(data))))
+    saved = read_backup(data, ruleset, people=people_in_order(players, seatings_in(data)))
     if saved:
         _check_voided(saved["hands"], ruleset, players)
     now = timezone.now()

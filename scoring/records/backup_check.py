@@ -12,6 +12,7 @@ from scoring.engine.errors import BilingualError, check_object
 from scoring.engine.game import LIMIT
 from scoring.engine.money import FEE_MODES
 from scoring.engine.points import from_json
+from scoring.engine.seating import key
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
 
@@ -23,6 +24,7 @@ MAX_ROUNDS = 99
 HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
 SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "created_at", "transfers"))
+SETTLEMENT_OPTIONAL = frozenset(("names",))  # who was settled (format 3); before, every person
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
 EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
 MAX_TRANSFER_FEN = LIMIT * MAX_RATE_YUAN * 100 + MAX_FEE_YUAN * 100  # a whole balance and the whole fee
@@ -140,12 +142,33 @@ def _points(value) -> object:
     return from_json(value)
 
 
-def _settlement(raw, people: int) -> dict | None:
-    """The settlement, by person: ``fee_payee`` and each transfer's ``payer``/``payee`` index the
-    game's people (the contract's ``people``: the players, then each newcomer)."""
+def _names(raw, people: list[str]) -> list[str] | None:
+    """The settlement's people (``names``): some of the game's people, each once; None if absent."""
     if raw is None:
         return None
-    s = _object(raw, SETTLEMENT_FIELDS, ("结算", "the settlement"))
+    known = {key(name) for name in people}
+    if (
+        not isinstance(raw, list)
+        or not raw
+        or any(not isinstance(name, str) or key(name) not in known for name in raw)
+        or len({key(name) for name in raw}) != len(raw)
+    ):
+        _refuse(
+            "结算的 names 应为这一场里的人，每人一次。",
+            "The settlement's names must be people of this game, each once.",
+        )
+    return raw
+
+
+def _settlement(raw, people: list[str]) -> dict | None:
+    """The settlement, by person: ``fee_payee`` and each transfer's ``payer``/``payee`` index its
+    ``names`` (format 3: the people who played) or else the game's people (the contract's
+    ``people``: the players, then each newcomer)."""
+    if raw is None:
+        return None
+    s = _object(raw, SETTLEMENT_FIELDS, ("结算", "the settlement"), optional=SETTLEMENT_OPTIONAL)
+    names = _names(s.get("names"), people)
+    people = len(names if names is not None else people)
     if s["fee_mode"] not in FEE_MODES:
         _refuse(f"台费分法应为 {' / '.join(FEE_MODES)}。", f"fee_mode must be one of {', '.join(FEE_MODES)}.")
     if not isinstance(s["transfers"], list) or len(s["transfers"]) > people:
@@ -156,6 +179,7 @@ def _settlement(raw, people: int) -> dict | None:
         "fee_fen": _int(s["fee_fen"], 0, MAX_FEE_YUAN * 100, ("台费 fee_fen", "fee_fen")),
         "fee_mode": s["fee_mode"],
         "fee_payee": _int(s["fee_payee"], 0, people - 1, ("垫付台费的人", "fee_payee")),
+        "names": names,
         "created_at": _time(s["created_at"], ("结算时间", "The settlement's created_at")),
         "paid": [
             (
@@ -169,10 +193,10 @@ def _settlement(raw, people: int) -> dict | None:
     }
 
 
-def read_backup(data: dict, ruleset, people: int | None = None) -> dict | None:
+def read_backup(data: dict, ruleset, people: list[str]) -> dict | None:
     """``data``'s ``backup`` object, checked (``BackupError`` says what is wrong), or None for a
-    file without one. ``data`` is a game the contract has scored; ``people``, how many people it
-    has (its seats by default)."""
+    file without one. ``data`` is a game the contract has scored; ``people``, its people in order
+    of first appearance."""
     if "backup" not in data:
         return None
     raw = _object(data["backup"], BACKUP_FIELDS, ("backup", "backup"), optional=BACKUP_OPTIONAL)
@@ -182,7 +206,7 @@ def read_backup(data: dict, ruleset, people: int | None = None) -> dict | None:
         )
     if raw["status"] not in (Game.PLAYING, Game.FINISHED):
         _refuse("状态 status 应为 playing 或 finished。", "status must be playing or finished.")
-    settlement = _settlement(raw["settlement"], people or ruleset.seats)
+    settlement = _settlement(raw["settlement"], people)
     if (raw["status"] == Game.FINISHED) != (settlement is not None):
         _refuse("已结束的牌局才有结算，反之亦然。", "A finished game has a settlement, and only a finished one.")
     totals = raw["totals"]

@@ -19,7 +19,7 @@ from scoring.lang import chinese, pick, table_words
 from scoring.models import DEFAULT_NAMES, Game
 from scoring.people import by_person
 from scoring.records.backup import BackupError, restore_game
-from scoring.replay import ReplayView
+from scoring.replay import ReplayView, who_played
 from scoring.table.presenters import hand_title
 from scoring.yuan import money, won_or_lost, yuan_text
 
@@ -169,7 +169,7 @@ def share_text(ledger: ReplayView, settlement=None) -> str:
     when = timezone.localtime(game.created_at)
     head = f"{game.plugin.zh} {when:%m-%d} · 共{count}局" if zh else f"{game.plugin.en} {when:%m-%d} · {count} hands"
     lines = [head]
-    people = ledger.state.people()
+    people = who_played(game)
     if settlement is not None:  # as settled (the game's people then are its people now: it is finished)
         people = list(zip(settlement.people(), [from_json(p) for p in settlement.points], strict=True))
     names, totals = [name for name, _t in people], [total for _name, total in people]

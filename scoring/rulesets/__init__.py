@@ -6,7 +6,7 @@ The order is the order the app lists them in: the home ruleset first.
 
 from importlib import import_module
 
-INSTALLED = ("yiwu", "zhuji", "wuyi2")
+INSTALLED = ("yiwu", "zhuji", "wuyi2", "hangzhou")
 
 
 def load() -> None:

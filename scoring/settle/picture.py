@@ -56,7 +56,7 @@ class Facts:
 
 
 def facts_of(game: Game, settlement: Settlement | None) -> Facts:
-    """The picture's facts, by person (everyone of the evening, sitting out or not): a settled
+    """The picture's facts, by person (everyone who played a hand, sitting out now or not): a settled
     game in 元 with its transfers, an open one in points."""
     names, nets = all_nets(game)
     if settlement is not None:
@@ -75,6 +75,11 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
             f"每点 {yuan_text(settlement.rate_fen)} 元 · 台费 {yuan_text(settlement.fee_fen)} 元",
             f"¥{yuan_text(settlement.rate_fen)} a point · table fee ¥{yuan_text(settlement.fee_fen)}",
         )
+        if settlement.fee_fen:  # whoever fronted the fee: their 元 already holds it back
+            rate += pick(
+                f"（{settled[settlement.fee_payee]}垫付，已算入）",
+                f" (advanced by {settled[settlement.fee_payee]}, counted in)",
+            )
     else:
         totals = [sum((net[person] for net in nets), 0) for person in range(len(names))]
         people = [Person(n, p, None) for n, p in zip(names, totals, strict=True)]

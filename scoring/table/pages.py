@@ -27,7 +27,7 @@ from scoring.table.presenters import game_context, hand_title
 
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
-ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision")
+ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision", "kept")
 
 
 def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:

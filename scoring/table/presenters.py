@@ -30,6 +30,7 @@ class Tile:
     total: int
     dealer: bool
     streak: int
+    streak_text: str  # as the ruleset says it beside 庄 (FormSide.streak_text): 连2, 二老庄
     marks: list[tuple[str, str]]  # (css class, text) badges such as 买, 下4
     me: bool
 
@@ -53,6 +54,7 @@ class HandRow:
     number: int | None = None  # 第N局 among the hands that count; None for a voided one or a seating
     seated: list[tuple[str, str]] = ()  # (wind, name): who played it
     seating: bool = False  # 换人/换位: no hand, who sits where from here on
+    streak_text: str = ""  # the dealer's streak the hand was played at, in the ruleset's words
 
 
 def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
@@ -103,7 +105,8 @@ def hand_row(
     dealer = names[result.dealer] if result and not seating else ""
     seated = [(translation.gettext(SEATS_ZH[s]), name) for s, name in enumerate(names)]
     title = hand_title(game, hand.entry, result, names)
-    return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating)
+    streak = form_side_for(game).streak_text(result.streak) if result and not seating else ""
+    return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating, streak)
 
 
 ROW_TEMPLATE = "table/_hand_row.html"
@@ -177,6 +180,7 @@ def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
+            streak_text=module.streak_text(state.streak) if state else "",
             marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )
@@ -189,10 +193,15 @@ def earlier_text(n: int) -> str:
     return pick(f"更早的 {n} 局", f"{n} earlier hand" if n == 1 else f"{n} earlier hands")
 
 
-def sitting_out(state) -> list[tuple[str, object]]:
-    """(name, total) of every person of the evening who is not at the table now."""
+def sitting_out(state, tally: list[dict]) -> list[tuple[str, object]]:
+    """(name, total) of every person of the evening not at the table now who has played a hand
+    that stands (``tally``, by person: the stored replay's); one who never played is no part of it."""
     seated = {key(name) for name in state.seating}
-    return [(name, total) for name, total in state.people() if key(name) not in seated]
+    return [
+        (name, total)
+        for (name, total), counts in zip(state.people(), tally, strict=True)
+        if key(name) not in seated and counts["hands"]
+    ]
 
 
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: ReplayView | None) -> dict:
@@ -206,7 +215,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     names = list(ledger.state.seating) if ledger else list(game.players)
     return {
         "round": round_of(game, ledger.state, last_row) if ledger else None,
-        "sitting_out": sitting_out(ledger.state) if ledger else [],
+        "sitting_out": sitting_out(ledger.state, game.state["tally"]) if ledger else [],
         "bets": bets,
         # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
         "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),

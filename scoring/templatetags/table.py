@@ -85,6 +85,12 @@ def rule_value(value, info) -> str:
         return "不封顶" if zh else "no cap"
     if isinstance(value, bool):
         return ("是" if value else "否") if zh else ("yes" if value else "no")
+    if isinstance(value, list | tuple):  # one number per entry (杭州's 老庄 factors), by their names
+        shown = [
+            f"{name_zh if zh else name_en} {v}"
+            for (_key, name_zh, name_en, _standard), v in zip(info.entries, value, strict=False)
+        ]
+        return ("，" if zh else ", ").join(shown)
     if isinstance(value, dict):  # a table's changed entries (武义二人 番数表), by their names
         names = {key: name_zh if zh else name_en for key, name_zh, name_en, _standard in info.entries}
         shown = [f"{names.get(k, k)} {v}" for k, v in value.items()]
@@ -93,6 +99,13 @@ def rule_value(value, info) -> str:
         if choice == value:
             return choice_zh if zh else choice_en
     return str(value)
+
+
+@register.simple_tag
+def streak_text(game, streak) -> str:
+    """The dealer's streak in the game's ruleset's words, as the tiles say it beside 庄: 连2, 二老庄
+    (its entry's ``streak_text``); "" for none."""
+    return game.plugin.form_side.streak_text(streak or 0)
 
 
 @register.simple_tag

@@ -6,6 +6,9 @@
 // and a retry with backoff send them in order with queued=1. The server records a queued hand
 // after whatever is there now and answers JSON (scoring/table/views/hands.py record_queued); the form
 // token makes a resend harmless. A hand the server refuses stays, with its reason, 删除 and 修改.
+// A hand the server holds (another phone recorded the same hand meanwhile, or it scores
+// differently now: scoring/table/kept.py) stays too, with the server's card on the game page;
+// the answer tapped on it is kept with the hand and sent like it, once.
 (function () {
   "use strict";
   var PREFIX = "yiwu-offline:";
@@ -56,7 +59,7 @@
     var path = pathOf(action), token = tokenOf(path);
     if (!token) return false;
     var fields = pairs.filter(function (p) {
-      return typeof p[1] === "string" && p[0] !== "queued" && p[0] !== "csrfmiddlewaretoken";
+      return typeof p[1] === "string" && ["queued", "csrfmiddlewaretoken", "answer", "agreed", "mine"].indexOf(p[0]) < 0;
     });
     var formToken = (fields.find(function (p) { return p[0] === "form_token"; }) || [])[1];
     if (!formToken || !FORM_TOKEN.test(formToken)) {
@@ -207,6 +210,8 @@
     var pairs = Array.from(url.searchParams.entries()).filter(function (p) { return p[0] !== "v" && p[0] !== "from_link"; });
     pairs.push(["from_link", "1"]);
     if (screen.getAttribute("data-next-seq")) pairs.push(["next_seq", screen.getAttribute("data-next-seq")]);
+    var stamp = screen.querySelector("[data-kept]");  // the table it is kept at, as the server signed it
+    if (stamp) pairs.push(["kept", stamp.getAttribute("data-kept")]);
     if (!keep(url.pathname, pairs, screen.querySelector("[data-offline-facts]").textContent)) return;
     screen.setAttribute("data-kept", "");
     toGame(tokenOf(url.pathname));
@@ -293,7 +298,10 @@
   // A service worker answers a page it does not hold with its offline page (templates/pwa/sw.js):
   // a step of the record flow says what it says with no network instead of that page.
   document.addEventListener("htmx:beforeSwap", function (event) {
-    var detail = event.detail || {}, xhr = detail.xhr, elt = detail.elt;
+    // htmx 2: detail.elt is the swap's target (the body for a boosted link); the link that asked
+    // is the request's own element.
+    var detail = event.detail || {}, xhr = detail.xhr;
+    var elt = (detail.requestConfig && detail.requestConfig.elt) || detail.elt;
     if (!xhr || xhr.getResponseHeader("X-Offline-Page") !== "1") return;
     var path = pathOf(detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
     if (!isRecord(path)) return;
@@ -320,12 +328,17 @@
     var token = tokenOf(window.location.pathname);
     if (!token || sending || offline()) return;
     var items = load(token), first = items[0];
-    if (!first || first.reason) { done(token); return; }
+    if (!first || first.reason || (first.held && !first.answer)) { done(token); return; }  // the person's turn
     sending = true;
     draw();
     var body = new URLSearchParams();
     first.fields.forEach(function (p) { body.append(p[0], p[1]); });
     body.append("queued", "1");
+    if (first.mine && first.mine.length) body.append("mine", first.mine.join(","));
+    if (first.answer) {
+      body.append("answer", first.answer);
+      body.append("agreed", first.held.agreed);
+    }
     window.fetch(first.action, {
       method: "POST",
       body: body,
@@ -340,13 +353,22 @@
       if (json && json.ok) {
         delay = FIRST_DELAY;
         said.push(json);
-        // The hands behind it were entered after it: what they passed was said with this one.
+        // The hands behind it were entered after it: what they passed was said with this one, and
+        // the hand it is now (or, dropped, the hand it was the same as) is this phone's own.
+        var seq = typeof json.seq === "number" ? json.seq : null;
         save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }).map(function (i) {
+          if (seq === null) return i;
           i.fields = i.fields.map(function (p) {
-            return p[0] === "next_seq" && Number(p[1]) <= json.seq ? ["next_seq", String(json.seq + 1)] : p;
+            return p[0] === "next_seq" && Number(p[1]) <= seq ? ["next_seq", String(seq + 1)] : p;
           });
+          i.mine = (i.mine || []).concat([seq]).slice(-200);
           return i;
         }));
+        flush();
+      } else if (json && json.held) {
+        hold(token, first, json);
+      } else if (json && json.answer_refused) {  // no answer to the card: asked again, fresh
+        change(token, first, function (i) { delete i.answer; delete i.held; i.note = json.reason; });
         flush();
       } else if (json && json.ok === false) {
         refuse(token, first, json.reason);
@@ -361,6 +383,24 @@
       draw();
       later();
     });
+  }
+
+  function change(token, item, how) {
+    save(token, load(token).map(function (i) {
+      if (i.formToken === item.formToken) how(i);
+      return i;
+    }));
+  }
+
+  // The server holds the hand: its card waits on the game page for the person's answer.
+  function hold(token, item, json) {
+    change(token, item, function (i) {
+      delete i.answer;
+      i.held = { kind: json.held, card: json.card, agreed: json.agreed, reason: json.reason, badge: json.badge,
+        sending: json.sending, later: json.later };
+    });
+    said.push({ quiet: true });
+    done(token);
   }
 
   function refuse(token, item, reason) {
@@ -380,17 +420,17 @@
     draw();
     if (!said.length) return;
     var tone = said.some(function (json) { return json.refused; }) ? "danger"
-      : said.some(function (json) { return json.moved; }) ? "info" : "success";
-    var text = said.map(function (json) { return json.message; }).join(" ");
+      : said.some(function (json) { return json.moved || json.dropped || json.already; }) ? "info" : "success";
+    var text = said.filter(function (json) { return !json.quiet; }).map(function (json) { return json.message; }).join(" ");
     said = [];
     if (onGamePage()) {
-      toast(text, tone, true);
+      if (text) toast(text, tone, true);
       var poller = document.getElementById("poller");
       if (poller && window.htmx) window.htmx.trigger(poller, "poll-now");
     } else if (document.querySelector(".offline-kept a")) {  // htmx takes the boosted link
       afterSwap = { text: text, tone: tone };
       document.querySelector(".offline-kept a").click();
-    } else {
+    } else if (text) {
       toast(text, tone);
     }
   }
@@ -399,7 +439,7 @@
   var afterSwap = null;
   function sayAfterSwap() {
     if (!afterSwap || !onGamePage()) return;
-    toast(afterSwap.text, afterSwap.tone, true);
+    if (afterSwap.text) toast(afterSwap.text, afterSwap.tone, true);
     afterSwap = null;
   }
 
@@ -433,7 +473,71 @@
         : (sending ? say("sending") + " " : "") + say("waiting_n", items.length);
     }
     drawRows(token, items);
+    drawHeld(token, items, banner);
   }
+
+  // The card of the hand the server holds (templates/table/_held_hand.html), under the banner on
+  // the game page until it is answered; its answer, once tapped, goes with the hand.
+  function drawHeld(token, items, banner) {
+    var item = items.filter(function (i) { return i.held; })[0];
+    var box = document.getElementById("held-hands");
+    if (!item || !onGamePage() || !banner) {
+      if (box) box.remove();
+      return;
+    }
+    var fresh = !box || box.getAttribute("data-agreed") !== item.held.agreed;
+    if (!box) {
+      box = element("div", "held-hands");
+      box.id = "held-hands";
+      banner.after(box);
+    }
+    if (fresh) {
+      box.innerHTML = item.held.card;  // the server's own card, kept with the hand
+      box.setAttribute("data-form-token", item.formToken);
+      box.setAttribute("data-agreed", item.held.agreed);
+      if (window.htmx) window.htmx.process(box);
+    }
+    var note = box.querySelector(".held-note");
+    if (note) note.textContent = item.answer ? (offline() ? item.held.later : item.held.sending) || "" : item.note || "";
+    box.querySelectorAll("button[data-held-answer]").forEach(function (button) { button.disabled = !!item.answer; });
+    if (fresh) {
+      // What was said of the hand while it waited (「这一局已存在这台手机上…」) is old news now.
+      document.querySelectorAll("#flash .offline-said:not([data-synced])").forEach(function (said) { said.remove(); });
+      var question = box.querySelector(".question");
+      var active = document.activeElement;
+      var typing = active && /^(INPUT|SELECT|TEXTAREA)$/.test(active.tagName);  // never from under a person typing
+      if (question && !typing) question.focus({ preventScroll: true });
+      if (box.getBoundingClientRect().top < 0) box.scrollIntoView({ block: "start" });
+    }
+  }
+
+  // An answer on the card: kept with the hand and sent at once (or once the network is back).
+  // 丢掉 takes two taps, like 删除; 修改 opens the entry with the hand's answers and takes it out
+  // of the queue (what is confirmed there is a new hand, as for a refused one).
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("[data-held-answer]");
+    var box = button && button.closest("#held-hands");
+    var token = tokenOf(window.location.pathname);
+    if (!box || !token) return;
+    var formToken = box.getAttribute("data-form-token"), answer = button.getAttribute("data-held-answer");
+    var item = load(token).filter(function (i) { return i.formToken === formToken; })[0];
+    if (answer === "edit") {
+      save(token, load(token).filter(function (i) { return i.formToken !== formToken; }));
+      box.remove();
+      return;  // the link goes on (htmx's boost)
+    }
+    event.preventDefault();
+    if (!item || item.answer) return;
+    if (button.hasAttribute("data-sure") && !button.dataset.armed) {
+      button.dataset.armed = "1";
+      button.textContent = button.getAttribute("data-sure");
+      return;
+    }
+    change(token, item, function (i) { i.answer = answer; delete i.note; });
+    delay = FIRST_DELAY;
+    draw();
+    flush();
+  });
 
   function drawRows(token, items) {
     var hands = onGamePage() && document.getElementById("hands");
@@ -447,15 +551,21 @@
     }
     var blocked = false;
     box.replaceChildren.apply(box, items.map(function (item) {
-      var row = element("div", "hand-row pending-row border-bottom py-2" + (item.reason ? " refused" : ""));
+      var row = element("div", "hand-row pending-row border-bottom py-2" + (item.reason ? " refused" : item.held ? " held" : ""));
       row.setAttribute("data-form-token", item.formToken);
       var line = element("div", "d-flex flex-wrap align-items-center gap-1");
-      line.appendChild(element("span", "badge pending-badge me-1", say(item.reason ? "refused" : "pending")));
+      var badge = item.reason ? say("refused") : item.held ? item.held.badge : say("pending");
+      line.appendChild(element("span", "badge pending-badge me-1", badge));
       var title = element("span", "me-auto title");
       title.appendChild(element("bdi", "", item.facts));
       line.appendChild(title);
-      if (!item.reason) line.appendChild(element("span", "small text-body-secondary later", blocked ? say("waits") : say("later")));
+      if (!item.reason && !item.held) line.appendChild(element("span", "small text-body-secondary later", blocked ? say("waits") : say("later")));
       row.appendChild(line);
+      if (item.held) {  // its card, under the banner, asks the question
+        blocked = true;
+        row.appendChild(element("div", "small reason mt-1", item.held.reason));
+        return row;
+      }
       if (item.reason) {
         blocked = true;
         row.appendChild(element("div", "small text-danger reason mt-1", item.reason));
@@ -468,7 +578,7 @@
       if (item.reason) {
         var edit = element("a", "btn btn-outline-secondary btn-sm edit", say("edit"));
         edit.href = item.action + "?" + new URLSearchParams(item.fields.filter(function (p) {
-          return ["confirm", "form_token", "next_seq", "version"].indexOf(p[0]) < 0 && p[1] !== "";
+          return ["confirm", "form_token", "next_seq", "version", "kept"].indexOf(p[0]) < 0 && p[1] !== "";
         })).toString();
         edit.setAttribute("data-offline-edit", item.formToken);
         actions.appendChild(edit);

@@ -8,7 +8,7 @@ import pytest
 from django.core.management import call_command
 from django.test import Client
 
-from tests.examples import example_files, load
+from tests.examples import analyse_examples, example_id, load
 
 pytestmark = pytest.mark.django_db  # the doors count anonymous requests in the database
 URL = "/api/analyse"
@@ -40,7 +40,7 @@ def check(expect: dict, ok: bool, body: dict) -> None:
         assert body == expect
 
 
-@pytest.mark.parametrize("path", example_files("analyse"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", analyse_examples(), ids=example_id)
 def test_api_matches_spec_example(client, path):
     example = load(path)
     response = post(client, example["request"])
@@ -48,7 +48,7 @@ def test_api_matches_spec_example(client, path):
     check(example["expect"], response.status_code == 200, response.json())
 
 
-@pytest.mark.parametrize("path", example_files("analyse"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", analyse_examples(), ids=example_id)
 def test_command_matches_spec_example(path, tmp_path):
     example = load(path)
     request_file = tmp_path / "request.json"

@@ -5,7 +5,7 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 
-from tests.examples import check, example_files, load
+from tests.examples import check, game_examples, load
 
 
 def run_command(path) -> tuple[int, dict]:
@@ -18,9 +18,7 @@ def run_command(path) -> tuple[int, dict]:
     return code, json.loads(out.getvalue())
 
 
-@pytest.mark.parametrize(
-    "path", [*example_files(), *example_files("people")], ids=lambda p: f"{p.parent.name}-{p.stem}"
-)
+@pytest.mark.parametrize("path", game_examples(), ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_command_matches_spec_example(path, tmp_path):
     example = load(path)
     game_file = tmp_path / "game.json"

@@ -37,16 +37,13 @@ _static_files_kept_by_the_browser()
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(playwright):
     """One Chromium per xdist worker (make test runs two): the browser tests share both cores."""
     executable = chromium_or_stop(CHROMIUM)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-        _service_workers_only_when_asked(browser)
-        yield browser
-        browser.close()
+    browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
+    _service_workers_only_when_asked(browser)
+    yield browser
+    browser.close()
 
 
 def _service_workers_only_when_asked(browser) -> None:

@@ -1,7 +1,7 @@
 """Deque's axe-core (vendored in tests/browser/vendor/, MPL-2.0) on every page state the browser
 tests pass through, in Chinese and in English: no critical or serious violation (contrast, names,
 roles, labels), and no link or button laid under something else where it shows (``COVERED``).
-Each of the 33 states is a real address (every step of the entry is a plain link), so the audit
+Each of the 34 states is a real address (every step of the entry is a plain link), so the audit
 reaches the same screens a tap does."""
 
 import json
@@ -48,6 +48,8 @@ STATES = [
     ("zhuji-game", "zhuji", ""),
     ("zhuji-sheet", "zhuji", "record?winner=3&zimo=on"),
     ("wuyi2-sheet", "wuyi2", "record?winner=0&zimo=on"),
+    # no flip; the chips of what tiles cannot show, 财飘 greyed with its note, 承包 chosen by name
+    ("hangzhou-analyse", "hangzhou", "analyse?winner=2&chengbao=down&tiles=1m,2m,3m,4p,5p,6p,7s,8s,9s,E,E,E,5m,5m"),
     ("settled", "settled", "settle"),
     ("picture", "settled", "picture"),
     ("delete", "yiwu", "delete"),
@@ -68,6 +70,7 @@ def games(db):
         "yiwu-view": f"/g/{yiwu.view_token}/",
         "zhuji": f"/g/{import_game(zhuji).edit_token}/",
         "wuyi2": f"/g/{import_game({'ruleset': 'wuyi2', 'hands': [{'outcome': 'draw'}]}).edit_token}/",
+        "hangzhou": f"/g/{import_game({'ruleset': 'hangzhou', 'hands': [{'outcome': 'draw'}]}).edit_token}/",
         "settled": f"/g/{settled.edit_token}/",
     }
 

@@ -94,7 +94,9 @@ def test_an_evening_with_a_substitute_at_the_rounds_end_a_swap_and_a_fifth_frien
     page.get_by_role("link", name="东 老王").click()
     expect(page.locator(".question")).to_have_text("老王和谁换位？")
     page.get_by_role("link", name="南 小李").click()
-    expect(page.locator(".seating-preview .new-dealer")).to_contain_text("老王 坐庄 （庄跟着人走）")  # the deal goes along
+    expect(page.locator(".seating-preview .new-dealer")).to_contain_text(
+        "老王 坐庄 （庄跟着人走）"
+    )  # the deal goes along
     shot(page, "seating-swap-preview")
     confirm_seating(page)
     assert seated(page) == ["小李", "老王", "小周", "大刘"]

@@ -19,14 +19,21 @@ from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
 
-from scoring.engine import all_rulesets
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
+from scoring.engine.seating import is_seating
 from scoring.models import AccessMiss, Game
-from tests.examples import example_files, load
+from tests.examples import game_examples, load
 from tests.helpers import FINISH, form_fields, kept_for_the_module, version_of
 
 HAN = re.compile(r"[\u2e80-\u2fdf\u3005\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 ASCII_NAMES = ["Ann", "Bob", "Cat", "Dan"]
-MANUAL = {"yiwu": ["10", "-10", "0", "0"], "zhuji": ["2.5", "-2.5", "0", "0"], "wuyi2": ["3", "-3"]}
+
+
+def manual_net(code: str) -> list[str]:
+    """A manual hand's changes at a table of the ruleset: halves where it counts them (诸暨)."""
+    ruleset = get_ruleset(code)
+    amount = "2.5" if ruleset.halves else "10"
+    return [amount, "-" + amount] + ["0"] * (ruleset.seats - 2)
 
 
 def english(client):
@@ -95,7 +102,7 @@ def walk(client, urls) -> dict[str, list[str]]:
 
 def imported(client, game: dict) -> str:
     """The URL of a new game made from a contract game, under ASCII names."""
-    seats = 2 if game.get("ruleset") == "wuyi2" else 4
+    seats = get_ruleset(game.get("ruleset", DEFAULT_RULESET)).seats
     AccessMiss.objects.all().delete()  # dozens of imports from one test client: each under the budget
     response = client.post("/import", {"text": json.dumps({**game, "players": ASCII_NAMES[:seats]})})
     assert response.status_code == 302, response.content.decode()[:300]
@@ -109,9 +116,13 @@ def steps(url: str, fields: dict) -> list[str]:
 
 
 def examples():
-    for sub in ("", "zhuji", "wuyi2"):
-        for path in example_files(sub):
-            yield sub or "yiwu", path.stem, load(path)
+    """Every ruleset's worked examples but those whose seatings bring in names of their own (the
+    walk seats ASCII names) and those refused as a whole (their rules: no game to walk)."""
+    for path in game_examples():
+        example = load(path)
+        refused_whole = example["expect"].get("error", {"hand": 0})["hand"] is None
+        if not refused_whole and not any(is_seating(hand) for hand in example["game"]["hands"]):
+            yield example["game"].get("ruleset", DEFAULT_RULESET), path.stem, example
 
 
 @pytest.fixture(scope="module")
@@ -174,7 +185,7 @@ def test_every_entry_step_and_preview_is_english(client, tables):
 def test_every_game_page_and_its_hands_are_english(client, tables):
     urls, walked = [], set()
     for url, game, hands, _refused in tables:
-        names = {"net": MANUAL[game.ruleset], "note": "fine", "outcome": "manual"}
+        names = {"net": manual_net(game.ruleset), "note": "fine", "outcome": "manual"}
         data = {**names, "confirm": "1", "next_seq": len(hands) + 1, "version": version_of(game)}
         response = client.post(url + "record", data)
         assert response.status_code == 302
@@ -200,7 +211,7 @@ def test_edited_voided_and_settled_games_are_english(client, tables):
         assert response.status_code == 302
         assert Game.objects.get(pk=game.pk).status == Game.FINISHED
         urls += [url, url + "settle", url + "summary", url + "share", url + "record", f"{url}hand/1/edit"]
-    urls += ["/", "/history", "/stats", "/new", "/new?ruleset=zhuji", "/new?ruleset=wuyi2", "/import"]
+    urls += ["/", "/history", "/stats", "/new", *(f"/new?ruleset={r.code}" for r in all_rulesets()), "/import"]
     urls += ["/accounts/login", "/accounts/signup", "/no-such-page", "/g/no-such-game/"]
     assert walk(client, urls) == {}
 

@@ -8,10 +8,10 @@ import pytest
 
 from scoring.engine.analyse import analyse, analyse_or_error
 from scoring.engine.errors import ScoringError
-from tests.examples import example_files, load
+from tests.examples import analyse_examples, example_id, load
 
 
-@pytest.mark.parametrize("path", example_files("analyse"), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", analyse_examples(), ids=example_id)
 def test_engine_matches_spec_example(path):
     example = load(path)
     request, expect = example["request"], example["expect"]

@@ -74,7 +74,9 @@ def brute_standard(counts: list[int], wilds: int) -> bool:
 
 
 def ask(tiles, flip="9p", **context):
-    return analyse({"tiles": tiles.split() if isinstance(tiles, str) else tiles, "flip": flip, **context})
+    """The answer for these tiles; ``flip`` None sends none (a ruleset whose wilds are fixed)."""
+    flipped = {} if flip is None else {"flip": flip}
+    return analyse({"tiles": tiles.split() if isinstance(tiles, str) else tiles, **flipped, **context})
 
 
 # ---------------------------------------------------------------- properties

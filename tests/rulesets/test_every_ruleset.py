@@ -11,6 +11,7 @@ import pytest
 from django.template.loader import get_template
 
 from scoring.engine import DEFAULT_RULESET, all_rulesets
+from scoring.engine.analyse.analyser import trait
 from scoring.handform.base import FormSide
 from scoring.rulesets import INSTALLED
 
@@ -28,6 +29,7 @@ ENTRY_NAMES = (
     "title",
     "wind",
     "marks",
+    "streak_text",
     "placed_bets",
     "carry_bets",
     "merge_pending",
@@ -116,13 +118,21 @@ def test_its_analysis_is_whole_or_absent(ruleset):
         return  # no 算牌: the pages hide it (the toy ruleset's walk checks that)
     missing = [name for name in ANALYSER_NAMES if not hasattr(ruleset.analyser, name)]
     assert missing == []
-    assert set(ruleset.analyser.FLAGS) >= {"self_drawn"}
+    if trait(ruleset.code, "SELF_DRAWN_ONLY"):  # every win self-drawn: no 自摸 toggle that could be off
+        assert "self_drawn" not in ruleset.analyser.FLAGS
+        assert trait(ruleset.code, "FIELDS") is None or "self_drawn" in trait(ruleset.code, "FIELDS")
+    else:
+        assert set(ruleset.analyser.FLAGS) >= {"self_drawn"}
+    if trait(ruleset.code, "questions") is not None:  # the page's questions come with what applies them
+        assert trait(ruleset.code, "QUESTIONS")
+        assert trait(ruleset.code, "with_answers") is not None
 
 
 # App code that may name a ruleset: the registry line, the home default, and migrations (history).
 ALLOWED = {
     "scoring/rulesets/__init__.py": "INSTALLED",
     "scoring/engine/ruleset.py": "DEFAULT_RULESET",
+    "yiwu_site/host/config.py": "APP_NAME = ",  # the project's name on a server, no ruleset's
 }
 
 

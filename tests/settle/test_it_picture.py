@@ -40,7 +40,7 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
     assert len(transfers) == 3
     for words in transfers:
         assert words in texts
-    assert "义乌麻将 · 每点 0.5 元 · 台费 2 元" in texts
+    assert "义乌麻将 · 每点 0.5 元 · 台费 2 元（老王垫付，已算入）" in texts  # who fronted the fee
     assert "共 2 局" in texts
     assert "最大一局：第1局 老王 +42" in texts
     assert _svg(client, game).count("<polyline") == 4  # the running totals, one line each

@@ -160,3 +160,36 @@ def test_the_up_to_select_is_drawn_from_the_bet_form_once_per_seat_without_ids(c
     assert html.count('<select name="amount" class="form-select form-select-sm w-auto" aria-label="下子数额">') == 3
     assert 'id="id_amount"' not in html
     assert html.count('<option value="2" selected>2</option>') == 3  # the dealer's multiplier first
+
+
+# -- bets where the eye is ------------------------------------------------------------------------
+
+
+def test_after_a_dealer_win_the_game_page_asks_plainly_who_bets(client, game):
+    assert "谁下子" not in client.get(game_url(game)).content.decode()  # before any hand: nothing to ask
+    record(client, game, ZIMO)  # 老王, seat 0, deals and wins
+    html = client.get(game_url(game)).content.decode()
+    assert '<div class="question xiazi-question" id="xiazi-question"><bdi>老王</bdi>连庄：谁下子？</div>' in html
+    offers = html[html.index('id="xiazi-question"') : html.index('class="d-flex flex-wrap gap-1 maizi-offers"')]
+    assert [n for n in ("老王", "小李", "阿华", "大刘") if f"<bdi>{n}</bdi> 下子" in offers] == ["小李", "阿华", "大刘"]
+
+
+def test_after_a_win_by_seat_1_the_question_names_him_and_offers_seat_0(client, game):
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # 小李 takes the deal
+    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # and wins it
+    html = client.get(game_url(game)).content.decode()
+    assert "<bdi>小李</bdi>连庄：谁下子？" in html
+    assert '<input type="hidden" name="seat" value="0">' in html[html.index("xiazi-question") :]
+
+
+def test_the_preview_says_the_bets_in_force_and_that_nobody_bet_with_one_tap_to_change(client, game):
+    record(client, game, ZIMO)
+    preview = client.get(game_url(game) + "record", {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    html = preview.content.decode()
+    assert "下注: <bdi>这局没人下子</bdi> · <a" in html
+    assert 'href="#bets-more">改下注</a>' in html
+    assert 'id="bets-more"' in html
+    bet(client, game, "xiazi", 1)  # 小李 places 下子 on the game page
+    html = client.get(game_url(game) + "record", {"outcome": "win", "winner": 2, "win_type": "zimo"}).content.decode()
+    assert "<bdi>小李 下2（这局）</bdi>" in html
+    assert "这局没人下子" not in html

@@ -88,7 +88,7 @@ def test_every_step_is_a_plain_link_and_the_preview_says_who_sits_where(client, 
     # A new name typed in: the preview, nothing recorded yet.
     preview = text(client.get(url + "?how=sub&seat=2&name=小周"))
     assert "西 阿华 小周" in preview
-    assert "轮空（不在桌上）: 阿华 0" in preview
+    assert "轮空" not in preview  # 阿华 played no hand yet: he is no part of the evening's money
     assert game.hands.count() == 0
     # Two seats swap: tap one, then the other.
     assert "小李和谁换位？" in text(client.get(url + "?how=swap&a=1"))
@@ -274,6 +274,7 @@ def test_the_pages_are_english_in_english(client, game):
     phone = english()
     phone.cookies.update({k: v for k, v in client.cookies.items() if k != settings.LANGUAGE_COOKIE_NAME})
     url = game_url(game) + "seating"
+    assert record(client, game, {"outcome": "draw"}).status_code == 302  # 阿华 has played a hand
     assert "Random draw" in text(phone.get(url))
     assert "Who leaves the table?" in text(phone.get(url + "?how=sub"))
     preview = text(phone.get(url + "?how=sub&seat=2&name=小周"))
@@ -579,7 +580,8 @@ def test_someone_sitting_out_can_say_i_am_on_a_fresh_phone(client, game):
     """阿华 sits out and picks up a phone that never said who it is: the 「我是」 buttons offer him
     too (by name, he has no seat to tap), and what he records is signed 阿华; a name not of this
     evening is refused and changes nothing."""
-    seat(client, game, "老王", "小李", "小周", "大刘")  # 阿华 goes out
+    assert record(client, game, {"outcome": "draw"}).status_code == 302  # 阿华 plays a hand
+    seat(client, game, "老王", "小李", "小周", "大刘")  # then goes out
     page = client.get(game_url(game)).content.decode()
     assert re.search(r'name="name" value="阿华"><button[^>]*><bdi>阿华</bdi> <small>轮空</small>', page)
     assert client.post(game_url(game) + "me", {"name": "没来的人"}).status_code == 404
@@ -587,7 +589,7 @@ def test_someone_sitting_out_can_say_i_am_on_a_fresh_phone(client, game):
     assert client.post(game_url(game) + "me", {"name": "阿华"}).status_code == 302
     assert "我是 阿华 （现在轮空，记录仍署这个名字）" in text(client.get(game_url(game)))
     win(client, game, 0)
-    assert Hand.objects.get(game=game, seq=2).entered_by == "阿华"
+    assert Hand.objects.get(game=game, seq=3).entered_by == "阿华"
     viewer = Client()
     assert viewer.post(f"/g/{game.view_token}/me", {"name": "阿华"}).status_code == 404  # the view link signs nothing
 

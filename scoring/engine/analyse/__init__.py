@@ -7,6 +7,7 @@ turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 ·
 """
 
 from ..errors import ScoringError
+from .analyser import trait
 from .decompose import completing, is_qidui, is_shisanbukao, is_standard, standard_readings
 from .hand import Hand
 from .request import MAX_TILES, Context, analyser, parse, table_rules
@@ -14,7 +15,8 @@ from .tiles import CODES, INDEX, N_KINDS, played_kinds, split_hand
 
 
 def _waits(ctx: Context) -> dict:
-    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer.
+    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer, and
+    what the ruleset adds (its ``waits_extra``: 杭州's ``any_tile``).
 
     Only the kinds that could complete the tiles in some shape (``completing``, one pass over the
     13 tiles) are answered in full; the rest would answer ``{"complete": false}``.
@@ -31,7 +33,8 @@ def _waits(ctx: Context) -> dict:
             answer = answer_of(ctx, Hand.plus(counts, wilds, played))
             if answer["complete"]:
                 waits.append({"tile": CODES[kind], **answer})
-    return {"waits": waits}
+    extra = trait(ctx.ruleset, "waits_extra")
+    return {"waits": waits} if extra is None else {"waits": waits, **extra(ctx, counts, wilds)}
 
 
 def analyse(request: dict) -> dict:

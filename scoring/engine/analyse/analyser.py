@@ -1,9 +1,30 @@
-"""A ruleset's 算牌 as the registry holds it: what the request's checks and the wild rules ask."""
+"""A ruleset's 算牌 as the registry holds it: what the request's checks and the wild rules ask.
+
+Every analyser (a ruleset's ``engine/analyse.py``) has ``answer``, ``breakdown``, ``FLAGS``,
+``FIRST_ROUND``, ``NEXT_IS_WILD``, ``BAI_STANDS_IN``, ``SEAT_WIND``, ``can_win``, ``is_discard`` and
+``hand_entry``. The names of ``TRAITS`` it states only where it differs from their default
+(docs/analysis.md "A ruleset's own request"); ``trait`` reads them.
+"""
 
 from types import ModuleType
 
 from ..errors import ScoringError
 from ..ruleset import get_ruleset
+
+TRAITS = {
+    "WILDS": None,  # the codes of the tiles wild whatever is flipped (then a request sends no flip); None: the flip decides
+    "FIELDS": None,  # the request fields it takes (None: every one of request.FIELDS)
+    "SELF_DRAWN_ONLY": False,  # every win is self-drawn: self_drawn is true or absent, and no page asks it
+    "check": None,  # check(ctx): its own checks of a parsed request (ScoringError), or None
+    "waits_extra": None,  # waits_extra(ctx, counts, wilds) -> dict: what a waits answer adds, or None
+    # What its 算牌 page asks that the tiles cannot show (scoring/analyse/sheet.py): the query keys
+    # with their options and whether several may be chosen; the chips as questions(answer, chosen,
+    # request, winner) lists them; and with_answers(answer, chosen, request, winner), the answer
+    # with the chosen options applied.
+    "QUESTIONS": {},
+    "questions": None,
+    "with_answers": None,
+}
 
 
 def analyser(ruleset: str) -> ModuleType:
@@ -18,3 +39,8 @@ def analyser(ruleset: str) -> ModuleType:
         shown = repr(ruleset)[:20]
         raise ScoringError(f"玩法 {shown} 没有算牌", f"Ruleset {shown} has no tile reading", "ruleset")
     return found
+
+
+def trait(ruleset: str, name: str):
+    """The analyser's ``name`` (one of ``TRAITS``), or its default when the analyser leaves it out."""
+    return getattr(analyser(ruleset), name, TRAITS[name])

@@ -1,13 +1,15 @@
 """The request and its checks: docs/analysis.md "Request fields", "Context fields", "Readings
-settled" (context checks) and "Errors". Every problem is a ScoringError with ``hand`` None."""
+settled" (context checks), "A ruleset's own request" and "Errors". Every problem is a ScoringError
+with ``hand`` None."""
 
+from functools import cache
 from operator import eq, itemgetter
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn
 
 from ..errors import ScoringError, unknown_field
 from ..ruleset import DEFAULT_RULESET, get_ruleset
-from .analyser import analyser
-from .tiles import CODES, INDEX, Memo
+from .analyser import analyser, trait
+from .tiles import CODES, INDEX, Memo, fixed_wilds
 
 FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile", "dealer")  # each false unless sent
 FIELDS = frozenset(("ruleset", "tiles", "flip", "last", "melded", "seat_wind", "first_round", "rules", *FLAGS))
@@ -21,7 +23,7 @@ class Context(NamedTuple):
 
     ruleset: str
     kinds: tuple[int, ...]
-    flip: int
+    flip: int | None  # None where the wilds are fixed (the analyser's WILDS): nothing is flipped
     last: int | None
     self_drawn: bool
     after_kong: bool
@@ -120,14 +122,22 @@ def parse(request) -> Context:
         raise unknown_field(sorted(k for k in request if k not in FIELDS)[0])
     ruleset = request.get("ruleset", DEFAULT_RULESET)
     analyser(ruleset)  # a ruleset that offers 算牌, or ScoringError
+    fields, fixed, drawn_only, check = _own(ruleset)
+    if fields is not None and not fields.issuperset(request):
+        _not_taken(ruleset, sorted(k for k in request if k not in fields)[0])
+    if fixed and "flip" in request:
+        _not_taken(ruleset, "flip")
     if "tiles" not in request:
         raise ScoringError("缺少 tiles", "tiles is missing", "tiles")
     kinds = _tiles(request["tiles"])
-    if "flip" not in request:
+    if fixed:
+        flip = None
+    elif "flip" not in request:
         raise ScoringError("缺少 flip（翻出的财神牌）", "flip (the flipped indicator) is missing", "flip")
-    flip = request["flip"]
-    flip = INDEX[flip] if type(flip) is str and flip in INDEX else _code(flip, "flip")
-    drawn = request.get("self_drawn", False)
+    else:
+        flip = request["flip"]
+        flip = INDEX[flip] if type(flip) is str and flip in INDEX else _code(flip, "flip")
+    drawn = request.get("self_drawn", drawn_only)
     after_kong = request.get("after_kong", False)
     robbing_kong = request.get("robbing_kong", False)
     last_tile = request.get("last_tile", False)
@@ -141,6 +151,13 @@ def parse(request) -> Context:
     ):
         for name in FLAGS:  # the first one that is not a boolean names the error
             _flag(request, name)
+    if drawn_only and not drawn:
+        zh, en = get_ruleset(ruleset).zh, get_ruleset(ruleset).en
+        raise ScoringError(
+            f"{zh}只能自摸：self_drawn 不能是 false",
+            f"{en} wins are self-drawn only: self_drawn cannot be false",
+            "self_drawn",
+        )
     last = None
     if "last" in request:
         if len(kinds) == 13:
@@ -171,7 +188,7 @@ def parse(request) -> Context:
         first_round = _first_round(first_round, ruleset, dealer, self_drawn)
     rules = table_rules(ruleset, request.get("rules"))
     seat_wind = None if seat is None else INDEX[seat]
-    return _new(  # Context(...), made faster
+    ctx = _new(  # Context(...), made faster
         Context,
         (
             ruleset,
@@ -189,6 +206,36 @@ def parse(request) -> Context:
             rules,
         ),
     )
+    if check is not None:
+        check(ctx)
+    return ctx
+
+
+@cache
+def _own(ruleset: str) -> tuple:
+    """(the fields it takes or None, its wilds are fixed, it is self-drawn only, its own check or
+    None): what the analyser says of its requests ("A ruleset's own request"), kept per code."""
+    fields = trait(ruleset, "FIELDS")
+    return (
+        None if fields is None else frozenset(fields),
+        fixed_wilds(ruleset),
+        trait(ruleset, "SELF_DRAWN_ONLY"),
+        trait(ruleset, "check"),
+    )
+
+
+def _not_taken(ruleset: str, name: str) -> NoReturn:
+    """A field the ruleset's request does not take (its FIELDS): flip where the wilds are fixed."""
+    zh, en = get_ruleset(ruleset).zh, get_ruleset(ruleset).en
+    shown = repr(name)[1:-1][:20]
+    if name == "flip" and fixed_wilds(ruleset):
+        wilds = " ".join(trait(ruleset, "WILDS"))
+        raise ScoringError(
+            f"{zh}不翻财神：财神固定是 {wilds}，请求里不能有 flip",
+            f"{en} flips no tile: its wilds are always {wilds}, so a request has no flip",
+            "flip",
+        )
+    raise ScoringError(f"{zh}的算牌没有 {shown} 这一项", f"{en} tile reading takes no {shown}", name)
 
 
 def _first_round(value, ruleset: str, dealer: bool, self_drawn: bool) -> str | None:

@@ -1,12 +1,14 @@
 """Tile codes, 34-count vectors and the wild (财神) rules of docs/analysis.md "Tiles" and "Wilds".
 
+``flip`` is the flipped tile's kind, or None for a ruleset whose wilds are fixed (its ``WILDS``).
+
 Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s``),
 27-33 东南西北中发白 (``E S W N C F P``). Code order is index order.
 """
 
 from functools import cache, lru_cache
 
-from .analyser import analyser
+from .analyser import analyser, trait
 
 CODES: tuple[str, ...] = tuple(f"{n}{s}" for s in "mps" for n in range(1, 10)) + tuple("ESWNCFP")
 INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
@@ -39,27 +41,38 @@ class Memo(dict):
 
 
 @cache
-def _wild_rule(ruleset: str) -> tuple[bool, bool]:
-    """(the next kind is wild too, 白板 stands in for the flip's kind), as the ruleset's 算牌 says.
-    Kept per code, as ``wild_kinds`` and ``played_kinds`` are: a code names one ruleset for the
-    life of the process (only a ruleset with 算牌 gets this far)."""
+def _wild_rule(ruleset: str) -> tuple[bool, bool, frozenset[int] | None]:
+    """(the next kind is wild too, 白板 stands in for the flip's kind, the fixed wild kinds or
+    None), as the ruleset's 算牌 says. Kept per code, as ``wild_kinds`` and ``played_kinds`` are: a
+    code names one ruleset for the life of the process (only a ruleset with 算牌 gets this far)."""
+    fixed = trait(ruleset, "WILDS")
+    fixed = None if fixed is None else frozenset(INDEX[code] for code in fixed)
     rules = analyser(ruleset)
-    return rules.NEXT_IS_WILD, rules.BAI_STANDS_IN
+    return rules.NEXT_IS_WILD, rules.BAI_STANDS_IN, fixed
 
 
 @lru_cache(maxsize=256)
-def wild_kinds(ruleset: str, flip: int) -> frozenset[int]:
-    """The kinds whose tiles are wild: the flip's, and the next where the ruleset says (诸暨)."""
-    if _wild_rule(ruleset)[0]:
+def wild_kinds(ruleset: str, flip: int | None) -> frozenset[int]:
+    """The kinds whose tiles are wild: the fixed ones (杭州's 白), or the flip's, and the next
+    where the ruleset says (诸暨)."""
+    next_is_wild, _, fixed = _wild_rule(ruleset)
+    if fixed is not None:
+        return fixed
+    if next_is_wild:
         return frozenset((flip, next_kind(flip)))
     return frozenset((flip,))
 
 
-def split_hand(ruleset: str, flip: int, kinds: list[int]) -> tuple[list[int], int]:
+def fixed_wilds(ruleset: str) -> bool:
+    """Whether the ruleset's wilds are fixed: nothing is flipped, and a request sends no flip."""
+    return _wild_rule(ruleset)[2] is not None
+
+
+def split_hand(ruleset: str, flip: int | None, kinds: list[int]) -> tuple[list[int], int]:
     """(plain counts, number of wilds) of a hand given as kind indexes.
 
     Where 白板 stands in (义乌, 武义) it counts as a plain tile of the flip's kind (unless the flip
-    is 白, when 白 is wild and nothing stands in); elsewhere (诸暨) 白 is plain unless itself wild.
+    is 白, when 白 is wild and nothing stands in); elsewhere (诸暨, 杭州) 白 is plain unless itself wild.
     """
     counts = [0] * N_KINDS
     for kind in kinds:
@@ -74,7 +87,7 @@ def split_hand(ruleset: str, flip: int, kinds: list[int]) -> tuple[list[int], in
     return counts, wilds
 
 
-def plain_kind(ruleset: str, flip: int, kind: int) -> int | None:
+def plain_kind(ruleset: str, flip: int | None, kind: int) -> int | None:
     """The kind a tile plays as, or None for a wild."""
     if kind in wild_kinds(ruleset, flip):
         return None
@@ -84,6 +97,6 @@ def plain_kind(ruleset: str, flip: int, kind: int) -> int | None:
 
 
 @lru_cache(maxsize=256)
-def played_kinds(ruleset: str, flip: int) -> tuple[int | None, ...]:
+def played_kinds(ruleset: str, flip: int | None) -> tuple[int | None, ...]:
     """``plain_kind`` of every kind, in code order."""
     return tuple(plain_kind(ruleset, flip, kind) for kind in range(N_KINDS))

@@ -2,7 +2,7 @@
 
 from django.contrib import messages
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,7 +16,7 @@ from scoring.forms import ImportForm
 from scoring.lang import say
 from scoring.models import Game, Settlement
 from scoring.people import by_person
-from scoring.records.backup import backup_json, notes
+from scoring.records.backup import backup_text, notes
 from scoring.records.exports import ImportRefused, game_csv, import_game, share_text
 from scoring.records.listing import lines, my_games, my_tokens
 from scoring.records.render import summary_rows_html
@@ -87,9 +87,7 @@ def export_csv(request: HttpRequest, token: str) -> HttpResponse:
 
 def export_json(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
-    backup = backup_json(stored_replay(game, limit=None))
-    # Compact, and UTF-8 as it is (no \u escapes): the largest game then fits the import's limit.
-    response = JsonResponse(backup, json_dumps_params={"ensure_ascii": False, "separators": (",", ":")})
+    response = HttpResponse(backup_text(stored_replay(game, limit=None)), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{_download_name(game, "json")}"'
     return response
 

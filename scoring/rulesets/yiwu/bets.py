@@ -132,6 +132,7 @@ def bets(game: Game, state, rules) -> dict:
             note = pick(f"已下{state.xiazi[s]}", f"placed {state.xiazi[s]}") if state.xiazi[s] else ""
             bet.append(BetOffer(s, names[s], placed=s in xiazi, amount=xiazi.get(s, full), note=note))
     return {
+        "dealer_name": names[state.dealer],
         "maizi": buy,
         "maizi_points": rules.maizi_points,
         "xiazi": bet,

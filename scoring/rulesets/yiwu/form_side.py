@@ -171,6 +171,28 @@ def _bet_options(game: Game, form, state, rules) -> dict:
     }
 
 
+def _bets_in_force(names: list[str], data: dict, state, rules) -> dict | None:
+    """What the preview says of the bets this hand is played with (docs/rules/yiwu.md §7, §8): each
+    买子 held or bought now and each 下子 placed before or now, or that nobody placed one where one
+    could be; its link opens 「更多」 at them. None when there is nothing to say."""
+    chosen, full = set(data.get("maizi") or []), state.join_amount(rules)
+    words = []
+    for s in range(4):
+        if state.maizi[s]:
+            words.append(pick(f"{names[s]} 买", f"{names[s]} buy-in"))
+        elif s in chosen:
+            words.append(pick(f"{names[s]} 买（这局起）", f"{names[s]} buy-in (from now)"))
+        if state.xiazi[s]:
+            words.append(pick(f"{names[s]} 下{state.xiazi[s]}", f"{names[s]} bet {state.xiazi[s]}"))
+        elif s != state.dealer and full and data.get(f"xz{s}"):
+            words.append(pick(f"{names[s]} 下{data[f'xz{s}']}（这局）", f"{names[s]} bet {data[f'xz{s}']} (now)"))
+    if not words and not full:
+        return None
+    if not any(s != state.dealer and data.get(f"xz{s}") for s in range(4)) and full:
+        words.append(pick("这局没人下子", "nobody bets this hand"))
+    return {"words": words, "anchor": "bets-more"}
+
+
 def _piao_options(form, names: list[str], winner: int | None) -> dict:
     """The 「有人飘了？」 row: who floats (a name, then 单/双) and, on a win, the feeders as chips."""
     data = form.cleaned_data if hasattr(form, "cleaned_data") else {}
@@ -264,6 +286,7 @@ class YiwuEntry(FormSide):
             "others": [(s, names[s]) for s in range(4) if s != winner],
             "type_name": pick(WIN_TYPES[type_code].zh, WIN_TYPES[type_code].en) if type_code else "",
             **_bet_options(game, form, state, rules),
+            "bets_in_force": _bets_in_force(names, data, state, rules),
         }
 
     def other_outcomes(self, game) -> list[tuple[str, str]]:

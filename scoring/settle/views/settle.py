@@ -16,7 +16,7 @@ from scoring.lang import chinese, say
 from scoring.models import Settlement
 from scoring.partial import wants_part
 from scoring.records.exports import share_text
-from scoring.replay import stored_replay, table
+from scoring.replay import stored_replay, who_played
 from scoring.settle.charts import game_chart
 from scoring.yuan import money, yuan, yuan_text
 
@@ -66,7 +66,7 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
-    """The settle-up screen, by person (everyone of the evening, sitting out or not): a form and
+    """The settle-up screen, by person (everyone who played a hand, sitting out now or not): a form and
     its live preview while playing, the transfers after; the form's own refresh of the preview
     gets only the preview (a navigation, the whole page)."""
     game, can_edit = load_game(request, token)
@@ -77,7 +77,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
         context.update(settled(settlement, settlement.people()), chart=game_chart(game))
         context["share"] = share_text(ledger, settlement)
         return render(request, "settle/settle.html", context)
-    people = ledger.state.people()
+    people = who_played(game)
     names, totals = [name for name, _t in people], [total for _name, total in people]
     context["form"] = form = SettleForm(request.GET or None, players=names)
     if form.is_bound and form.is_valid():
@@ -91,7 +91,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def finish(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
-    people = table(game)[0].people()
+    people = who_played(game)
     form = SettleForm(request.POST, players=[name for name, _total in people])
     if not form.is_valid():
         messages.warning(request, refusal(form))

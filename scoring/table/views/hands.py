@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import device, services
 from scoring.access import spend_change, spend_hand_write, writable_game
+from scoring.engine.points import from_json
 from scoring.engine.seating import is_seating
 from scoring.forms import BetForm, VoidForm, ascii_int, refusal
 from scoring.handform import form_side_for, form_side_of
@@ -26,6 +27,7 @@ from scoring.lang import pick, say, table_words
 from scoring.models import Game, Hand
 from scoring.partial import wants_part
 from scoring.replay import PAGE_HANDS, RECENT_HANDS, ReplayError, build, number_in, result_from_json, table
+from scoring.table import kept
 from scoring.table.pages import (
     FORM_TOKEN,
     answers_url,
@@ -38,6 +40,7 @@ from scoring.table.pages import (
     unstamped,
 )
 from scoring.table.presenters import bet_words, bets_text, hand_row
+from scoring.table.views.held import answer_refused, drop_queued, held_json
 from scoring.table.views.seating import seating
 
 # How long the phone's own cache keeps a step of the record flow fetched by htmx (see render).
@@ -89,6 +92,8 @@ class HandPage:
         people = [name for name, *_rest in change]
         others = other_hands(self.game, preview, people)
         self.context.update(row=row, change=change, other_hands=others, other_people=people, version=self.game.version)
+        if self.context.get("mode") == "record":  # what a phone keeping it offline showed (scoring/table/kept.py)
+            self.context["kept"] = kept.stamp(self.game, self.context["next_seq"], self.state, preview.result.net)
 
     def choice(self) -> bool:
         """A question answered by a tap on a plain link (no form: scoring/table/views/steps.py sends these
@@ -209,10 +214,17 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     form token makes a resend harmless (the answer names the hand it made). The rules may still
     refuse it (a bet no longer allowed, the game finished): ``ok`` false and the reason, for the
     phone to keep the hand with it. Preview versions do not apply: nobody saw a preview of the
-    table it lands on."""
+    table it lands on. It is held instead, nothing recorded, when another phone recorded the same
+    hand meanwhile or when it scores differently now than the phone showed: the phone shows the
+    card and sends the answer (``answer``, with ``agreed``: scoring/table/kept.py)."""
     if refused := queued_refusal(request, game):
         return refused
-    form_token = request.POST.get("form_token", "")
+    form_token, answer = request.POST.get("form_token", ""), request.POST.get("answer", "")
+    agreed = kept.agreed_of(request.POST, game, form_token)
+    if answer == "drop":
+        return drop_queued(game, form_token, agreed)
+    if answer and (answer not in kept.ANSWERS or agreed is None or kept.ANSWERS[answer] != agreed.kind):
+        return answer_refused()
     before, _seq = table(game)
     page = HandPage(request, game, before, queued_answers(request, game, before), token=token, mode="record")
     if page.incomplete():
@@ -220,11 +232,22 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     entry = page.entry()
     spend_hand_write(game=game)  # 429 past the game's writes per minute: the phone tries later
     next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
+    at = kept_table(request, game, before, next_seq)
+    check = kept.Check(entry, at, agreed if answer else None)
     by = device.my_name(request, game) or ""
     try:
         hand = services.record_hand(
-            game=game, entry=entry, fix=page.fix, next_seq=next_seq, form_token=form_token, entered_by=by, queued=True
+            game=game,
+            entry=entry,
+            fix=page.fix,
+            next_seq=next_seq,
+            form_token=form_token,
+            entered_by=by,
+            queued=True,
+            hold=check,
         )
+    except services.Held as held:
+        return held_json(request, game, token, entry, at, held, check)
     except ReplayError as error:
         return refused_json(table_words(error.message()))
     except services.AlreadyRecorded as done:
@@ -233,6 +256,37 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
         return refused_json(say(conflict))
     number = game.number_of(hand.seq)
     return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+
+
+def kept_table(request: HttpRequest, game: Game, now, next_seq: int) -> kept.Kept:
+    """The table a queued hand was kept at (scoring/table/kept.py): its stamp's, else the table at
+    its ``next_seq`` (moved on by the phone past its own earlier hands) as the hands stand now."""
+    post, last = request.POST, game.state["last_seq"] + 1
+    seq = next_seq if 0 < next_seq <= last else last
+    data = kept.stamp_of(post, game)
+    since = data["s"] if data and 0 < data["s"] <= seq else seq
+    mine = kept.seqs(post.get("mine", ""))
+    if data and "n" in data:  # the amounts the phone showed on its preview
+        return kept.Kept(since, data["w"], data["w"][data["d"]], [from_json(n) for n in data["n"]], mine)
+    state = now if seq == last else build(game, list(game.hands.filter(seq__lt=seq))).state
+    pending = data["p"] if data and isinstance(data.get("p"), dict) and data["s"] == seq else game.pending
+    names = list(state.seating)
+    return kept.Kept(since, names, names[state.dealer], amounts_at(request, game, state, pending), mine)
+
+
+def amounts_at(request: HttpRequest, game: Game, state, pending) -> list | None:
+    """Each seat's amount of the posted hand at table ``state`` with the bets ``pending`` (a hand
+    kept from a link takes them as its preview would have); None when it is no hand there."""
+    data = request.POST
+    if data.get("from_link") == "1":
+        data = form_side_of(game, data).prefill(data, pending, state, game.house_rules())
+    page = HandPage(request, game, state, data, drawn=False, mode="record")
+    if page.incomplete():
+        return None
+    try:
+        return services.preview_record(game=game, state=page.state, entry=page.entry()).result.net
+    except ReplayError:
+        return None
 
 
 def queued_refusal(request: HttpRequest, game: Game) -> JsonResponse | None:

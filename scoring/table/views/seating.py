@@ -381,6 +381,8 @@ def show(context: dict, game: Game, before, preview: services.Preview, entry: di
     after = deepcopy(before)
     score(game.plugin, game.house_rules(), after, game.plugin.parse_hand(entry))  # the preview scored it
     seated = {key(name) for name in after.seating}
+    tally = zip((p["name"] for p in game.state["table"]["people"]), game.state["tally"], strict=True)
+    played = {key(name) for name, counts in tally if counts["hands"]}  # who sat out a hand they played
     change = people_change(preview)
     context.update(
         preview=True,
@@ -389,7 +391,7 @@ def show(context: dict, game: Game, before, preview: services.Preview, entry: di
         new_streak=after.streak,
         deal_note=deal_note(before, after, entry, context.get("drawn")),
         ended=what_ends(game, before, after, pending),
-        out=[(name, total) for name, total in after.people() if key(name) not in seated],
+        out=[(name, total) for name, total in after.people() if key(name) not in seated and key(name) in played],
         change=[c for c in change if c[3]],
         other_hands=other_hands(game, preview, [name for name, *_rest in change]),
         other_people=[name for name, *_rest in change],

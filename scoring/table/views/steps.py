@@ -40,6 +40,7 @@ from scoring.access import writable_game
 from scoring.models import Game
 from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
 from scoring.replay import ReplayError, table
+from scoring.table import kept
 from scoring.table.presenters import hand_title
 from scoring.table.views.hands import HandPage, prefilled, record_page
 from scoring.templatetags.table import other_outcomes
@@ -136,6 +137,13 @@ def body(request: HttpRequest, page: HandPage, link: str, links: list[str], fram
     return mark_safe(frame[0].replace(HERE_MARK, escape(link)).replace(ENTRY_MARK.source, entry))  # rendered
 
 
+def kept_stamp(game: Game) -> str:
+    """The table a hand kept from a leaf is kept at, with the bets placed on the game page: the
+    server compares it with the table the hand lands on (scoring/table/kept.py)."""
+    before, seq = table(game)
+    return kept.stamp(game, seq, before, pending=game.pending or {})
+
+
 def steps(request: HttpRequest, token: str) -> HttpResponse:
     """The bundle: ``<template data-step="link">`` for each question and ``<template
     data-leaf="link" data-facts="title">`` for each link past them, in a root that names the
@@ -149,6 +157,7 @@ def steps(request: HttpRequest, token: str) -> HttpResponse:
     if kept is None:
         found = walk(request, game, token) if game.status == Game.PLAYING else Walk([], [], 0)
         context = {"version": game.version, "steps": found.steps, "leaves": found.leaves, "next_seq": found.seq}
+        context["kept"] = kept_stamp(game) if found.seq else ""
         html = render_to_string("table/steps.html", context, request)
         cache.set(key, zlib.compress(html.encode()), PAGE_SECONDS)
     else:

@@ -27,7 +27,7 @@ def required_names() -> set[str]:
 def test_the_entry_docs_name_what_the_views_ask():
     assert required_names() == {
         *("Form", "MISSING", "REQUIREMENTS", "initial", "TEMPLATE", "PARTIAL", "context", "title", "wind"),
-        *("marks", "bets", "prefill", "change_bet", "placed_bets", "carry_bets", "merge_pending"),
+        *("marks", "streak_text", "bets", "prefill", "change_bet", "placed_bets", "carry_bets", "merge_pending"),
         *("RULES_TEMPLATE", "rules_context"),
         *("FIELD_OF", "other_outcomes", "PRESET_LABEL", "ANALYSE_WORDS", "analyse_text"),
     }

@@ -1,0 +1,66 @@
+"""Explanations a table can check, e.g. ``北→东 16 = 2^2 番（爆头1 + 财飘1）× 4 庄·二老庄``.
+
+Settlement keeps *why* a payment is owed as a small tuple (see ``replay.score_hand``); the text is
+made only when someone asks for it (lists in place of tuples once JSON gave it back).
+
+why = (kind, dealer, level, d, fan, raw_fan, items, base, last): ``items`` the (code, 番 each,
+times) that were added up, ``raw_fan`` their sum, ``fan`` after the cap, ``d`` the dealer's factor
+at 老庄 ``level``; kind ``pay`` (one player's share; ``last``: the dealer pays or is paid, so × d)
+or 承包 (``last``: the three shares the liable player pays for, 下家 first), ``upper`` (the
+winner chowed three times from them: they pay the whole hand) or ``lower`` (they chowed three
+times from the winner: twice the whole hand).
+"""
+
+from scoring.engine.points import fmt
+from scoring.engine.seats import SEATS_EN, SEATS_ZH
+
+from .patterns import BY_CODE
+from .rules import LEVELS, LEVELS_EN
+
+PLAIN = ("平和", "Plain win")
+LIABLE = {
+    "upper": ("包三家（胡家吃了上家三次）", "for all three (the winner chowed three times from them)"),
+    "lower": ("包三家加倍（下家吃了胡家三次）", "for all three, doubled (they chowed three times from the winner)"),
+}
+
+
+def _items(items, zh: bool) -> str:
+    parts = []
+    for code, each, times in items:
+        if each * times:
+            p = BY_CODE[code]
+            label, sep = (p.zh, "") if zh else (p.en, " ")
+            parts.append(f"{label}{sep}{each}" + (f"×{times}" if times != 1 else ""))
+    return " + ".join(parts) or PLAIN[not zh]
+
+
+def dealer_words(level: int, zh: bool = True) -> str:
+    """「庄·二老庄」 / "dealer, level 2"."""
+    return f"庄·{LEVELS[level - 1]}" if zh else f"dealer, {LEVELS_EN[level - 1]}"
+
+
+def formula(why, zh: bool = True, names=None) -> str:
+    """The right-hand side: how the amount was computed. (``names`` is accepted for the common
+    interface; this formula names no players.)"""
+    kind, _dealer, level, d, fan, raw, items, base, last = why
+    inner = _items(items, zh)
+    if raw != fan:
+        inner += f" = {raw}，封顶{fan}" if zh else f" = {raw}, capped at {fan}"
+    text = f"2^{fan} 番（{inner}）" if zh else f"2^{fan} fan ({inner})"
+    if base != 1:
+        text = f"{base} × {text}"
+    if kind == "pay":  # right after the full-width bracket the Chinese needs no space: ）× 4 庄·二老庄
+        return f"{text}{'' if zh else ' '}× {d} {dealer_words(level, zh)}" if last else text
+    shares = " + ".join(str(n) for n in last)
+    if kind == "lower":
+        text = f"2 × {text}"
+    liable = LIABLE[kind][not zh]
+    if zh:
+        return f"{text}×（{shares}）{liable}，{dealer_words(level)} ×{d}"
+    return f"{text} × ({shares}) {liable}, {dealer_words(level, False)} ×{d}"
+
+
+def explain(payer: int, payee: int, amount, why, zh: bool = True, names=None) -> str:
+    """The whole line; ``names`` (seat order) replaces the seat winds in "A→B"."""
+    seats = names if names is not None else (SEATS_ZH if zh else SEATS_EN)
+    return f"{seats[payer]}→{seats[payee]} {fmt(amount)} = {formula(why, zh)}"

@@ -1,0 +1,120 @@
+"""The table's state from hand to hand and the settlement of each hand: docs/rules/hangzhou.md §2
+(dealer, 老庄), §3 (番), §4 (validation), §5 (payments, 承包). A hand is judged and scored first,
+then applied, so a rejected hand changes nothing.
+"""
+
+from dataclasses import dataclass
+
+from scoring.engine.errors import ScoringError
+from scoring.engine.payment import BasePayment, BaseResult
+from scoring.engine.state import PlainState
+
+from .explain import explain, formula
+from .hands import HandEntry
+from .patterns import CAIPIAO, PATTERNS, check_patterns, chengbao_problem, chips_of
+from .rules import Rules, level
+
+SEATS = 4
+
+
+class Payment(BasePayment, explain=explain, formula=formula):
+    __slots__ = ()
+
+
+@dataclass(slots=True)
+class HandResult(BaseResult):
+    PAID_ON = "fan"  # paid on the 番
+
+    fan: int  # the 番 paid on, after the cap; 0 for a draw
+
+
+class TableState(PlainState):
+    """§2: the deal, the 老庄 (``streak``: level min(streak, 2) + 1) and the totals; nothing else
+    carries over."""
+
+    __slots__ = ()
+
+
+def fan_items(rules: Rules, patterns: tuple, caipiao: int) -> tuple:
+    """§3: the (code, 番 each, times) that add up, in the table's order: 爆头 once when listed or
+    when 财飘 is 1 or more, 财飘 once per 财神 discarded (once in all without ``caipiao_stack``)."""
+    table, listed = rules.fan_table, set(patterns)
+    if caipiao:
+        listed.add("baotou")  # a 财飘 is always a 爆头 too, counted once
+    items = []
+    for p in PATTERNS:
+        if p.code == CAIPIAO:
+            if caipiao:
+                items.append((CAIPIAO, table[CAIPIAO], caipiao if rules.caipiao_stack else 1))
+        elif p.code in listed:
+            items.append((p.code, table[p.code], 1))
+    return tuple(items)
+
+
+def check_win(hand: HandEntry) -> None:
+    """§4: the 番 go together, and a winner liable for three chows holds a hand with chows."""
+    check_patterns(hand.patterns, hand.caipiao)
+    if hand.winner in hand.chengbao and (found := chengbao_problem(chips_of(hand.patterns, hand.caipiao))):
+        raise ScoringError(found[0], found[1], field="chengbao")
+
+
+def factors(rules: Rules, dealer: int, streak: int, winner: int) -> list[int]:
+    """§5 what each seat pays in 基本分: 1 for a non-dealer, the 老庄 factor d for the dealer, and d
+    for everyone when the dealer wins (0 for the winner)."""
+    d = rules.factor(streak)
+    return [0 if q == winner else d if dealer in (q, winner) else 1 for q in range(SEATS)]
+
+
+def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
+    """Judge and settle one hand played in ``state`` (which it does not change).
+
+    Raises ``ScoringError`` (hand=None) on a bad entry.
+    """
+    dealer, streak = state.dealer, state.streak
+    if hand.outcome != "win":
+        return HandResult(dealer, streak, 0, net=[0, 0, 0, 0], payments=[])
+    check_win(hand)
+    items = fan_items(rules, hand.patterns, hand.caipiao)
+    raw = sum(each * times for _, each, times in items)
+    cap = rules.fan_cap
+    fan = raw if cap is None or raw <= cap else cap
+    winner, base = hand.winner, rules.base
+    points = base << fan  # §5 基本分 B
+    owed = factors(rules, dealer, streak, winner)
+    common = (dealer, level(streak), rules.factor(streak), fan, raw, items, base)
+    upper, lower = (winner - 1) % SEATS, (winner + 1) % SEATS
+    liable = [seat for seat, on in ((upper, winner in hand.chengbao), (lower, lower in hand.chengbao)) if on]
+    payments = []
+    if not liable:
+        for q in range(SEATS):
+            if q != winner:
+                payments.append(Payment(q, winner, points * owed[q], ("pay", *common, dealer in (q, winner))))
+    else:  # §5 承包: the liable pay the whole hand T (the 下家 twice), the others nothing
+        whole = points * sum(owed)
+        shares = tuple(owed[(winner + n) % SEATS] for n in (1, 2, 3))  # 下家, 对家, 上家
+        for q in sorted(liable):
+            kind, times = ("upper", 1) if q == upper else ("lower", 2)
+            payments.append(Payment(q, winner, whole * times, (kind, *common, shares)))
+    net = [0, 0, 0, 0]
+    for p in payments:
+        net[p.payer] -= p.amount
+        net[winner] += p.amount
+    return HandResult(dealer, streak, fan, net=net, payments=payments)
+
+
+def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
+    """§2: the totals; the dealer deals again a level up (三老庄 at most: the level is read from
+    the streak) after a win of their own, or a draw (the same level without
+    ``laozhuang_on_draw``); another's win passes the deal to the winner (or the dealer's 下家)."""
+    totals = state.totals
+    for seat in range(SEATS):
+        totals[seat] += result.net[seat]
+    if hand.outcome != "win":
+        if rules.laozhuang_on_draw:
+            state.streak += 1
+        return
+    if hand.winner == state.dealer:
+        state.streak += 1
+        return
+    state.dealer = hand.winner if rules.next_dealer == "winner" else (state.dealer + 1) % SEATS
+    state.streak = 0

@@ -1,0 +1,190 @@
+"""A hand kept on a phone without network, checked as it arrives (docs/offline.md "Held").
+
+With a kept hand the phone sends what it saw: ``kept``, a stamp the server signed on the preview
+it confirmed (the next hand's seq, the game's version, who sat where, who dealt, each seat's
+amount as shown) or on the bundle of steps it was kept from (the same with the bets placed on the
+game page, and no amounts: that hand was never previewed, its amounts are worked out at the table
+it was kept at); and ``mine``, the hands this phone's earlier kept hands became. Under the game's
+row lock (``services.record_hand``'s ``hold``) such a hand is held, nothing recorded, when
+
+- another phone recorded the same hand meanwhile: a hand from the stamp's seq on, none of this
+  phone's own, with the same result (what happened, who won, who discarded) and the same people
+  at the table (``Check.same_hand``);
+- it would score differently where it lands than what the phone showed: each person's amount
+  (another dealer, other bets, another 连庄).
+
+The phone then shows a card (templates/table/_held_hand.html) and sends back the answer with
+``agreed``, a stamp of the question as it was asked: the amounts shown on the card and the hands
+said not to be the same. An answer is checked again under the lock like the hand itself: a hand
+recorded since is asked about in turn, amounts changed since are shown again. So two phones that
+answer the same question are applied one after the other, each exactly once.
+"""
+
+from dataclasses import dataclass, field
+
+from django.core import signing
+
+from scoring import services
+from scoring.engine.points import from_json, to_json
+from scoring.engine.seating import is_seating, key
+from scoring.people import Seatings
+from scoring.replay import ReplayError
+
+KEPT_SALT = "scoring.table.kept"
+AGREED_SALT = "scoring.table.agreed"
+ANSWERS = {"drop": None, "again": "same", "confirm": "changed"}  # each answer, and the card it answers
+MAX_MINE = 200  # the hands a phone says are its own; more are ignored
+MAX_LOOKED_AT = 500  # the hands recorded meanwhile that are compared with a kept one
+
+
+def stamp(game, seq: int, state, net: list | None = None, pending: dict | None = None) -> str:
+    """The table a hand is kept at, signed: the next hand's ``seq``, the game's version, who sits
+    where and deals (``state``), and each seat's amount the phone shows (``net``) or the bets
+    placed (``pending``)."""
+    data: dict = {"g": game.pk, "s": seq, "v": game.version, "w": list(state.seating), "d": state.dealer}
+    if net is not None:
+        data["n"] = [to_json(n) for n in net]
+    if pending is not None:
+        data["p"] = pending
+    return signing.dumps(data, salt=KEPT_SALT, compress=True)
+
+
+def _unsigned(value: str, salt: str, game) -> dict | None:
+    """A stamp's data when it is this server's, for ``game``, and well formed; else None."""
+    try:
+        data = signing.loads(value, salt=salt) if value else None
+    except signing.BadSignature:
+        return None
+    if not isinstance(data, dict) or data.get("g") != game.pk:
+        return None
+    names, net = data.get("w"), data.get("n")
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        return None
+    if net is not None and (not isinstance(net, list) or len(net) != len(names)):
+        return None
+    return data
+
+
+def stamp_of(post, game) -> dict | None:
+    data = _unsigned(post.get("kept", ""), KEPT_SALT, game)
+    if data is None or not isinstance(data.get("s"), int) or not isinstance(data.get("d"), int):
+        return None
+    return data if 0 <= data["d"] < len(data["w"]) else None
+
+
+def seqs(text: str, limit: int = MAX_MINE) -> set[int]:
+    """「12,14」 as {12, 14}: at most ``limit`` numbers, anything else left out."""
+    found = set()
+    for part in text.split(",")[:limit]:
+        part = part.strip()
+        if part.isascii() and part.isdigit() and len(part) <= 9:
+            found.add(int(part))
+    return found
+
+
+@dataclass
+class Kept:
+    """The table a hand was kept at, as the server reads what the phone sent: from ``since`` on
+    the hands were recorded meanwhile (``mine`` are the phone's own), who sat where (``names``) and
+    dealt (``dealer``), and each seat's amount as the phone showed it or as the hand scored there
+    (``before``; None when it cannot be told)."""
+
+    since: int
+    names: list[str]
+    dealer: str
+    before: list | None
+    mine: set[int] = field(default_factory=set)
+
+
+@dataclass
+class Agreed:
+    """The question a phone answers, as the server asked it: the card (``kind``), the amounts it
+    showed per seat of ``names``, the hands said not to be the same (``dismissed``) and the one it
+    asked about (``asked``)."""
+
+    kind: str
+    names: list[str]
+    net: list | None
+    dismissed: set[int]
+    asked: int | None
+
+
+def agreed_stamp(game, form_token: str, held: services.Held, dismissed: set[int]) -> str:
+    asked = held.other.seq if held.other is not None else None
+    data = {
+        "g": game.pk,
+        "t": form_token,
+        "k": held.kind,
+        "w": list(held.state.seating),
+        "n": None if held.result is None else [to_json(n) for n in held.result.net],
+        "x": sorted(dismissed | ({asked} if asked else set()))[-MAX_MINE:],
+        "a": asked,
+    }
+    return signing.dumps(data, salt=AGREED_SALT, compress=True)
+
+
+def agreed_of(post, game, form_token: str) -> Agreed | None:
+    """The question ``post`` answers, when its stamp is this server's for this very kept hand."""
+    data = _unsigned(post.get("agreed", ""), AGREED_SALT, game)
+    if data is None or data.get("t") != form_token or data.get("k") not in ("same", "changed"):
+        return None
+    dismissed = {n for n in data.get("x") or [] if isinstance(n, int)}
+    asked = data.get("a") if isinstance(data.get("a"), int) else None
+    net = None if data.get("n") is None else [from_json(n) for n in data["n"]]
+    return Agreed(data["k"], data["w"], net, dismissed, asked)
+
+
+def by_person(names: list[str], net: list) -> dict:
+    return {key(name): n for name, n in zip(names, net, strict=True)}
+
+
+def result_key(entry: dict, names: list[str]) -> tuple | None:
+    """What happened in a hand, by person: the outcome, how it was won and who won, discarded or
+    left (a manual hand: every seat's amount); None for a seating, never compared."""
+    if is_seating(entry):
+        return None
+    people = []
+    for role in ("winner", "discarder", "leaver"):
+        seat = entry.get(role)
+        people.append(key(names[seat]) if isinstance(seat, int) and 0 <= seat < len(names) else None)
+    manual = tuple(entry.get("net") or ()) if entry.get("outcome") == "manual" else ()
+    return (entry.get("outcome"), entry.get("win_type"), *people, manual)
+
+
+class Check:
+    """``services.record_hand``'s ``hold`` for a kept hand: under the game's row lock, raises
+    ``services.Held`` when another phone recorded the same hand meanwhile, or when the hand
+    scores differently where it lands than the amounts the phone showed (``agreed``'s when it
+    answers a card). A hand the rules refuse where it lands is refused with the reason instead."""
+
+    def __init__(self, entry: dict, kept: Kept, agreed: Agreed | None = None):
+        self.entry, self.kept, self.agreed = entry, kept, agreed
+
+    def __call__(self, *, game, state, seq: int) -> None:
+        number = game.state["active"] + 1
+        try:
+            result = services.preview_record(game=game, state=state, entry=self.entry).result
+        except ReplayError:
+            return  # the rules refuse it here: record_hand says why (its row offers 删除 and 修改)
+        other = self.same_hand(game, seq)
+        if other is not None:
+            raise services.Held("same", state=state, seq=seq, number=number, result=result, other=other)
+        names, net = (self.agreed.names, self.agreed.net) if self.agreed else (self.kept.names, self.kept.before)
+        if net is not None and by_person(names, net) != by_person(list(state.seating), result.net):
+            raise services.Held("changed", state=state, seq=seq, number=number, result=result)
+
+    def same_hand(self, game, seq: int):
+        """The first hand recorded meanwhile by another phone that is the same as this one."""
+        kept = self.kept
+        wanted = result_key(self.entry, kept.names)
+        if wanted is None or not kept.since < seq:
+            return None
+        people = sorted(key(name) for name in kept.names)
+        skip = kept.mine | (self.agreed.dismissed if self.agreed else set())
+        seatings = Seatings.of_game(game)
+        hands = game.hands.filter(seq__gte=kept.since, seq__lt=seq, voided_at__isnull=True).order_by("seq")
+        for hand in hands.exclude(seq__in=skip)[:MAX_LOOKED_AT]:
+            names = seatings.at(hand.seq)
+            if sorted(key(name) for name in names) == people and result_key(hand.entry, names) == wanted:
+                return hand
+        return None

@@ -1,0 +1,287 @@
+"""`make host` for real on this machine (yiwu_site/host/host.sh), as on a server where systemd is
+not running: every path under a folder of the test's (HOST_ROOT), its own database and role on the
+local PostgreSQL, its own ports, the user root. Installed, run again, upgraded, refused an upgrade
+that does not answer, backed up by the timer's own command and restored.
+
+One test, since each step stands on the one before (and xdist would run a module's tests apart)."""
+
+import json
+import os
+import re
+import resource
+import shlex
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.host.tools import need
+from tests.required import unavailable
+from yiwu_site.host import config, health
+from yiwu_site.settings import BASE_DIR
+
+EXAMPLES = BASE_DIR / "tests/data/examples"
+STAND_IN = BASE_DIR / "tests/host/stand-in"
+TOTALS = """
+import django, json, os
+os.environ["DJANGO_SETTINGS_MODULE"] = "yiwu_site.settings"
+django.setup()
+from scoring.models import Game
+from scoring.replay import table
+print(json.dumps({g.edit_token: [str(t) for t in table(g)[0].totals] for g in Game.objects.order_by("pk")}))
+"""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def psql(sql: str) -> str:
+    done = subprocess.run(
+        ["runuser", "-u", "postgres", "--", "psql", "-tAXq", "-d", "postgres", "-c", sql],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+class Server:
+    """The installed server under ``root``, installed from a git checkout of its own (``source``)."""
+
+    def __init__(self, root: Path):
+        self.root, self.source = root, root / "checkout"
+        self.db = f"yiwu_hosttest_{os.getpid()}"
+        self.env_file = root / "etc/yiwu/env"
+        self.home = root / "srv/yiwu"
+        self.backups = root / "var/backups/yiwu"
+        self.settings = {
+            "HOST_ROOT": str(root),
+            "APP_USER": "root",
+            "DB_NAME": self.db,
+            "APP_PORT": str(free_port()),
+            "CHECK_PORT": str(free_port()),
+            "HOST_SYSTEMD": "no",
+            "HOST_SERVE": "no",
+            "HOST_APT": "no",
+            "WAIT": "20",
+        }
+
+    def checkout(self) -> None:
+        listed = subprocess.run(
+            ["git", "-C", str(BASE_DIR), "ls-files", "-z", "-co", "--exclude-standard"], capture_output=True
+        )
+        for name in filter(lambda name: (BASE_DIR / name).is_file(), listed.stdout.decode().split("\0")):
+            (self.source / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(BASE_DIR / name, self.source / name)
+        self.git("init", "-q")
+        self.commit("the release under test")
+
+    def git(self, *args: str) -> None:
+        subprocess.run(["git", "-C", str(self.source), *args], check=True, capture_output=True)
+
+    def commit(self, message: str) -> None:
+        self.git("add", "-A")
+        self.git("-c", "user.name=test", "-c", "user.email=test@example.com", "commit", "-q", "-m", message)
+
+    def host(self, *args: str, **settings: str) -> subprocess.CompletedProcess:
+        environment = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", **self.settings, **settings}
+        script = self.source / "yiwu_site/host/host.sh"
+        started, before = time.monotonic(), resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run(
+            ["bash", str(script), *args], env=environment, capture_output=True, text=True, timeout=600
+        )
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+        print(f"host.sh {args[0]}: {time.monotonic() - started:.1f} s, {cpu:.1f} s of CPU")  # pytest -s shows them
+        return done
+
+    def environment(self) -> dict[str, str]:
+        return config.read_env(self.env_file.read_text())
+
+    def in_release(self, *command: str) -> subprocess.CompletedProcess:
+        """As the service runs it: in the current release, with the environment file alone."""
+        current = self.home / "current"
+        environment = {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **self.environment()}
+        done = subprocess.run(command, cwd=current, env=environment, capture_output=True, text=True)
+        assert done.returncode == 0, said(done)
+        return done
+
+    def totals(self) -> dict[str, list[str]]:
+        """Each game's totals by its edit link's token."""
+        return json.loads(self.in_release(".venv/bin/python", "-c", TOTALS).stdout)
+
+    def current(self) -> str:
+        return (self.home / "current").resolve().name
+
+    def stand_in(self) -> dict[str, str]:
+        """As where systemd runs, with tests/host/stand-in/systemctl for it."""
+        return {
+            "PATH": f"{STAND_IN}:/usr/sbin:/usr/bin:/sbin:/bin",
+            "HOST_ROOT": str(self.root),
+            "HOST_SYSTEMD": "yes",
+            "HTTPS_WAIT": "1",  # no Caddy serves here
+            "STAND_IN_LOG": str(self.root / "systemctl.log"),
+            "STAND_IN_DIR": str(self.root),
+        }
+
+
+@pytest.fixture
+def server(tmp_path):
+    if os.geteuid() != 0:
+        unavailable("make host runs as root")
+    for command in ("caddy", "pg_dump"):
+        need(command)
+    if subprocess.run(["pg_isready", "-q", "-h", "127.0.0.1", "-p", "5432"]).returncode:
+        unavailable("PostgreSQL is not answering on 127.0.0.1:5432 (.ci/run starts it)")
+    server = Server(tmp_path)
+    server.checkout()
+    yield server
+    subprocess.run([STAND_IN / "systemctl", "stop", "yiwu.service"], env=server.stand_in(), check=True)
+    psql(f'DROP DATABASE IF EXISTS "{server.db}" WITH (FORCE)')
+    psql(f'DROP ROLE IF EXISTS "{server.db}"')
+
+
+def said(done: subprocess.CompletedProcess) -> str:
+    return f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
+
+
+def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a_backup(server, tmp_path):
+    # The first run: everything set up, checked, and nothing left running (no systemd here).
+    first = server.host("install", "mj.example.com")
+    assert first.returncode == 0, said(first)
+    assert "systemd is not running here" in first.stdout
+    assert "made DJANGO_SECRET_KEY, DATABASE_URL" in first.stdout
+    assert re.search(r"release \w{12} answered /healthz and /readyz", first.stdout)
+    assert (server.env_file.stat().st_mode & 0o777, server.env_file.parent.stat().st_mode & 0o777) == (0o600, 0o700)
+    environment = server.environment()
+    assert environment["DJANGO_ALLOWED_HOSTS"] == "mj.example.com"
+    assert environment["DATABASE_URL"].endswith(f"@127.0.0.1:5432/{server.db}")
+    assert len(environment["DJANGO_SECRET_KEY"]) >= 50
+    caddyfile = (server.root / "etc/caddy/Caddyfile").read_text()
+    assert caddyfile == config.caddyfile(
+        config.Site(domain="mj.example.com", upstream=f"127.0.0.1:{server.settings['APP_PORT']}")
+    )
+    assert sorted(path.name for path in (server.root / "etc/yiwu/rendered").iterdir()) == [
+        "Caddyfile",
+        *sorted(config.UNITS),
+    ]
+    assert not (server.root / "etc/systemd").exists()  # units installed only where systemd runs
+    check = server.in_release(".venv/bin/python", "manage.py", "check", "--deploy", "--fail-level", "WARNING")
+    assert "no issues" in check.stdout  # the production settings, as the service gets them
+    games = []
+    for number, name in enumerate(["01-dealer-zimo", "04-maizi-winner-and-payer", "08-danpiao-feeder-pays-all"]):
+        games.append(tmp_path / f"game-{number}.json")
+        games[-1].write_text(json.dumps(json.loads((EXAMPLES / f"{name}.json").read_text())["game"]))
+    imported = server.in_release(".venv/bin/python", "manage.py", "import_games", *map(str, games))
+    assert "3 imported, 0 refused" in imported.stdout
+    totals, first_release = server.totals(), server.current()
+    assert len(totals) == 3
+
+    # Again, the same checkout and no DOMAIN: it is read back; nothing that matters changes.
+    env_text = server.env_file.read_text()
+    again = server.host("install")
+    assert again.returncode == 0, said(again)
+    assert "kept DJANGO_SECRET_KEY, DATABASE_URL" in again.stdout
+    assert "nothing new to install" in again.stdout
+    assert f"release {first_release}: existing" in again.stdout
+    assert (server.env_file.read_text(), server.current(), server.totals()) == (env_text, first_release, totals)
+    assert "database " + server.db + ": 3 games" in again.stdout
+
+    # An upgrade: a new commit makes a new release; the database is backed up first, the data kept.
+    readme = server.source / "README.md"
+    readme.write_text(readme.read_text() + "\nA line of the next release.\n")
+    server.commit("the next release")
+    upgrade = server.host("install")
+    assert upgrade.returncode == 0, said(upgrade)
+    second_release = server.current()
+    assert second_release != first_release
+    assert f"upgraded from release {first_release}" in upgrade.stdout
+    assert (server.home / "releases" / first_release / "RELEASE").exists()  # the old one is kept
+    assert (server.env_file.read_text(), server.totals()) == (env_text, totals)
+    (before_upgrade,) = server.backups.glob("*-upgrade")
+    assert f"backup before the upgrade: {before_upgrade}" in upgrade.stdout
+    assert (before_upgrade / "db.dump").stat().st_size > 0
+
+    # A release that does not start: its check fails, the running one stays, and it says so.
+    wsgi = server.source / "yiwu_site/wsgi.py"
+    wsgi.write_text(wsgi.read_text() + "\nraise RuntimeError('a release that does not start')\n")
+    server.commit("a broken release")
+    broken = server.host("install")
+    assert broken.returncode == 1, said(broken)
+    assert (
+        f"did not answer /healthz and /readyz within 20 s: back on release {second_release}, which runs as before"
+        in broken.stdout
+    )
+    assert "RuntimeError: a release that does not start" in broken.stderr  # its log's last lines
+    assert "no migration was applied: the database is as the old release had it" in broken.stdout
+    assert server.current() == second_release
+    server.git("revert", "--no-edit", "HEAD")  # the checkout as the release that runs
+
+    # The timer's own command, as the unit runs it; then the data changes, and the backup brings it back.
+    unit = (server.root / "etc/yiwu/rendered/yiwu-backup.service").read_text()
+    command = shlex.split(re.search(r"^ExecStart=(.*)$", unit, re.M)[1])
+    made = server.in_release(*command)
+    (nightly,) = server.backups.glob("*-nightly")
+    assert made.stdout.startswith(f"backup {nightly}: 3 games")
+    assert len(list((nightly / "games").glob("*.json"))) == 3
+    one_token = next(iter(totals))
+    server.in_release(".venv/bin/python", "-c", DELETE_ONE % one_token)
+    assert one_token not in server.totals()
+
+    restored = server.host("restore", str(nightly))
+    assert restored.returncode == 0, said(restored)
+    assert "taking a backup of the database as it is now" in restored.stdout
+    assert re.search(r"restored \S+/db\.dump: 3 games, 3 hands, their links as they were", restored.stdout)
+    assert server.totals() == totals  # every game back, with its links
+    assert len(list(server.backups.glob("*-restore"))) == 1  # what it replaced, kept
+
+    # One game's JSON, as the game page exports it: a new game beside the others, same totals.
+    game_file = sorted((nightly / "games").glob("*.json"))[0]
+    imported = server.host("restore", str(game_file))
+    assert imported.returncode == 0, said(imported)
+    assert re.search(r"edit /g/[\w-]+/\s+view /g/[\w-]+/", imported.stdout)
+    now = server.totals()
+    assert len(now) == 4
+    (new_token,) = set(now) - set(totals)
+    assert now[new_token] in totals.values()
+
+    # Where systemd runs: the units installed and enabled, the service started from its unit and
+    # answering, Caddy reloaded; a restore stops the service and starts it again.
+    as_service = server.host("install", **server.stand_in())
+    assert as_service.returncode == 0, said(as_service)
+    assert server.current() == second_release
+    for unit in config.UNITS:
+        installed = server.root / "etc/systemd/system" / unit
+        assert installed.read_text() == (server.root / "etc/yiwu/rendered" / unit).read_text()
+    calls = (server.root / "systemctl.log").read_text().splitlines()
+    assert calls == [
+        "daemon-reload",
+        "enable --quiet yiwu.service yiwu-backup.timer caddy.service",
+        "restart yiwu.service",  # its unit is new
+        "start yiwu-backup.timer",
+        "is-active --quiet caddy.service",  # and its Caddyfile as it was: no reload
+    ]
+    assert "services: yiwu.service (restarts on failure), caddy.service" in as_service.stdout
+    port = int(server.settings["APP_PORT"])
+    assert health.ask("/healthz", domain="mj.example.com", port=port)[:2] == (200, "ok")
+    restored = server.host("restore", str(nightly), **server.stand_in())
+    assert restored.returncode == 0, said(restored)
+    assert "the app answers again" in restored.stdout
+    calls = (server.root / "systemctl.log").read_text().splitlines()[5:]
+    assert calls == ["stop yiwu.service", "start yiwu.service"]
+    assert server.totals() == totals
+
+
+DELETE_ONE = """
+import django, os
+os.environ["DJANGO_SETTINGS_MODULE"] = "yiwu_site.settings"
+django.setup()
+from scoring.models import Game
+Game.objects.filter(edit_token=%r).delete()
+"""

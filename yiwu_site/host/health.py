@@ -1,0 +1,75 @@
+"""Does it answer? One request to a server on this machine, under the site's own name (the app
+allows no other Host, and Caddy picks the certificate by it), retried until a deadline: the
+upgrade waits on this before it lets the old release go (yiwu_site/host/host.sh)."""
+
+import http.client
+import os
+import socket
+import ssl
+import time
+
+
+def ask(
+    path: str,
+    *,
+    domain: str,
+    port: int,
+    tls: bool = False,
+    ca: str | None = None,
+    address: str = "127.0.0.1",
+    headers: dict[str, str] | None = None,
+):
+    """(status, body, headers) of one GET, or an OSError / ssl error. Over TLS the certificate must be
+    valid for ``domain``: signed by ``ca`` if given, else by an authority the system trusts."""
+    sock = socket.create_connection((address, port), timeout=5)
+    if tls:
+        context = ssl.create_default_context(cafile=ca)
+        sock = context.wrap_socket(sock, server_hostname=domain)
+    connection = http.client.HTTPConnection(domain, port, timeout=5)
+    connection.sock = sock
+    try:
+        # As Caddy forwards it: behind HTTPS, so the app does not redirect to it.
+        connection.request("GET", path, headers={"Host": domain, "X-Forwarded-Proto": "https", **(headers or {})})
+        response = connection.getresponse()
+        return response.status, response.read(2000).decode("utf-8", "replace"), dict(response.getheaders())
+    finally:
+        connection.close()
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return not _zombie(pid)
+
+
+def _zombie(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return False
+
+
+def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None, **where) -> tuple[bool, str]:
+    """Ask until it answers ``expect`` or ``seconds`` pass, twice a second, or until process
+    ``pid`` (the server asked) has ended: (answered, what it said last)."""
+    deadline = time.monotonic() + seconds
+    last = "no answer"
+    while True:
+        if pid is not None and not alive(pid):
+            return False, f"{last}; the server (pid {pid}) has ended"
+        try:
+            status, body, _headers = ask(path, **where)
+        except (OSError, ssl.SSLError, http.client.HTTPException) as error:
+            last = f"{type(error).__name__}: {error}"
+        else:
+            last = f"{status} {body.strip()[:200]}"
+            if status == expect:
+                return True, last
+        if time.monotonic() >= deadline:
+            return False, last
+        time.sleep(0.5)
