@@ -67,7 +67,7 @@ def test_an_evening_with_a_substitute_at_the_rounds_end_a_swap_and_a_fifth_frien
     page.goto(f"{live_server.url}/g/{game.edit_token}/")
     card = page.locator(".round-end")
     expect(card).to_contain_text("东风圈打完了")
-    expect(page.locator(".round-label")).to_have_text("南风圈 第1局 · 共 2 圈")
+    expect(page.locator(".round-label")).to_have_text("南风圈（1/4） · 共 2 圈")
     fits(page)
     shot(page, "game-round-end")
 

@@ -39,7 +39,7 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     page.locator(".round-length").get_by_text("2 圈").click()  # a chip over a hidden radio
     page.get_by_role("button", name="开始").click()
     expect(page.get_by_text("记一局：谁胡了？")).to_be_visible()
-    expect(page.locator(".round-label")).to_have_text("东风圈 第1局 · 共 2 圈")
+    expect(page.locator(".round-label")).to_have_text("东风圈（1/4） · 共 2 圈")
     game = Game.objects.get()
     assert game.round_length == 2
     expected = []
