@@ -373,16 +373,20 @@ def table(game: Game) -> tuple[State, int]:
     return game.plugin.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
+def played(game: Game) -> set[str]:
+    """The people (by ``key``) who sat in at least one hand that stands, from the stored tally (a
+    seating is none; a void that leaves someone with none takes them off again)."""
+    ensure(game)
+    people, tally = game.state["table"]["people"], game.state["tally"]
+    return {key(person["name"]) for person, counts in zip(people, tally, strict=True) if counts["hands"]}
+
+
 def who_played(game: Game) -> list[tuple[str, object]]:
-    """(name, points) of the people in the evening's money, in order of first appearance: each
-    who sat in at least one hand that stands (a seating is none; a void that leaves someone with
-    none takes them off again). Before any hand stands: the people seated now (README.md,
-    "At the table", 结算)."""
+    """(name, points) of the people in the evening's money, in order of first appearance: those
+    who ``played``; before any hand stands, the people seated now (README.md, "At the table", 结算)."""
     state, _next = table(game)
-    people = state.people()
-    played = [person for person, counts in zip(people, game.state["tally"], strict=True) if counts["hands"]]
-    seated = {key(name) for name in state.seating}
-    return played or [person for person in people if key(person[0]) in seated]
+    keys = played(game) or {key(name) for name in state.seating}
+    return [person for person in state.people() if key(person[0]) in keys]
 
 
 @dataclass
@@ -461,6 +465,6 @@ def all_nets(game: Game) -> tuple[list[str], list[list]]:
         rebuild(game)
         return all_nets(game)
     people, nets = evening_nets(game, [(entry, [from_json(n) for n in r["net"]]) for entry, r in hands])
-    played = {key(name) for name, _total in who_played(game)}
-    keep = [i for i, name in enumerate(people) if key(name) in played]
+    money = {key(name) for name, _total in who_played(game)}
+    keep = [i for i, name in enumerate(people) if key(name) in money]
     return [people[i] for i in keep], [[net[i] for i in keep] for net in nets]

@@ -19,7 +19,7 @@ from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import build
 from scoring.people import Seatings, people_in_order, round_of
-from scoring.replay import HandView, ReplayView
+from scoring.replay import HandView, ReplayView, played
 
 
 @dataclass
@@ -193,15 +193,11 @@ def earlier_text(n: int) -> str:
     return pick(f"更早的 {n} 局", f"{n} earlier hand" if n == 1 else f"{n} earlier hands")
 
 
-def sitting_out(state, tally: list[dict]) -> list[tuple[str, object]]:
-    """(name, total) of every person of the evening not at the table now who has played a hand
-    that stands (``tally``, by person: the stored replay's); one who never played is no part of it."""
+def sitting_out(state, played: set[str]) -> list[tuple[str, object]]:
+    """(name, total) of every person not at the table now who has ``played`` a hand that stands
+    (scoring/replay.py); one who never played is no part of the evening."""
     seated = {key(name) for name in state.seating}
-    return [
-        (name, total)
-        for (name, total), counts in zip(state.people(), tally, strict=True)
-        if key(name) not in seated and counts["hands"]
-    ]
+    return [(name, total) for name, total in state.people() if key(name) not in seated and key(name) in played]
 
 
 def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, ledger: ReplayView | None) -> dict:
@@ -215,7 +211,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     names = list(ledger.state.seating) if ledger else list(game.players)
     return {
         "round": round_of(game, ledger.state, last_row) if ledger else None,
-        "sitting_out": sitting_out(ledger.state, game.state["tally"]) if ledger else [],
+        "sitting_out": sitting_out(ledger.state, played(game)) if ledger else [],
         "bets": bets,
         # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
         "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),

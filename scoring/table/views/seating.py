@@ -34,7 +34,7 @@ from scoring.handform import form_side_for
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
 from scoring.people import draw, names_to_offer
-from scoring.replay import ReplayError, build, table
+from scoring.replay import ReplayError, build, played, table
 from scoring.table.pages import (
     FORM_TOKEN,
     confirm,
@@ -381,8 +381,7 @@ def show(context: dict, game: Game, before, preview: services.Preview, entry: di
     after = deepcopy(before)
     score(game.plugin, game.house_rules(), after, game.plugin.parse_hand(entry))  # the preview scored it
     seated = {key(name) for name in after.seating}
-    tally = zip((p["name"] for p in game.state["table"]["people"]), game.state["tally"], strict=True)
-    played = {key(name) for name, counts in tally if counts["hands"]}  # who sat out a hand they played
+    sat_in = played(game)  # who sits out only after playing a hand
     change = people_change(preview)
     context.update(
         preview=True,
@@ -391,7 +390,7 @@ def show(context: dict, game: Game, before, preview: services.Preview, entry: di
         new_streak=after.streak,
         deal_note=deal_note(before, after, entry, context.get("drawn")),
         ended=what_ends(game, before, after, pending),
-        out=[(name, total) for name, total in after.people() if key(name) not in seated and key(name) in played],
+        out=[(name, total) for name, total in after.people() if key(name) not in seated and key(name) in sat_in],
         change=[c for c in change if c[3]],
         other_hands=other_hands(game, preview, [name for name, *_rest in change]),
         other_people=[name for name, *_rest in change],
