@@ -67,9 +67,7 @@ def test_on_equal_change_whoever_owes_is_let_off_then_the_earlier_person():
     st.integers(0, 99_999),
     st.sampled_from(["equal", "winners"]),
 )
-def test_a_rounded_plan_pays_whole_yuan_that_clear_the_rounded_balances_even_with_half_points(
-    points, rate, fee, mode
-):
+def test_a_rounded_plan_pays_whole_yuan_that_clear_the_rounded_balances_even_with_half_points(points, rate, fee, mode):
     plan = settlement_plan(points, rate_fen=rate, fee_fen=fee, fee_mode=mode, fee_payee=0, round_yuan=True)
     exact = settlement_plan(points, rate_fen=rate, fee_fen=fee, fee_mode=mode, fee_payee=0)
     assert all(t.amount_fen % 100 == 0 for t in plan.transfers)
@@ -79,4 +77,5 @@ def test_a_rounded_plan_pays_whole_yuan_that_clear_the_rounded_balances_even_wit
         net[t.payee] += t.amount_fen
     assert net == plan.balances_fen
     assert plan.rounded_away == [r - b for r, b in zip(plan.balances_fen, exact.balances_fen, strict=True)]
-    assert sum(plan.rounded_away) == 0 and exact.rounded_away is None
+    assert sum(plan.rounded_away) == 0
+    assert exact.rounded_away is None
