@@ -375,6 +375,7 @@ class SettleForm(forms.Form):
         widget=forms.RadioSelect,
     )
     fee_payee = forms.TypedChoiceField(label=_("谁先垫付台费"), choices=SEAT_CHOICES, coerce=int, initial=0)
+    round_yuan = forms.BooleanField(label=_("抹零（取整到元）"), required=False)
 
     def __init__(self, *args, players: list[str] | None = None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -11,6 +11,8 @@ from django.utils import timezone
 from scoring import live
 from scoring.engine import DEFAULT_RULESET, Ruleset, get_ruleset
 from scoring.engine.contract import MAX_HANDS
+from scoring.engine.money import rounded_away
+from scoring.engine.points import from_json
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 KEPT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
@@ -198,7 +200,8 @@ class Settlement(models.Model):
     fee_payee = models.PositiveSmallIntegerField(default=0)  # the person who pays the venue
     names = models.JSONField(default=list)  # the people settled ([] before people: the game's players)
     points = models.JSONField()  # the totals settled, per person
-    balances_fen = models.JSONField()  # per person, after the fee
+    balances_fen = models.JSONField()  # per person, after the fee (and 抹零)
+    round_yuan = models.BooleanField(default=False)  # 抹零: balances rounded to whole 元 (money.round_to_yuan)
     created_at = models.DateTimeField(default=timezone.now)
 
     def __str__(self) -> str:
@@ -206,6 +209,13 @@ class Settlement(models.Model):
 
     def people(self) -> list[str]:
         return list(self.names or self.game.players)
+
+    def rounded_away(self) -> list[int] | None:
+        """抹零: what rounding to whole 元 moved each person's balance by, in 分; None when exact."""
+        if not self.round_yuan:
+            return None
+        terms = {"rate_fen": self.rate_fen, "fee_fen": self.fee_fen, "fee_mode": self.fee_mode}
+        return rounded_away([from_json(p) for p in self.points], **terms, fee_payee=self.fee_payee)
 
 
 class Transfer(models.Model):

@@ -278,7 +278,7 @@ def restore_game(
         ledger = build(game)
         store(game, ledger)
         if settlement:
-            terms = {k: settlement[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee")}
+            terms = {k: settlement[k] for k in ("rate_fen", "fee_fen", "fee_mode", "fee_payee", "round_yuan")}
             people = ledger.state.people()
             if settlement["names"] is not None:  # as settled (format 3): the people who played, by name
                 by_key = {key(name): (name, total) for name, total in people}
@@ -542,23 +542,27 @@ def copy_hand(hand: Hand) -> Hand:
     return Hand(**{f.attname: getattr(hand, f.attname) for f in Hand._meta.concrete_fields})
 
 
-def finish_game(*, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> Settlement:
+def finish_game(
+    *, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int, round_yuan: bool = False
+) -> Settlement:
     """结束并结算: freeze each person's total, work out the fewest transfers between people (by
-    their index in the game's people, ``fee_payee`` too), stop recording."""
+    their index in the game's people, ``fee_payee`` too), to whole 元 with ``round_yuan`` (抹零),
+    stop recording."""
     with transaction.atomic():
         game = _locked(game)
         people = who_played(game)
         if not 0 <= fee_payee < len(people):
             raise Conflict("垫付台费的人不在这一场里。", "Whoever advanced the table fee is not in this game.")
-        settlement = _settle(game, people, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee)
+        terms = {"rate_fen": rate_fen, "fee_fen": fee_fen, "fee_mode": fee_mode, "fee_payee": fee_payee}
+        settlement = _settle(game, people, **terms, round_yuan=round_yuan)
         Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
         game.bump_version()
         return settlement
 
 
 def _settle(game: Game, people: list, *, created_at=None, paid=(), **terms) -> Settlement:
-    """The settlement of each person's (name, total) on ``terms`` (rate, fee, its mode and who
-    advanced it) and its fewest transfers; ``paid``: a backup's 已付 marks, (payer, payee, 分,
+    """The settlement of each person's (name, total) on ``terms`` (rate, fee, its mode, who
+    advanced it and 抹零) and its fewest transfers; ``paid``: a backup's 已付 marks, (payer, payee, 分,
     when) each, given back to the transfers that match."""
     totals = [total for _name, total in people]
     plan = settlement_plan(totals, **terms)

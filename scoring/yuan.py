@@ -40,3 +40,11 @@ def won_or_lost(fen: int, zh: bool) -> str:
     if zh:
         return f"{'赢' if fen > 0 else '输'} {money(fen, zh)}"
     return f"{'won' if fen > 0 else 'lost'} {money(fen, zh)}"
+
+
+def rounding_words(names: list[str], moved: list[int], zh: bool) -> str:
+    """抹零 in a line (the share text, the picture): 「抹零：老王 −0.50，阿明 +0.50」, each person it moved."""
+    parts = [f"{name} {yuan(fen, signed=True)}" for name, fen in zip(names, moved, strict=True) if fen]
+    if not parts:
+        return "抹零：都是整元，没有零头" if zh else "Rounded to whole yuan: everyone was on whole yuan already"
+    return f"抹零：{'，'.join(parts)}" if zh else f"Rounded to whole yuan: {', '.join(parts)}"

@@ -5,7 +5,8 @@ Every amount is an integer number of 分. Points × the rate (whole 分 per poin
 whole points; 诸暨's half points at an odd rate are rounded by ``points_to_fen``. The table fee can
 fail to divide, and then the largest-remainder rule decides who pays the
 extra 分: the largest fractional shares first, ties to the earlier seat. The shares always add
-up to the fee exactly.
+up to the fee exactly. 抹零 (optional) rounds each final balance to whole 元 by the same rule
+(``round_to_yuan``), so the rounded balances still sum to zero and the transfers are whole 元.
 """
 
 import math
@@ -66,6 +67,32 @@ def final_balances(points: list, rate_fen: int, fee_fen: int, mode: str, fee_pay
     return balances
 
 
+YUAN = 100  # 分 in a 元
+
+
+def round_to_yuan(balances_fen: list[int]) -> list[int]:
+    """抹零: each balance (in 分, summing to zero) to whole 元, still summing to zero, each moved by
+    less than 1 元. Largest remainder: every balance rounded down to the 元, then the 元 still
+    missing go one each to the largest 零头; on equal 零头 whoever owes goes first (the payer is let
+    off the change, as 抹零 at a till), then the earlier in the list."""
+    if sum(balances_fen) != 0:
+        raise ValueError("balances must sum to zero")
+    floors = [b // YUAN * YUAN for b in balances_fen]
+    change = [b - f for b, f in zip(balances_fen, floors, strict=True)]
+    short = -sum(floors) // YUAN  # the 零头 sum to whole 元, each under one: fewer than the nonzero ones
+    order = sorted(range(len(balances_fen)), key=lambda i: (-change[i], balances_fen[i] >= 0, i))
+    for i in order[:short]:
+        floors[i] += YUAN
+    return floors
+
+
+def rounded_away(points: list, *, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> list[int]:
+    """What 抹零 moved each balance by, in 分 (the rounded balance less the exact one): worked out
+    again from a settlement's terms, never stored beside them."""
+    exact = final_balances(points, rate_fen, fee_fen, fee_mode, fee_payee)
+    return [r - e for r, e in zip(round_to_yuan(exact), exact, strict=True)]
+
+
 @dataclass(frozen=True)
 class PlannedTransfer:
     payer: int  # seat
@@ -78,12 +105,20 @@ class Plan:
     balances_fen: list[int]
     transfers: list[PlannedTransfer]
     fewest: bool = True  # False: many people, and the transfers may not be the fewest (transfers.py)
+    rounded_away: list[int] | None = None  # 抹零: each balance's move to whole 元 in 分 (None: exact)
 
 
-def settlement_plan(points: list, *, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int) -> Plan:
-    """A game's totals settled: each seat's balance in 分 after the fee, and the fewest transfers
-    (or, with many people, few: ``fewest`` says which). Seats, not names, key the transfers: two
-    players may share a name in an imported game."""
+def settlement_plan(
+    points: list, *, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int, round_yuan: bool = False
+) -> Plan:
+    """A game's totals settled: each seat's balance in 分 after the fee (to whole 元 with
+    ``round_yuan``), and the fewest transfers (or, with many people, few: ``fewest`` says which).
+    Seats, not names, key the transfers: two players may share a name in an imported game."""
     balances = final_balances(points, rate_fen, fee_fen, fee_mode, fee_payee)
+    moved = None
+    if round_yuan:
+        rounded = round_to_yuan(balances)
+        moved, balances = [r - b for r, b in zip(rounded, balances, strict=True)], rounded
     transfers, fewest = settle_balances({str(seat): balance for seat, balance in enumerate(balances)})
-    return Plan(balances, [PlannedTransfer(int(a), int(b), amount) for a, b, amount in transfers], fewest)
+    planned = [PlannedTransfer(int(a), int(b), amount) for a, b, amount in transfers]
+    return Plan(balances, planned, fewest, moved)

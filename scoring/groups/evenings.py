@@ -6,7 +6,9 @@ the ones it made (``Group.owner``). A game may belong to one group (``Game.group
 
 Standings add up the group's **settled** games only (a game counts once it is 结束并结算). Per
 person, the 元 won or lost in a game is its points × its rate, rounded as its settlement rounds
-them (``points_to_fen``); the table fee is a cost, not a loss to anyone, so it is left out. The
+them (``points_to_fen``); the table fee is a cost, not a loss to anyone, so it is left out. A game
+settled with 抹零 counts each person's 元 as rounded: what 抹零 moved their balance by is added,
+so the standings hold the money that changed hands, and still sum to zero over a game. The
 tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay, which keeps
 them by person through every seating (换人/换位; scoring/replay.py).
 
@@ -241,6 +243,10 @@ def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> l
             if rate is not None:
                 seat_fen = points_to_fen([from_json(p) for p in settlement.points], rate)
                 fen = {key(name): seat_fen[seat] for seat, name in enumerate(game.players)}
+        if settlement is not None and (moved := settlement.rounded_away()) is not None:  # 抹零 moved the money
+            for name, fen_moved in zip(settlement.people(), moved, strict=True):
+                if key(name) in fen:
+                    fen[key(name)] += fen_moved
         nights = [
             Night(name, points, fen[key(name)] if rate is not None else None, tallies.get(key(name), new_tally(1)[0]))
             for name, points in people

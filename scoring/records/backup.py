@@ -78,6 +78,7 @@ def _settlement_record(game: Game) -> dict | None:
         "fee_mode": settlement.fee_mode,
         "fee_payee": settlement.fee_payee,
         "names": settlement.names,
+        **({"round_yuan": True} if settlement.round_yuan else {}),  # absent: exact, readable by earlier versions
         "created_at": _when(settlement.created_at),
         "transfers": [
             {"payer": t.payer, "payee": t.payee, "amount_fen": t.amount_fen, "paid_at": _when(t.paid_at)}

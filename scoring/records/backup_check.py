@@ -24,7 +24,7 @@ MAX_ROUNDS = 99
 HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
 SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "created_at", "transfers"))
-SETTLEMENT_OPTIONAL = frozenset(("names",))  # who was settled (format 3); before, every person
+SETTLEMENT_OPTIONAL = frozenset(("names", "round_yuan"))  # who was settled (format 3); 抹零, written only when on
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
 EARLIEST, LATEST = datetime(1900, 1, 1, tzinfo=UTC), datetime(9999, 1, 1, tzinfo=UTC)
 MAX_TRANSFER_FEN = LIMIT * MAX_RATE_YUAN * 100 + MAX_FEE_YUAN * 100  # a whole balance and the whole fee
@@ -41,6 +41,12 @@ def _refuse(zh: str, en: str):
 def _int(value, low: int, high: int, what: tuple[str, str]) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         _refuse(f"{what[0]}应为 {low}-{high} 的整数。", f"{what[1]} must be a whole number {low}-{high}.")
+    return value
+
+
+def _flag(value, what: tuple[str, str]) -> bool:
+    if not isinstance(value, bool):
+        _refuse(f"{what[0]}应为 true 或 false。", f"{what[1]} must be true or false.")
     return value
 
 
@@ -180,6 +186,7 @@ def _settlement(raw, people: list[str]) -> dict | None:
         "fee_mode": s["fee_mode"],
         "fee_payee": _int(s["fee_payee"], 0, people - 1, ("垫付台费的人", "fee_payee")),
         "names": names,
+        "round_yuan": _flag(s.get("round_yuan", False), ("抹零 round_yuan", "round_yuan")),
         "created_at": _time(s["created_at"], ("结算时间", "The settlement's created_at")),
         "paid": [
             (

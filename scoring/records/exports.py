@@ -21,7 +21,7 @@ from scoring.people import by_person
 from scoring.records.backup import BackupError, restore_game
 from scoring.replay import ReplayView, who_played
 from scoring.table.presenters import hand_title
-from scoring.yuan import money, won_or_lost, yuan_text
+from scoring.yuan import money, rounding_words, won_or_lost, yuan_text
 
 BOM = "\ufeff"  # Excel and WPS read UTF-8 with Chinese intact only with it
 
@@ -161,8 +161,8 @@ def import_game(data) -> Game:
 
 def share_text(ledger: ReplayView, settlement=None) -> str:
     """A few lines for WeChat in the page's language: each person's total (with the seat they sit
-    in now; none for one sitting out) and the hand count and, once settled, each person's 元, the
-    rate and fee, who advanced the fee and every transfer."""
+    in now; none for one sitting out) and the hand count and, once settled, each person's 元 (and
+    what 抹零 moved), the rate and fee, who advanced the fee and every transfer."""
     game, zh = ledger.game, chinese()
     seats = SEATS_ZH if zh else SEATS_EN
     count = ledger.active_count()
@@ -188,6 +188,8 @@ def share_text(ledger: ReplayView, settlement=None) -> str:
         lines.append(line)
     if settlement is None:
         return "\n".join(lines)
+    if (moved := settlement.rounded_away()) is not None:
+        lines.append(rounding_words(names, moved, zh))
     rate, fee = yuan_text(settlement.rate_fen), yuan_text(settlement.fee_fen)
     lines.append(f"每点 {rate} 元 · 台费 {fee} 元" if zh else f"¥{rate} a point · table fee ¥{fee}")
     if settlement.fee_fen:

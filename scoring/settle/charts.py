@@ -129,10 +129,14 @@ def legend_name(name: str, players: int) -> str:
     return clip(name, 16 // players * 2 if players > 2 else 16)
 
 
+def width(text: str) -> int:
+    """``text``'s width in narrow characters: a CJK character counts two."""
+    return sum(2 if ord(c) > 0x2E80 else 1 for c in text)
+
+
 def clip(name: str, room: int) -> str:
     """``name`` cut to ``room`` narrow characters (a CJK character counts two), ending with …"""
-    width = sum(2 if ord(c) > 0x2E80 else 1 for c in name)  # CJK characters are twice as wide
-    if width <= room:
+    if width(name) <= room:
         return name
     out, used = "", 0
     for char in name:

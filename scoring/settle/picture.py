@@ -6,6 +6,7 @@ itself is the picture.
 The numbers come from the same places as the settle page: the settlement's frozen balances and
 transfers once the game is settled, the game's stored totals before."""
 
+import re
 from dataclasses import dataclass, field
 
 from django.utils import timezone
@@ -18,13 +19,14 @@ from scoring.lang import chinese, pick
 from scoring.models import Game, Settlement
 from scoring.replay import all_nets
 from scoring.settle import charts
-from scoring.settle.charts import RED, clip, money_colour, running_totals_svg
-from scoring.yuan import money, won_or_lost, yuan_text
+from scoring.settle.charts import RED, clip, money_colour, running_totals_svg, width
+from scoring.yuan import money, rounding_words, won_or_lost, yuan_text
 
 WIDTH = 1080
 MARGIN = 60
 FONT = "'PingFang SC','Hiragino Sans GB','Noto Sans CJK SC','Source Han Sans SC','Microsoft YaHei',sans-serif"
 NAME_ROOM = 16  # narrow characters a name may take before it is cut with …
+ROUNDING_ROOM = 58  # narrow characters of 32 px text in the picture's width
 
 
 @dataclass
@@ -49,6 +51,7 @@ class Facts:
     transfers: list[tuple[str, str, int]] = field(default_factory=list)  # payer, payee, 分
     transfers_title: str = ""  # 「转账」, or which earlier evenings were settled with it
     transfers_note: str = ""  # 「人数较多，转账笔数未必最少。」 when they are not proven the fewest
+    rounding: str = ""  # 「抹零：老王 −0.50，阿明 +0.50」 when the settlement rounded to whole 元
     hands: int = 0
     biggest: tuple[int, str, object] | None = None  # (第N局, winner, points)
     nets: list = field(default_factory=list)  # each counted hand's nets by person
@@ -67,6 +70,8 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         transfers = [(settled[t.payer], settled[t.payee], t.amount_fen) for t in settlement.transfers.all()]
         title = pick("转账", "Transfers")
         fewest = proven_fewest(settlement.balances_fen)
+        moved = settlement.rounded_away()
+        rounding = "" if moved is None else rounding_words(settled, moved, chinese())
         if together := together_at(game):  # settled with earlier evenings' unpaid transfers: those netted
             transfers = together[1]
             title = pick("转账（连同以前没付的一起结清）", "Transfers (with earlier unpaid ones)")
@@ -83,7 +88,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
     else:
         totals = [sum((net[person] for net in nets), 0) for person in range(len(names))]
         people = [Person(n, p, None) for n, p in zip(names, totals, strict=True)]
-        transfers, rate, title = [], pick("未结算 · 按分计", "Not settled · in points"), ""
+        transfers, rate, title, rounding = [], pick("未结算 · 按分计", "Not settled · in points"), "", ""
         fewest = True
     people.sort(key=lambda p: -(p.fen if p.fen is not None else p.points))  # stable: first seen first on ties
     return Facts(
@@ -94,6 +99,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
         transfers=transfers,
         transfers_title=title,
         transfers_note="" if fewest else pick(*NOT_FEWEST),
+        rounding=rounding,
         hands=len(nets),
         biggest=biggest_hand(nets, names),
         nets=nets,
@@ -129,6 +135,18 @@ def transfer_words(payer: str, payee: str, fen: int) -> str:
     return f"{clip(payer, NAME_ROOM)} → {clip(payee, NAME_ROOM)} {money(fen, chinese())}"
 
 
+def wrapped(text: str, room: int) -> list[str]:
+    """``text`` in lines of at most ``room`` narrow characters, broken after its commas (each
+    person's part whole, its name cut as the picture cuts names)."""
+    lines: list[str] = []
+    for piece in re.split(r"(?<=，)|(?<=, )", text) if text else []:
+        if lines and width(lines[-1] + piece) <= room:
+            lines[-1] += piece
+        else:
+            lines.append(piece if width(piece) <= room else clip(piece, room))
+    return lines
+
+
 def _text(x, y, body: str, size: int, *, fill: str = "#222", weight: int = 400, anchor: str = "start") -> str:
     return (
         f'<text x="{x}" y="{y}" font-size="{size}" font-weight="{weight}" fill="{fill}" '
@@ -150,6 +168,9 @@ def picture_svg(facts: Facts) -> str:
         parts.append(_text(MARGIN, y, clip(person.name, NAME_ROOM), 52, weight=700))
         parts.append(_text(right, y, money_words(person), 52, weight=700, fill=money_colour(value), anchor="end"))
         y += 84
+    for line in wrapped(facts.rounding, ROUNDING_ROOM):
+        parts.append(_text(MARGIN, y - 20, line, 32, fill="#555"))
+        y += 44
     if facts.transfers:
         y += 20
         parts.append(_text(MARGIN, y, facts.transfers_title, 36, fill="#555"))

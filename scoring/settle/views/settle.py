@@ -31,11 +31,19 @@ def fee_advance(names: list[str], fee_fen: int, fee_payee: int) -> dict:
     return {"fee_payer": names[fee_payee], "fee_paid": money(fee_fen, chinese())} if fee_fen else {}
 
 
+def moves(names: list[str], moved: list[int] | None) -> dict:
+    """抹零's line (「抹零：老王 −0.50，阿明 +0.50」): each person the rounding moved, by how much."""
+    if moved is None:
+        return {}
+    return {"round_moves": [(name, yuan(fen, signed=True)) for name, fen in zip(names, moved, strict=True) if fen]}
+
+
 def settled(settlement: Settlement, names: list[str]) -> dict:
     """A finished game: the transfers (with 已付) and the balances as they were frozen."""
     points = [from_json(p) for p in settlement.points]
     return {
         **fee_advance(names, settlement.fee_fen, settlement.fee_payee),
+        **moves(names, settlement.rounded_away()),
         "settlement": settlement,
         "transfers": [
             (t, names[t.payer], names[t.payee], money(t.amount_fen, chinese()))
@@ -52,11 +60,11 @@ def settled(settlement: Settlement, names: list[str]) -> dict:
 def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
     """While playing: what settling now with the form's rate and fee would give."""
     data = form.cleaned_data
-    plan = settlement_plan(
-        totals, rate_fen=form.rate_fen(), fee_fen=form.fee_fen(), fee_mode=data["fee_mode"], fee_payee=data["fee_payee"]
-    )
+    terms = {"rate_fen": form.rate_fen(), "fee_fen": form.fee_fen(), "fee_mode": data["fee_mode"]}
+    plan = settlement_plan(totals, **terms, fee_payee=data["fee_payee"], round_yuan=data["round_yuan"])
     return {
         **fee_advance(names, form.fee_fen(), data["fee_payee"]),
+        **moves(names, plan.rounded_away),
         "plan": plan,
         "preview": [(names[t.payer], names[t.payee], money(t.amount_fen, chinese())) for t in plan.transfers],
         "fewest": plan.fewest,
@@ -104,6 +112,7 @@ def finish(request: HttpRequest, token: str) -> HttpResponse:
             fee_fen=form.fee_fen(),
             fee_mode=form.cleaned_data["fee_mode"],
             fee_payee=form.cleaned_data["fee_payee"],
+            round_yuan=form.cleaned_data["round_yuan"],
         )
     except services.Conflict as conflict:
         messages.warning(request, say(conflict))
