@@ -172,4 +172,3 @@ def upload(request, write) -> None:
         return
     app = APP_NAMES[kind]
     messages.success(request, pick(f"已保存{code.name}的{app[0]}收款码。", f"{code.name}'s {app[1]} code is saved."))
-

@@ -3,8 +3,8 @@
 from django import template
 
 from scoring.engine.seating import key
-from scoring.paycodes import APP_NAMES
 from scoring.lang import chinese
+from scoring.paycodes import APP_NAMES
 
 register = template.Library()
 

@@ -51,7 +51,9 @@ def a_bomb() -> bytes:
         return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
 
     header = struct.pack(">IIBBBBB", 30_000, 30_000, 8, 0, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\0" * 100)) + chunk(b"IEND", b"")
+    )
 
 
 @pytest.fixture
@@ -85,8 +87,10 @@ def test_a_wechat_and_an_alipay_screenshot_are_read_and_drawn_again_under_their_
         else:
             assert f"用支付宝付给<bdi>小李</bdi> {yuan} 元：先保存图片，再用支付宝扫一扫→相册" in html
     assert html.count('class="paycode-image') == Transfer.objects.count()
-    assert "保存图片" in html and "?download=1" in html
-    assert 'name="image"' not in html and "remove-paycode" not in html  # the view link adds and removes none
+    assert "保存图片" in html
+    assert "?download=1" in html
+    assert 'name="image"' not in html
+    assert "remove-paycode" not in html
 
     for code in PayCode.objects.all():
         png = client.get(game_url(settled, view=True) + f"paycode/{code.pk}.png")
@@ -111,7 +115,10 @@ def test_a_paid_transfer_shows_no_code(client, settled):
     ("data", "said"),
     [
         (screenshot(None), "图片里没有找到二维码：请截取整个收款码页面，二维码要清楚、完整。"),
-        (screenshot("https://example.com/pay"), "这个二维码不是微信或支付宝的个人收款码（网址、商家码、红包码等都不行）。"),
+        (
+            screenshot("https://example.com/pay"),
+            "这个二维码不是微信或支付宝的个人收款码（网址、商家码、红包码等都不行）。",
+        ),
         (screenshot("https://qr.alipay.com/bax03431ljhokirwl38f00a7"), "这个二维码不是微信或支付宝的个人收款码"),
         (screenshot("wxp://f2f0short"), "这个二维码不是微信或支付宝的个人收款码"),
         (b"%PDF-1.4 not a picture at all", "这不是能读的图片：请上传收款码的截图（PNG、JPEG 或 WebP）。"),
@@ -127,7 +134,8 @@ def test_a_bad_upload_is_refused_with_its_reason_and_nothing_stored(client, sett
     fields = {"name": "老王"} if data is None else {"name": "老王", "image": SimpleUploadedFile("x.png", data)}
     response = client.post(url, fields, follow=True)
     assert response.status_code == 200
-    assert len(messages_of(response)) == 1 and messages_of(response)[0].startswith(said)
+    assert len(messages_of(response)) == 1
+    assert messages_of(response)[0].startswith(said)
     assert not PayCode.objects.exists()
 
 
@@ -162,7 +170,8 @@ def test_a_new_code_of_a_kind_replaces_the_old_and_its_picture_goes(client, sett
     old = PayCode.objects.get()
     upload(client, url, screenshot("wxp://f2f1OSloSEKlcOQdQKHKEIJqmVwfMgwzN9KK"))
     new = PayCode.objects.get()
-    assert new.pk != old.pk and new.address.startswith("wxp://f2f1")
+    assert new.pk != old.pk
+    assert new.address.startswith("wxp://f2f1")
     assert client.get(game_url(settled) + f"paycode/{old.pk}.png").status_code == 404
     client.post(game_url(settled) + f"paycode/{new.pk}/remove")
     assert not PayCode.objects.exists()
@@ -176,7 +185,12 @@ def test_a_code_is_only_for_a_person_of_the_game(client, settled):
 
 def test_the_view_link_can_neither_add_nor_remove(client, settled):
     view = game_url(settled, view=True)
-    assert client.post(view + "paycode", {"name": "老王", "image": SimpleUploadedFile("x.png", screenshot(WECHAT))}).status_code == 403
+    assert (
+        client.post(
+            view + "paycode", {"name": "老王", "image": SimpleUploadedFile("x.png", screenshot(WECHAT))}
+        ).status_code
+        == 403
+    )
     assert not PayCode.objects.exists()
     upload(client, game_url(settled) + "paycode", screenshot(WECHAT))
     code = PayCode.objects.get()
@@ -191,7 +205,8 @@ def test_the_picture_for_the_chat_holds_no_code(client, settled):
     svg = client.get(game_url(settled) + "picture.svg").content.decode()
     page = client.get(game_url(settled) + "picture").content.decode()
     for text in (svg, page):
-        assert "wxp://" not in text and "paycode" not in text
+        assert "wxp://" not in text
+        assert "paycode" not in text
 
 
 def test_uploads_spend_their_own_budget(client, settled, settings):
@@ -235,7 +250,8 @@ def test_a_groups_code_serves_every_evening_and_a_games_own_comes_first(client, 
     assert messages_of(response) == ["已保存老王的微信收款码。"]
     code = PayCode.objects.get(group=group)
     html = client.get(game_url(settled, view=True) + "settle").content.decode()
-    assert f"paycode/{code.pk}.png" in html and "（牌友圈里的）" in html
+    assert f"paycode/{code.pk}.png" in html
+    assert "（牌友圈里的）" in html
     assert client.get(game_url(settled, view=True) + f"paycode/{code.pk}.png").status_code == 200
     assert client.get(f"/group/{group.view_token}/paycode/{code.pk}.png").status_code == 200
     assert client.post(f"/group/{group.view_token}/paycode/{code.pk}/remove").status_code == 403
@@ -243,6 +259,8 @@ def test_a_groups_code_serves_every_evening_and_a_games_own_comes_first(client, 
     upload(client, game_url(settled) + "paycode", screenshot(own))
     mine = PayCode.objects.get(game=settled)
     html = client.get(game_url(settled) + "settle").content.decode()
-    assert f"paycode/{mine.pk}.png" in html and f"paycode/{code.pk}.png" not in html
+    assert f"paycode/{mine.pk}.png" in html
+    assert f"paycode/{code.pk}.png" not in html
     roster = client.get(f"/group/{group.edit_token}/").content.decode()
-    assert "老王</bdi> · 微信" in roster and 'action="/group/' in roster
+    assert "老王</bdi> · 微信" in roster
+    assert 'action="/group/' in roster
