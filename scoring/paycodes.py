@@ -14,6 +14,7 @@ decompression bomb gets decoded), holds no QR code, or holds a QR that is no per
 A web link, a merchant's order code (``bax…``), a red-packet code (``c1x…``), a 赞赏码 or any
 other text is refused."""
 
+import base64
 import io
 import re
 import warnings
@@ -21,6 +22,7 @@ import warnings
 import segno
 
 from scoring.engine.errors import BilingualError
+from scoring.engine.seating import key
 
 MAX_BYTES = 8 * 1024 * 1024  # a phone's screenshot is 0.2-5 MB
 MAX_PIXELS = 20_000_000  # e.g. 4000 × 5000; a 1290 × 2796 screenshot is 3.6 million
@@ -102,9 +104,8 @@ def read_paycode(data: bytes) -> tuple[str, str]:
 
 def paycode_png(address: str) -> bytes:
     """The code drawn again by the app: a PNG large enough to read from a phone's screen."""
-    out = io.BytesIO()
-    segno.make_qr(address, error="m").save(out, kind="png", scale=10, border=4)
-    return out.getvalue()
+    uri = segno.make_qr(address, error="m").png_data_uri(scale=10, border=4)
+    return base64.b64decode(uri.partition(",")[2])
 
 
 # -- the pages' side: which codes a transfer shows, an upload read, its picture served ----------
@@ -130,6 +131,12 @@ def codes_by_person(*, game=None, group=None) -> dict[str, list]:
     for (person, _kind), code in sorted(chosen.items(), key=lambda item: (item[0][0], item[0][1] != WECHAT)):
         out.setdefault(person, []).append(code)
     return out
+
+
+def listed(codes: dict, people: list[str]) -> list:
+    """Every code of ``codes`` (``codes_by_person``), in the order of ``people``."""
+    order = {key(name): n for n, name in enumerate(people)}
+    return [code for person in sorted(codes, key=lambda p: (order.get(p, len(order)), p)) for code in codes[person]]
 
 
 def served_png(request, paycode):

@@ -3,6 +3,7 @@ address kept; anything else is refused with its reason and nothing stored. The s
 group's settle-ups) draws the payee's code again under each unpaid transfer; only the edit link
 adds or removes one; the picture for the chat never holds one; a backup carries them."""
 
+import functools
 import io
 import json
 import struct
@@ -15,26 +16,28 @@ from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from PIL import Image, ImageDraw
 
-from scoring import paycodes
-from scoring.models import Game, Group, PayCode, Transfer
+from scoring import paycodes, services
+from scoring.models import Game, Group, Hand, PayCode, SettleUpTransfer, Transfer
 from scoring.records.backup import backup_text
 from scoring.records.exports import ImportRefused, import_game
-from scoring.replay import stored_replay
-from tests.helpers import FINISH, game_url, messages_of, record_settle_hands
+from scoring.replay import build, store, stored_replay
+from scoring.rulesets.yiwu.engine import Rules
+from tests.helpers import SETTLE_HANDS, game_url, messages_of
 
 WECHAT = "wxp://f2f0JG_gcoclfMI3-WzmlCSo0YdqYimYL8-7"
 ALIPAY = "https://qr.alipay.com/fkx13673gkz2fi4kwuvzjb9"
 
 
+@functools.cache
 def screenshot(text: str | None, kind: str = "PNG") -> bytes:
     """A phone's screenshot of a 收款码 page: a header, the code (``text``; None, none) in a card."""
-    page = Image.new("RGB", (540, 1170), "#2aae67")
+    page = Image.new("RGB", (360, 640), "#2aae67")
     draw = ImageDraw.Draw(page)
-    draw.rectangle((40, 200, 500, 900), fill="white")
+    draw.rectangle((20, 120, 340, 520), fill="white")
     if text is not None:
         out = io.BytesIO()
-        segno.make_qr(text, error="m").save(out, kind="png", scale=8, border=4)
-        page.paste(Image.open(out).convert("RGB"), (70, 300))
+        segno.make_qr(text, error="m").save(out, kind="png", scale=6, border=4)
+        page.paste(Image.open(out).convert("RGB"), (40, 160))
     data = io.BytesIO()
     page.save(data, kind)
     return data.getvalue()
@@ -56,14 +59,19 @@ def a_bomb() -> bytes:
     )
 
 
-@pytest.fixture
-def settled(client, game) -> Game:
-    """老王 +34, 小李 +4, 阿华 −19, 大刘 −19 at 1 元 a point: 老王 and 小李 are paid."""
-    record_settle_hands(client, game)
-    client.post(game_url(game) + "finish", FINISH)
-    client.get(game_url(game) + "settle")  # the messages of the hands, shown
+def settled_game(group: Group | None = None) -> Game:
+    """老王 +34, 小李 +4, 阿华 −19, 大刘 −19, settled at 1 元 a point: 老王 and 小李 are paid."""
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict(), group=group)
+    Hand.objects.bulk_create(Hand(game=game, seq=n, entry=entry) for n, entry in enumerate(SETTLE_HANDS, start=1))
+    store(game, build(game))
+    services.finish_game(game=game, rate_fen=100, fee_fen=0, fee_mode="equal", fee_payee=0)
     game.refresh_from_db()
     return game
+
+
+@pytest.fixture
+def settled(db) -> Game:
+    return settled_game()
 
 
 def test_a_wechat_and_an_alipay_screenshot_are_read_and_drawn_again_under_their_transfers(client, settled):
@@ -124,7 +132,7 @@ def test_a_paid_transfer_shows_no_code(client, settled):
         (b"%PDF-1.4 not a picture at all", "这不是能读的图片：请上传收款码的截图（PNG、JPEG 或 WebP）。"),
         (screenshot(WECHAT, "GIF"), "这不是能读的图片"),
         (a_bomb(), "图片太大：最多 8 MB、20 百万像素。请上传收款码页面的截图。"),
-        (b"\0" * (paycodes.MAX_BYTES + 1), "图片太大：最多 8 MB"),
+        (b"\0" * (paycodes.MAX_BYTES + 1), "图片太大：最多 8 MB"),  # refused by its size, unread
         (None, "请选一张收款码的截图。"),
     ],
     ids=["no-qr", "web-link", "alipay-order", "wechat-too-short", "not-an-image", "gif", "bomb", "bytes", "none"],
@@ -264,3 +272,21 @@ def test_a_groups_code_serves_every_evening_and_a_games_own_comes_first(client, 
     roster = client.get(f"/group/{group.edit_token}/").content.decode()
     assert "老王</bdi> · 微信" in roster
     assert 'action="/group/' in roster
+
+
+def test_a_groups_settle_up_shows_the_payees_code_under_its_transfers(client, settled):
+    group = Group.objects.create(name="周五", roster=["老王", "小李", "阿华", "大刘"])
+    client.post(game_url(settled) + "group", {"group": group.edit_token}, follow=True)
+    later = settled_game(group)
+    ids = list(Transfer.objects.values_list("pk", flat=True))
+    services.settle_together(group, ids)
+    upload(client, f"/group/{group.edit_token}/paycode", screenshot(WECHAT))
+    code = PayCode.objects.get()
+    page = client.get(f"/group/{group.view_token}/").content.decode()
+    netted = SettleUpTransfer.objects.filter(payee="老王", paid_at__isnull=True)
+    assert netted.exists()
+    assert page.count(f"/group/{group.view_token}/paycode/{code.pk}.png") == netted.count()
+    assert "长按识别二维码，付给<bdi>老王</bdi>" in page
+    assert 'name="image"' not in page  # the view link adds none
+    settle = client.get(game_url(later, view=True) + "settle").content.decode()  # the game's own settle-up
+    assert f"paycode/{code.pk}.png" in settle
