@@ -125,7 +125,7 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
 def paycode_context(group: Group) -> dict:
     """The group's 收款码: under its settle-ups' transfers, listed by the roster, added there."""
     codes = paycodes.codes_by_person(group=group)
-    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, group.roster), "people": group.roster}
+    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, group.roster), "paycode_people": group.roster}
 
 
 def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:

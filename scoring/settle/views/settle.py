@@ -67,7 +67,7 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
 
 def paycodes_context(codes: dict, people: list[str]) -> dict:
     """The 收款码 each transfer's payee has, the list of them all and whose a new one may be."""
-    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, people), "people": people}
+    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, people), "paycode_people": people}
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
