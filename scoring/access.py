@@ -46,6 +46,10 @@ SAID = {
         "这一桌一分钟内记了太多局，请过一会儿再确认。",
         "Too many hands recorded at this table in one minute: wait a moment and confirm again.",
     ),
+    "paycodes": (
+        "十分钟内上传的收款码太多了，请过几分钟再试。",
+        "Too many payment codes uploaded in ten minutes: try again in a few minutes.",
+    ),
     "changes": (
         "一分钟内改动太多了（记分、下注、换座、标已付……），请过一会儿再试。",
         "Too many changes in one minute (hands, bets, seats, paid marks…): wait a moment and try again.",

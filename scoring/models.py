@@ -286,3 +286,37 @@ class SettleUpTransfer(models.Model):
 
     def __str__(self) -> str:
         return f"{self.payer}→{self.payee} {self.amount_fen}"
+
+
+class PayCode(models.Model):
+    """收款码: a person's WeChat or Alipay payment address, read from a screenshot of their code
+    (scoring/paycodes.py) for one game or for every evening of a group; never the image."""
+
+    WECHAT, ALIPAY = "wechat", "alipay"
+    KIND_CHOICES = [(WECHAT, "微信"), (ALIPAY, "支付宝")]
+
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.CASCADE, related_name="paycodes")
+    group = models.ForeignKey(Group, null=True, blank=True, on_delete=models.CASCADE, related_name="paycodes")
+    name = models.CharField(max_length=40)  # the person, as named in the game or the group's roster
+    person = models.CharField(max_length=40)  # ``key(name)``: one code of each kind per person
+    kind = models.CharField(max_length=10, choices=KIND_CHOICES)
+    address = models.CharField(max_length=200)  # what the code says, as decoded
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(game__isnull=False, group__isnull=True) | Q(game__isnull=True, group__isnull=False),
+                name="paycode_game_or_group",
+            ),
+            models.UniqueConstraint(
+                fields=["game", "person", "kind"], condition=Q(game__isnull=False), name="paycode_once_per_game"
+            ),
+            models.UniqueConstraint(
+                fields=["group", "person", "kind"], condition=Q(group__isnull=False), name="paycode_once_per_group"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.kind}"

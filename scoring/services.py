@@ -32,6 +32,7 @@ from scoring.models import (
     Game,
     Group,
     Hand,
+    PayCode,
     Settlement,
     SettleUp,
     SettleUpPart,
@@ -265,11 +266,11 @@ def create_game(
 
 
 def restore_game(
-    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, **kept
+    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, paycodes=(), **kept
 ) -> Game:
     """A game from a backup that scoring/records/backup.py has read and checked: its hand rows as
     the file holds them, replayed and stored, and its settlement (``settlement``: the file's
-    terms, ``created_at`` and ``paid``) worked out again from the replayed totals."""
+    terms, ``created_at`` and ``paid``) worked out again from the replayed totals, and its 收款码."""
     with transaction.atomic():
         game = create_game(ruleset=ruleset, players=players, first_dealer=first_dealer, rules=rules, **kept)
         for hand in hands:
@@ -284,6 +285,7 @@ def restore_game(
                 by_key = {key(name): (name, total) for name, total in people}
                 people = [by_key[key(name)] for name in settlement["names"]]
             _settle(game, people, **terms, created_at=settlement["created_at"], paid=settlement["paid"])
+        PayCode.objects.bulk_create(PayCode(game=game, person=key(c["name"]), **c) for c in paycodes)
         if hands:
             game.bump_version()
     return game
@@ -798,3 +800,40 @@ def _release(game: Game) -> None:
     # what they took in was unpaid when taken (or paid only by cancelling out): unpaid again
     Transfer.objects.filter(settle_up_part__settle_up__in=released).update(paid_at=None)
     SettleUp.objects.filter(pk__in=released).delete()
+
+
+# -- 收款码 (scoring/paycodes.py reads them; a game's, or a group's for every evening) -----------
+
+
+def _paycode_owner(game: Game | None, group: Group | None) -> tuple[dict, list[str]]:
+    """The owner's row lock taken, its filter for ``PayCode`` and the names a code may be for:
+    the game's people, or the group's roster."""
+    if game is not None:
+        locked = _locked(game, playing=False)
+        return {"game": locked}, circle.names_at(locked)
+    locked = _locked_group(group)
+    return {"group": locked}, list(locked.roster)
+
+
+def add_paycode(*, name: str, kind: str, address: str, game: Game | None = None, group: Group | None = None) -> PayCode:
+    """A person's 收款码 for ``game`` (or for every evening of ``group``): one of each kind per
+    person, a new one replacing the old (a new row, so that its picture's address never shows
+    another code)."""
+    with transaction.atomic():
+        owner, names = _paycode_owner(game, group)
+        person = next((n for n in names if key(n) == key(name)), None)
+        if person is None:
+            raise Conflict(
+                "这个人不在这里（名单或这一场里没有这个名字）。",
+                "This person is not here (the name is not in this game or the roster).",
+            )
+        PayCode.objects.filter(**owner, person=key(person), kind=kind).delete()
+        return PayCode.objects.create(**owner, name=person, person=key(person), kind=kind, address=address)
+
+
+def remove_paycode(*, paycode_id: int, game: Game | None = None, group: Group | None = None) -> None:
+    """A 收款码 taken off (only ``game``'s own, or ``group``'s own)."""
+    with transaction.atomic():
+        owner, _names = _paycode_owner(game, group)
+        if not PayCode.objects.filter(pk=paycode_id, **owner).delete()[0]:
+            raise Conflict("这个收款码已经删掉了。", "This payment code was already removed.")

@@ -285,6 +285,7 @@ RATE_LIMITS = {
     "imports": env_int("DJANGO_LIMIT_IMPORTS", 10, minimum=1),
     "hands": env_int("DJANGO_LIMIT_HANDS_PER_MINUTE", 20, minimum=1),
     "changes": env_int("DJANGO_LIMIT_CHANGES_PER_MINUTE", 30, minimum=1),
+    "paycodes": env_int("DJANGO_LIMIT_PAYCODE_UPLOADS", 20, minimum=1),  # 收款码 screenshots read
 }
 MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)
 # People per game (everyone who ever sat in it: seatings, imports) and per 牌友圈 (its roster, and

@@ -16,4 +16,7 @@ urlpatterns = [
     path("group/<str:token>/settle-up", groups.settle_up, name="group-settle-up"),
     path("group/<str:token>/paid/<int:transfer_id>", groups.paid, name="group-paid"),
     path("group/<str:token>/settle-up/<int:settle_up_id>/undo", groups.undo, name="group-undo"),
+    path("group/<str:token>/paycode", groups.add_paycode, name="group-paycode-add"),
+    path("group/<str:token>/paycode/<int:paycode_id>/remove", groups.remove_paycode, name="group-paycode-remove"),
+    path("group/<str:token>/paycode/<int:paycode_id>.png", groups.paycode_png, name="group-paycode-png"),
 ]

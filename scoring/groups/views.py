@@ -15,13 +15,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import circle, device, services
+from scoring import circle, device, paycodes, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, no_control_characters, refusal
 from scoring.groups import evenings
 from scoring.lang import say
-from scoring.models import Group
+from scoring.models import Group, PayCode
 from scoring.records.listing import lines
 from scoring.table.pages import lan_base, qr_svg
 
@@ -114,11 +114,18 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "plan": evenings.group_plan(group) if can_edit else None,
         "last": last,
         "last_seating": circle.seating_of(last) if last is not None else [],
+        **paycode_context(group),
         "roster_form": GroupForm(initial={"name": group.name, "roster": "\n".join(group.roster)}, auto_id="roster_%s"),
     }
     response = render(request, "groups/group.html", context)
     device.remember_group(request, response, token)
     return response
+
+
+def paycode_context(group: Group) -> dict:
+    """The group's 收款码: under its settle-ups' transfers, listed by the roster, added there."""
+    codes = paycodes.codes_by_person(group=group)
+    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, group.roster), "paycode_people": group.roster}
 
 
 def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
@@ -346,3 +353,37 @@ def carry_undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpRespo
     spend_change(game=game)
     said(request, lambda: services.undo_settle_up(game.group, settle_up_id, game=game), UNDONE)
     return redirect("settle", token=token)
+
+
+def _back_to_codes(token: str):
+    return redirect(reverse("group", args=[token]) + "#paycodes")
+
+
+@require_POST
+def add_paycode(request: HttpRequest, token: str) -> HttpResponse:
+    """A roster person's 收款码, kept for every evening of the group (only its address)."""
+    group = evenings.writable_group(request, token)
+    throttle(request, "paycodes")  # each upload is decoded: counted before, refused or not
+    spend_change(group=group)
+    paycodes.upload(request, lambda **code: services.add_paycode(group=group, **code))
+    return _back_to_codes(token)
+
+
+@require_POST
+def remove_paycode(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
+    group = evenings.writable_group(request, token)
+    spend_change(group=group)
+    try:
+        services.remove_paycode(group=group, paycode_id=paycode_id)
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    return _back_to_codes(token)
+
+
+def paycode_png(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
+    """A group's code as a PNG (view link too: the payers need it)."""
+    group, _can_edit = evenings.load_group(request, token)
+    found = PayCode.objects.filter(pk=paycode_id, group=group).first()
+    if found is None:
+        raise Http404(_("没有这个收款码"))
+    return paycodes.served_png(request, found)

@@ -101,6 +101,10 @@ def backup_json(ledger: ReplayView) -> dict:
             "hands": [_hand_record(row.hand) for row in ledger.rows],
             "settlement": _settlement_record(game),
             "round_length": game.round_length,
+            "paycodes": [
+                {"name": c.name, "kind": c.kind, "address": c.address, "created_at": _when(c.created_at)}
+                for c in game.paycodes.all()
+            ],
         },
     }
 
@@ -181,6 +185,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
         round_length=saved["round_length"] if saved else None,
         pending=saved["pending"] if saved else {},
         created_at=saved["created_at"] if saved else now,
+        paycodes=saved["paycodes"] if saved else [],
     )
 
 

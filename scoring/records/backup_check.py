@@ -15,11 +15,13 @@ from scoring.engine.points import from_json
 from scoring.engine.seating import key
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
+from scoring.paycodes import kind_of
 
-FORMAT = 3  # 1 was the contract's game alone; 2 left the deal at its seat after a seating
-READABLE = (2, FORMAT)  # a 2 is read as it was written (``seat_kept_the_deal``)
+FORMAT = 4  # 1 was the contract's game alone; 2 left the deal at its seat after a seating; 3 had no 收款码
+READABLE = (2, 3, FORMAT)  # a 2 is read as it was written (``seat_kept_the_deal``)
 BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
-BACKUP_OPTIONAL = frozenset(("round_length",))  # 打几圈 (files written before it have none)
+BACKUP_OPTIONAL = frozenset(("round_length", "paycodes"))  # 打几圈, 收款码 (files written before have none)
+PAYCODE_FIELDS = frozenset(("name", "kind", "address", "created_at"))
 MAX_ROUNDS = 99
 HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
@@ -200,6 +202,29 @@ def _settlement(raw, people: list[str]) -> dict | None:
     }
 
 
+def _paycodes(raw, people: list[str]) -> list[dict]:
+    """The game's 收款码: each a person of the game, a kind and an address of that kind, as the
+    upload would have taken it (scoring/paycodes.py), one of each kind per person."""
+    if raw is None:
+        return []
+    if not isinstance(raw, list) or len(raw) > 2 * len(people):
+        _refuse("收款码 paycodes 应为列表。", "paycodes must be a list.")
+    known, out, seen = {key(name): name for name in people}, [], set()
+    for item in raw:
+        code = _object(item, PAYCODE_FIELDS, ("每个收款码", "each payment code"))
+        address = _text(code["address"], 200, ("收款码地址", "A payment code's address"))
+        name = _text(code["name"], 40, ("收款码的人", "A payment code's name"))
+        if key(name) not in known or code["kind"] != kind_of(address) or (key(name), code["kind"]) in seen:
+            _refuse(
+                f"收款码（{name}）应为这一场里的人的微信或支付宝收款码，每人每种一个。",
+                f"The payment code of {name} must be a WeChat or Alipay code of a person of this game, one of each.",
+            )
+        seen.add((key(name), code["kind"]))
+        created_at = _time(code["created_at"], ("收款码的时间", "A payment code's created_at"))
+        out.append({"name": known[key(name)], "kind": code["kind"], "address": address, "created_at": created_at})
+    return out
+
+
 def read_backup(data: dict, ruleset, people: list[str]) -> dict | None:
     """``data``'s ``backup`` object, checked (``BackupError`` says what is wrong), or None for a
     file without one. ``data`` is a game the contract has scored; ``people``, its people in order
@@ -229,4 +254,5 @@ def read_backup(data: dict, ruleset, people: list[str]) -> dict | None:
         "round_length": _int(raw["round_length"], 1, MAX_ROUNDS, ("打几圈 round_length", "round_length"))
         if raw.get("round_length") is not None
         else None,
+        "paycodes": _paycodes(raw.get("paycodes"), people),
     }

@@ -20,7 +20,7 @@ GET_PAGES = {
     "summary": 3,
     "chart": 3,
     "export.csv": 3,
-    "export.json": 3,
+    "export.json": 4,  # and the game's 收款码, which its backup carries
 }
 
 

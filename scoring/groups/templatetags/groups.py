@@ -63,6 +63,7 @@ def group_carry(context) -> dict:
         "group": group,
         "group_token": evenings.group_token_for(context["request"], group),
         "csrf_token": context.get("csrf_token"),
+        "paycodes": context.get("paycodes"),  # the payees' 收款码 under its settle-ups' transfers
     }
     if game.status != game.FINISHED:
         people = {evenings.key(name) for name in circle.names_at(game)}

@@ -1,0 +1,50 @@
+"""收款码 on the settle page: a person's code for this game added or removed by the edit link,
+and its picture, drawn again by the app, for every link (the payers need it)."""
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import paycodes, services
+from scoring.access import load_game, spend_change, throttle, writable_game
+from scoring.lang import say
+from scoring.models import PayCode
+
+
+def back(token: str):
+    return redirect(reverse("settle", args=[token]) + "#paycodes")
+
+
+@require_POST
+def add(request: HttpRequest, token: str) -> HttpResponse:
+    """A screenshot of a person's 收款码, read here; only its address is kept."""
+    game = writable_game(request, token)
+    throttle(request, "paycodes")  # each upload is decoded: counted before, refused or not
+    spend_change(game=game)
+    paycodes.upload(request, lambda **code: services.add_paycode(game=game, **code))
+    return back(token)
+
+
+@require_POST
+def remove(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
+    game = writable_game(request, token)
+    spend_change(game=game)
+    try:
+        services.remove_paycode(game=game, paycode_id=paycode_id)
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+    return back(token)
+
+
+def png(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
+    """A code of this game, or of its group, as a PNG (view link too)."""
+    game, _can_edit = load_game(request, token)
+    found = PayCode.objects.filter(pk=paycode_id, game=game).first()
+    if found is None and game.group_id is not None:
+        found = PayCode.objects.filter(pk=paycode_id, group_id=game.group_id).first()
+    if found is None:
+        raise Http404(_("没有这个收款码"))
+    return paycodes.served_png(request, found)
