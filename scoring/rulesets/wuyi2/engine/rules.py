@@ -1,8 +1,4 @@
-"""House rules of 武义二人麻将: docs/rules/wuyi2.md §3 and §6, with their defaults.
-
-``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it does
-not know, or a value of the wrong kind, is a game-level ``ScoringError``.
-"""
+"""House rules of 武义二人麻将: docs/rules/wuyi2.md §3 and §6, with their defaults."""
 
 from dataclasses import dataclass, field
 

@@ -1,9 +1,5 @@
 """义乌: the win type the tiles and context allow (docs/analysis.md "What each ruleset answers";
-docs/rules/yiwu.md §4 types, §9 the 财神 rules).
-
-Order of choice: gangkai · caishentou / qidui_caishentou · qianggang · the self-drawn family ·
-the discard family. A hand that is both 七对 and standard reads as 七对 ("Readings settled").
-"""
+docs/rules/yiwu.md §4 types, §9 the 财神 rules); a hand both 七对 and standard reads as 七对."""
 
 from scoring.engine.analyse.decompose import is_qidui, is_shisanbukao, is_standard
 from scoring.engine.analyse.hand import Hand
@@ -26,8 +22,7 @@ def _family(hand: Hand, melded: int) -> str | None:
 
 
 def _caishentou(hand: Hand, melded: int) -> str | None:
-    """财神头: without ``last``, a standard hand short of its pair plus a lone wild (or six pairs +
-    a lone wild → qidui_caishentou, preferred as 七对 is)."""
+    """财神头: without ``last``, a standard hand short of its pair plus a lone wild (six pairs: qidui_caishentou)."""
     if hand.lone is None:
         return None
     counts, wilds = hand.lone
@@ -64,8 +59,7 @@ def answer(ctx: Context, hand: Hand) -> dict:
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
-    """「自摸 ×2」 / "Self-drawn ×2"; the reason when §9 forbids the win. (No house rule changes
-    a win type's multiplier: ``rules`` is taken for the common interface.)"""
+    """「自摸 ×2」 / "Self-drawn ×2"; the reason when §9 forbids the win (``rules``: the common interface)."""
     code = answer.get("win_type")
     if code is None:
         return answer.get("reason", "")
