@@ -53,7 +53,7 @@ def measure(fn, repeats: int | None = None, server: int | None = None) -> tuple[
     """(median ms, p95 ms, server CPU ms per request, queries in the last call, bytes in the last response)."""
     repeats = repeats or REPEATS
     for _ in range(WARM_UP):
-        fn()  # warm up
+        fn()
     times = []
     cpu = cpu_seconds(server)
     for _ in range(repeats):

@@ -1,5 +1,9 @@
 """A ruleset's 算牌 as the registry holds it; ``TRAITS`` a ruleset states only where it differs
-(docs/analysis.md "A ruleset's own request"), ``trait`` reads them."""
+(docs/analysis.md "A ruleset's own request"), ``trait`` reads them.
+
+Every analyser also states what its page asks (scoring/analyse/sheet.py asks these, never its code):
+``FLAGS`` (the context toggles), ``FIRST_ROUND`` (the first-round wins a request may claim),
+``NEXT_IS_WILD``, ``BAI_STANDS_IN`` (白板 plays as the flip's kind) and ``SEAT_WIND``."""
 
 from types import ModuleType
 

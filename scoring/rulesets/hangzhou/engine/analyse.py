@@ -92,15 +92,14 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{head}：{shown}" if zh else f"{head}: {shown}"
 
 
-# What the table's 算牌 page and the request's checks ask of the ruleset (scoring/engine/analyse/analyser.py).
 WILDS = ("P",)  # the four 白 are the 财神; nothing is flipped (§1)
 FIELDS = ("ruleset", "tiles", "last", "self_drawn", "after_kong", "melded", "dealer", "rules")
 SELF_DRAWN_ONLY = True  # only self-drawn wins (§1)
-FLAGS = ("after_kong",)  # the context toggles it offers
-FIRST_ROUND: tuple[str, ...] = ()  # no first-round wins
+FLAGS = ("after_kong",)
+FIRST_ROUND: tuple[str, ...] = ()
 NEXT_IS_WILD = False
 BAI_STANDS_IN = False  # 白 is the 财神 itself
-SEAT_WIND = False  # the answer does not need the winner's seat wind
+SEAT_WIND = False
 __all__ = ["QUESTIONS", "questions", "with_answers"]  # the page's questions (analyse_questions.py)
 
 

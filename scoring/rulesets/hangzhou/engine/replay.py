@@ -60,7 +60,6 @@ def factors(rules: Rules, dealer: int, streak: int, winner: int) -> list[int]:
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (unchanged); ``ScoringError`` (hand=None) on a bad entry."""
     dealer, streak = state.dealer, state.streak
     if hand.outcome != "win":
         return HandResult(dealer, streak, 0, net=[0, 0, 0, 0], payments=[])

@@ -145,12 +145,11 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{answer['fan']} 番：{shown}" if zh else f"{answer['fan']} fan: {shown}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
-FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile")  # the context toggles it offers
-FIRST_ROUND = ("tianhu", "dihu", "renhu")  # the first-round wins a request may claim (§2)
-NEXT_IS_WILD = False  # only the flip's kind is wild
-BAI_STANDS_IN = True  # 白板 plays as the flip's kind (unless the flip is 白)
-SEAT_WIND = False  # the answer does not need the winner's seat wind
+FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile")
+FIRST_ROUND = ("tianhu", "dihu", "renhu")  # §2
+NEXT_IS_WILD = False
+BAI_STANDS_IN = True
+SEAT_WIND = False
 
 
 def can_win(answer: dict) -> bool:

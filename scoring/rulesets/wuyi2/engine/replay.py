@@ -47,7 +47,6 @@ def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (unchanged); ``ScoringError`` (hand=None) on a bad entry."""
     dealer = state.dealer
     if hand.outcome != "win":
         return HandResult(dealer, state.streak, 0, net=[0, 0], payments=[])

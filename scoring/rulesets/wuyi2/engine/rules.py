@@ -72,5 +72,4 @@ DEFAULT_PRESET = "1分"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)

@@ -67,12 +67,11 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{kind.zh if zh else kind.en} ×{kind.multiplier}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
-FLAGS = ("self_drawn", "after_kong", "robbing_kong")  # the context toggles it offers
-FIRST_ROUND: tuple[str, ...] = ()  # the first-round wins a request may claim
-NEXT_IS_WILD = False  # only the flip's kind is wild (诸暨: the next kind too)
-BAI_STANDS_IN = True  # 白板 plays as the flip's kind (unless the flip is 白)
-SEAT_WIND = False  # the answer does not need the winner's seat wind
+FLAGS = ("self_drawn", "after_kong", "robbing_kong")
+FIRST_ROUND: tuple[str, ...] = ()
+NEXT_IS_WILD = False
+BAI_STANDS_IN = True
+SEAT_WIND = False
 
 
 def can_win(answer: dict) -> bool:

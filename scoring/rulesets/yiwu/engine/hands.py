@@ -100,7 +100,6 @@ def _caishen(value) -> int:
 
 
 def parse_hand(raw) -> HandEntry:
-    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:

@@ -177,7 +177,6 @@ def _pays_everyone(rules: Rules, dealer: int, maizi, xiazi, payer: int, kind: st
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (unchanged); ``ScoringError`` (hand=None) on a bad entry."""
     dealer = state.dealer
     maizi = apply_maizi(rules, state, hand)
     xiazi = apply_joins(rules, state, hand)

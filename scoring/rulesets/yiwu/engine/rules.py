@@ -141,5 +141,4 @@ DEFAULT_PRESET = "7/5"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)

@@ -103,9 +103,8 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{total} {unit}：{shown}" if zh else f"{total} {unit}: {shown}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
-FLAGS = ("self_drawn", "after_kong", "robbing_kong")  # the context toggles it offers
-FIRST_ROUND = ("tianhu", "dihu")  # the first-round wins a request may claim (§3)
+FLAGS = ("self_drawn", "after_kong", "robbing_kong")
+FIRST_ROUND = ("tianhu", "dihu")  # §3
 NEXT_IS_WILD = True  # the flip's kind and the next are wild (§1)
 BAI_STANDS_IN = False  # 白板 is a plain tile unless it is itself wild
 SEAT_WIND = True  # the winner's seat wind counts (§3)

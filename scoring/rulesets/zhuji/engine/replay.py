@@ -32,7 +32,6 @@ class TableState(PlainState):
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (unchanged); ``ScoringError`` (hand=None) on a bad entry."""
     dealer = state.dealer
     if hand.outcome != "win":
         return HandResult(dealer, state.streak, 0, net=[0, 0, 0, 0], payments=[])

@@ -53,5 +53,4 @@ DEFAULT_PRESET = "1分"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object (which must be an object): overrides on ``base``."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)
