@@ -1,7 +1,8 @@
 """People and seats (换人, 轮空, 换位), the same in every ruleset (docs/contract.md "People and seats").
 
 A person's total is kept as an offset from their seat's running total, so an ordinary hand costs
-nothing here: only a seating moves the offsets.
+nothing here: only a seating moves the offsets. ``passes`` counts the hands after which another
+seat deals (圈: passes // seats); a seating's or a correction's new dealer is no pass.
 """
 
 from dataclasses import dataclass, field, replace
