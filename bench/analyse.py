@@ -1,12 +1,7 @@
-"""算牌 speed (docs/analysis.md): prints numbers, asserts nothing.
+"""算牌 speed (docs/analysis.md), beside the ``mahjong`` package on the same wild-free hands.
 
-Goals: median ≤ 1 ms and p99 ≤ 10 ms per 14-tile analysis, 13-tile waits median ≤ 10 ms; and
-beside the ``mahjong`` package (a dev requirement) on the same wild-free hands, measured side by
-side in one run: the completeness check at least as fast as ``Agari().is_agari``, ``analyse()`` of
-14 tiles at most 2× ``is_agari``, and 13-tile waits faster than a loop of ``is_agari`` over the 34
-kinds.
-
-Run: make bench-analyse   (or: .venv/bin/python bench/analyse.py [--tiny]; --tiny: a few dozen hands each)
+Goals: median ≤ 1 ms and p99 ≤ 10 ms per 14-tile analysis, 13-tile waits median ≤ 10 ms, and no
+slower than the peer's ``is_agari`` (``analyse()`` at most 2×). Run: make bench-analyse (``--tiny``).
 """
 
 import argparse
@@ -44,8 +39,7 @@ def random_request(rng: random.Random, ruleset: str) -> dict:
 
 
 def clear_caches() -> None:
-    """Every memo of the 算牌 engine emptied (the decompositions, the parsed house rules, the
-    rulesets' own)."""
+    """Every memo of the 算牌 engine emptied."""
     for module in (decompose, analyse_tiles, analyse_request, *map(analyser, RULESETS)):
         for memo in vars(module).values():
             if not isinstance(memo, type) and hasattr(memo, "cache_clear"):
@@ -176,8 +170,7 @@ def _p90(times: list[float]) -> float:
 
 
 def side_by_side() -> None:
-    """Per ruleset, on the same wild-free hands, each timed once (hands not seen before, the group
-    caches warmed first on other hands, as in a running server), ours and the peer's in turn."""
+    """Per ruleset, on the same wild-free hands not seen before (caches warmed on others), ours and the peer's."""
     agari = Agari()
     print(f"Beside the mahjong package: {N_PEER:,} wild-free hands per ruleset, each timed once, ours then theirs")
     print(f"  {'median':<8}{'14 tiles: analyse() / is_agari':>40}   {'13 tiles: waits / 34 × is_agari':>40}")

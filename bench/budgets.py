@@ -1,13 +1,8 @@
 """Budget counters beside a flooded cache of pages (docs/deploy.md, "What Redis holds").
 
-A Redis of pages is meant to evict (allkeys-lru). A counter kept in it, as the budgets once
-were, is pushed out by junk enough to fill it, and the client's budget starts afresh. This
-fills a private pages' Redis of ``--megabytes`` with 10 KB junk pages and reports when a
-counter kept there is lost, beside one in a Redis of its own (noeviction) and one in the
-database; then what one count costs in each place, side by side.
-
+A Redis of pages evicts (allkeys-lru), so a counter kept there is lost to junk: this floods one and
+reports when, beside a noeviction Redis and the database, with what a count costs in each.
 Run: .venv/bin/python bench/budgets.py [--megabytes 20] [--counts 2000] [--tiny]
-(--tiny: a Redis of 3 MB, flooded 4 times over, and 20 counts)
 """
 
 import argparse

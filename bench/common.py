@@ -36,9 +36,8 @@ def free_port() -> int:
 
 
 def sqlite_url(path: Path | str) -> str:
-    """DATABASE_URL of the SQLite file ``path`` (a bare name: in the temporary folder). A file not there
-    yet starts as a copy of BENCH_SQLITE_TEMPLATE when that names one (a migrated database,
-    tests/test_benchmarks.py), so that its migrate has nothing left to do."""
+    """DATABASE_URL of the SQLite file ``path``; a new file starts as a copy of BENCH_SQLITE_TEMPLATE
+    (a migrated database) when that names one."""
     import shutil
 
     path = Path(tempfile.gettempdir(), path)
@@ -50,8 +49,7 @@ def sqlite_url(path: Path | str) -> str:
 
 @contextmanager
 def static_files_lock(tree: Path = ROOT):
-    """Held around collectstatic into ``tree``'s staticfiles/: two benchmarks started together
-    would both rewrite its manifest, which collectstatic deletes before it writes it again."""
+    """Held around collectstatic: two benchmarks started together would both rewrite its manifest."""
     import fcntl
 
     folder = tree / "staticfiles"
@@ -95,15 +93,13 @@ def best_of(repeats: int, fn) -> float:
 
 
 def start_gunicorn(port: int, workers: int, app: str = "yiwu_site.wsgi"):
-    """gunicorn serving ``app`` on 127.0.0.1:``port`` with this process's environment, once
-    /healthz answers."""
+    """gunicorn serving ``app`` on 127.0.0.1:``port``, once /healthz answers."""
     gunicorn = str(ROOT / ".venv/bin/gunicorn")
     return start_server([gunicorn, app, "--bind", f"127.0.0.1:{port}", "--workers", str(workers)], port)
 
 
 def start_server(command: list[str], port: int):
-    """``command`` (a server on 127.0.0.1:``port``) run from the project's folder with this
-    process's environment, returned once /healthz answers."""
+    """``command`` serving on 127.0.0.1:``port`` from the project's folder, once /healthz answers."""
     import http.client
     import subprocess
 
@@ -121,9 +117,7 @@ def start_server(command: list[str], port: int):
 
 
 def setup_django(env: dict[str, str], database: str) -> None:
-    """Django under ``env`` on 127.0.0.1, on a throwaway SQLite file named ``database`` in the
-    temporary folder unless DATABASE_URL names another, migrated, with its static files collected
-    where they are served collected (production, ``make run``)."""
+    """Django under ``env`` on a throwaway SQLite file (unless DATABASE_URL), migrated, static files collected."""
     os.environ.update(env, DJANGO_ALLOWED_HOSTS="127.0.0.1")
     if not os.environ.get("DATABASE_URL"):
         os.environ["DATABASE_URL"] = sqlite_url(database)
@@ -153,17 +147,13 @@ TINY_4G = {
 
 
 def weak_4g_phone(browser, probe: str, network: dict = WEAK_4G):
-    """A touch phone at 390×844 (a browser context) with ``probe`` installed before every page
-    script, its page throttled to ``network`` (``WEAK_4G``) by Chromium's own emulation: (context, page, its
-    CDP session, with the Network domain on)."""
+    """A 390×844 touch phone with ``probe`` installed and its page throttled: (context, page, CDP session)."""
     context = browser.new_context(
         viewport={"width": 390, "height": 844},
         locale="zh-CN",
         has_touch=True,
         is_mobile=True,
-        # No service worker: the requests it makes for the page escape Chromium's throttling of
-        # the page (CDP), which would time a 4G phone at the speed of the loopback. Online it
-        # only passes pages through (network first), so the taps are what the network costs.
+        # No service worker: its requests escape CDP's throttling of the page and would time the loopback.
         service_workers="block",
     )
     context.add_init_script(probe)

@@ -1,8 +1,5 @@
-"""The app exactly as gunicorn serves it, plus two response headers for bench/load.py:
-``X-Queries``, how many database queries the request made (counted around each one by
-Django's execute_wrapper), and ``X-CPU-us``, the CPU time the worker spent in the app for it
-(a sync worker serves one request at a time, so its process time is the request's, however
-busy the machine). Nothing else changes."""
+"""The app as gunicorn serves it, plus ``X-Queries`` and ``X-CPU-us`` headers for bench/load.py
+(a sync worker serves one request at a time, so its process time is the request's)."""
 
 import time
 

@@ -55,8 +55,7 @@ def random_zhuji_game(n_hands: int, seed: int = 7) -> list[dict]:
 
 
 def random_wuyi2_game(n: int, seed: int = 7) -> dict:
-    """A random valid 武义二人麻将 game: each pattern is picked among those ``conflicts``
-    allows, so every hand passes validation."""
+    """A random valid 武义二人麻将 game: each pattern picked among those ``conflicts`` allows."""
     rng = random.Random(seed)
     dealer, hands = 0, []
     for _ in range(n):
@@ -79,8 +78,7 @@ def random_wuyi2_game(n: int, seed: int = 7) -> dict:
 
 
 def hands_per_second(ruleset, rules, hands: list, repeats: int = 5) -> tuple[float, float]:
-    """Replay ``hands`` (contract JSON): (wall-clock best of ``repeats``, CPU-time best of ``repeats``)
-    hands/s. CPU time is the steadier of the two on a busy 2-core machine."""
+    """Replay ``hands``: (wall-clock, CPU-time) best of ``repeats`` in hands/s; CPU is the steadier."""
     wall = best_of(repeats, lambda: replay(ruleset, rules, hands))
     cpu = float("inf")
     for _ in range(repeats):

@@ -1,15 +1,8 @@
-"""One client adding a query string to every request: the builds it can force, and /healthz.
+"""One client adding a new ``?n=`` to every request: the page builds it can force, and /healthz beside it.
 
-A kept page (the step bundle, the game page) is keyed by what it is rendered from. Were the raw
-query string part of that key, ``/g/<edit>/steps?n=1``, ``?n=2``… would each build the page
-afresh and store another copy for an hour. For ``--seconds`` each, one client asks as fast as
-it can for the step bundle, then the game page through the view link, each with a new ``?n=``;
-beside it a probe asks /healthz every 50 ms. gunicorn (2 workers) on SQLite with a private
-Redis as the shared cache: the copies stored are Redis's new keys. ``--compare PATH`` runs the
-same against another checkout (e.g. a worktree of an older commit) in the same run.
-
-Run: .venv/bin/python bench/flood.py [--seconds 20] [--compare /tmp/before] [--tiny]
-(--tiny: a quarter of a second per address, one gunicorn worker)
+A kept page is keyed by what it is rendered from, not the raw query string, so ``?n=1``, ``?n=2``…
+must not each store a copy. Run: bench/flood.py [--seconds 20] [--compare PATH] [--tiny];
+``--compare`` runs another checkout side by side.
 """
 
 import argparse

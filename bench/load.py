@@ -1,31 +1,11 @@
 """Load: many tables of phones against gunicorn on 127.0.0.1 only, bounded in count and time.
 
-Run: make bench-load   (or: .venv/bin/python bench/load.py [--db postgres|sqlite] [--tables 50]
-     [--seconds 60] [--workers 2] [--servers 1] [--redis] [--hand-every 20] [--processes 2]
-     [--database yiwu_bench] [--tiny])
---tiny: 2 tables on SQLite for 2 s, polls every 0.5 s, a hand every second, one server of one worker
-with Redis.
-Each table has 4 phones with its game page open, polling every 3 s with the version they show
-and fetching the step bundle of each new version a poll brings (as static/js/steps.js does;
-``--no-steps``: not), and records a hand every 20 s (preview, then confirm, as the entry form does;
-``--hand-every 180`` for a real table's pace of a few minutes a hand). Prints requests/s, p50/p95/p99 latency per kind, errors, the database
-queries each kind of request made (a header the bench's WSGI wrapper adds: bench/counted_wsgi.py)
-and the CPU each part used (app servers, PostgreSQL's backends for the bench database, Redis).
-
-The phones run in ``--processes`` processes (by default one per core, at most 4), each with its
-share of the tables and a thread per phone: in one process, 1,500 threads waiting on Python's
-lock between a response and its clock stopping added their wait to the latencies measured.
-
-``--servers 2`` starts two gunicorn instances (separate processes, separate ports) sharing the
-database and a Redis (docs/deploy.md's layout on one machine); the script sends each request
-to the next server in turn, as a round-robin load balancer would, so a phone's polls land on
-the server that did not take the confirm as often as on the one that did. ``--redis`` gives one
-server the shared cache too (implied by more than one). The Redis is a private redis-server on
-a free port (Debian's package), stopped at the end.
-
-At the end it checks what the phones saw: the hands in each game are the confirms that
-succeeded (none lost, none twice), and once every write is over, no phone still showing an old
-version is told "nothing new" (204) by either server.
+Run: make bench-load (``--help`` for the options; ``--tiny``: 2 tables on SQLite for 2 s). Each table
+is 4 phones polling every 3 s, fetching each new version's step bundle, and a hand every 20 s;
+prints requests/s, latencies, queries and CPU per kind. Phones run in several processes, since
+one Python's lock between thousands of threads added its wait to the latencies. ``--servers 2``
+sends requests round-robin to two servers sharing a Redis. At the end it checks no confirm was
+lost or doubled and no server tells a stale phone "nothing new".
 """
 
 import argparse
@@ -159,9 +139,7 @@ def timed(
 
 
 def phone(token: str, version: int, stop: float, results: Results, servers: Servers, steps: bool) -> None:
-    """A phone with the game page open at ``version``: it polls every 3 s from a moment of its own,
-    and when a poll brings a new version, fetches that version's step bundle as static/js/steps.js
-    does (``steps``; the first phone of a table to ask builds it, the others find it kept)."""
+    """A phone with the game page open at ``version``: polls every 3 s, fetching each new version's step bundle."""
     cookies: dict = {}
     time.sleep(random.uniform(0, POLL_EVERY))
     while time.monotonic() < stop:
@@ -214,8 +192,7 @@ def tables(versions: dict[str, int], stop: float, ports: list[int], steps: bool,
 
 
 def phones_of(versions: dict[str, int], stop: float, ports: list[int], args) -> Results:
-    """Every table's phones, in ``--processes`` processes (the tables dealt out among them), so
-    that one Python's lock between threads does not hold up the answers it times."""
+    """Every table's phones, dealt out among ``--processes`` processes."""
     steps = not args.no_steps
     if args.processes == 1:
         return tables(versions, stop, ports, steps, args.hand_every)
@@ -261,8 +238,7 @@ def prepare(db_url: str, tables: int, db_name: str) -> dict[str, int]:
 
 
 def warm_up(ports: list[int], tokens: list[str]) -> None:
-    """A few of each read on every server before the clock starts: each worker has imported
-    and compiled what the run asks of it (no writes, so the games stay as seeded)."""
+    """A few of each read on every server before the clock starts, so each worker has warmed up."""
     for port in ports:
         servers = Servers([port])
         for token in tokens[:8]:
@@ -283,8 +259,7 @@ def hands_in(tokens: list[str]) -> dict[str, tuple[int, int]]:
 
 
 def stale_phones(seen: list[tuple[str, int]], final: dict[str, tuple[int, int]], servers: Servers) -> str:
-    """Once every write is over, each phone polls once more with the version it shows: a 204
-    to a phone whose version is not its game's is a stale cache (any server may answer)."""
+    """Each phone polls once more after the writes: a 204 to a phone whose version is not its game's is a stale cache."""
     for port in servers.ports:  # the backlog of an overloaded run answered first
         for _ in range(120):
             start = time.perf_counter()
@@ -314,9 +289,7 @@ def redis_used_memory(url: str) -> int:
 
 
 class CpuMonitor(threading.Thread):
-    """CPU (user + system, Linux /proc) used by groups of processes while the run lasts, read
-    every second: a process that appears is counted from its first reading, one that ends
-    keeps its last (PostgreSQL's backends come and go with the workers' connections)."""
+    """CPU (user + system, /proc) of groups of processes, read every second; one that ends keeps its last."""
 
     def __init__(self, groups: dict):
         super().__init__(daemon=True)
@@ -356,21 +329,14 @@ class CpuMonitor(threading.Thread):
 
 
 def machine_busy() -> float:
-    """Seconds of CPU the whole machine has spent busy since it started (Linux /proc/stat: every
-    state but idle and waiting on disk), the kernel's work for the loopback network included,
-    which no process's own time counts."""
+    """Seconds the whole machine spent busy (/proc/stat), the kernel's loopback work included."""
     ticks = [int(field) for field in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
     return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def capacity(results: Results, app_cpu_seconds: float, record_every: float) -> str:
-    """What one table costs the app servers at the run's pace and at a real table's (a hand
-    every 3 min), from the CPU each request kind took (the servers' own measure, robust to a
-    busy machine, unlike the latencies). A table sends 4/3 polls a second, 4 per hand of them
-    changed (each then fetching the new version's step bundle, built by the first phone to
-    ask), and one preview and one confirm per hand. Beside it, the share of the servers'
-    processes beyond the app (gunicorn, the kernel), per request, when every request was
-    answered (an overloaded server also works for clients gone)."""
+    """What one table costs the app servers, at the run's pace and at a real table's (a hand every
+    3 min), from the servers' own CPU per request kind (robust to a busy machine)."""
     mean = {kind: statistics.fmean(values) for kind, values in results.cpu_ms.items()}
     needed = ("poll 204", "poll 200", "entry preview", "entry confirm")
     if any(kind not in mean for kind in needed):

@@ -1,10 +1,7 @@
-"""Long games: replaying 2,000 hands (goal < 50 ms), an edit of hand 1 of 2,000 re-settled
-and written back to the cache (goal < 200 ms), with the worst case of rewriting every result,
-the whole-game pages (summary, CSV, settle) of a 2,000-hand game (goal < 300 ms), and /history
-and /stats of an account holding 100 such games (goal < 300 ms each).
+"""Long games: replaying 2,000 hands (goal < 50 ms), an edit of hand 1 re-settled (< 200 ms), the
+whole-game pages (< 300 ms), and /history and /stats of 100 such games (< 300 ms each).
 
-Run: make bench   (or: .venv/bin/python bench/long.py [--tiny]); DATABASE_URL picks the database
-(SQLite in /tmp by default). --tiny: 50 hands and 3 games, each timed once.
+Run: make bench (``--tiny``: 50 hands and 3 games, each timed once); DATABASE_URL picks the database.
 """
 
 import argparse
@@ -78,8 +75,7 @@ def main() -> None:
     print(f"engine replay of {N} hands:                     {timed(lambda: replay(YIWU, rules, entries), 20):7.1f} ms")
     print(f"ledger replay (load {N} hands from the DB + replay): {timed(lambda: build(game), 10):7.1f} ms")
     first = Hand.objects.get(game=game, seq=1)
-    # Alternate hand 1 between 南 winning (the deal passes) and a draw (it stays): the later
-    # hands are played under other dealers until the rotation falls back into step.
+    # Hand 1 between 南 winning (the deal passes) and a draw: the later hands change dealers.
     winners = [{"outcome": "win", "winner": 1, "win_type": "zimo"}, {"outcome": "draw"}]
     services.edit_hand(game=game, seq=1, revision=first.revision, entry=winners[0], fix=None, edited_by="bench")
     before = dict(Hand.objects.filter(game=game).values_list("seq", "result"))
@@ -108,8 +104,7 @@ def main() -> None:
 
 
 def pages(game: Game) -> None:
-    """Whole-game pages of a 2,000-hand game through the Django test client (goal < 300 ms each):
-    the summary, the CSV, the settle preview, and one page of the hand list."""
+    """Whole-game pages of a 2,000-hand game: summary, CSV, settle preview, a page of the hand list."""
     from django.test import Client
 
     client = Client(HTTP_HOST="127.0.0.1")
@@ -122,9 +117,7 @@ def pages(game: Game) -> None:
 
 
 def many_games(game: Game, count: int) -> None:
-    """/history and /stats of a signed-in person holding ``count`` games of N hands each (copies
-    of ``game``, its stored results and state included): the pages read what is stored, so the
-    time must not grow with the hands (goal < 300 ms each)."""
+    """/history and /stats of a person holding ``count`` copies of ``game``: they read what is stored, so must not grow."""
     from django.contrib.auth.models import User
     from django.test import Client
 

@@ -1,6 +1,4 @@
-"""A WSGI app that does nothing (204 to every request): served by gunicorn, the cost of a request
-before any of the app's code runs (gunicorn's sync worker and the kernel's connection), the
-floor bench/web.py sets the quiet poll beside."""
+"""A WSGI app that answers 204: gunicorn's floor, which bench/web.py sets the quiet poll beside."""
 
 
 def application(environ, start_response):

@@ -1,25 +1,8 @@
 """Page weight and first paint of the game page, cold, in Debian's Chromium (Playwright).
 
-Run: make bench-page   (or: .venv/bin/python bench/page.py)
-Starts gunicorn with production settings (compressed, fingerprinted static files) on 127.0.0.1,
-seeds a 500-hand game and loads its page in a fresh browser context, twice: unthrottled to count
-the bytes transferred (compressed, all assets), and throttled to a slow-3G profile to time the
-first contentful paint. Profiles: WebPageTest's "3G Slow" (400 kbit/s down, 400 ms RTT) and
-Chrome DevTools' "Slow 3G" (400 kbit/s, 2,000 ms RTT).
-
-The cold load's bytes include what a phone fetches besides the page: the service worker's script
-and the app shell it stores at install (templates/pwa/sw.js: whatever the page's own requests did not
-already leave in the HTTP cache), and the manifest and icon a phone's browser fetches to offer
-「添加到主屏幕」 (asked for here through CDP's Page.getInstallabilityErrors, as Android's Chrome
-does on its own after a page with a manifest loads).
-
-``--make-run``: the same cold load from ``manage.py runserver`` with what ``make run`` sets
-(DJANGO_DEBUG=1 DJANGO_COLLECTED_STATIC=1, after collectstatic), with each file's encoding and
-Cache-Control; ``DJANGO_COLLECTED_STATIC=0`` in the environment gives ``make run`` as it was
-before (every file as it is in static/, uncompressed, max-age=0).
-
-``--tiny``: a 20-hand game in Chromium's headless shell, each first paint once on a network 20×
-faster (a twentieth of the round trip, 20× the bandwidth).
+Run: make bench-page (``--tiny``: a small game, a faster network). Counts the bytes of a cold load,
+the service worker's install and the manifest's icon included, then times the first contentful
+paint on two slow-3G profiles. ``--make-run``: the same load from what ``make run`` serves.
 """
 
 import argparse
@@ -59,10 +42,8 @@ def serve(port: int, make_run: bool, workers: int = 2) -> subprocess.Popen:
 
 
 def cold_load(playwright, url: str, tiny: bool) -> tuple[list[tuple[str, int, str, str, str]], list, float]:
-    """Everything a cold load of ``url`` transfers in a fresh browser profile (a persistent one:
-    Chromium offers no install in an incognito context), as (resource, bytes on the wire with
-    headers, Content-Encoding, Cache-Control, who asked), until the service worker controls the
-    page and the manifest and its icon are fetched; the installability errors; the first paint."""
+    """Everything a cold load of ``url`` transfers in a fresh persistent profile (an incognito one
+    offers no install), until the worker controls the page; the installability errors; the first paint."""
 
     with tempfile.TemporaryDirectory() as profile:
         context = playwright.chromium.launch_persistent_context(
@@ -126,8 +107,7 @@ def worker_script_bytes(url: str) -> int:
 
 
 def first_paint(browser, url: str, rtt_ms: int, faster: int = 1) -> float:
-    """The first contentful paint of a cold load of ``url`` in ms, throttled to 400 kbit/s and
-    ``rtt_ms`` (both ``faster`` times better)."""
+    """The first contentful paint of a cold load of ``url`` in ms, at 400 kbit/s and ``rtt_ms`` (``faster``× better)."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
     page = context.new_page()
     cdp = context.new_cdp_session(page)

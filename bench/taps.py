@@ -1,36 +1,8 @@
 """How fast recording a hand feels on a weak 4G network: tap-to-paint of each step, in Chromium.
 
-Run: make bench-taps   (or: .venv/bin/python bench/taps.py [--runs 10] [--dwell 0] [--tiny])
-(--tiny: one run in Chromium's headless shell on a 4G 10× faster, one gunicorn worker, one flow per
-mode, no warm-up hand and no look at the screen)
-Starts gunicorn (2 workers, production settings) on 127.0.0.1 against a throwaway SQLite file,
-seeds a 40-hand 义乌 game and records hands on a 390×844 touch phone in Debian's Chromium, with
-Chromium's own network emulation (CDP ``Network.emulateNetworkConditions``): 150 ms latency,
-1.6 Mbit/s down, 750 kbit/s up. Two flows, each step timed:
-
-  自摸: game page → tap a winner → win-type step → tap 自摸 → preview → tap 确认记录 → game page
-  平胡: game page → tap a winner → win-type step → tap a discarder → preview → 确认记录 → game page
-
-in the same run with the instant steps on (static/js/steps.js: the questions come ahead in one
-bundle, a tap on one is shown with no request) and off (localStorage "instant-steps" = "off":
-every step asks the server, with htmx's preload on touchstart, as before). With them on, each hand
-waits for the bundle after the game page loads (the table looks at the screen ~300 ms anyway) and
-prints how long it took; a third row taps a winner at once after the load, before the bundle is
-there: the plain link (the server's page, as before), nothing lost.
-Goals (issue 23): a choice ≤ 100 ms (no request), to the preview ≤ 250 ms (its one round trip),
-确认 → game page ≤ 250 ms.
-
-How a step is timed, all in the page's own clock (``performance.now()``):
-- start: the tap's ``touchstart``, heard by a capture listener on the window (the finger is down);
-- painted: a MutationObserver on the document sees the next step's key element attached and not
-  hidden (a winner link for the game page, the 自摸 link for the win-type step, the 确认 button for
-  the preview); then ``requestAnimationFrame`` → ``setTimeout(0)``: the timeout runs after the
-  frame that paints the element, and its ``performance.now()`` is the paint time.
-The tap itself is Playwright's ``page.tap`` (touchstart and touchend back to back: no dwell), or,
-with ``--dwell N``, CDP touch events N ms apart, as a finger that rests on the glass.
-Each step also counts the requests the browser sent to the server (not the cache) from the tap
-to the paint, and of them the preloads, from CDP Network events (the bundle's own fetch, started
-as the game page settles, is off the tap's path and not counted).
+Run: make bench-taps (``--tiny``: one quick run). Two flows (自摸, and 平胡 on a discard), each step
+timed with the instant steps (static/js/steps.js) on, off, and tapped before their bundle arrives;
+how a tap is timed and the goals: docs/performance.md.
 """
 
 import argparse
@@ -65,7 +37,7 @@ ZIMO_LINK = "a[href*='win_type=zimo']"
 CONFIRM = "button[name=confirm]"
 
 # Installed before every page script: the tap clock, the paint watcher, the instant switch, and
-# when the bundle of steps arrived (static/js/steps.js marks <html data-steps-ready>).
+# when the bundle of steps arrived (<html data-steps-ready>).
 PROBE = """
 (() => {
   if (%(off)s) localStorage.setItem("instant-steps", "off"); else localStorage.removeItem("instant-steps");
@@ -98,8 +70,7 @@ READY = "(v) => document.documentElement.dataset.stepsReady === v"
 
 
 def serve(port: int, workers: int):
-    # One phone records a hand every few seconds here: past the game's budget of writes per
-    # minute, a confirm would measure the 429 page.
+    # Past the game's budget of writes per minute, a confirm would measure the 429 page.
     setup_django({**PRODUCTION_ENV, "DJANGO_LIMIT_HANDS_PER_MINUTE": "1000000"}, "yiwu-bench-taps.sqlite3")
     return start_gunicorn(port, workers=workers)
 
@@ -148,8 +119,7 @@ class Phone:
         self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
     def step(self, selector: str, then: str) -> tuple[float, int, int]:
-        """Tap ``selector``; (ms from touchstart to ``then`` painted, requests to the server,
-        of them preloads)."""
+        """Tap ``selector``: (ms from touchstart to ``then`` painted, requests to the server, of them preloads)."""
         self.page.evaluate("(s) => window.__watch(s)", then)
         before, ids_before = len(self.sent), len(self.ids)
         self.tap(selector)
@@ -177,8 +147,7 @@ class Hand:
 
 
 def record_hand(phone: Phone, url: str, flow: str, winner: int, wait: bool = True) -> Hand:
-    """One hand by ``flow``; with ``wait`` the phone waits for the bundle of steps (when on), then
-    ``LOOK_MS`` (a player looks at the screen) before each tap, else it taps the winner at once."""
+    """One hand by ``flow``; with ``wait`` the phone waits for the bundle, then looks before each tap."""
     page = phone.page
     page.goto(url, wait_until="load")
     page.wait_for_selector(WINNER_LINK)

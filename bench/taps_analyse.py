@@ -1,32 +1,8 @@
 """算牌 on a weak 4G network: 14 tiles tapped fast, with static/js/analyse.js and without it.
 
-Run: make bench-taps-analyse   (or: .venv/bin/python bench/taps_analyse.py [--runs 5] [--gap 125] [--tiny])
-(--tiny: one run in Chromium's headless shell, one gunicorn worker, on a 4G 10× faster, with no pauses
-for the network to settle, and one by one only the first 4 keys)
-Starts gunicorn (2 workers, production settings) on 127.0.0.1 against a throwaway SQLite file and
-opens /g/<token>/analyse?flip=5p&winner=1 on a 390×844 touch phone in Debian's Chromium, with
-Chromium's own network emulation (CDP ``Network.emulateNetworkConditions``, as bench/taps.py):
-150 ms latency, 1.6 Mbit/s down, 750 kbit/s up. Two phones in the same run:
-
-  script off: analyse.js is refused (the browser's request for it aborted), so the page is what it
-              was before it: every key a boosted link, one request per tap (htmx, as today)
-  script on:  the page as shipped: the tiles stay on the phone, 13 and 14 tiles ask for #answer
-
-Two measures per phone, each over ``--runs`` fresh page loads:
-
-  burst: 14 keys of a winning hand (1m…9m 1s 1s 1s E E) tapped ``--gap`` ms apart (125 ms: 8 taps a
-         second) with no wait for the page: the tiles the strip holds at the end (out of 14), the
-         requests sent to the server from the first tap until the page is quiet, the ms from the
-         14th tap to the answer for those 14 tiles painted ("never" if the page never shows them),
-         and whether the answer shown at the end is the one a fresh load of the page's address shows.
-  one by one: the same 14 keys, each tapped once the strip has painted the last: ms from the tap
-         to the strip painted with one more tile (the median of the 14 taps, then of the runs).
-
-Timing is in the page's own clock (``performance.now()``): a tap starts at its ``touchstart``
-(a capture listener on the window); a MutationObserver hears every change to the document and,
-one ``requestAnimationFrame`` → ``setTimeout(0)`` later (after the frame that paints it), notes
-the time, the strip's tile count and the answer's first line. A tap is Playwright's ``page.tap``
-on the key where it is at that moment (touchstart and touchend back to back).
+Run: make bench-taps-analyse (``--tiny``: one quick run). Per phone: a burst of 14 keys ``--gap`` ms
+apart (tiles kept, requests, ms to the answer) and the keys one by one (tap to strip painted); how
+a tap is timed: docs/performance.md.
 """
 
 import argparse

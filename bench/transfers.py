@@ -1,12 +1,7 @@
-"""Settlement speed: the settle-up's CPU per evening size, before (the exact search over every
-non-zero balance, O(2^n · n)) and after (that search on at most 12, else pairing opposites and one
-tree: scoring/engine/transfers.py), side by side.
+"""Settlement speed per evening size: the exact search over every balance beside the bounded one
+(scoring/engine/transfers.py), on the worst case of both; figures in docs/deploy.md.
 
-Every balance is non-zero and none is another's opposite: the worst case of both. The old search
-runs up to 20 people (over a second each); 24 is estimated from 20 (×2^4·24/20, beside the 25 s
-the security review measured) and 40 is not run (2^40 masks: terabytes).
-
-Run: .venv/bin/python bench/transfers.py [--tiny]   (--tiny: the old search up to 12 people, one evening each)
+Run: .venv/bin/python bench/transfers.py [--tiny]
 """
 
 import argparse
@@ -22,7 +17,7 @@ from scoring.engine.money import settlement_plan
 from scoring.engine.transfers import EXACT_LIMIT
 from tests.engine.test_transfers import reference_transfers as old_min_transfers  # the search unbounded
 
-OLD_RUN_UP_TO = 20  # people: the old search at 22 is ~6 s and 24 ~25 s and a gigabyte
+OLD_RUN_UP_TO = 20  # people: beyond, the unbounded search takes seconds and gigabytes
 
 
 def random_balances(players: int, seed: int) -> list[int]:

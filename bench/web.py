@@ -1,14 +1,8 @@
-"""Request cost, in process, side by side (issue: game page ≤ 3× and polling ≤ 1.5× a minimal view;
-a step of the record flow, a choice screen, ≤ 5 ms).
+"""Request cost, in process and over HTTP against a local gunicorn, side by side with /healthz.
 
-Run: make bench-web   (or: .venv/bin/python bench/web.py [HANDS] [--tiny]; --tiny: 20 hands, 2 requests each)
-Production settings (DEBUG off, manifest static files), a throwaway database (SQLite in /tmp unless
-DATABASE_URL is set), a game seeded with 500 hands. Prints the median and p95 of many requests,
-twice: in process (Django's test client: the app's own cost) and over HTTP against a local
-gunicorn (what a phone's request costs the server, connection included); then the quiet poll
-as several app servers answer it (REDIS_URL), beside an app that does nothing under gunicorn. Each line gives the
-ratio to /healthz measured in the same run, and the CPU time the serving process spent per
-request (the figure that does not grow when other processes share the cores).
+Run: make bench-web (``[HANDS] --tiny``). Goals: the game page ≤ 3× and a poll ≤ 1.5× a minimal view,
+a choice screen ≤ 5 ms. Each row gives the ratio to /healthz and the server's CPU per request,
+which does not grow when other processes share the cores.
 """
 
 import argparse
@@ -34,8 +28,7 @@ from bench.common import (  # noqa: E402
     start_gunicorn,
 )
 
-# One table records 111 hands here in a few seconds: past its budget of writes per minute, every
-# confirm would measure the 429 page instead.
+# Past a table's budget of writes per minute, every confirm would measure the 429 page.
 os.environ.update(PRODUCTION_ENV, DJANGO_ALLOWED_HOSTS="testserver", DJANGO_LIMIT_HANDS_PER_MINUTE="1000000")
 if not os.environ.get("DATABASE_URL"):
     os.environ["DATABASE_URL"] = sqlite_url("yiwu-bench-web.sqlite3")
@@ -57,12 +50,10 @@ WARM_UP = 10
 
 
 def measure(fn, repeats: int | None = None, server: int | None = None) -> tuple[float, float, float, int, int]:
-    """(median ms, p95 ms, server CPU ms per request, queries in the last call, bytes in the last
-    response). The CPU time is the serving process's (``server``, else this one's): unlike the
-    wall-clock times it does not grow when other processes share the machine's cores."""
+    """(median ms, p95 ms, server CPU ms per request, queries in the last call, bytes in the last response)."""
     repeats = repeats or REPEATS
     for _ in range(WARM_UP):
-        fn()  # warm up
+        fn()
     times = []
     cpu = cpu_seconds(server)
     for _ in range(repeats):
@@ -209,10 +200,8 @@ def run(label: str, game: Game, client, server: int | None = None) -> None:
 
 
 def shared_cache_polls(game: Game) -> None:
-    """The quiet poll as several app servers answer it (REDIS_URL: the version read from Redis
-    before the rest of the stack, scoring/live.py), over HTTP to one gunicorn worker, beside
-    /healthz through the whole stack and beside gunicorn's own floor: an app that does nothing
-    (bench/nothing_wsgi.py). A private redis-server (Debian's package, tests/redis_server.py)."""
+    """The quiet poll as several app servers answer it (REDIS_URL, scoring/live.py), beside /healthz
+    and an app that does nothing (bench/nothing_wsgi.py)."""
     from tests import redis_server
 
     version = Game.objects.get(pk=game.pk).version

@@ -1,6 +1,5 @@
-"""Start-up checks (``manage.py check``, also run by runserver and by the migrate of
-``make serve-prod``): a client-address header set up so that a client could choose the
-address its budgets are counted by (scoring/access.py ``client_of``; README, Deployment)."""
+"""Start-up checks (``manage.py check``): a client-address header set up so a client could choose the
+address its budgets count (scoring/access.py ``client_of``)."""
 
 from django.conf import settings
 from django.core.checks import Warning, register

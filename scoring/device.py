@@ -73,8 +73,7 @@ def _name_of(value: str) -> str | None:
 
 
 def my_name(request: HttpRequest, game) -> str | None:
-    """The person this device said it is in ``game`` (我是…), by name, wherever they sit now or
-    if they sit out. An older cookie holds a seat: the person sitting there now."""
+    """The person this device said it is in ``game`` (我是…), by name; an older cookie's seat: who sits there now."""
     for item in _me_items(request):
         gid, _, value = item.partition(":")
         if gid != str(game.id):
@@ -95,8 +94,7 @@ def my_seat(request: HttpRequest, game) -> int | None:
 
 
 def set_my_name(request: HttpRequest, response: HttpResponse, game_id: int, name: str) -> None:
-    """Remember ``name`` as this device's person in a game, newest first: as many games as fit
-    in a cookie (``ME_CHARS``), and no more than ``MAX_GAMES``."""
+    """Remember ``name`` as this device's person in a game, newest first, within ``ME_CHARS`` and ``MAX_GAMES``."""
     item = f"{game_id}:n" + base64.urlsafe_b64encode(name.encode()).decode().rstrip("=")
     others = [i for i in _me_items(request) if not i.startswith(f"{game_id}:")]
     items = [item, *others[: MAX_GAMES - 1]]

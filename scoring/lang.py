@@ -24,6 +24,5 @@ _SECTION = re.compile(rf"{_REF}\s*[:：]?\s*")  # "§4 放铳者…", "§2-§4 �
 
 
 def table_words(text: str) -> str:
-    """A refusal as the table reads it: the engine's rule references (§9, §8.2, docs/rules/yiwu.md §9)
-    are for the contract and the docs, not for a player at the table."""
+    """A refusal as the table reads it: the rule references (§9, docs/rules/yiwu.md §9) are for the docs."""
     return _SECTION.sub("", _BRACKETED.sub("", text)).strip()

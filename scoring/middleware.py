@@ -1,8 +1,5 @@
-"""Chinese first: the language is the one the person picked (cookie), else 简体中文.
-
-Django's LocaleMiddleware would follow the browser's Accept-Language, which turns a borrowed
-English-language phone at the table into an English page nobody there asked for.
-"""
+"""Chinese first: the language is the one the person picked (cookie), else 简体中文, never the browser's:
+a borrowed English-language phone at the table would turn every page English."""
 
 from django.conf import settings
 from django.shortcuts import render
@@ -26,8 +23,7 @@ class ChineseFirstLocaleMiddleware:
 
 
 class TooManyAttemptsMiddleware:
-    """429 for a client that has guessed too many game links or spent a budget, saying which
-    (scoring.access); 403 for an account at its cap of games."""
+    """429 for a client past its guesses of game links or a budget, saying which; 403 for an account at its cap."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -77,10 +73,8 @@ class ContentSecurityPolicyMiddleware:
 
 
 class PrivateTokenPagesMiddleware:
-    """A page whose URL holds a game token (the link is the key) is kept by no cache: not a
-    shared proxy's, not the browser's back-forward store on a borrowed phone. The one exception
-    a view may make is its own ``private`` policy: the record flow's htmx steps, kept for seconds
-    in the phone's cache so that a preloaded step is used (scoring/table/views/hands.py)."""
+    """A page whose URL holds a game token is kept by no cache (a proxy's, a borrowed phone's back-forward
+    store), unless its view set its own ``private`` policy (the record flow's preloaded steps)."""
 
     def __init__(self, get_response):
         self.get_response = get_response

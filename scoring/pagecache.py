@@ -1,22 +1,10 @@
-"""Whole pages kept rendered in Django's cache (the default cache: each process's memory, or the
-shared Redis when one is configured), for the pages phones open again and again while nothing
-changes: the game page and its poll's fresh ledger.
+"""Whole pages kept rendered in Django's cache for the pages phones open again and again: the game
+page and its poll's fresh ledger.
 
-A page is stored under a key made of everything it is rendered from, so that a stored page is
-only ever served where rendering it again would give the same bytes:
-- this deployment (``build``: the templates, the code, the translations, the static files'
-  names), so that a deploy never serves the old release's pages from a shared cache;
-- the game's row as read by this request (``game_stamp``: its version, bumped by every write,
-  and the fields the page shows, so that a rebuilt replay cache shows too);
-- the request's own inputs: its path (the link's token), the language, the signed-in account,
-  and what the view passes (this phone's 「我是」 seat, the list's page, what the language switch
-  returns to). Never the raw query string: anyone could add ``?n=1``, ``?n=2``… and force a
-  fresh build and another stored copy for each (the view reads what it needs from the query,
-  bounded, and passes that).
-The key is a digest of these (no token in it), the same on every server that runs the same
-release. Two things are never stored: a page with a message for this request (a flash is its
-own, and is shown once), and the CSRF token, which differs per phone and per response: the
-page is rendered with ``CSRF_MARK`` in its place and each response gets its own token.
+A page is stored under a digest of everything it is rendered from, so a stored page is served only
+where rendering again gives the same bytes: the release (``build``), the game's row (``game_stamp``)
+and the request's inputs as the view passes them, never the raw query string (``?n=1``, ``?n=2``…
+would each force a build). A flash message is never stored, nor the CSRF token (``CSRF_MARK``).
 """
 
 import functools
@@ -38,8 +26,7 @@ from django.utils.safestring import mark_safe
 
 from scoring.models import Game
 
-# Where the request's CSRF token goes. Safe text, never escaped, so it cannot come from a
-# player's name or a note: those are escaped and never hold a raw "<".
+# Where the request's CSRF token goes: never escaped, so no name or note (escaped, no raw "<") can fake it.
 CSRF_MARK = mark_safe("<csrf-token-of-this-request>")
 PAGE_SECONDS = 60 * 60  # a page nobody opened for an hour is dropped (a write makes it unreachable anyway)
 # What a deployment renders with: its files (templates, code, translations) and packages.
@@ -48,16 +35,13 @@ BUILD_PACKAGES = ("django", "django-crispy-forms", "crispy-bootstrap5", "django-
 
 
 def digest(value) -> str:
-    """Of plain values (JSON's, datetimes): their ``repr``, the same in every process (a dict
-    read back from the same stored JSON keeps its order), in two thirds of json.dumps's time."""
+    """A digest of plain values through their ``repr``: the same in every process, cheaper than json.dumps."""
     return hashlib.blake2b(repr(value).encode(), digest_size=16).hexdigest()
 
 
 @functools.cache
 def build() -> str:
-    """This release, read once per process: every template, module and compiled catalogue, the
-    static files' manifest (their hashed names), the versions of the packages that render and
-    the settings that change what a page links to."""
+    """This release, once per process: templates, modules, catalogues, static manifest, rendering packages."""
     h = hashlib.blake2b(digest_size=8)
     base = Path(settings.BASE_DIR)
     for folder, pattern in BUILD_FILES:
@@ -77,9 +61,7 @@ def build() -> str:
 
 
 def game_stamp(game: Game) -> str:
-    """The game's row as this request read it, every field: each write bumps ``version``, and
-    the rest covers a replay cache rebuilt in place (scoring/replay.py ``store``) and any field a
-    page shows, this one or one added later."""
+    """The game's row as this request read it, every field, so a replay cache rebuilt in place shows too."""
     return digest([getattr(game, field.attname) for field in Game._meta.concrete_fields])
 
 
@@ -91,9 +73,7 @@ def page_key(request: HttpRequest, template: str, inputs) -> str:
 
 
 def render_page(request: HttpRequest, template: str, inputs, context: Callable[[], dict]) -> HttpResponse:
-    """``template`` rendered with ``context()``, or the same page from the cache when the
-    request and ``inputs`` (what else the page depends on: ``game_stamp`` and the like) match
-    one rendered before. The view keeps its own headers and cookies."""
+    """``template`` rendered with ``context()``, or the page cached for the same request and ``inputs``."""
     messages = get_messages(request)
     if len(messages):  # this request's flash: shown once, in this response alone
         return render(request, template, context())

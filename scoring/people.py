@@ -1,10 +1,6 @@
 """People at the table (换人, 轮空, 换位; docs/contract.md "People and seats"), as the app shows them.
 
-Seats carry the rules, people carry the money: every page that says who won or owes says it by
-person. Here: who sat at each hand (``Seatings``, from the stored replay or from the hands), each
-person's nets and totals (``ByPerson``), the names the seating page offers (``names_to_offer``), the
-random draw of places (扳位, ``draw``) and the rounds (圈, ``round_of``). Plain values, no rules:
-the engine's ``Seated`` table (scoring/engine/seating.py) is the truth.
+Plain values, no rules: the engine's ``Seated`` table (scoring/engine/seating.py) is the truth.
 """
 
 import secrets
@@ -15,8 +11,7 @@ from scoring.lang import pick
 
 
 class Seatings:
-    """Who sat where at each hand: the game's first seating, then each seating that stands, by the
-    ``seq`` of its row (hands are replayed in ``seq`` order)."""
+    """Who sat where at each hand, by the ``seq`` of each standing seating."""
 
     def __init__(self, first: list[str], changes: list[tuple[int, list[str]]]):
         self.first = list(first)
@@ -24,16 +19,13 @@ class Seatings:
 
     @classmethod
     def of_game(cls, game) -> "Seatings":
-        """From the stored replay (scoring/replay.py keeps each standing seating): no query."""
         return cls(game.players, [tuple(change) for change in (game.state or {}).get("seatings", [])])
 
     @classmethod
     def of_hands(cls, first: list[str], hands) -> "Seatings":
-        """From ``Hand`` rows in order (voided ones are skipped)."""
         return cls(first, [(h.seq, h.entry["players"]) for h in hands if not h.voided and is_seating(h.entry)])
 
     def at(self, seq: int) -> list[str]:
-        """The names in seat order for hand ``seq``: the last seating recorded before it."""
         names = self.first
         for change_seq, change in self.changes:
             if change_seq >= seq:
@@ -43,8 +35,7 @@ class Seatings:
 
 
 def people_in_order(first: list[str], seatings: list[list[str]]) -> list[str]:
-    """Every person, in order of first appearance (the engine's order: the first seating in seat
-    order, then each newcomer), spelled as they first sat down."""
+    """Every person in order of first appearance (the engine's order), spelled as they first sat down."""
     seen: dict[str, str] = {}
     for names in (first, *seatings):
         for name in names:
@@ -53,7 +44,6 @@ def people_in_order(first: list[str], seatings: list[list[str]]) -> list[str]:
 
 
 def person_nets(people: list[str], names: list[str], net: list) -> list:
-    """A hand's nets by person: each seat's net to whoever sat in it, None for a person sitting out."""
     index = {key(name): i for i, name in enumerate(people)}
     out = [None] * len(people)
     for name, n in zip(names, net, strict=True):
@@ -63,8 +53,7 @@ def person_nets(people: list[str], names: list[str], net: list) -> list:
 
 @dataclass
 class HandLine:
-    """One row of the evening: the hand, who sat, and its nets by person (None when voided or a
-    seating, and for a person sitting out)."""
+    """One row of the evening; ``nets`` by person, None when voided or a seating."""
 
     row: object  # a ``RowView``
     names: list[str]
@@ -73,23 +62,19 @@ class HandLine:
 
 @dataclass
 class ByPerson:
-    """A game's rows seen by person: ``people`` (order of first appearance) and each row's line."""
-
     people: list[str]
     lines: list[HandLine] = field(default_factory=list)
 
     @property
     def played(self) -> list[HandLine]:
-        """The hands that count (no voided hand, no seating)."""
         return [line for line in self.lines if line.nets is not None]
 
     def nets(self) -> list[list]:
-        """Each counted hand's nets by person, 0 for a person sitting out (the charts' series)."""
+        """Each counted hand's nets by person, 0 for one sitting out (the charts' series)."""
         return [[0 if n is None else n for n in line.nets] for line in self.played]
 
 
 def by_person(game, rows) -> ByPerson:
-    """Every row of ``game`` (all of them, in order: a replay's or the stored one's) by person."""
     seatings = Seatings.of_hands(game.players, [row.hand for row in rows])
     people = people_in_order(game.players, [names for _seq, names in seatings.changes])
     lines = []
@@ -101,8 +86,7 @@ def by_person(game, rows) -> ByPerson:
 
 
 def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
-    """(people, each counted hand's nets by person) from the standing hands' (entry, net) in order:
-    the charts' and the picture's numbers, without the rows."""
+    """(people, each counted hand's nets by person) from the standing hands' (entry, net), without rows."""
     names, seatings, played = list(game.players), [], []
     for entry, net in entries_and_nets:
         if is_seating(entry):
@@ -115,9 +99,7 @@ def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
 
 
 def names_to_offer(game, state) -> list[str]:
-    """The names the seating page offers for a seat, besides a new name typed in: everyone of this
-    evening who is not sitting now, in order of first appearance, then the rest of the game's
-    牌友圈 roster (scoring/groups/evenings.py), in the order they joined it."""
+    """Everyone of this evening not sitting now, then the rest of the 牌友圈 roster, in order."""
     roster = game.group.roster if game.group_id is not None else []
     taken = {key(name) for name in state.seating}
     out = []
@@ -129,10 +111,7 @@ def names_to_offer(game, state) -> list[str]:
 
 
 def draw(names: list[str], sitting: list[str]) -> list[str]:
-    """扳位: the people at the table draw wind tiles, the server's draw (every phone is shown the
-    same order before it is confirmed): ``names`` in a random seat order other than ``sitting``
-    (who sits now), since a seating that changes no seat is no seating (docs/contract.md, "People
-    and seats"); drawn again when the tiles fall as everyone already sits (1 in 24 at four)."""
+    """扳位: ``names`` in a random order other than ``sitting``, since a seating must change a seat."""
     now, shuffle = [key(n) for n in sitting], secrets.SystemRandom().sample
     if len({key(n) for n in names}) < 2:
         return list(names)
@@ -147,9 +126,7 @@ ROUND_NAMES = (("东风圈", "East round"), ("南风圈", "South round"), ("西�
 
 @dataclass
 class Round:
-    """Where the evening is in rounds (圈): the deal has passed ``passes`` times among ``seats``
-    seats; a round ends when it has passed around all of them. ``length``: the game's set length
-    in rounds (None: open-ended); ``ended``: the last hand passed the deal around to end a round."""
+    """Where the evening is in rounds (圈); ``length`` None: open-ended."""
 
     passes: int
     seats: int
@@ -158,22 +135,19 @@ class Round:
 
     @property
     def number(self) -> int:
-        """The round the next hand is in, 1-based."""
         return self.passes // self.seats + 1
 
     @property
     def deal(self) -> int:
-        """The next hand's 局 in its round: how many seats have dealt in it, plus one."""
+        """The next hand's 局 in its round, 1-based."""
         return self.passes % self.seats + 1
 
     @property
     def done(self) -> int:
-        """Rounds played to their end."""
         return self.passes // self.seats
 
     @property
     def finished(self) -> bool:
-        """The game's set length is played."""
         return self.length is not None and self.done >= self.length
 
     @staticmethod
@@ -184,8 +158,7 @@ class Round:
 
     @property
     def label(self) -> str:
-        """「东风圈（3/4）」: the round and how far the deal has gone round it (the third of four
-        dealers). Not 「第3局」: that is a hand's number on the same page, another count."""
+        """「东风圈（3/4）」; not 「第3局」, which is a hand's number on the same page."""
         return pick(
             f"{self.name(self.number)}（{self.deal}/{self.seats}）",
             f"{self.name(self.number)} (deal {self.deal} of {self.seats})",
@@ -193,16 +166,13 @@ class Round:
 
     @property
     def ended_text(self) -> str:
-        """「东风圈打完了」, or 「4 圈打完了」 when the game's length is played."""
         if self.finished:
             return pick(f"{self.length} 圈打完了", f"{self.length} rounds played")
         return pick(f"{self.name(self.done)}打完了", f"{self.name(self.done)} is over")
 
 
 def round_of(game, state, last_row) -> Round:
-    """The rounds at ``state`` (the table the next hand is played at); ``last_row`` is the latest
-    row that stands (None if none): a round has just ended when it is a hand that passed the deal
-    and completed the round (a seating since means the table has already changed places)."""
+    """The rounds at ``state``; a round just ended when ``last_row`` passed the deal round (no seating since)."""
     passes, seats = getattr(state, "passes", 0), len(state.totals)
     ended = (
         last_row is not None

@@ -1,14 +1,7 @@
-"""Readiness (``/readyz``): can this app server answer pages now?
+"""Readiness (``/readyz``, docs/deploy.md "Readiness"): can this app server answer pages now?
 
-``/healthz`` answers as long as the process does (liveness: no query). This asks what every page
-needs: the database (``SELECT 1`` on the request's own connection) and, with the shared cache, each
-Redis the caches use (a ``SET`` of one small key with a 10 s life: it fails when Redis refuses
-writes, where a PING would not). Each check is bounded: Redis by the caches' 1 s socket timeouts
-(yiwu_site/settings.py), PostgreSQL by a 1 s deadline after which the connection's socket is shut
-(``_deadline``: a server that stopped answering on an open connection is still acknowledged by its
-machine's kernel, so no timeout of the server's own or of TCP would end the wait) and by
-``connect_timeout`` (2 s, libpq's least) for a connection still to be made. A failure is logged with
-its reason and named in the answer, without the reason (docs/deploy.md, "Readiness").
+Each check is bounded: Redis by the caches' socket timeouts, PostgreSQL by a deadline that shuts
+the socket (``_deadline``), since a silent server on an open connection ends no timeout of its own.
 """
 
 import logging
@@ -34,7 +27,6 @@ class NoAnswer(Exception):
 
 
 def checks() -> dict[str, str]:
-    """Each check's name → "ok" or "failed", in the order they ran."""
     results = {"database": _run("database", lambda: database(connections["default"]))}
     for alias in settings.CACHES:  # the shared cache, and the budgets' Redis
         if isinstance(store := caches[alias], RedisCache):
@@ -57,8 +49,7 @@ def _run(name: str, check) -> str:
 def database(connection) -> None:
     """``SELECT 1`` on ``connection`` (a Django connection), within ``SECONDS`` once connected."""
     with _deadline(connection, SECONDS) as cut:
-        # This SELECT is the health check: Django's own would be one more round trip, and after a
-        # failure it reconnects, so a stopped server would cost the connect's timeout on top.
+        # Django's own health check is one more round trip, and reconnects after a failure.
         connection.health_check_done = True
         try:
             with connection.cursor() as cursor:
@@ -72,8 +63,7 @@ def database(connection) -> None:
 
 @contextmanager
 def _deadline(connection, seconds: float):
-    """Past ``seconds``, shut the socket of ``connection`` (PostgreSQL's) so that a query waiting
-    on it fails at once. Yields an Event set when that happened."""
+    """Past ``seconds``, shut ``connection``'s socket so a query waiting on it fails at once; yields an Event set then."""
     cut, done, lock = threading.Event(), threading.Event(), threading.Lock()
     if connection.vendor != "postgresql":  # SQLite: a local file, nothing to wait for over a network
         yield cut

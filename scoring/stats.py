@@ -1,10 +1,7 @@
 """Per-player statistics across games, keyed by the name players use at the table.
 
-Each game keeps a tally per person (the hands they sat in, wins, 自摸, 放铳, their biggest hand),
-in the order people first sat down (scoring/engine/seating.py), in its stored replay
-(``Game.state``, scoring/replay.py), added to hand by hand as hands are recorded and recounted
-from the replay on every edit or void, so the stats page adds up a few numbers per game and
-never reads a hand. A person who sat out counts only the hands they played.
+Each game's stored replay keeps a tally per person (scoring/replay.py), so the stats page adds up a
+few numbers per game and never reads a hand.
 """
 
 from dataclasses import dataclass
@@ -38,8 +35,7 @@ def who_sits(people: list[str], seating: list[str]) -> list[int]:
 
 
 def add_hand(tally: list[dict], entry: dict, net: list, who: list[int] | None = None) -> None:
-    """Count one more hand (its entry and each seat's change) into ``tally``, each seat's for the
-    person ``who`` names (seat order by default)."""
+    """Count one more hand into ``tally``, each seat's for the person ``who`` names (seat order by default)."""
     who = list(range(len(net))) if who is None else who
     for seat, n in enumerate(net):
         person = tally[who[seat]]
@@ -55,8 +51,7 @@ def add_hand(tally: list[dict], entry: dict, net: list, who: list[int] | None = 
 
 
 def tally_of(rows, players: list[str]) -> list[dict]:
-    """The tally of a replay's rows by person (voided hands count for nothing; a seating brings
-    its newcomers in); ``players`` is the first seating."""
+    """The tally of a replay's rows by person; ``players`` is the first seating."""
     index = {key(name): i for i, name in enumerate(players)}  # each person's place, kept as people come
     tally = new_tally(len(index))
     who = [index[key(name)] for name in players]
@@ -75,8 +70,7 @@ def tally_of(rows, players: list[str]) -> list[dict]:
 
 
 def player_stats(games) -> list[PlayerStats]:
-    """Stats for every name, biggest net winner first, from each game's ``(people, totals,
-    tally)``, all three by person (the people in order of first appearance)."""
+    """Stats for every name, biggest net winner first, from each game's ``(people, totals, tally)``."""
     by_name: dict[str, PlayerStats] = {}
     for names, totals, tally in games:
         for person, name in enumerate(names):

@@ -1,9 +1,5 @@
-"""Money as the table says it, from whole 分 (fen): 元 with two decimals and one minus sign
-(U+2212) in the balances' column; in words (transfers, the fee, the share text) as a player writes
-it, 「阿明 → 老王 47 元」「老王 赢 153 元」, 分 only when there are some (「12.50 元」).
-
-A point (分 at the table) is never money: the pages and the share text say 元 (¥) throughout.
-"""
+"""Money as the table says it, from whole 分 (fen): 元 with two decimals in the balances' column, as a
+player writes it in words (「阿明 → 老王 47 元」); a point is never money."""
 
 MINUS = "\u2212"
 

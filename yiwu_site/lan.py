@@ -1,16 +1,11 @@
-"""The machine's addresses on the local network, so friends' phones on the same Wi-Fi can open
-`make run` (debug only). Nothing is ever sent: the UDP "connect" only asks the kernel which
-local address would route to a private one; no packet leaves, and no outside host is named.
-
-``python -m yiwu_site.lan [port]`` prints the URL the phones open (Makefile ``run``).
-"""
+"""The machine's addresses on the local network, so phones on the same Wi-Fi can open `make run` (debug
+only); nothing is sent. ``python -m yiwu_site.lan [port]`` prints the URL (Makefile ``run``)."""
 
 import ipaddress
 import socket
 import sys
 
-# A private (RFC 1918) address: connecting a UDP socket to it sends nothing, it only picks the
-# interface, and so the local address, the kernel would use for the local network.
+# A private (RFC 1918) address: connecting a UDP socket to it sends nothing, it only picks the interface.
 PROBE = ("10.255.255.255", 1)
 
 

@@ -1,16 +1,7 @@
 """Django's Redis cache, with one redis-py client per connection pool instead of one per call.
 
-Django's ``RedisCacheClient.get_client`` makes a new ``redis.Redis`` for every cache operation.
-With redis-py 8 that constructor fills a case-insensitive table of about 170 response
-callbacks, and it cost more than the round trip to Redis: a quiet poll's one ``cache.get``
-took about 0.3 ms of CPU in process, 0.1 ms with the client kept, and the quiet poll a third
-less over HTTP (bench/web.py's last part; docs/deploy.md, "Quiet polls with the Redis client
-kept"). A
-``redis.Redis`` holds no connection of its own (each command takes one from the pool and gives
-it back) and redis-py documents it as safe to share between threads, so keeping one per pool
-changes nothing but the time. Django makes a cache object per thread anyway.
-
-Everything else (keys, serialisation, timeouts, the pools and their options) is Django's.
+Making a ``redis.Redis`` cost more than the round trip (docs/deploy.md, "Quiet polls with the Redis
+client kept"); one holds no connection of its own and is thread-safe, so keeping it changes only the time.
 """
 
 from django.core.cache.backends import redis

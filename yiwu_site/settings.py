@@ -1,9 +1,4 @@
-"""One settings file, read from the environment (README.md's "Operating it" lists every variable).
-
-Environment: DJANGO_SECRET_KEY (required when DJANGO_DEBUG is off), DJANGO_DEBUG (default off),
-DJANGO_ALLOWED_HOSTS, DJANGO_CSRF_TRUSTED_ORIGINS (comma-separated), DATABASE_URL (default:
-SQLite in the project folder).
-"""
+"""One settings file, read from the environment (README.md's "Operating it" lists every variable)."""
 
 import os
 import tempfile
@@ -35,8 +30,7 @@ def env_bool(name: str, default: bool) -> bool:
 
 
 def env_int(name: str, default: int, minimum: int = 0) -> int:
-    """Unset or empty: the default. Anything but a whole number from ``minimum`` up is an error
-    naming the variable."""
+    """Unset or empty: the default; anything but a whole number from ``minimum`` up is an error."""
     value = os.environ.get(name, "").strip()
     if not value:
         return default
@@ -59,8 +53,7 @@ if not SECRET_KEY:
     SECRET_KEY = "insecure-dev-only-key-never-use-in-production"
 
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG or TESTING else "")
-# `make run` on the table's Wi-Fi: in debug the machine's LAN addresses are allowed too, and the
-# home page and the invite links show one of them (yiwu_site/lan.py; found once, nothing sent).
+# `make run` on the table's Wi-Fi: debug allows the machine's LAN addresses too (yiwu_site/lan.py).
 LAN_ADDRESSES = lan.lan_addresses() if DEBUG and not TESTING else []
 if DEBUG:
     ALLOWED_HOSTS = lan.debug_allowed_hosts(ALLOWED_HOSTS, LAN_ADDRESSES)
@@ -94,8 +87,7 @@ MIDDLEWARE = [
     "scoring.middleware.ContentSecurityPolicyMiddleware",
     "scoring.middleware.PrivateTokenPagesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
-    # Pages gzipped, as whitenoise does the static files: a tap on a weak link waits for fewer bytes
-    # (docs/performance.md). Django's GZipMiddleware pads against BREACH; the CSRF token is masked per response.
+    # Pages gzipped: a tap on a weak link waits for fewer bytes (docs/performance.md).
     "django.middleware.gzip.GZipMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "scoring.middleware.ChineseFirstLocaleMiddleware",
@@ -117,8 +109,7 @@ TEMPLATES = [
         "BACKEND": "django.template.backends.django.DjangoTemplates",
         "DIRS": [BASE_DIR / "templates"],
         "OPTIONS": {
-            # The project's templates, the apps' and each ruleset's own (scoring/rulesets/<code>/templates).
-            # django-template-partials' loader first, as it would set up itself.
+            # The project's templates, the apps' and each ruleset's own; the partials' loader first.
             "loaders": [
                 (
                     "template_partials.loader.Loader",
@@ -152,21 +143,17 @@ try:
 except ValueError as error:  # an unknown scheme or a bad port
     raise ImproperlyConfigured(f"DATABASE_URL is not usable: {error}") from None
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Several phones write at once: each write transaction takes the lock up front, and the
-    # others wait for it instead of failing.
+    # Several phones write at once: each write takes the lock up front and the others wait.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20, "transaction_mode": "IMMEDIATE"})
-    # Tests use a file, not shared-cache memory (which ignores the timeout), so that the
-    # concurrency tests' threads wait for each other as real requests do.
+    # A file, not shared-cache memory (which ignores the timeout), so concurrency tests wait like requests.
     DATABASES["default"]["TEST"] = {"NAME": str(Path(tempfile.gettempdir()) / f"yiwu-test-{os.getpid()}.sqlite3")}
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
-    # A database that does not answer fails a request (and /readyz) in 2 s, libpq's least, not
-    # psycopg's default of 130 s; a connect_timeout in DATABASE_URL wins.
+    # A silent database fails a request (and /readyz) in 2 s, not psycopg's 130 s.
     DATABASES["default"].setdefault("OPTIONS", {}).setdefault("connect_timeout", 2)
 
 
 def env_cache_url(names: tuple[str, ...] = ("REDIS_URL", "CACHE_URL")) -> str:
-    """REDIS_URL or CACHE_URL (the same thing under either name; both set must agree): a
-    redis://, rediss:// or unix:// address, or "" for none."""
+    """REDIS_URL or CACHE_URL (either name; both set must agree), or "" for none."""
     urls = {name: os.environ.get(name, "").strip() for name in names}
     given = {name: url for name, url in urls.items() if url}
     if len(set(given.values())) > 1:
@@ -184,16 +171,12 @@ def redis_cache(url: str) -> dict:
 
 
 def with_quiet_polls(middleware: list[str]) -> list[str]:
-    """With the shared cache, a quiet poll (most requests: every phone, every 3 s) is answered
-    from it right below SecurityMiddleware, without the rest of the stack (scoring/live.py)."""
+    """With the shared cache, a quiet poll is answered right below SecurityMiddleware (scoring/live.py)."""
     security = middleware.index("django.middleware.security.SecurityMiddleware")
     return [*middleware[: security + 1], "scoring.live.QuietPollMiddleware", *middleware[security + 1 :]]
 
 
-# Several app servers (docs/deploy.md): with a Redis address, Django's Redis cache is the one
-# cache every process shares, holding the version each poll compares with (scoring/live.py),
-# the kept pages and hand rows (scoring/pagecache.py, presenters.py). Without one, Django's
-# default cache in each process.
+# Several app servers (docs/deploy.md): with a Redis address, the one cache every process shares.
 CACHE_URL = env_cache_url()
 SHARED_CACHE = bool(CACHE_URL)
 CACHES = {
@@ -201,9 +184,8 @@ CACHES = {
 }
 if SHARED_CACHE:
     MIDDLEWARE = with_quiet_polls(MIDDLEWARE)
-# The budgets' counts (scoring/access.py) must not be pushed out by what a client can make the
-# cache hold, so never the cache above: database rows, or REDIS_BUDGETS_URL's Redis, one that
-# evicts nothing (maxmemory-policy noeviction: docs/deploy.md).
+# The budgets' counts (scoring/access.py) must not be evicted by what a client makes the cache hold:
+# database rows, or a noeviction Redis (docs/deploy.md).
 BUDGETS_URL = env_cache_url(("REDIS_BUDGETS_URL",))
 SHARED_BUDGETS = bool(BUDGETS_URL)
 if SHARED_BUDGETS:
@@ -224,13 +206,8 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 
 def static_files(collected: bool) -> dict:
-    """How static files are served. ``collected``: as production serves them, from
-    ``collectstatic``'s STATIC_ROOT, fingerprinted (a content hash in every name, even with debug
-    on), gzipped and sent with a year's cache (whitenoise); always with debug off, and in
-    ``make run`` (DJANGO_COLLECTED_STATIC=1) with it on, so that a phone on the table's Wi-Fi loads
-    the game page's files once, compressed, instead of on every visit. Otherwise (development, tests)
-    each file is served as it is in static/, looked up per request: under tests that saves
-    indexing a leftover collected staticfiles/ for every test client (figures: docs/performance.md)."""
+    """How static files are served: ``collected`` as production does (fingerprinted, gzipped, a year's
+    cache), else each file as it is in static/ (figures: docs/performance.md)."""
     if collected:
         backend, autorefresh, finders = "yiwu_site.staticfiles.CollectedStaticFiles", False, False
     else:
@@ -248,8 +225,7 @@ def static_files(collected: bool) -> dict:
 COLLECTED_STATIC = not (DEBUG or TESTING) or env_bool("DJANGO_COLLECTED_STATIC", False)
 STORAGES, WHITENOISE_AUTOREFRESH, WHITENOISE_USE_FINDERS = static_files(COLLECTED_STATIC).values()
 
-# A request may carry the largest backup (docs/contract.md "A backup": the import takes 10 MiB)
-# and the form around it, pasted or uploaded; an upload is kept in memory, as it is read whole.
+# A request may carry the largest backup (docs/contract.md "A backup") and its form; uploads stay in memory.
 DATA_UPLOAD_MAX_MEMORY_SIZE = FILE_UPLOAD_MAX_MEMORY_SIZE = 11 * 1024 * 1024
 
 CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
@@ -268,14 +244,11 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # A balancer asks each app server for these over plain HTTP (docs/deploy.md, "Readiness").
 SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz)$"]
-# The request header holding the client's address when behind a proxy, e.g. HTTP_X_REAL_IP, and
-# how many proxies in front of the app append to it: the address counted is that many entries
-# from the right, the one the outermost trusted proxy wrote (scoring/access.py client_of).
+# The header holding the client's address behind a proxy, and how many proxies append to it
+# (scoring/access.py client_of).
 CLIENT_IP_HEADER = os.environ.get("DJANGO_CLIENT_IP_HEADER", "").strip()
 TRUSTED_PROXIES = env_int("DJANGO_TRUSTED_PROXIES", 1, minimum=1)
-# Budgets per 10 minutes (scoring/access.py): wrong game tokens per client; POSTs to the JSON
-# doors and import per client, or per account when signed in; sign-ups per client; new games
-# (imports included) and imports per client and per account. Confirmed writes per game per
+# Budgets per 10 minutes, per client or account (scoring/access.py); confirmed writes per game per
 # minute. No real table comes near them.
 RATE_LIMITS = {
     "miss": env_int("DJANGO_LIMIT_WRONG_TOKENS", 30, minimum=1),
@@ -288,8 +261,7 @@ RATE_LIMITS = {
     "paycodes": env_int("DJANGO_LIMIT_PAYCODE_UPLOADS", 20, minimum=1),  # 收款码 screenshots read
 }
 MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)
-# People per game (everyone who ever sat in it: seatings, imports) and per 牌友圈 (its roster, and
-# the people one settle-up nets); a real evening has 4-8 (docs/contract.md "People and seats").
+# People per game and per 牌友圈; a real evening has 4-8 (docs/contract.md "People and seats").
 MAX_PEOPLE_PER_GAME = env_int("DJANGO_MAX_PEOPLE_PER_GAME", 16, minimum=4)
 MAX_PEOPLE_PER_GROUP = env_int("DJANGO_MAX_PEOPLE_PER_GROUP", 40, minimum=4)
 if not DEBUG and not TESTING:
@@ -311,13 +283,8 @@ def env_admins(name: str) -> list[tuple[str, str]]:
     return admins
 
 
-# With debug off, stderr (gunicorn's --error-logfile -) gets every warning and error: the app's
-# own (scoring.*, yiwu_site.*: a lost announcement, a failed readiness check) and any library's,
-# through the root logger; Django's (django.*: an on_commit hook that failed, in
-# django.db.backends.base); each 500 with its traceback, also mailed to ADMINS when there are any
-# (through EMAIL_HOST, localhost by default). 4xx answers are not logged: they are the app's
-# answers to a phone (refusals, spent budgets, a deleted game's 404 every 3 s), their addresses
-# hold the game's link, and the budgets count them. tests/core/test_it_logging.py checks each.
+# With debug off, stderr gets every warning and error and each 500 (mailed to ADMINS too); 4xx are
+# the app's answers to a phone and hold the game's link, so not logged. tests/core/test_it_logging.py.
 ADMINS = env_admins("DJANGO_ADMINS")
 SERVER_EMAIL = os.environ.get("DJANGO_SERVER_EMAIL", "root@localhost")
 EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "localhost")
@@ -359,8 +326,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
-# Failed logins (django-axes): 10 for one username from one client lock that pair out for
-# 15 minutes (429, templates/accounts/locked_out.html). Sign-ups: scoring/access.py.
+# Failed logins (django-axes): 10 per username and client lock that pair out for 15 minutes.
 AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
 AXES_FAILURE_LIMIT = 10
 AXES_COOLOFF_TIME = timedelta(minutes=15)

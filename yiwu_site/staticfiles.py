@@ -7,23 +7,18 @@ import rjsmin
 from django.core.files.base import ContentFile
 from whitenoise.storage import CompressedManifestStaticFilesStorage
 
-# The app's own scripts (static/js/, plain and readable, comments and all), by their collected
-# names, plain or fingerprinted; not the vendored ones, which come minified.
+# The app's own scripts (static/js/, readable), by their collected names; the vendored ones come minified.
 OWN_SCRIPT = re.compile(r"^js/[\w-]+(\.[0-9a-f]{12})?\.js$")
 
 
 def minified(script: str) -> str:
-    """``script`` as a phone needs it: rjsmin (a well-kept minifier that renames nothing and
-    keeps every newline JavaScript's semicolon rules need) drops the comments and the spacing
-    that explain it to a reader: a cold game page's scripts go from 17 to 11 KB gzipped."""
+    """``script`` as a phone needs it: rjsmin renames nothing and keeps the newlines semicolon rules need."""
     return rjsmin.jsmin(script)
 
 
 class CollectedStaticFiles(CompressedManifestStaticFilesStorage):
-    """whitenoise's storage (fingerprinted names, gzipped copies), whose ``{% static %}`` names the
-    fingerprinted file even with DEBUG on: Django's own would name the plain file in debug, which
-    whitenoise then sends with no cache at all. The app's own scripts are stored minified (the
-    fingerprint stays the source's: it changes whenever the source does)."""
+    """whitenoise's storage, whose ``{% static %}`` names the fingerprinted file even with DEBUG on, the
+    app's own scripts stored minified under their source's fingerprint."""
 
     def url(self, name, force=False):
         return super().url(name, force=True)

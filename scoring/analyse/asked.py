@@ -1,7 +1,5 @@
-"""What a ruleset's 算牌 page asks beyond the tiles (docs/analysis.md "A ruleset's own request"):
-its analyser's ``QUESTIONS`` (杭州's 财飘, 十风, 承包), read from the query, drawn as chips under the
-answer and applied to the engine's answer by its ``with_answers`` before the page prices it. A
-ruleset without them (the others) gets nothing here: no chips, the engine's answer as it is."""
+"""What a ruleset's 算牌 page asks beyond the tiles (docs/analysis.md "A ruleset's own request"): its
+analyser's ``QUESTIONS``, read from the query, drawn as chips and applied before the page prices it."""
 
 from django.utils.translation import gettext as _
 
@@ -12,8 +10,7 @@ from scoring.lang import pick, table_words
 
 
 def chosen_of(get, ruleset: str) -> dict[str, tuple[str, ...]]:
-    """The options chosen for each of the ruleset's QUESTIONS (``caipiao=2``, ``chengbao=up,down``);
-    ValueError with the message for one it does not offer, or too many."""
+    """The options chosen for each of the ruleset's QUESTIONS; ValueError for one it does not offer, or too many."""
     chosen = {}
     for name, (options, many) in trait(ruleset, "QUESTIONS").items():
         values = tuple(v for v in get.get(name, "").split(",") if v)
@@ -28,17 +25,14 @@ def chosen_of(get, ruleset: str) -> dict[str, tuple[str, ...]]:
 
 
 def applied(game, q, request: dict) -> tuple[dict, dict]:
-    """(what the tiles say, that with the query's chosen options applied); ScoringError for a
-    request the engine refuses."""
+    """(what the tiles say, that with the chosen options applied); ScoringError for a refused request."""
     answer = analyse(request)
     apply = trait(game.ruleset, "with_answers")
     return answer, answer if apply is None else apply(answer, q.chosen, request, q.winner)
 
 
 def question_chips(game, q, request: dict, answer: dict, base: str) -> list[dict]:
-    """The ruleset's questions as chips: each a link choosing or clearing its option (one per
-    question, or several where it allows), greyed with the reason scoring would give, said once
-    under the question for the chips it greys; an option naming a seat says whose (「上家老王包」)."""
+    """The ruleset's questions as chips, each a link choosing or clearing its option, greyed with scoring's reason."""
     ask = trait(game.ruleset, "questions")
     if ask is None:
         return []
@@ -58,8 +52,7 @@ def question_chips(game, q, request: dict, answer: dict, base: str) -> list[dict
 
 
 def _chip(game, q, base: str, question: dict, option: dict) -> dict:
-    """One option of a question: its label (with the person of its seat), on or not, the link
-    that chooses or clears it, and why it is greyed (nothing when it is chosen)."""
+    """One option of a question: its label, on or not, the link choosing or clearing it, why it is greyed."""
     name, picked = question["name"], q.chosen.get(question["name"], ())
     if option["on"]:
         values = tuple(v for v in picked if v != option["value"])

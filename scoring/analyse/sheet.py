@@ -1,13 +1,5 @@
 """算牌 at the table (docs/analysis.md): the page's state lives in its query string, so every tap
-is a plain link. ``read_query`` checks the query, ``build_page`` asks the engine and prices each
-answer at the table's current state, ``use_links`` turns a complete hand into the record form's
-pre-filled URL (nothing is recorded without the usual 「确认记录」). A ruleset whose 财神 are fixed
-(杭州's 白) has no flip to choose; one that asks what the tiles cannot show (its analyser's
-``QUESTIONS``) gets chips under the answer, which its ``with_answers`` applies before the price.
-
-Every text the page says goes through gettext with a Chinese msgid (English in
-locale/en/LC_MESSAGES/django.po); only the tile faces (一 over 万, 东) stay Chinese. A tile's name (read
-aloud, and in the waits) is 「5筒」 in Chinese, "5 Dots" in English."""
+is a plain link; nothing is recorded without the record form's usual 「确认记录」."""
 
 import json
 from collections import Counter
@@ -80,14 +72,12 @@ def face(code: str) -> dict:
             SUIT_ZH[suit],
             f"{digit} {SUIT_EN[suit]}",
         )
-    # The name: in Chinese what the tile shows (「一万」, so a voice command of what is seen finds it),
-    # in English what it means ("1 Characters").
+    # Chinese: what the tile shows (「一万」, so a voice command finds it); English: what it means.
     return {"code": code, "top": top, "bottom": bottom, "suit": suit, "name": pick(top + bottom, english)}
 
 
 def wild_codes(ruleset: str, flip: str | None) -> list[str]:
-    """The flip's kind, and for 诸暨 the next kind too (1→…→9→1, 东→南→西→北→东, 中→发→白→中); the
-    fixed ones (杭州's 白) where nothing is flipped."""
+    """The flip's kind, and for 诸暨 the next kind too; the fixed ones (杭州's 白) where nothing is flipped."""
     if flip is None:
         return list(trait(ruleset, "WILDS"))
     return [CODES[k] for k in sorted(wild_kinds(ruleset, INDEX[flip]), key=lambda k: k != INDEX[flip])]
@@ -183,8 +173,7 @@ def _names(codes: list[str]) -> str:
 
 
 def engine_request(game, q: Query, dealer: int) -> dict:
-    """The hand-analysis request: the game's house rules (武义's 番 table), ``dealer`` and, where
-    the ruleset counts it (诸暨), the winner's ``seat_wind`` (relative to the dealer)."""
+    """The hand-analysis request at the game's house rules, ``dealer`` and, where counted, the winner's seat wind."""
     request = {"ruleset": game.ruleset, "tiles": q.tiles, "melded": q.melded, "rules": game.rules}
     if q.flip is not None:
         request["flip"] = q.flip
@@ -225,8 +214,7 @@ def net_for(game, state, entry: dict) -> int | None:
 
 
 def prices(game, state, q: Query, answer: dict) -> list[str]:
-    """「老王+42」 for a self-drawn win; 「小李放：老王+14」 for each possible discarder, or
-    「谁放铳都是 老王+14」 when every discarder gives the same."""
+    """「老王+42」 self-drawn; 「小李放：老王+14」 per discarder, or 「谁放铳都是 老王+14」 when all give the same."""
     if q.winner is None or not can_win(game.ruleset, answer):
         return []
     names = game.seating
@@ -250,8 +238,7 @@ def prices(game, state, q: Query, answer: dict) -> list[str]:
 
 
 def answer_text(game, answer: dict) -> str:
-    """The answer as the table reads it, each value at the game's house rules; a ruleset says an
-    answer it may not win its own way (its entry's ``analyse_text``)."""
+    """The answer as the table reads it, at the game's house rules, in the ruleset's own way."""
 
     def text() -> str:
         return breakdown(answer, game.ruleset, zh=chinese(), rules=game.rules)
@@ -260,8 +247,7 @@ def answer_text(game, answer: dict) -> str:
 
 
 def use_links(game, record_url: str, q: Query, answer: dict) -> list[dict]:
-    """「用这个记分」: one link (self-drawn, or the discarder already known) or one per other player,
-    in the ruleset's words (诸暨 writes 放冲, as its entry form does)."""
+    """「用这个记分」: one link (self-drawn, or the discarder known) or one per other player."""
     module = game.plugin.form_side
     said = words(game)
 
@@ -328,9 +314,7 @@ def _toggles(game, q: Query, base: str, dealer: int) -> list[dict]:
 
 
 def drawn_only(ruleset: str, q: Query, tile: str) -> Query | None:
-    """Nobody wins on a discarded 财神 (docs/rules/yiwu.md §9, zhuji.md §4, wuyi2.md §4): when
-    ``tile`` is a 财神 and the context a discard (or 抢杠), the query as self-drawn, else None (and
-    always where every win is self-drawn)."""
+    """Nobody wins on a discarded 财神 (docs/rules/yiwu.md §9): then the query as self-drawn, else None."""
     if tile not in wild_codes(ruleset, q.flip) or q.flags.get("self_drawn") or q.flags.get("after_kong"):
         return None
     if trait(ruleset, "SELF_DRAWN_ONLY"):
@@ -363,8 +347,7 @@ def _grouped(waits: list[dict]) -> list[dict]:
 
 
 def _answer(game, q: Query, state, can_edit: bool, links: tuple[str, str]) -> dict:
-    """What the tiles say: 「还差N张」, the waits with their prices, or the 14-tile answer; and the
-    ruleset's questions (the chips of what the tiles cannot show) under it."""
+    """What the tiles say (「还差N张」, the waits with their prices, or the 14-tile answer) and the ruleset's chips."""
     if len(q.tiles) < 13:
         return {"kind": "short", "need": 13 - len(q.tiles)}
     drawn = drawn_only(game.ruleset, q, q.tiles[-1]) if len(q.tiles) == 14 else None
@@ -402,10 +385,8 @@ def _answer(game, q: Query, state, can_edit: bool, links: tuple[str, str]) -> di
 
 
 def script_words() -> str:
-    """What static/js/analyse.js says as it changes the page itself, translated, with ``{name}``,
-    ``{n}`` and ``{need}`` left for it to fill: the keys' and the strip's hidden names, 「N 张 ·
-    还差M张」 (singular and plural: the page's languages have no other forms) and the words shown
-    while the server reads 13 or 14 tiles."""
+    """What static/js/analyse.js says as it changes the page, translated, with ``{name}``, ``{n}`` and
+    ``{need}`` left for it to fill (the page's languages have no plural forms but these)."""
 
     def fill(text: str) -> str:
         return text.replace("%(name)s", "{name}").replace("%(n)s", "{n}").replace("%(need)s", "{need}")

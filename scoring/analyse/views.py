@@ -12,10 +12,7 @@ from scoring.replay import table
 
 
 def analyse(request: HttpRequest, token: str) -> HttpResponse:
-    """Every tap is a plain GET link; htmx swaps only ``#sanpai``. With static/js/analyse.js the
-    tiles change on the phone, which asks for ``#answer`` alone (HX-Target) at 13 and 14 tiles. A
-    view link looks but cannot record. A ruleset without 算牌 has no such page (and no page links
-    to it)."""
+    """Every tap is a plain GET link; htmx swaps ``#sanpai``, static/js/analyse.js asks for ``#answer`` alone."""
     game, can_edit = load_game(request, token)
     if not offers_analysis(game):
         raise Http404(_("这个玩法没有算牌"))

@@ -27,8 +27,7 @@ def json_error(status: int, zh: str, en: str, field: str | None = None) -> JsonR
 
 
 def read_json(request: HttpRequest):
-    """The request's JSON body, or a 400 JsonResponse saying what is wrong with it (429 when
-    an anonymous client has sent too many)."""
+    """The request's JSON body, or a 400 (429 past an anonymous client's budget) saying what is wrong."""
     try:
         throttle(request, "anon")
     except TooManyAttempts:
@@ -66,7 +65,6 @@ def _is_int(value) -> bool:
 
 
 def _parse_balances(balances) -> dict[str, int]:
-    """The balances object, checked before the engine sees it (which trusts its input)."""
     most = settings.MAX_PEOPLE_PER_GAME
     if not isinstance(balances, dict) or not MIN_PLAYERS <= len(balances) <= most:
         raise SettleInputError(
@@ -94,7 +92,6 @@ def _parse_balances(balances) -> dict[str, int]:
 
 
 def _parse_settle(body) -> tuple[dict[str, int], int]:
-    """(balances, rate_fen) from the request body, or SettleInputError naming the bad field."""
     check_object(
         body, SETTLE_FIELDS, "请求应为 JSON 对象", "The request must be a JSON object", "body", SettleInputError
     )
@@ -113,12 +110,7 @@ def _parse_settle(body) -> tuple[dict[str, int], int]:
 
 @csrf_exempt
 def settle_api(request: HttpRequest) -> JsonResponse:
-    """Who pays whom at the end, in the fewest transfers, in fen (``fewest`` false: with many
-    people, few transfers that may not be the fewest; scoring/engine/transfers.py).
-
-    Transfers are found on the points and only then multiplied by the rate, so each
-    player's transfers add up to exactly their balance × rate.
-    """
+    """Who pays whom at the end, in fen: transfers found on the points, then × rate, so each adds up exactly."""
     if request.method != "POST":
         return json_error(405, "请用 POST 提交分数 JSON", "POST the balances as JSON")
     body = read_json(request)
@@ -137,11 +129,7 @@ def settle_api(request: HttpRequest) -> JsonResponse:
 
 @csrf_exempt
 def analyse(request: HttpRequest) -> JsonResponse:
-    """算牌 (docs/analysis.md): 200 with the answer, 400 with ``{"error": {...}}``.
-
-    The request is small: a body over 16 KB is refused before it is parsed, and a JSON nesting
-    too deep for the parser is a 400 like any other malformed body.
-    """
+    """算牌 (docs/analysis.md): 200 with the answer, 400 with ``{"error": {...}}``; a body over 16 KB is refused."""
     if request.method != "POST":
         return json_error(405, "请用 POST 提交手牌 JSON", "POST the hand as JSON")
     limit = MAX_ANALYSE_BYTES // 1024

@@ -1,8 +1,7 @@
 """The scoring engine: plain Python, no Django (docs/contract.md).
 
-What every ruleset shares: the contract (``contract.score_game``), the replay (``game.replay``),
-money and transfers, and the registry of rulesets (``ruleset.py``). Each ruleset's own engine
-lives in its folder (``scoring/rulesets/<code>/engine/``) and is found through the registry.
+Each ruleset's own engine lives in its folder (``scoring/rulesets/<code>/engine/``), found through
+the registry (``ruleset.py``).
 """
 
 from .contract import score_game, score_game_or_error

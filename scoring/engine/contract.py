@@ -12,8 +12,7 @@ GAME_FIELDS = frozenset(("ruleset", "rules", "first_dealer", "players", "correct
 CORRECTION_FIELDS = frozenset(("hand", "dealer", "streak"))
 MAX_STREAK = 999  # what the entry form's 更正连庄数 takes
 MAX_HANDS = 2_000  # a long evening is under 100 hands
-# Everyone who sits in one game, unless the caller says otherwise: a real evening has 4-8 (the
-# app's doors pass DJANGO_MAX_PEOPLE_PER_GAME, 16 by default too).
+# Everyone who sits in one game unless the caller says otherwise (the app passes DJANGO_MAX_PEOPLE_PER_GAME).
 MAX_PEOPLE = 16
 
 
@@ -58,8 +57,7 @@ def _whole(value, low: int, high: int) -> bool:
 
 
 def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
-    """``corrections``: the table's 更正庄家 before a hand, ``{"hand": index, "dealer": seat,
-    "streak": 连庄}`` in the order of the hands, as a replay's ``fixes``."""
+    """The table's 更正庄家 (``corrections``) as a replay's ``fixes``."""
     raw, hands = game.get("corrections", []), len(game["hands"])
     if not isinstance(raw, list):
         raise ScoringError("corrections 应为列表", "corrections must be a list", "corrections")
@@ -84,9 +82,7 @@ def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
 
 
 def score_game(game, max_people: int = MAX_PEOPLE) -> dict:
-    """The contract's output for ``game``; raises ``ScoringError`` on invalid input. A game that
-    names its players also gets each person's total (``people``), seatings or not; its seatings
-    may bring it to at most ``max_people`` people."""
+    """The contract's output for ``game`` (``people`` when it names its players); ``ScoringError`` on bad input."""
     ruleset = _check_game(game)
     rules = ruleset.parse_rules(game.get("rules", {}))
     fixes = corrections(game, ruleset.seats)
@@ -110,9 +106,8 @@ def score_game_or_error(game, max_people: int = MAX_PEOPLE) -> tuple[bool, dict]
 
 
 def seat_kept_the_deal(game: dict) -> dict:
-    """``game`` as the first contract read it, where a seating without ``dealer`` left the deal at
-    its seat (now the deal follows its person): each such seating given that seat, so an old file
-    scores as it did. A game that does not score is returned unchanged, for scoring to refuse."""
+    """``game`` with each seating lacking ``dealer`` given the dealing seat, so a file written when the
+    deal stayed at its seat scores as it did; a game that does not score comes back unchanged."""
     try:
         ruleset = _check_game(game)
         rules = ruleset.parse_rules(game.get("rules", {}))

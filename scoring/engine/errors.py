@@ -1,22 +1,15 @@
-"""The errors the app raises, all with one message in Chinese and one in English.
-
-``BilingualError`` is the base of every refusal a person reads (the engine's ``ScoringError``
-here; a hand's number, a phone that got there first, a bad settle or import request on the
-Django side). The engine stays Django-free: ``text(zh)`` takes the language, and the app's
-``scoring.lang.say(error)`` passes the request's.
-"""
+"""The errors the app raises, all with one message in Chinese and one in English; the engine stays
+Django-free (``text(zh)`` takes the language, ``scoring.lang.say`` passes the request's)."""
 
 import unicodedata
 
-# Cc control, Cf format (bidi marks, zero-width), Cs surrogate, Co private use, Zl/Zp separators:
-# what no name or note may hold (scoring/engine/hygiene.py), and what ``shown`` escapes.
+# Control, format (bidi, zero-width), surrogate, private-use and separator characters: no name holds them.
 BAD_CATEGORIES = frozenset(("Cc", "Cf", "Cs", "Co", "Zl", "Zp"))
 SHOWN_LIMIT = 24  # characters of a request a message quotes
 
 
 def shown(value, limit: int = SHOWN_LIMIT) -> str:
-    """``value`` as a message quotes it: cut to ``limit`` characters, every character a page
-    could not show (or that would reorder it) written as its escape, e.g. ``\\ud800``."""
+    """``value`` as a message quotes it: cut to ``limit`` characters, unshowable ones escaped (``\\ud800``)."""
     text = value if isinstance(value, str) else repr(value)
     out = "".join(
         char if unicodedata.category(char) not in BAD_CATEGORIES else char.encode("unicode_escape").decode("ascii")
@@ -41,10 +34,8 @@ class BilingualError(Exception):
 class ScoringError(BilingualError):
     """An entry that breaks a rule of the ruleset's rules document.
 
-    ``hand`` is the 0-based index of the first bad hand, or None for a game-level problem
-    (rules, players, first dealer) and while a single hand is judged (``at`` places it).
-    ``field`` names the offending entry field when there is one, so a form can show the
-    message beside it.
+    ``hand``: the 0-based index of the first bad hand, None for a game-level problem or while one
+    hand is judged (``at`` places it); ``field``: the entry field a form shows the message beside.
     """
 
     def __init__(self, zh: str, en: str, field: str | None = None, hand: int | None = None):
@@ -52,11 +43,9 @@ class ScoringError(BilingualError):
         self.hand = hand
 
     def at(self, hand: int) -> "ScoringError":
-        """The same error, placed at a hand index."""
         return ScoringError(self.zh, self.en, self.field, hand)
 
     def to_dict(self) -> dict:
-        """The contract's error object, with the English text and the field beside it."""
         return {
             "error": {
                 "hand": self.hand,
@@ -68,8 +57,7 @@ class ScoringError(BilingualError):
 
 
 def check_object(raw, allowed: frozenset, zh: str, en: str, field: str, error=None) -> dict:
-    """``raw`` if it is a JSON object holding only ``allowed`` keys; otherwise the error (the
-    first unknown key, in sorted order, is named). ``zh``/``en`` say what the object should be."""
+    """``raw`` if a JSON object of only ``allowed`` keys, else the error naming the first unknown one."""
     error = error or ScoringError
     if not isinstance(raw, dict):
         raise error(zh, en, field)

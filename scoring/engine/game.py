@@ -8,10 +8,7 @@ LIMIT = 10**12  # no amount or running total may reach this in size
 
 
 def _too_big(totals: list, result) -> bool:
-    """Whether a payment or a running total would reach ``LIMIT``.
-
-    Settled with plain ints in the common case: int() of a half is off by under 1, so only a
-    value within 2 of the limit is compared exactly (诸暨's Fractions are slow to add)."""
+    """Whether a payment or a running total would reach ``LIMIT``; exact only near it (Fractions are slow)."""
     for p in result.payments:
         if int(p.amount) + 1 >= LIMIT and p.amount >= LIMIT:
             return True
@@ -22,8 +19,7 @@ def _too_big(totals: list, result) -> bool:
 
 
 def score(ruleset: Ruleset, rules, state, hand, max_people: int | None = None):
-    """Score one hand in ``state`` and advance ``state``; ``state`` is untouched on an error.
-    ``max_people``: a seating may bring the game to at most that many people (seating.py)."""
+    """Score one hand in ``state`` and advance ``state``, which is untouched on an error."""
     if max_people is not None and type(hand) is SeatingEntry:
         check_room(state, hand, max_people)
     result = ruleset.score_hand(rules, state, hand)
@@ -45,14 +41,10 @@ def replay(
     players=None,
     max_people: int | None = None,
 ):
-    """Score every hand in order. ``hands`` holds contract HAND objects or parsed hands.
+    """Score every hand in order: (the results, the state the next hand is played in).
 
-    ``fixes`` maps a hand index to a (dealer, streak) correction applied before that hand.
-    ``state``, when given, is the table the first of ``hands`` is played at (it is advanced in
-    place): the rest of a game replayed from the middle. ``players`` (names in seat order), for a
-    fresh table: who sits down first; the table is then ``Seated`` (seating.py) and keeps each
-    person's total across seatings; ``max_people`` bounds the people its seatings bring (``score``).
-    Returns the results and the state the next hand would be played in. Raises ``ScoringError`` with the index of the first bad hand.
+    ``fixes``: a hand index → its (dealer, streak) correction; ``state``: the table to go on from;
+    ``players``: a fresh ``Seated`` table. ``ScoringError`` carries the first bad hand's index.
     """
     if state is None:
         state = ruleset.new_state(first_dealer)

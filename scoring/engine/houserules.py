@@ -1,9 +1,5 @@
-"""House rules (约定), for every ruleset: how a rule is described, checked and parsed.
-
-Each ruleset keeps a frozen ``Rules`` dataclass of its house rules with their defaults and a
-``RULE_INFO`` table of ``RuleInfo``; ``parse_rules`` turns the contract's ``rules`` object into
-``Rules``. Anything unknown, or a value of the wrong kind, is a game-level ``ScoringError``.
-"""
+"""House rules (约定), for every ruleset: how a rule is described, checked and parsed (a game-level
+``ScoringError`` for anything unknown or of the wrong kind)."""
 
 from dataclasses import dataclass, replace
 
@@ -16,9 +12,8 @@ MAX_POINTS = 1_000_000  # the contract's bound on any numeric rule
 class RuleInfo:
     """How a rule is checked and shown: kind, allowed values, Chinese and English text.
 
-    kind: ``int`` | ``choice`` | ``bool`` | ``cap`` (an int or null = none) | ``map`` (an object
-    from ``keys`` to ints in minimum..maximum, overriding a table) | ``list`` (one int in
-    minimum..maximum for each of ``entries``, in their order: 杭州's 老庄 factors).
+    kind: ``int`` | ``choice`` | ``bool`` | ``cap`` (an int or null) | ``map`` (``keys`` to ints) |
+    ``list`` (one int per ``entries``: 杭州's 老庄 factors).
     """
 
     name: str
@@ -36,8 +31,7 @@ class RuleInfo:
 
 
 def rule_table(*infos: RuleInfo, en_help: dict[str, str] | None = None) -> dict[str, RuleInfo]:
-    """A ruleset's ``RULE_INFO``: its rules by name, in the order the form shows them. ``en_help``
-    (name -> English help), where a ruleset keeps the help apart to keep each rule's line short."""
+    """A ruleset's rules by name, in the form's order; ``en_help`` keeps long English help apart."""
     if en_help is None:
         return {r.name: r for r in infos}
     return {r.name: replace(r, en_help=en_help[r.name]) for r in infos}

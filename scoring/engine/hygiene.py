@@ -1,14 +1,8 @@
-"""Input hygiene, shared by every door (the JSON API, both commands, a backup's import, the
-forms): JSON read strictly, and one check for the names and notes a table types.
+"""Input hygiene, shared by every door: JSON read strictly, and one check for the names and notes a table types.
 
-JSON: Python's parser takes ``NaN``, ``Infinity`` and ``1e400`` (a float that overflows to
-infinity), keeps the last of two equal keys and turns ``"\\ud800"`` into a lone UTF-16 surrogate,
-which no UTF-8 page or answer can hold. ``loads`` refuses all four before anything reads the
-request, so no message can echo them. ``shown`` is how a message quotes what the request said.
-
-Text: names and notes are drawn beside numbers on every page, the CSV and the share text, so no
-control, format (the direction marks such as U+202E, zero-width characters), surrogate,
-private-use or line-separator character, and no name that is only spaces (docs/contract.md).
+Python's parser takes ``NaN``, ``Infinity``, ``1e400``, repeated keys and lone surrogates;
+``loads`` refuses all of them before anything reads the request. Names and notes hold no control,
+format, surrogate, private-use or separator character, and are not only spaces (docs/contract.md).
 """
 
 import json
@@ -103,8 +97,7 @@ def loads(raw: bytes):
 
 
 def check_text(text, *, limit: int, field: str, what: tuple[str, str]) -> str:
-    """``text`` if it is a string of 1–``limit`` characters, not only spaces, holding no bad
-    character; otherwise ``ScoringError`` at ``field``. ``what`` names it: ("名字", "Names")."""
+    """``text`` if a string of 1–``limit`` characters, not only spaces, with no bad character; else ``ScoringError``."""
     zh, en = what
     if not isinstance(text, str) or not text.strip() or len(text) > limit:
         raise ScoringError(
@@ -120,7 +113,6 @@ def check_text(text, *, limit: int, field: str, what: tuple[str, str]) -> str:
 
 
 def check_names(names: list, *, field: str = "players") -> list[str]:
-    """Each name checked, and no two the same (spaces around them aside)."""
     seen = set()
     for name in names:
         check_text(name, limit=MAX_NAME, field=field, what=("名字", "Names"))

@@ -1,10 +1,4 @@
-"""手动记分: a hand the rules do not model (a penalty, a side bet, a hand settled by hand), the
-same in every ruleset (docs/contract.md "A manual hand").
-
-The table types each seat's change; the changes sum to zero. The losers pay the winners, largest
-first, so the payments are always the same for the same changes. Only the totals move, and the
-dealer when the table names the next one; the ruleset's other state (连庄, 买子, 下子, …) stays.
-"""
+"""手动记分: a hand the rules do not model, the same in every ruleset (docs/contract.md "A manual hand")."""
 
 import math
 from dataclasses import dataclass
@@ -41,8 +35,6 @@ def formula(why, zh: bool = True, names=None) -> str:
 
 
 class ManualPayment(BasePayment, explain=explain, formula=formula):
-    """why = ("manual", the table's note)."""
-
     __slots__ = ()
 
 

@@ -1,9 +1,5 @@
-"""What every ruleset's ``Payment`` and ``HandResult`` share. A payment is who pays whom how
-much, and ``why`` (the data its explanation is made from, see each ruleset's ``explain.py``); a
-ruleset's ``Payment`` subclasses ``BasePayment`` and names its ``explain`` and ``formula``:
-``class Payment(BasePayment, explain=explain, formula=formula)``. A result is the contract's
-per-hand output; a ruleset's ``HandResult`` subclasses ``BaseResult`` (dealer, streak, net,
-payments), adds its own fields and names the one it is paid on."""
+"""What every ruleset's ``Payment`` and ``HandResult`` share: ``class Payment(BasePayment,
+explain=explain, formula=formula)`` and a ``HandResult(BaseResult)`` naming what it is paid on."""
 
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -23,9 +19,7 @@ class BasePayment:
     _formula = None
 
     def __init_subclass__(cls, explain=None, formula=None):
-        """A subclass adds no fields, so it needs no @dataclass of its own (``__slots__ = ()``
-        keeps it slotted); it only names its ruleset's explanation. (No super() call: slots=True
-        rebuilds this class, which breaks the zero-argument form, and object's does nothing.)"""
+        """No @dataclass needed (``__slots__ = ()``); no super() call: slots=True breaks its zero-argument form."""
         if explain is not None:
             cls._explain = staticmethod(explain)
         if formula is not None:
@@ -41,7 +35,6 @@ class BasePayment:
         return self._explain(self.payer, self.payee, self.amount, self.why, False)
 
     def explain(self, zh: bool = True, names=None) -> str:
-        """The whole line, with the table's names (seat order) in place of the seats."""
         return self._explain(self.payer, self.payee, self.amount, self.why, zh, names)
 
     def formula(self, zh: bool = True, names=None) -> str:
@@ -60,11 +53,9 @@ class BasePayment:
 
 @dataclass(slots=True)
 class BaseResult:
-    """``to_dict`` (the contract's per-hand output, fields in their order) and ``paid_on`` (what
-    the hand is paid on: ``PAID_ON`` names the field, e.g. multiplier, tai or fan).
+    """``to_dict`` (the contract's per-hand output) and ``paid_on`` (the field ``PAID_ON`` names).
 
-    A subclass's own fields come between streak and net in ``__init__`` and in the output:
-    net and payments are keyword-only, e.g. ``HandResult(dealer, streak, tai, net=…, payments=…)``.
+    A subclass's own fields come between streak and net, which are keyword-only.
     """
 
     PAID_ON = ""
@@ -93,6 +84,5 @@ _FIELDS: dict[type, tuple[str, ...]] = {}  # a result class's field names, in or
 
 
 def _field_order(result) -> tuple[str, ...]:
-    """The fields in ``__init__``'s order: dealer, streak, the ruleset's own, then net, payments."""
     every = fields(result)
     return tuple(f.name for f in every if not f.kw_only) + tuple(f.name for f in every if f.kw_only)

@@ -1,8 +1,4 @@
-"""Points are exact: ints, or multiples of one half where 诸暨 needs them (docs/rules/zhuji.md §5).
-
-Halves are ``fractions.Fraction``; whole values are always plain ``int`` so the common case
-stays fast and JSON stays integers.
-"""
+"""Points are exact: ints, or Fraction halves where 诸暨 needs them (docs/rules/zhuji.md §5); whole values stay int."""
 
 from fractions import Fraction
 

@@ -1,40 +1,15 @@
-"""What every ruleset offers the contract and the app (docs/contract.md, a section per ruleset's hand).
+"""What every ruleset offers the contract and the app (docs/contract.md; its folder: README's "A new ruleset").
 
-A ruleset is one folder, ``scoring/rulesets/<code>/``, and one line in ``scoring/rulesets/__init__.py``
-(``INSTALLED``). The folder holds everything the ruleset needs: ``engine/`` (plain Python, no
-Django), which builds and registers its ``Ruleset``; ``form_side.py``, the table's side (how a hand
-is entered, titled and marked: ``FORM_SIDE``, an instance of its subclass of ``scoring.handform.base.FormSide``,
-which overrides only what differs; docs in ``scoring/handform/__init__.py``); ``templates/<code>/``; and
-its tests live in ``tests/rulesets/<code>/``. Code outside the folder asks the ``Ruleset`` and
-never names a ruleset's code; the registry is filled on first use (``get_ruleset``,
-``all_rulesets``), so importing the engine imports no ruleset and no ruleset imports Django.
-
-The engine parts of a ruleset, all plain Python:
-- ``Rules``: a frozen dataclass of its house rules with ``to_dict()``; ``rule_info`` describes each
-  rule for the new-game form (``houserules.RuleInfo``); ``parse_rules(raw)`` checks the contract's
-  ``rules`` object (a game-level ``ScoringError`` on anything unknown or of the wrong kind).
-- ``parse_hand(raw)``: one contract HAND object → the ruleset's hand value (``ScoringError`` with
-  hand=None and the offending ``field``).
-- ``new_state(first_dealer)`` / ``state_from_dict(data)``: the table state the next hand is played
-  in (a ``State``).
-- ``score_hand(rules, state, hand)``: judges and settles one hand played in ``state`` without
-  changing it; returns a ``Result``.
-- ``advance(rules, state, hand, result)``: moves ``state`` to the next hand (totals included).
-- ``formula(why, zh, names)``: the right-hand side of a payment's explanation, from its ``why``
-  as the replay made it or as JSON gave it back (lists for tuples); ``why_to_json(why)``: that
-  JSON form (tuples become lists; the default, ``plain``, suits a why of codes and numbers;
-  another is given to ``register_package``).
-- ``analyser``: its 算牌 module (``engine/analyse.py``, docs/analysis.md) or None, and then the app
-  offers no 算牌 for it anywhere.
-- ``after_seating(state)`` (optional, given to ``register_package``): what a change of people does to its
-  own state beyond the dealer (docs/contract.md "People and seats": every bet ends, e.g. 义乌's
-  买子 and 下子); None when it carries no bets.
-- Words the app says about it: ``count_word`` (what a hand is paid on: 倍数 / 台 / 番, for the
-  CSV), ``field_terms`` (its contract fields as the table says them, for an import's refusal).
-Every ruleset also takes the manual hand (手动记分, ``manual.py``) and the seating entry (换人/换位,
-``seating.py``): ``register`` wraps its parse, score and advance (and ``state_from_dict``).
-A package laid out by these names (``rules.py``, ``hands.py``, ``replay.py``, ``explain.py``)
-registers itself with ``register_package``, stating only its names, seats and what differs.
+Code outside a ruleset's folder asks its ``Ruleset`` and never names its code; the registry fills on
+first use, so importing the engine imports no ruleset. A package offers, by conventional names:
+- ``Rules`` (frozen, ``to_dict()``), ``RULE_INFO``, ``parse_rules(raw)`` (a game-level ``ScoringError``);
+- ``parse_hand(raw)`` (``ScoringError`` with the offending ``field``);
+- ``TableState`` (``new_state``, ``state_from_dict``), ``score_hand(rules, state, hand)`` (leaves
+  ``state`` alone) and ``advance(rules, state, hand, result)``;
+- ``formula(why, zh, names)``, ``why`` as the replay made it or as JSON gave it back (lists);
+- optionally ``analyser`` (its 算牌, docs/analysis.md) and ``after_seating`` (its bets end on a
+  change of people, docs/contract.md "People and seats").
+``register`` adds the manual hand (``manual.py``) and the seating entry (``seating.py``) to every one.
 """
 
 from collections.abc import Callable
@@ -57,9 +32,7 @@ class Payment(Protocol):
 
 
 class Result(Protocol):
-    """What ``score_hand`` returns, in every ruleset: ``net`` per seat sums to 0, ``payments``
-    sorted by (payer, payee), ``paid_on`` what the hand is paid on (义乌's 倍, 诸暨's 台, 武义's
-    番, or None), ``to_dict()`` the contract's hand output."""
+    """What ``score_hand`` returns: ``net`` sums to 0, ``payments`` sorted by (payer, payee)."""
 
     dealer: int
     streak: int
@@ -73,8 +46,6 @@ class Result(Protocol):
 
 
 class State(Protocol):
-    """The table state the next hand is played in, in every ruleset."""
-
     dealer: int
     streak: int
     totals: list
@@ -85,7 +56,7 @@ class State(Protocol):
 
 
 def plain(value):
-    """A why as JSON gives it back: tuples (at any depth) become lists."""
+    """A why as JSON gives it back (tuples become lists)."""
     if isinstance(value, tuple | list):
         return [plain(v) for v in value]
     return value
@@ -118,14 +89,11 @@ class Ruleset:
     after_seating: Callable[[Any], None] | None = None  # a change of people: its bets end (None: none)
 
     def rules_from_dict(self, data: dict):
-        """A game's stored rules (every value, as ``Rules.to_dict`` wrote them)."""
         return self.rules_class(**data)
 
     @property
     def form_side(self) -> Any:
-        """The table's side of the ruleset: its ``form_side.py``'s ``FORM_SIDE``, an instance of a subclass
-        of ``scoring.handform.base.FormSide`` (Django), imported when the app first asks, so the engine
-        never imports it."""
+        """Its ``form_side.py``'s ``FORM_SIDE``, imported on first ask so the engine never imports Django."""
         return import_module(f"{self.package}.form_side").FORM_SIDE
 
     @property
@@ -143,8 +111,7 @@ DEFAULT_RULESET = "yiwu"  # the home ruleset: what a new game and a contract wit
 
 
 def register(ruleset: Ruleset) -> Ruleset:
-    """Add ``ruleset``; its parse/score/advance also take a manual hand (manual.py) and a seating
-    entry (seating.py), for all."""
+    """Add ``ruleset``, wrapped to take a manual hand and a seating entry."""
     from .manual import with_manual
     from .seating import with_seating
 
@@ -154,7 +121,6 @@ def register(ruleset: Ruleset) -> Ruleset:
 
 
 def unregister(code: str) -> None:
-    """Take a ruleset out again (a test's own ruleset, once the test is done)."""
     _REGISTRY.pop(code, None)
 
 
@@ -177,11 +143,7 @@ def register_package(
     why_to_json=plain,
     after_seating=None,
 ):
-    """Build and ``register`` the ``Ruleset`` of a package from its modules' conventional names:
-    ``rules`` (Rules, RULE_INFO, PRESETS, DEFAULT_PRESET, parse_rules), ``hands`` (parse_hand),
-    ``replay`` (TableState, score_hand, advance), ``explain`` (formula); the rest is stated where it
-    differs from the ``Ruleset``'s default (``why_to_json``, ``after_seating``...). ``package``: the
-    engine package's ``__name__``; the ruleset's folder is its parent."""
+    """Build and ``register`` a package's ``Ruleset`` from its modules' conventional names (module doc)."""
     ruleset = Ruleset(
         code=code,
         zh=zh,
@@ -211,7 +173,6 @@ def register_package(
 
 
 def _new_state(state_class: type) -> Callable[[int], Any]:
-    """A new game's state: the first dealer deals, everything else at its default."""
 
     def new_state(first_dealer: int):
         return state_class(dealer=first_dealer)
@@ -220,7 +181,6 @@ def _new_state(state_class: type) -> Callable[[int], Any]:
 
 
 def _load() -> None:
-    """Import every installed ruleset once (each registers itself)."""
     if not _LOADED:
         _LOADED.append(True)
         from scoring.rulesets import load
@@ -229,7 +189,6 @@ def _load() -> None:
 
 
 def get_ruleset(code) -> Ruleset:
-    """The ruleset named ``code``; a game-level ``ScoringError`` for an unknown one."""
     _load()
     ruleset = _REGISTRY.get(code) if isinstance(code, str) else None
     if ruleset is None:

@@ -1,22 +1,8 @@
-"""People and seats (换人, 轮空, 换位): who sits where, the same in every ruleset (docs/contract.md
-"People and seats").
+"""People and seats (换人, 轮空, 换位), the same in every ruleset (docs/contract.md "People and seats").
 
-Seats carry the rules; people carry the money. A seating entry between hands,
-``{"outcome": "seating", "players": [names in seat order], "dealer": D}``, says who sits where
-from the next hand on. It moves no points; every bet ends (the ruleset's ``after_seating``: 义乌's
-买子 and 下子). The deal and its streak (连庄, 老庄) are the dealing person's: with no ``dealer``
-the person who dealt keeps the deal wherever they now sit (if they left, the dealing seat's new
-person deals); the streak carries on only while the same person deals.
-
-A game that names its players is played at a ``Seated`` table: the ruleset's own state (the
-seats: dealer, 连庄, each seat's total, its bets) and the people at it. A person's total is the
-sum of the nets of the seats they sat in; it is kept as an offset from the seat's running total,
-so an ordinary hand costs nothing here: only a seating moves the offsets. The table also counts
-the deal passing (``passes``): each hand after which another seat deals. A round (圈) ends when
-the deal has passed around all seats; a seating's or a correction's new dealer is not a pass.
-``register`` wraps every
-ruleset with ``with_seating`` (after the manual hand), so its parse/score/advance take a seating
-entry and hand the ruleset its own state for every other hand.
+A person's total is kept as an offset from their seat's running total, so an ordinary hand costs
+nothing here: only a seating moves the offsets. ``passes`` counts the hands after which another
+seat deals (圈: passes // seats); a seating's or a correction's new dealer is no pass.
 """
 
 from dataclasses import dataclass, field, replace
@@ -32,7 +18,7 @@ KEYS = ("seating", "people", "passes")  # what a seated table adds to its rulese
 
 
 def key(name: str) -> str:
-    """A person is a name; two names that differ only by spaces around them are the same."""
+    """Two names that differ only by spaces around them are the same person."""
     return name.strip()
 
 
@@ -45,8 +31,6 @@ class SeatingEntry:
 
 @dataclass(slots=True)
 class SeatingResult:
-    """A seating's output: the table after the change; no points, no payments."""
-
     dealer: int
     streak: int
     seating: list
@@ -65,12 +49,10 @@ class SeatingResult:
 
 
 def is_seating(raw) -> bool:
-    """A seating entry: a parsed one, or a contract HAND object (or a form's answers) saying so."""
     return isinstance(raw, SeatingEntry) or (hasattr(raw, "get") and raw.get("outcome") == OUTCOME)
 
 
 def parse(raw: dict, seats: int) -> SeatingEntry:
-    """A ``SeatingEntry`` from the contract's HAND object; ``ScoringError`` (hand=None) if bad."""
     unknown = raw.keys() - FIELDS
     if unknown:
         raise unknown_field(sorted(unknown)[0])
@@ -79,7 +61,7 @@ def parse(raw: dict, seats: int) -> SeatingEntry:
         raise ScoringError(
             f"换人/换位需要 {seats} 个名字，按座位顺序", f"A seating needs {seats} names, in seat order", "players"
         )
-    check_names(players)  # 1-40 characters each, no special characters, all different
+    check_names(players)
     dealer = raw.get("dealer")
     if "dealer" in raw and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats):
         raise ScoringError(f"dealer 应为座位号 0-{seats - 1}", f"dealer must be a seat 0-{seats - 1}", "dealer")
@@ -87,22 +69,17 @@ def parse(raw: dict, seats: int) -> SeatingEntry:
 
 
 class Seated:
-    """The ruleset's table state (``table``) with the people sitting at it: ``seating``, the names
-    in seat order now, and each person's total (``people()``). Reads of anything else (义乌's
-    ``maizi``, ``may_buy_maizi``…) go to the ruleset's state, so the app asks it as before."""
+    """The ruleset's state (``table``) with its people; other reads (义乌's ``maizi``…) go to the table."""
 
     __slots__ = ("offsets", "passes", "seating", "spelled", "table")
 
     def __init__(self, table, seating, offsets: dict, passes: int = 0, spelled: dict | None = None):
         self.table = table
         self.seating = list(seating)
-        # Each person (by the name they first sat down under, in order of first appearance): their
-        # total, less the running total of the seat they sit in now (if they sit).
+        # Each person (by first spelling): their total less the running total of the seat they sit in now.
         self.offsets = offsets
-        # How many hands passed the deal to another seat (rounds: passes // seats).
         self.passes = passes
-        # Each person's name in ``offsets`` by ``key``: a seating finds its people without a scan of
-        # everyone (an imported game may hold thousands).
+        # A seating finds its people without a scan of everyone (an imported game may hold thousands).
         self.spelled = {key(name): name for name in offsets} if spelled is None else spelled
 
     def __getattr__(self, name):
@@ -120,14 +97,12 @@ class Seated:
 
     @property
     def totals(self) -> list:
-        """Each seat's running total (the people's are ``people()``)."""
         return self.table.totals
 
     def correct(self, dealer: int, streak: int) -> None:
         self.table.correct(dealer, streak)
 
     def people(self) -> list[tuple[str, int | Fraction]]:
-        """(name, total) for every person who has sat at the table, in order of first appearance."""
         seat_of = {key(name): seat for seat, name in enumerate(self.seating)}
         totals = self.table.totals
         out = []
@@ -160,12 +135,10 @@ class Seated:
 
 
 def seat(state, players) -> Seated:
-    """``state`` (a ruleset's table) with ``players`` sitting at it in seat order: the first seating."""
     return Seated(state, players, {name: norm(-state.totals[s]) for s, name in enumerate(players)})
 
 
 def from_dict(data: dict, table_from_dict) -> "Seated":
-    """A seated table back from ``Seated.to_dict``; ``table_from_dict`` reads the ruleset's part."""
     table = table_from_dict({k: v for k, v in data.items() if k not in KEYS})
     seat_of = {key(name): s for s, name in enumerate(data["seating"])}
     offsets = {}
@@ -177,7 +150,6 @@ def from_dict(data: dict, table_from_dict) -> "Seated":
 
 
 def score(state, hand: SeatingEntry) -> SeatingResult:
-    """The seating judged at ``state`` (unchanged): the table it leaves, no points."""
     if not isinstance(state, Seated):
         raise ScoringError(
             "换人/换位需要牌局开头写明玩家名字（players）",
@@ -193,9 +165,7 @@ def score(state, hand: SeatingEntry) -> SeatingResult:
 
 
 def next_deal(state: Seated, hand: SeatingEntry) -> tuple[int, int]:
-    """Who deals after ``hand`` and their streak: the deal follows the person who dealt (their
-    seat now, or the dealing seat if they left, or the seat the table chose); the streak is kept
-    only when that same person deals on."""
+    """Who deals after ``hand`` and their streak: the deal follows its person; the streak only if they deal on."""
     dealing = key(state.seating[state.dealer])
     now = [key(name) for name in hand.players]
     if hand.dealer is not None:
@@ -206,8 +176,7 @@ def next_deal(state: Seated, hand: SeatingEntry) -> tuple[int, int]:
 
 
 def check_room(state, hand: SeatingEntry, limit: int) -> None:
-    """A seating may bring a game to at most ``limit`` people, everyone who ever sat in it; one
-    that brings nobody new is never refused, so a game over a limit lowered since plays on."""
+    """At most ``limit`` people ever; a seating bringing nobody new is never refused (a lowered limit plays on)."""
     if not isinstance(state, Seated):
         return
     known = {key(name) for name in state.offsets}
@@ -223,8 +192,6 @@ def check_room(state, hand: SeatingEntry, limit: int) -> None:
 
 
 def advance(state: Seated, hand: SeatingEntry, after_seating) -> None:
-    """The people move; every bet ends (``after_seating``, the ruleset's, on its own state); the
-    deal follows its person (``next_deal``)."""
     dealer, streak = next_deal(state, hand)
     totals, offsets, spelled = state.table.totals, state.offsets, state.spelled
     for seat_, name in enumerate(state.seating):  # who stands up takes their seat's running total along
@@ -241,8 +208,7 @@ def advance(state: Seated, hand: SeatingEntry, after_seating) -> None:
 
 
 def with_seating(ruleset):
-    """``ruleset`` whose parse/score/advance also take a seating entry, and whose own functions
-    get the ruleset's state out of a ``Seated`` table; its states read back seated when written so."""
+    """``ruleset`` whose parse/score/advance also take a seating entry and a ``Seated`` state."""
     parse_hand, score_hand, advance_ = ruleset.parse_hand, ruleset.score_hand, ruleset.advance
     state_from_dict, seats, after = ruleset.state_from_dict, ruleset.seats, ruleset.after_seating
 

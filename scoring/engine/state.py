@@ -1,8 +1,4 @@
-"""The table state of a ruleset whose hands carry nothing over but the deal and the money (诸暨,
-武义二人): who deals, the 连庄 and each seat's total. 义乌 carries 买子/下子 too: its own state.
-
-A ruleset's ``TableState`` subclasses ``PlainState``; one of other than four seats restates
-``totals`` with its own default."""
+"""The table state of a ruleset carrying nothing over but the deal and the money (诸暨, 武义二人)."""
 
 from dataclasses import dataclass, field
 
@@ -11,8 +7,6 @@ from .points import from_json, to_json
 
 @dataclass(slots=True)
 class PlainState:
-    """The state the next hand is played in."""
-
     dealer: int = 0
     streak: int = 0  # dealer wins so far in this tenure (shown, never paid on)
     totals: list = field(default_factory=lambda: [0, 0, 0, 0])  # ints, or Fraction halves (诸暨)

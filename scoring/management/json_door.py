@@ -1,6 +1,5 @@
-"""What the command-line doors (``analyse_hand``, ``score_game``) share: read a request JSON from
-FILE or ``-`` (standard input), print the answer JSON and exit 0, or print the contract's
-``{"error": {...}}`` and exit 2. Bad input never ends in a traceback."""
+"""What the command-line doors share: a request JSON from FILE or ``-``, the answer and exit 0, or the
+contract's ``{"error": {...}}`` and exit 2, never a traceback."""
 
 import json
 import sys
@@ -13,8 +12,7 @@ from scoring.engine.hygiene import loads
 
 
 class JsonDoor(BaseCommand):
-    """A door: its ``answer`` (a ``staticmethod``) turns the request into ``(ok, body)``;
-    ``max_bytes`` caps what is read."""
+    """A door: its ``answer`` (a ``staticmethod``) turns the request into ``(ok, body)``."""
 
     answer: Callable[[object], tuple[bool, dict]]
     noun = "a request JSON file"  # the FILE argument's help

@@ -1,6 +1,4 @@
-"""The app on the phone's home screen (添加到主屏幕): its web app manifest, its service worker
-(templates/pwa/sw.js: the app shell and the pages as last seen, for a weak or no signal) and the
-page it shows offline for a page it never kept."""
+"""The app on the home screen (添加到主屏幕): its manifest, its service worker (templates/pwa/sw.js) and offline page."""
 
 import hashlib
 import json
@@ -32,8 +30,7 @@ ICONS = [  # (file under static/, side, purpose); drawn by scripts/icons.py
 
 
 def _conditional(request: HttpRequest, body: str, content_type: str) -> HttpResponse:
-    """``body`` with its digest as ETag, or 304 when the phone already holds it: the phone asks
-    for the service worker again on every page it opens, and a 304 is a few hundred bytes."""
+    """``body`` with its digest as ETag, or 304: the phone asks for the worker again on every page."""
     etag = '"' + hashlib.blake2b(body.encode(), digest_size=8).hexdigest() + '"'
     if etag in request.headers.get("If-None-Match", ""):
         response = HttpResponse(status=304)
@@ -45,8 +42,7 @@ def _conditional(request: HttpRequest, body: str, content_type: str) -> HttpResp
 
 
 def manifest(request: HttpRequest) -> HttpResponse:
-    """The web app manifest, in the language of the page that links it (``?lang=en``: the
-    English pages' link), so that the installed app carries the name the person reads."""
+    """The web app manifest in the linking page's language (``?lang=en``), so the app carries the name read."""
     language = "en" if request.GET.get("lang") == "en" else settings.LANGUAGE_CODE
     with translation.override(language):
         data = {
@@ -73,14 +69,8 @@ STATIC_LINK = re.compile(r'(?:src|href|content)="(' + re.escape(settings.STATIC_
 
 
 def shell_urls() -> list[str]:
-    """What the service worker stores at install: every static file every page names (read from
-    the offline page, which is base.html's head and scripts: a ``src``, an ``href`` or a
-    ``content``, like the instant steps' script that app.js loads once the page is up), by the
-    names the pages use (fingerprinted when collected), and the smallest of the manifest's icons.
-    Not a page's own script (算牌's, which needs the network for its answers anyway: it is stored
-    the first time it is used), and not the other icons: the browser fetches those itself when
-    it installs the app, and no page shows them. A cold game page stays within 100 KB
-    (``make bench-page``)."""
+    """What the worker stores at install: every static file the offline page (base.html's head) names,
+    by the pages' names, and the smallest icon; not a page's own script nor the other icons."""
     page = render_to_string("pwa/offline.html")
     urls = dict.fromkeys(url for url in STATIC_LINK.findall(page) if "/icons/" not in url)  # not iOS's icon
     urls.update(dict.fromkeys([static(ICONS[0][0])]))
@@ -88,16 +78,13 @@ def shell_urls() -> list[str]:
 
 
 def service_worker(request: HttpRequest) -> HttpResponse:
-    """``/sw.js`` at the root, so that its scope is every page. Its cache's version is a digest
-    of the shell's names and of the script: a release that changes either is a new worker, which
-    the phone installs on its next page (``Cache-Control: no-cache``, answered 304 otherwise)."""
+    """``/sw.js`` at the root, so its scope is every page; its version is a digest of the shell and script."""
     shell = shell_urls()
     context = {
         "shell": json.dumps(shell),
         "offline_url": json.dumps(reverse("offline")),
         "static_url": json.dumps(settings.STATIC_URL),
-        # Fingerprinted names never change content: stored once, read from the phone after.
-        # Plain names (development) may: the network first, the stored copy only offline.
+        # Fingerprinted names never change content: stored once. Plain ones (development): network first.
         "static_first": json.dumps(isinstance(staticfiles_storage, ManifestFilesMixin)),
     }
     body = render_to_string("pwa/sw.js", {**context, "version": ""})
@@ -112,6 +99,5 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def offline(request: HttpRequest) -> HttpResponse:
-    """离线 · Offline: what the service worker shows for a page it never kept, in both languages
-    (it stores one copy), with the game pages it kept listed in it when it is shown."""
+    """离线 · Offline: the worker's page for one it never kept, in both languages, listing the kept games."""
     return render(request, "pwa/offline.html")

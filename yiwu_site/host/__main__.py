@@ -1,6 +1,4 @@
-"""``python3 -m yiwu_site.host COMMAND``: what yiwu_site/host/host.sh asks of Python (Debian's
-python3 as root, before any virtualenv). Each prints its answer, or one line saying what is wrong
-and exits 2."""
+"""``python3 -m yiwu_site.host COMMAND``: what yiwu_site/host/host.sh asks of Python; on a problem one line, exit 2."""
 
 import argparse
 import os

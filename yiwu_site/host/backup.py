@@ -1,11 +1,7 @@
-"""The server's backups (docs/hosting.md, "Backups"), run in a release's virtualenv as the app's
-user with its environment: ``make`` by the nightly timer (yiwu-backup.service), before each
-upgrade and before each restore; ``restore`` by `make host-restore FILE=...`.
+"""The server's backups (docs/hosting.md, "Backups"), run in a release's virtualenv as the app's user.
 
-A backup is a folder ``<into>/<date>-<time>-<kind>`` holding ``db.dump`` (pg_dump's custom
-format: everything, the links included) and ``games/`` (every game as the game page's
-「导出 JSON」 writes it, which any instance's 恢复备份 reads). The newest ``--keep`` of a kind
-stay; a backup is whole or absent (written under a dotted name, then renamed)."""
+A backup folder holds ``db.dump`` (pg_dump, everything) and ``games/`` (each game's 「导出 JSON」); it is
+whole or absent (written under a dotted name, then renamed)."""
 
 import argparse
 import os
@@ -68,9 +64,8 @@ def prune(into: Path, kind: str, keep: int) -> list[Path]:
 
 
 def restore(path: Path) -> None:
-    """A backup folder or its db.dump: the whole database as it was then, in one transaction (all
-    of it or, on any error, nothing changed). A game's .json, or a folder of them: each imported
-    as a new game beside the others, with new links (the file holds none)."""
+    """A backup folder or its db.dump: the whole database, in one transaction; a game's .json or a
+    folder of them: each imported as a new game with new links."""
     dump = path / DUMP if path.is_dir() and (path / DUMP).exists() else path
     if dump.suffix == ".dump":
         restore_dump(dump)

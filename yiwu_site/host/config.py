@@ -1,7 +1,5 @@
-"""What `make host` writes, rendered here so that tests render and check the same text: the
-Caddyfile, the systemd units and timer (templates/), and the service's one environment file.
-
-Standard library only: the installer runs this with Debian's python3 before any virtualenv."""
+"""What `make host` writes (Caddyfile, systemd units, the environment file), rendered here so tests
+check the same text; standard library only."""
 
 import ipaddress
 import os
@@ -14,13 +12,11 @@ from string import Template
 from urllib.parse import quote, unquote, urlsplit
 
 TEMPLATES = Path(__file__).parent / "templates"
-# The app's name on the server (its user, database, folders and units): the project's, as in
-# yiwu_site, whatever rulesets it plays.
+# The app's name on the server (user, database, folders, units), whatever rulesets it plays.
 APP_NAME = "yiwu"
 UNITS = (f"{APP_NAME}.service", f"{APP_NAME}-backup.service", f"{APP_NAME}-backup.timer")
 LABEL = re.compile(r"[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?")
-# Two sync workers per core (docs/deploy.md, "Sizing"); each takes about 60 MB (docs/hosting.md),
-# so a small machine's memory caps them, and a worker hung in a request never leaves none.
+# Two sync workers per core (docs/deploy.md, "Sizing"), capped by memory, and two at least: one hung leaves one.
 MIN_WORKERS, MAX_WORKERS, MB_PER_WORKER, MB_KEPT = 2, 16, 100, 512
 
 
@@ -29,8 +25,7 @@ class HostError(ValueError):
 
 
 def check_domain(value: str) -> str:
-    """The site's name, lower-cased: a domain name (``localhost`` for a try), never an address,
-    a port or anything Caddy would read as more than a name."""
+    """The site's name, lower-cased: a domain name (``localhost`` for a try), nothing Caddy would read as more."""
     name = value.strip().lower().rstrip(".")
     try:
         ipaddress.ip_address(name.strip("[]"))
@@ -80,8 +75,7 @@ def this_machine_workers() -> int:
 
 @dataclass(frozen=True)
 class Site:
-    """Caddy's part. The last five are for tests and a try on a busy machine: where it listens,
-    its admin endpoint and where it keeps certificates (its own default: the caddy user's home)."""
+    """Caddy's part; the last five (where it listens, its admin endpoint, its storage) for tests and a try."""
 
     domain: str
     upstream: str = "127.0.0.1:8400"
@@ -125,8 +119,7 @@ def caddyfile(site: Site) -> str:
 
 @dataclass(frozen=True)
 class App:
-    """Where the app lives on the server and how its service runs. ``home`` holds releases/
-    (one folder each), venvs/ (one per requirements.txt) and current (the one running)."""
+    """Where the app lives on the server (releases/, venvs/, current) and how its service runs."""
 
     domain: str
     user: str = APP_NAME
@@ -226,8 +219,7 @@ class Database:
 
 
 def managed_lines(domain: str, email: str = "") -> dict[str, str | None]:
-    """What the DOMAIN sets (None: the line goes, the app's default holds). A local try sends no
-    HSTS: a browser would otherwise hold every localhost port to HTTPS for a year (make run's too)."""
+    """What the DOMAIN sets (None: the app's default); a local try sends no HSTS, which would pin localhost to HTTPS."""
     return {
         "DJANGO_ALLOWED_HOSTS": domain,
         "DJANGO_CSRF_TRUSTED_ORIGINS": f"https://{domain}",
@@ -256,8 +248,7 @@ def _unquoted(value: str) -> str:
 def environment(
     existing: str, *, domain: str, database: Database, email: str = "", token=secrets.token_urlsafe
 ) -> tuple[str, list[str]]:
-    """The environment file's new text and what was made new (a run that finds the key and the
-    password keeps them, whatever else changes). Lines it does not manage stay as they are."""
+    """The environment file's new text and what was made new; a found key and password, and unmanaged lines, stay."""
     old = read_env(existing)
     made = []
     kept = {}
@@ -294,8 +285,7 @@ def database_of(url: str) -> tuple[Database, str]:
 
 
 def database_sql(url: str) -> str:
-    """psql input (as postgres) that makes the role and the database if missing and sets the role's
-    password to the file's: run again, it changes nothing else. Only the role may connect."""
+    """psql input (as postgres) making the role and database if missing and setting the password; idempotent."""
     database, password = database_of(url)
     role, name = _literal(database.role), _literal(database.name)
     return "\n".join(

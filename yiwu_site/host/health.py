@@ -1,6 +1,5 @@
-"""Does it answer? One request to a server on this machine, under the site's own name (the app
-allows no other Host, and Caddy picks the certificate by it), retried until a deadline: the
-upgrade waits on this before it lets the old release go (yiwu_site/host/host.sh)."""
+"""Does it answer? A request to a server on this machine under the site's own name, retried until a
+deadline: the upgrade waits on it before letting the old release go."""
 
 import http.client
 import os
@@ -19,8 +18,7 @@ def ask(
     address: str = "127.0.0.1",
     headers: dict[str, str] | None = None,
 ):
-    """(status, body, headers) of one GET, or an OSError / ssl error. Over TLS the certificate must be
-    valid for ``domain``: signed by ``ca`` if given, else by an authority the system trusts."""
+    """(status, body, headers) of one GET; over TLS the certificate must be valid for ``domain`` (``ca`` if given)."""
     sock = socket.create_connection((address, port), timeout=5)
     if tls:
         context = ssl.create_default_context(cafile=ca)
@@ -55,8 +53,7 @@ def _zombie(pid: int) -> bool:
 
 
 def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None, **where) -> tuple[bool, str]:
-    """Ask until it answers ``expect`` or ``seconds`` pass, twice a second, or until process
-    ``pid`` (the server asked) has ended: (answered, what it said last)."""
+    """Ask twice a second until it answers ``expect``, ``seconds`` pass or ``pid`` ends: (answered, what it said last)."""
     deadline = time.monotonic() + seconds
     last = "no answer"
     while True:

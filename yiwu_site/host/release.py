@@ -1,10 +1,6 @@
-"""Releases on the server: each a copy of the checkout's files in ``<home>/releases/<id>``, named
-by what they hold (the same files make the same release, so a re-run with nothing new builds
-nothing), with the virtualenv of its requirements.txt (``<home>/venvs/<id>``, shared by the
-releases that pin the same packages) and its collected static files. ``<home>/current`` points
-at the running one; the one before stays until the new one has answered (yiwu_site/host/host.sh).
-
-Standard library only (run by Debian's python3, as root)."""
+"""Releases on the server: ``<home>/releases/<id>``, named by the files they hold (nothing new, nothing
+built), each with the shared virtualenv of its requirements.txt; ``<home>/current`` is the running one.
+Standard library only."""
 
 import hashlib
 import os
@@ -21,15 +17,12 @@ INFO = "RELEASE"  # in each release: its id, the commit it came from and when it
 
 
 def git(source: Path) -> list[str]:
-    """git in ``source``, read by root though someone else may own the checkout (git refuses a
-    repository of another user's otherwise: its safe.directory)."""
+    """git in ``source``, as root though another user may own the checkout (git's safe.directory)."""
     return ["git", "-c", f"safe.directory={source}", "-C", str(source)]
 
 
 def source_files(source: Path) -> list[str]:
-    """The checkout's files as git sees them (tracked, and new ones not ignored), but the tests and
-    the benchmarks: never the .venv, collected static files, a SQLite database or anything else
-    .gitignore names."""
+    """The checkout's files as git sees them (tracked, and new ones not ignored), but the tests and benchmarks."""
     try:
         listed = subprocess.run(
             [*git(source), "ls-files", "-z", "-c", "-o", "--exclude-standard"],
@@ -87,8 +80,7 @@ def build(*, source: Path, home: Path, env_file: Path, python: str = "python3") 
     (partial / ".venv").symlink_to(venv)
     environment = {**read_env(env_file.read_text(encoding="utf-8")), **plain_environment(), "DJANGO_DEBUG": "0"}
     _run([f"{venv}/bin/python", "manage.py", "collectstatic", "--no-input", "--verbosity", "0"], partial, environment)
-    # The service may write nothing under home (ProtectSystem=strict): its bytecode is compiled now,
-    # naming the release's final folder in tracebacks.
+    # The service may write nothing under home (ProtectSystem=strict): its bytecode is compiled now.
     _run([f"{venv}/bin/python", "-m", "compileall", "-q", "-d", str(final), "."], partial, environment)
     built = datetime.now(UTC).astimezone().isoformat(timespec="seconds")
     (partial / INFO).write_text(f"{release_id}\n{describe(source)}\nbuilt {built}\n", encoding="utf-8")
@@ -129,8 +121,7 @@ def info(release: Path) -> str:
 
 
 def prune(home: Path, keep: int = KEEP_RELEASES) -> list[str]:
-    """Remove releases but the current one and the newest others up to ``keep`` in all, then the
-    virtualenvs no release left uses. Returns what went."""
+    """Remove releases but the current and the newest up to ``keep``, then unused virtualenvs; returns what went."""
     releases = home / "releases"
     current = (home / "current").resolve()
     built = sorted(

@@ -1,10 +1,4 @@
-"""算牌 — hand analysis (docs/analysis.md): tiles in, what the scoring entry form needs out.
-
-Plain Python, no Django. ``analyse(request)`` takes the spec's request object and returns its
-answer JSON: for 14 tiles ``{"complete": false}`` or the ruleset's full answer, for 13 tiles
-``{"waits": [...]}``; a bad request raises ScoringError (hand None). ``breakdown(answer, ruleset)``
-turns an answer into a line a person reads, e.g. 「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」.
-"""
+"""算牌 — hand analysis (docs/analysis.md): tiles in, what the scoring entry form needs out; plain Python, no Django."""
 
 from ..errors import ScoringError
 from .analyser import trait
@@ -15,12 +9,8 @@ from .tiles import CODES, INDEX, N_KINDS, played_kinds, split_hand
 
 
 def _waits(ctx: Context) -> dict:
-    """Every kind that completes the 13 tiles, in code order, each with its 14-tile answer, and
-    what the ruleset adds (its ``waits_extra``: 杭州's ``any_tile``).
-
-    Only the kinds that could complete the tiles in some shape (``completing``, one pass over the
-    13 tiles) are answered in full; the rest would answer ``{"complete": false}``.
-    """
+    """Every kind that completes the 13 tiles, in code order, with its 14-tile answer and the ruleset's
+    ``waits_extra``; only the kinds ``completing`` lets in are answered in full."""
     counts, wilds = split_hand(ctx.ruleset, ctx.flip, ctx.kinds)
     plain, wild = completing(counts, wilds)
     held = [0] * N_KINDS
@@ -46,8 +36,7 @@ def analyse(request: dict) -> dict:
 
 
 def analyse_or_error(request) -> tuple[bool, dict]:
-    """(True, the answer) or (False, the contract's error object), like ``score_game_or_error``:
-    what both doors (``POST /api/analyse``, ``manage.py analyse_hand``) answer."""
+    """(True, the answer) or (False, the contract's error object): what both doors answer."""
     try:
         return True, analyse(request)
     except ScoringError as error:
@@ -55,11 +44,8 @@ def analyse_or_error(request) -> tuple[bool, dict]:
 
 
 def breakdown(answer: dict, ruleset: str, zh: bool = True, rules=None) -> str:
-    """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」.
-    ``rules``: the request's (the table's house rules; None: the defaults), which gave the answer.
-
-    An incomplete hand reads 「未胡」 ("not complete"); a waits answer lists the waiting tiles.
-    """
+    """A line for the UI: 「5 台：东风 2 · 中 1 · …」, 「3 番：清一色 2 · 自摸 1」, 「自摸 ×2」, 「未胡」.
+    ``rules``: the request's house rules (None: the defaults), which gave the answer."""
     if "waits" in answer:
         tiles = " ".join(w["tile"] for w in answer["waits"])
         return (f"听：{tiles}" if zh else f"Waits: {tiles}") if tiles else ("不听" if zh else "No waits")

@@ -1,10 +1,9 @@
-"""A ruleset's 算牌 as the registry holds it: what the request's checks and the wild rules ask.
+"""A ruleset's 算牌 as the registry holds it; ``TRAITS`` a ruleset states only where it differs
+(docs/analysis.md "A ruleset's own request"), ``trait`` reads them.
 
-Every analyser (a ruleset's ``engine/analyse.py``) has ``answer``, ``breakdown``, ``FLAGS``,
-``FIRST_ROUND``, ``NEXT_IS_WILD``, ``BAI_STANDS_IN``, ``SEAT_WIND``, ``can_win``, ``is_discard`` and
-``hand_entry``. The names of ``TRAITS`` it states only where it differs from their default
-(docs/analysis.md "A ruleset's own request"); ``trait`` reads them.
-"""
+Every analyser also states what its page asks (scoring/analyse/sheet.py asks these, never its code):
+``FLAGS`` (the context toggles), ``FIRST_ROUND`` (the first-round wins a request may claim),
+``NEXT_IS_WILD``, ``BAI_STANDS_IN`` (白板 plays as the flip's kind) and ``SEAT_WIND``."""
 
 from types import ModuleType
 
@@ -17,10 +16,8 @@ TRAITS = {
     "SELF_DRAWN_ONLY": False,  # every win is self-drawn: self_drawn is true or absent, and no page asks it
     "check": None,  # check(ctx): its own checks of a parsed request (ScoringError), or None
     "waits_extra": None,  # waits_extra(ctx, counts, wilds) -> dict: what a waits answer adds, or None
-    # What its 算牌 page asks that the tiles cannot show (scoring/analyse/sheet.py): the query keys
-    # with their options and whether several may be chosen; the chips as questions(answer, chosen,
-    # request, winner) lists them; and with_answers(answer, chosen, request, winner), the answer
-    # with the chosen options applied.
+    # What its 算牌 page asks that the tiles cannot show (scoring/analyse/sheet.py): the query keys and
+    # options, questions(answer, chosen, request, winner) and with_answers(...) applying the choice.
     "QUESTIONS": {},
     "questions": None,
     "with_answers": None,
@@ -28,8 +25,7 @@ TRAITS = {
 
 
 def analyser(ruleset: str) -> ModuleType:
-    """The ruleset's 算牌 (its ``engine/analyse.py``), as the registry holds it; ScoringError when
-    the ruleset is unknown or has none."""
+    """The ruleset's 算牌 (its ``engine/analyse.py``); ScoringError when unknown or it has none."""
     try:
         found = get_ruleset(ruleset).analyser
     except ScoringError:

@@ -1,25 +1,9 @@
-"""Readings of a hand: docs/analysis.md "Shapes", with wilds counted, never enumerated one by one.
+"""Readings of a hand (docs/analysis.md "Shapes"): a 34-count vector plus wilds, searched group by group.
 
-A hand is a 34-count vector of plain tiles plus a number of wilds. The standard shape is searched
-group by group (each suit, then the honours): ``_group`` lists every way the plain tiles of one
-group can be used up in sets and at most one pair, with wilds filling gaps, memoised on the
-group's 9- or 7-count tuple. The groups are then folded together and what is left of the wilds
-makes whole wild sets (a wild pung or chow may be read as any kind, docs/analysis.md "Wilds").
-
-Whether a reading exists needs less (``is_standard``): per group only the fewest wilds its tiles
-need in sets, and in sets and the pair (``_need``); without wilds a greedy check per group
-(``_plain_ok``). For 13 tiles ``completing`` says in one pass which tiles could complete them in
-any shape, so the waits answer only those in full. tests/engine/test_analyse_fast_paths.py holds
+Projections: ``"z"`` (诸暨) keeps ``(chows, honour-pung mask, pair class, suit mask)``, ``"w"`` (武义)
+``(has a chow, suit mask, caishentou pair, sancai pung)``. Suit mask: bits 0-2 万 筒 条, bit 3 an
+honour; pair class: 0-2 a suit, 27-33 an honour kind. tests/engine/test_analyse_fast_paths.py holds
 each shortcut against a plain reference.
-
-What a reading keeps is cut down to what a ruleset scores (a *projection*):
-
-- ``"y"`` (义乌): nothing — only whether a reading exists (``is_standard``).
-- ``"z"`` (诸暨): ``(chows, honour-pung mask, pair class, suit mask)``.
-- ``"w"`` (武义): ``(has a chow, suit mask, caishentou pair, sancai pung)``.
-
-Suit mask: bits 0-2 for 万 筒 条 present, bit 3 for an honour present (as read, wilds included).
-Pair class: 0-2 for a suited pair of that suit, 27-33 for an honour pair of that kind.
 """
 
 from functools import lru_cache
@@ -35,15 +19,8 @@ _EMPTY = frozenset({(0, 0, 0, 0, 0, -1)})
 def _group(counts: tuple, is_suit: bool, maxw: int) -> frozenset:
     """Every use of all of one group's plain tiles: ``(wilds, sets, pairs, chows, pung mask, pair)``.
 
-    The lowest tile present is in a pung or pair of its kind, or (in a suit) in a chow starting
-    two below, one below or at it; positions below it are wilds. No wrap. ``pung mask`` has bit i
-    for a pung of the group's i-th kind (used for honours); ``pair`` is the pair's position in the
-    group or -1. At most 4 sets and 1 pair.
-
-    That set takes every plain tile it can (a pung three, the pair two, a chow the ones above it
-    that are there), wilds filling the rest: a way with a wild where a plain tile was free reads
-    the same with the two swapped (the wild then stands for that tile wherever it went, a set
-    left all wilds being one of the wild sets ``_readings`` adds), so nothing is lost.
+    The lowest tile present starts a pung, the pair or a chow, taking every plain tile it can: a wild
+    where a plain tile was free reads the same with the two swapped, so nothing is lost.
     """
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
@@ -90,10 +67,7 @@ def _segments(counts) -> tuple[tuple, tuple, tuple, tuple]:
 
 
 def _fold(counts, wilds: int, nsets: int, npair: int, full: bool) -> set:
-    """States ``(wilds used, sets, pairs, chows, honour-pung mask, pair class)`` after every group.
-
-    With ``full`` false only ``(wilds, sets, pairs)`` is kept (the rest zeroed), so the set stays tiny.
-    """
+    """States ``(wilds used, sets, pairs, chows, honour-pung mask, pair class)``; ``full`` false zeroes the last three."""
     states = {(0, 0, 0, 0, 0, -1)}
     for g, seg in enumerate(_segments(counts)):
         if not any(seg):
@@ -130,13 +104,8 @@ _NEVER = 99
 
 @lru_cache(maxsize=1 << 16)
 def _need(counts: tuple, is_suit: bool) -> tuple[int, int]:
-    """``(m0, m1)``: the fewest wilds that use up all of one group's plain tiles in sets (``m0``) or in
-    sets and one pair (``m1``); ``_NEVER`` when there is no such way.
-
-    The moves of ``_group``, each set or pair holding the lowest tile present taking every plain tile
-    it can: a way with a wild where a plain tile was free can swap the two (the wild stands in
-    wherever that tile went) and needs no more wilds, so the fewest are among these ways.
-    """
+    """``(m0, m1)``: the fewest wilds using up one group's plain tiles in sets, or in sets and a pair
+    (``_NEVER``: no way); the moves of ``_group``, so the fewest are among them."""
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
         return (0, _NEVER)
@@ -175,8 +144,7 @@ def _need_plus(counts: tuple, is_suit: bool) -> tuple[tuple[int, int], ...]:
 
 
 def _standard_cost(needs, npair: int) -> int:
-    """The fewest wilds a hand of these groups' ``(m0, m1)`` needs for its sets and ``npair`` (0 or
-    1) pairs: each group in sets, and the pair in one group or made of two wilds."""
+    """The fewest wilds for the sets and ``npair`` (0 or 1) pairs: the pair in one group or two wilds."""
     total = 0
     pair = 2
     for m0, m1 in needs:
@@ -196,11 +164,7 @@ def _group_needs(counts) -> list[tuple[int, int]]:
 
 
 def is_standard(counts, wilds: int = 0, nsets: int = 4, npair: int = 1) -> bool:
-    """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape).
-
-    The tile count settles it with the fewest wilds the plain tiles need: the wilds left over then
-    make whole wild sets (and the pair, when no group holds it). ``npair`` above 1: the full fold.
-    """
+    """Whether the tiles make ``nsets`` sets and ``npair`` pairs, wilds filling gaps (the standard shape)."""
     if sum(counts) + wilds != 3 * nsets + 2 * npair:
         return False
     if npair > 1:
@@ -211,8 +175,7 @@ def is_standard(counts, wilds: int = 0, nsets: int = 4, npair: int = 1) -> bool:
 
 
 def _sets_only(c: list[int], is_suit: bool) -> bool:
-    """Without wilds, whether the counts ``c`` (used up) are all sets. The lowest kind left starts as
-    many chows as its count leaves over 3 (three like chows are three pungs), the rest are pungs."""
+    """Without wilds, whether the counts ``c`` (used up) are all sets: three like chows are three pungs."""
     for i, n in enumerate(c):
         if n < 0:
             return False
@@ -227,8 +190,7 @@ def _sets_only(c: list[int], is_suit: bool) -> bool:
 
 @lru_cache(maxsize=1 << 16)
 def _plain_ok(seg: tuple, is_suit: bool) -> bool:
-    """Without wilds, whether one group's tiles are all sets (count a multiple of 3) or sets and a
-    pair (count 2 more). The pair's place ``p`` has ``2p`` ≡ the sum of the tiles' places (mod 3)."""
+    """Without wilds, whether one group's tiles are all sets, or sets and a pair at ``p`` with ``2p`` ≡ Σ places (mod 3)."""
     rest = sum(seg) % 3
     if rest == 0:
         return _sets_only(list(seg), is_suit)
@@ -246,8 +208,7 @@ def _plain_ok(seg: tuple, is_suit: bool) -> bool:
 
 @lru_cache(maxsize=1 << 14)
 def _plain_plus(seg: tuple, is_suit: bool) -> tuple[int, ...]:
-    """The places where one more plain tile leaves the group ``_plain_ok``: only at or next to a
-    tile (a set holding the new tile holds another at or next to it)."""
+    """The places, at or next to a tile, where one more plain tile leaves the group ``_plain_ok``."""
     near = {p + d for p, n in enumerate(seg) if n for d in ((-1, 0, 1) if is_suit else (0,))}
     out = []
     for p in sorted(near):
@@ -274,8 +235,7 @@ def _plain_standard(counts, npair: int) -> bool:
 
 
 def standard_completions(counts, wilds: int) -> tuple[list[int], bool]:
-    """For a hand one tile short of 4 sets and a pair: the kinds whose plain tile completes it
-    (code order) and whether a wild does. Each kind changes one group: the others are summed once."""
+    """For 13 tiles: the kinds whose plain tile completes 4 sets and a pair, and whether a wild does."""
     if sum(counts) + wilds != 13:
         return [], False
     if not wilds:
@@ -293,9 +253,7 @@ def standard_completions(counts, wilds: int) -> tuple[list[int], bool]:
 
 
 def _plain_completions(counts) -> tuple[list[int], bool]:
-    """``standard_completions`` without wilds: the group taking the tile must become all sets (and
-    the pair), every other group already is; a wild completes where some plain tile does (it can be
-    read as that one)."""
+    """``standard_completions`` without wilds: a wild completes where some plain tile does."""
     segs = [tuple(counts[start:end]) for start, end in _GROUPS]
     sizes = [sum(seg) for seg in segs]
     ok = [not n or _plain_ok(seg, g < 3) for g, (seg, n) in enumerate(zip(segs, sizes, strict=True))]
@@ -340,23 +298,17 @@ def _readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str, flip
     return _fold_readings(counts, wilds, nsets, npair, proj, flip)
 
 
-# A wild-free group's way packed in one int: the suit bit (bits 0-3), pairs (4-6), chows (7-10),
-# the honour-pung mask (11-17) and the pair's class + 1 (18 up; 0: no pair). Each field of the
-# groups' sum is the hand's (the bits and the pung mask are the groups' own, one group holds the
-# pair), so a hand's reading is the sum of one way of each group.
+# A wild-free group's way packed in one int (suit bit 0-3, pairs 4-6, chows 7-10, pung mask 11-17,
+# pair class + 1 from 18), so a hand's reading is the plain sum of one way of each group.
 _PAIRS, _CHOWS, _PUNGS, _PAIR = 4, 7, 11, 18
 
-_PLAIN_WAYS = Memo()  # a group's counts -> _plain_ways (9 counts: any suit's; 7: the honours')
-# What a group adds to each of its ways by its place (``_plain_ways``): nothing (no tile), its
-# bit (sets), its bit and, for a suit, the pair's class (sets and the pair).
+_PLAIN_WAYS = Memo()
+# What a group adds by its place: nothing (no tile), its bit (sets), its bit and pair class (sets and the pair).
 _BY_PLACE = (*((0, 1 << g, 1 << g | (g + 1) << _PAIR) for g in range(3)), (0, HONOURS_BIT, HONOURS_BIT))
 
 
 def _plain_ways(seg: tuple) -> tuple[tuple[int, ...], int]:
-    """Without wilds, every way one group's tiles are all used, packed (above), and what the group
-    adds by its place: ``_BY_PLACE[group][0]`` no tile, ``[1]`` sets, ``[2]`` sets and the pair (the
-    pair follows from the count: a third left over, none; two thirds, one; no way when it is 1).
-    Alike in every suit, so the three share them; remembered in ``_PLAIN_WAYS``."""
+    """Without wilds, one group's packed ways and its ``_BY_PLACE`` index; the three suits share them."""
     n = sum(seg)
     is_suit = len(seg) == 9
     if n % 3 == 1:
@@ -377,8 +329,7 @@ def _plain_ways(seg: tuple) -> tuple[tuple[int, ...], int]:
 
 @lru_cache(maxsize=1 << 16)
 def _plain_group(counts: tuple, is_suit: bool) -> frozenset:
-    """``_group`` without wilds, cut to ``(chows, pung mask, pair place)``: the lowest tile present
-    is in a pung, the pair or a chow starting at it."""
+    """``_group`` without wilds, cut to ``(chows, pung mask, pair place)``."""
     i = next((k for k, c in enumerate(counts) if c), -1)
     if i < 0:
         return _NO_TILES
@@ -404,8 +355,7 @@ _NO_TILES = frozenset({(0, 0, -1)})
 
 
 def _plain_readings(counts, npair: int, proj: str) -> frozenset:
-    """``_fold_readings`` without wilds and with at most one pair: a way of each group (memoised),
-    added up (``_plain_ways``). Mostly each group has one way: one sum then."""
+    """``_fold_readings`` without wilds and with at most one pair: the sums of one way of each group."""
     counts = tuple(counts)  # (a tuple's slices are tuples)
     total = 0
     more = None  # the sums of the groups so far with two or more ways
@@ -459,11 +409,7 @@ def _fold_readings(counts: tuple, wilds: int, nsets: int, npair: int, proj: str,
 
 
 def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, npair: int = 1) -> frozenset:
-    """Every distinct standard reading under a projection (``"z"`` or ``"w"``, see the module doc).
-
-    ``flip`` is the flip's kind: under ``"w"`` a wild pair / pung read as that kind is flagged
-    (武义 caishentou / sancai, docs/rules/wuyi2.md §2).
-    """
+    """Every distinct standard reading under a projection; ``flip`` flags caishentou / sancai (docs/rules/wuyi2.md §2)."""
     if not wilds and npair <= 1:  # each group's ways are memoised: adding them up is cheaper than a memo of the hand
         if sum(counts) != 3 * nsets + 2 * npair:
             return frozenset()
@@ -472,8 +418,7 @@ def standard_readings(counts, wilds: int, proj: str, flip: int, nsets: int = 4, 
 
 
 def is_qidui(counts, wilds: int, npairs: int = 7) -> bool:
-    """七对 (docs/analysis.md "Shapes"): every plain tile pairs (four of a kind = two pairs) or
-    takes a wild; the rest of the wilds pair up. (A kind holds 0-4 tiles: 1 and 3 are the odd.)"""
+    """七对 (docs/analysis.md "Shapes"): each odd count takes a wild, four of a kind is two pairs."""
     if not wilds:  # (most hands) no odd count: the search stops at the first
         return 1 not in counts and 3 not in counts and sum(counts) == 2 * npairs
     return sum(counts) + wilds == 2 * npairs and counts.count(1) + counts.count(3) <= wilds
@@ -484,8 +429,7 @@ def _spread_ok(mask: int) -> bool:
     return all(b - a >= 3 for a, b in pairwise(nums))
 
 
-# For each 9-bit set of numbers of one suit: how many more numbers can join keeping every two 3 apart
-# (-1 when the set itself breaks the rule).
+# Per 9-bit set of one suit's numbers: how many more can join keeping all 3 apart (-1: already broken).
 _EXTRA = [
     max(bin(sup).count("1") for sup in range(512) if sup & m == m and _spread_ok(sup)) - bin(m).count("1")
     if _spread_ok(m)
@@ -495,9 +439,7 @@ _EXTRA = [
 
 
 def is_shisanbukao(counts, wilds: int, all_honours_plain_winds: bool = False) -> bool:
-    """十三不靠: 14 different kinds, suited tiles of a suit pairwise 3+ apart; wilds stand for
-    kinds that keep this true. With ``all_honours_plain_winds`` it is 七风: all 7 honours, the four
-    winds plain tiles (docs/rules/wuyi2.md §2, docs/analysis.md "Readings settled")."""
+    """十三不靠, or 七风 with ``all_honours_plain_winds`` (docs/rules/wuyi2.md §2)."""
     plain = sum(counts)
     if plain + wilds != 14 or len(counts) - counts.count(0) != plain:  # a kind held twice
         return False
@@ -523,9 +465,7 @@ def is_luanfeng(counts) -> bool:
 
 
 def completing(counts, wilds: int) -> tuple[list[bool], bool]:
-    """For 13 tiles: which kinds' plain tile (by kind) and whether a wild could complete them in
-    some shape of docs/analysis.md "Shapes" (standard, 七对, 十三不靠, 乱风), whatever the ruleset
-    and ``melded``: a tile left out here completes no ruleset's hand, one let in may still not."""
+    """For 13 tiles: which kinds and whether a wild could complete them in any shape (a superset of every ruleset's)."""
     kinds, wild = standard_completions(counts, wilds)
     plain = [False] * len(counts)
     for kind in kinds:

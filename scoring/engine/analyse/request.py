@@ -1,6 +1,4 @@
-"""The request and its checks: docs/analysis.md "Request fields", "Context fields", "Readings
-settled" (context checks), "A ruleset's own request" and "Errors". Every problem is a ScoringError
-with ``hand`` None."""
+"""The request and its checks (docs/analysis.md "Request fields" to "Errors"): a ScoringError with ``hand`` None."""
 
 from functools import cache
 from operator import eq, itemgetter
@@ -18,8 +16,7 @@ MAX_TILES = 14
 
 
 class Context(NamedTuple):
-    """A checked request. ``self_drawn`` is the effective one (杠开 implies it). (A named tuple:
-    as immutable as a frozen dataclass, made in a third of the time.)"""
+    """A checked request; ``self_drawn`` is the effective one (杠开 implies it). A named tuple: cheap to make."""
 
     ruleset: str
     kinds: tuple[int, ...]
@@ -40,9 +37,7 @@ _new = tuple.__new__  # a named tuple made from a tuple, without its Python-leve
 
 
 def table_rules(ruleset: str, raw):
-    """The ruleset's ``Rules`` from a request's ``rules`` (the game contract's object; None: the
-    defaults), or ScoringError naming the rule. Parsed once per ruleset and ``rules`` (``Rules`` are
-    frozen), as every request of a game sends the same."""
+    """The ruleset's ``Rules`` from a request's ``rules`` (None: the defaults), parsed once per ruleset and value."""
     try:
         key = (ruleset, None if raw is None else _frozen(raw))
         rules = _RULES.get(key)
@@ -61,8 +56,7 @@ _RULES = Memo()  # (ruleset, _frozen(rules)) -> the parsed Rules
 
 
 def _frozen(value):
-    """A hashable key that tells apart what ``parse_rules`` tells apart (``1`` from ``True`` and
-    ``1.0``, a list from a dict); TypeError for what it cannot hold."""
+    """A hashable key telling apart what ``parse_rules`` does (``1`` from ``True`` and ``1.0``); TypeError if none."""
     if isinstance(value, dict):
         return (dict, frozenset((_frozen(k), _frozen(v)) for k, v in value.items()))
     if isinstance(value, list):
@@ -213,8 +207,7 @@ def parse(request) -> Context:
 
 @cache
 def _own(ruleset: str) -> tuple:
-    """(the fields it takes or None, its wilds are fixed, it is self-drawn only, its own check or
-    None): what the analyser says of its requests ("A ruleset's own request"), kept per code."""
+    """What the analyser says of its requests (fields, fixed wilds, self-drawn only, its check), kept per code."""
     fields = trait(ruleset, "FIELDS")
     return (
         None if fields is None else frozenset(fields),

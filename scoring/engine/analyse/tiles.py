@@ -1,9 +1,7 @@
 """Tile codes, 34-count vectors and the wild (财神) rules of docs/analysis.md "Tiles" and "Wilds".
 
-``flip`` is the flipped tile's kind, or None for a ruleset whose wilds are fixed (its ``WILDS``).
-
-Index 0-8 万 (``1m``-``9m``), 9-17 筒 (``1p``-``9p``), 18-26 条 (``1s``-``9s``),
-27-33 东南西北中发白 (``E S W N C F P``). Code order is index order.
+Index 0-8 万, 9-17 筒, 18-26 条, 27-33 东南西北中发白; code order is index order. ``flip`` is the
+flipped tile's kind, None where the wilds are fixed.
 """
 
 from functools import cache, lru_cache
@@ -42,9 +40,7 @@ class Memo(dict):
 
 @cache
 def _wild_rule(ruleset: str) -> tuple[bool, bool, frozenset[int] | None]:
-    """(the next kind is wild too, 白板 stands in for the flip's kind, the fixed wild kinds or
-    None), as the ruleset's 算牌 says. Kept per code, as ``wild_kinds`` and ``played_kinds`` are: a
-    code names one ruleset for the life of the process (only a ruleset with 算牌 gets this far)."""
+    """(next kind wild too, 白板 stands in, the fixed wild kinds or None) as the ruleset's 算牌 says, kept per code."""
     fixed = trait(ruleset, "WILDS")
     fixed = None if fixed is None else frozenset(INDEX[code] for code in fixed)
     rules = analyser(ruleset)
@@ -53,8 +49,7 @@ def _wild_rule(ruleset: str) -> tuple[bool, bool, frozenset[int] | None]:
 
 @lru_cache(maxsize=256)
 def wild_kinds(ruleset: str, flip: int | None) -> frozenset[int]:
-    """The kinds whose tiles are wild: the fixed ones (杭州's 白), or the flip's, and the next
-    where the ruleset says (诸暨)."""
+    """The kinds whose tiles are wild: the fixed ones, or the flip's and the next where the ruleset says (诸暨)."""
     next_is_wild, _, fixed = _wild_rule(ruleset)
     if fixed is not None:
         return fixed
@@ -69,11 +64,7 @@ def fixed_wilds(ruleset: str) -> bool:
 
 
 def split_hand(ruleset: str, flip: int | None, kinds: list[int]) -> tuple[list[int], int]:
-    """(plain counts, number of wilds) of a hand given as kind indexes.
-
-    Where 白板 stands in (义乌, 武义) it counts as a plain tile of the flip's kind (unless the flip
-    is 白, when 白 is wild and nothing stands in); elsewhere (诸暨, 杭州) 白 is plain unless itself wild.
-    """
+    """(plain counts, number of wilds) of a hand given as kind indexes; where 白板 stands in it is the flip's kind."""
     counts = [0] * N_KINDS
     for kind in kinds:
         counts[kind] += 1
@@ -98,5 +89,4 @@ def plain_kind(ruleset: str, flip: int | None, kind: int) -> int | None:
 
 @lru_cache(maxsize=256)
 def played_kinds(ruleset: str, flip: int | None) -> tuple[int | None, ...]:
-    """``plain_kind`` of every kind, in code order."""
     return tuple(plain_kind(ruleset, flip, kind) for kind in range(N_KINDS))

@@ -1,7 +1,4 @@
-"""``python manage.py analyse_hand FILE|-``: the command-line door of 算牌 (docs/analysis.md).
-
-Prints the answer JSON and exits 0, or ``{"error": {...}}`` and exits 2.
-"""
+"""``python manage.py analyse_hand FILE|-``: the command-line door of 算牌 (docs/analysis.md)."""
 
 from scoring.engine.analyse import analyse_or_error
 from scoring.management.json_door import JsonDoor

@@ -1,8 +1,5 @@
-"""``manage.py check_ledgers [--repair]``: compare every game's cache with its replay.
-
-A game whose cache was never filled (right after the upgrade's migrate) or was written by an
-older ``STORED_VERSION`` holds nothing a page reads: the first read rebuilds it (scoring/replay.py
-``ensure``). It differs from nothing; it is counted apart, and ``--repair`` fills it."""
+"""``manage.py check_ledgers [--repair]``: compare every game's cache with its replay; a cache never filled
+(the first read rebuilds it, scoring/replay.py ``ensure``) is counted apart, and ``--repair`` fills it."""
 
 import sys
 

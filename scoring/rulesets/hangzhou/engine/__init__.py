@@ -1,5 +1,4 @@
-"""杭州麻将 (docs/rules/hangzhou.md): 4 players, 白 the 财神, self-drawn wins only, 番 that add up
-to a cap (基本分 = base · 2^番), the dealer's factor by 老庄 and 承包 both ways."""
+"""杭州麻将 (docs/rules/hangzhou.md): 4 players, 白 the 财神, self-drawn wins only, 番 to a cap, 老庄 and 承包."""
 
 from scoring.engine.ruleset import register_package
 

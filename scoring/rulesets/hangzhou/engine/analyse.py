@@ -1,13 +1,7 @@
 """杭州: the 番 of the reading worth most (docs/analysis.md "杭州"; docs/rules/hangzhou.md §3, §8).
 
-Nothing is flipped: the four 白 are the 财神 (``WILDS``), and every win is self-drawn. The tiles
-read as the standard shape (4 sets and a pair: 平和, no code) or, nothing melded, as 七对子 — and
-as 豪华七对 when the hand holds four real tiles of one kind (白 is never real). Each reading adds
-爆头 when the hand without ``last`` and a lone 白 is 4 sets (standard) or 6 pairs (七对; for 豪华七对
-with the four among them); the standard reading adds 杠开 after a kong; every reading adds 无财神
-when no 白 is held. The reading with the most 番 wins; ties go by the §3 order.
-
-What the tiles cannot show (财飘, 十风, 承包) the 算牌 page asks: ``analyse_questions``.
+The four 白 are the 财神 and every win is self-drawn; what the tiles cannot show (财飘, 十风, 承包)
+the 算牌 page asks (``analyse_questions``).
 """
 
 from scoring.engine.analyse.decompose import is_qidui, is_standard
@@ -57,8 +51,7 @@ def answer(ctx: Context, hand: Hand) -> dict:
 
 
 def waits_extra(ctx: Context, counts, wilds: int) -> dict:
-    """``any_tile``: the 13 tiles are 可爆头 — a 白 held, and without it 4 sets or (nothing melded) 6
-    pairs — so any tile drawn wins as 爆头 (§3)."""
+    """``any_tile``: the 13 tiles are 可爆头 (a 白 held, the rest whole), so any tile drawn wins as 爆头 (§3)."""
     rest = wilds - 1
     lone = rest >= 0 and (
         is_standard(counts, rest, nsets=4, npair=0) or (ctx.melded == 0 and is_qidui(counts, rest, 6))
@@ -77,8 +70,7 @@ def check(ctx: Context) -> None:
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
-    """「2 番：爆头 1 · 无财神 1」, 「0 番：平和」, with 财飘 and the cap where they apply (English with
-    zh false), each code at the table's 番 (``rules``); a refused answer says its reason."""
+    """「2 番：爆头 1 · 无财神 1」, 「0 番：平和」, with 财飘 and the cap (English with zh false); a refusal its reason."""
     if answer.get("reason"):
         return answer["reason"][0 if zh else 1]
     table = rules.fan_table
@@ -100,15 +92,14 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{head}：{shown}" if zh else f"{head}: {shown}"
 
 
-# What the table's 算牌 page and the request's checks ask of the ruleset (scoring/engine/analyse/analyser.py).
 WILDS = ("P",)  # the four 白 are the 财神; nothing is flipped (§1)
 FIELDS = ("ruleset", "tiles", "last", "self_drawn", "after_kong", "melded", "dealer", "rules")
 SELF_DRAWN_ONLY = True  # only self-drawn wins (§1)
-FLAGS = ("after_kong",)  # the context toggles it offers
-FIRST_ROUND: tuple[str, ...] = ()  # no first-round wins
+FLAGS = ("after_kong",)
+FIRST_ROUND: tuple[str, ...] = ()
 NEXT_IS_WILD = False
 BAI_STANDS_IN = False  # 白 is the 财神 itself
-SEAT_WIND = False  # the answer does not need the winner's seat wind
+SEAT_WIND = False
 __all__ = ["QUESTIONS", "questions", "with_answers"]  # the page's questions (analyse_questions.py)
 
 

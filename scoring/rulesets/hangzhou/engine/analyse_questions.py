@@ -1,12 +1,5 @@
 """杭州's 算牌 page asks what the tiles cannot show (docs/analysis.md "杭州"; docs/rules/hangzhou.md
-§3-§5): 财飘 ×1-3, 十风 / 十风带白 and 承包 (the winner's 上家 or 下家, by name). 杠开 is the
-request's ``after_kong``, a toggle like every ruleset's.
-
-``questions`` says what each chip is, whether it is chosen and why it cannot be (the §4 reasons of
-``patterns.problem``, so the page greys what scoring would refuse); ``with_answers`` applies the
-chosen chips to the tiles' answer: 财飘 to a 爆头 reading, 承包 as the contract's seats, and 十风 as
-a hand of its own whatever the tiles are. An answer the chips make invalid carries a ``reason``.
-"""
+§3-§5): 财飘 ×1-3, 十风 / 十风带白 and 承包, greyed by ``patterns.problem`` as scoring would refuse."""
 
 from scoring.engine.analyse.request import table_rules
 
@@ -69,8 +62,7 @@ def _tiles_codes(answer: dict) -> list[str]:
 
 
 def _shifeng_refused(code: str, chosen: dict, request: dict) -> tuple[str, str] | None:
-    """Why 十风 cannot be declared with the rest: melded sets (a kong too), 财飘, 杠开, or a winner
-    who chowed three times (§3, §4)."""
+    """Why 十风 cannot be declared with the rest (§3, §4)."""
     if request.get("melded"):
         return _MELDED
     kept = ([CAIPIAO] if _piao(chosen) else []) + (["gangkai"] if request.get("after_kong") else [])
@@ -101,9 +93,8 @@ def _reasons(answer: dict, chosen: dict, request: dict) -> dict[tuple[str, str],
 
 
 def questions(answer: dict, chosen: dict, request: dict, winner: int | None) -> list[dict]:
-    """Each question with its chips: ``label`` (zh, en), and per option its ``value``, ``label``
-    (zh, en, with ``{name}`` for the person of ``seat``), ``seat`` or None, ``on``, and ``reason``
-    (zh, en) or None. 承包 is asked once the winner is known."""
+    """Each question with its chips (``label``, per option ``value``, ``label``, ``seat``, ``on``,
+    ``reason``); 承包 is asked once the winner is known."""
     reasons = _reasons(answer, chosen, request)
     out = []
     for name, (options, many) in QUESTIONS.items():

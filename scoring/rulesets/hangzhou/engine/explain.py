@@ -1,14 +1,8 @@
 """Explanations a table can check, e.g. ``北→东 16 = 2^2 番（爆头1 + 财飘1）× 4 庄·二老庄``.
 
-Settlement keeps *why* a payment is owed as a small tuple (see ``replay.score_hand``); the text is
-made only when someone asks for it (lists in place of tuples once JSON gave it back).
-
-why = (kind, dealer, level, d, fan, raw_fan, items, base, last): ``items`` the (code, 番 each,
-times) that were added up, ``raw_fan`` their sum, ``fan`` after the cap, ``d`` the dealer's factor
-at 老庄 ``level``; kind ``pay`` (one player's share; ``last``: the dealer pays or is paid, so × d)
-or 承包 (``last``: the three shares the liable player pays for, 下家 first), ``upper`` (the
-winner chowed three times from them: they pay the whole hand) or ``lower`` (they chowed three
-times from the winner: twice the whole hand).
+why = (kind, dealer, level, d, fan, raw_fan, items, base, last): ``items`` the (code, 番 each, times)
+added up, ``fan`` after the cap, ``d`` the dealer's factor at 老庄 ``level``; kind ``pay``, or 承包's
+``upper`` (they pay the whole hand) or ``lower`` (twice the whole hand).
 """
 
 from scoring.engine.points import fmt
@@ -40,8 +34,7 @@ def dealer_words(level: int, zh: bool = True) -> str:
 
 
 def formula(why, zh: bool = True, names=None) -> str:
-    """The right-hand side: how the amount was computed. (``names`` is accepted for the common
-    interface; this formula names no players.)"""
+    """The right-hand side (``names``: the common interface; it names no players)."""
     kind, _dealer, level, d, fan, raw, items, base, last = why
     inner = _items(items, zh)
     if raw != fan:

@@ -1,9 +1,4 @@
-"""One 杭州 hand as entered (docs/rules/hangzhou.md §7, the JSON hand): parsed and type-checked.
-
-Only the shape is checked here: known fields, seats 0-3, the right kinds of value, and that no
-win names a discarder (§4: only self-drawn wins). Which 番 go together and who may be liable
-(§4) are judged in ``replay.score_hand``, with the rest of the hand.
-"""
+"""One 杭州 hand as entered (docs/rules/hangzhou.md §7): its shape, no win naming a discarder; §4 is judged in ``replay``."""
 
 from dataclasses import dataclass
 
@@ -67,7 +62,6 @@ def _chengbao(value) -> tuple[int, ...]:
 
 
 def parse_hand(raw) -> HandEntry:
-    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, WIN_FIELDS) == "draw":
         return DRAW

@@ -1,12 +1,6 @@
-"""The 番 of a 杭州 win (docs/rules/hangzhou.md §3) and which of them go together (§4), in one
-place.
-
-``problem`` is the one source of truth: the validator (``check_win``) asks it about each listed
-code against the codes before it, and ``conflicts`` asks it about each chip the player might add
-next, so the entry sheet greys exactly the chips scoring would refuse. 财飘 is a count of its own
-(``caipiao``, 0-3), not a listed code; for these checks it is the chip ``caipiao`` when it is 1 or
-more. 承包 (§5) is checked here too: the winner who chowed three times has no 七对 or 十风 hand.
-"""
+"""The 番 of a 杭州 win (docs/rules/hangzhou.md §3) and which go together (§4, §5 承包): ``problem`` is
+the one source of truth for the validator and for the chips the sheet greys; 财飘 is the chip
+``caipiao`` when its count is 1 or more."""
 
 from dataclasses import dataclass
 
@@ -32,8 +26,7 @@ GROUPS: dict[str, tuple[str, str]] = {
     "no_caishen": ("无财神", "No wilds"),
 }
 
-# docs/rules/hangzhou.md §3, in its order. ``caipiao`` is counted by its own field (1 番 for each
-# 财神 discarded), never listed; it is here for its name and its 番 (the ``fan`` rule's key).
+# docs/rules/hangzhou.md §3, in its order; ``caipiao`` is counted by its own field, never listed.
 PATTERNS: tuple[Pattern, ...] = (
     Pattern("baotou", "爆头", "Wild head", 1, "baotou"),
     Pattern("gangkai", "杠开", "Kong bloom", 1, "gangkai"),
@@ -132,7 +125,6 @@ def check_patterns(codes: tuple, caipiao: int) -> None:
 
 
 def conflicts(chips) -> dict[str, Problem]:
-    """chip -> (zh, en) reason for every chip (``LISTABLE`` and ``caipiao``) that cannot be added to
-    ``chips`` (the player's current, valid choice); the chosen ones are left out."""
+    """chip -> (zh, en) reason for every chip that cannot join the valid ``chips`` (the chosen left out)."""
     chosen = tuple(c for c in chips if c in BY_CODE)  # an unknown code is refused where it is entered
     return {code: found for code in CODES if code not in chosen and (found := problem(code, chosen))}

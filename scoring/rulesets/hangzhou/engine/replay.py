@@ -1,7 +1,4 @@
-"""The table's state from hand to hand and the settlement of each hand: docs/rules/hangzhou.md §2
-(dealer, 老庄), §3 (番), §4 (validation), §5 (payments, 承包). A hand is judged and scored first,
-then applied, so a rejected hand changes nothing.
-"""
+"""The table's state from hand to hand and each hand's settlement (docs/rules/hangzhou.md §2-§5)."""
 
 from dataclasses import dataclass
 
@@ -29,15 +26,13 @@ class HandResult(BaseResult):
 
 
 class TableState(PlainState):
-    """§2: the deal, the 老庄 (``streak``: level min(streak, 2) + 1) and the totals; nothing else
-    carries over."""
+    """§2: the deal, the 老庄 (``streak``: level min(streak, 2) + 1) and the totals."""
 
     __slots__ = ()
 
 
 def fan_items(rules: Rules, patterns: tuple, caipiao: int) -> tuple:
-    """§3: the (code, 番 each, times) that add up, in the table's order: 爆头 once when listed or
-    when 财飘 is 1 or more, 财飘 once per 财神 discarded (once in all without ``caipiao_stack``)."""
+    """§3: the (code, 番 each, times) that add up, in the table's order."""
     table, listed = rules.fan_table, set(patterns)
     if caipiao:
         listed.add("baotou")  # a 财飘 is always a 爆头 too, counted once
@@ -59,17 +54,12 @@ def check_win(hand: HandEntry) -> None:
 
 
 def factors(rules: Rules, dealer: int, streak: int, winner: int) -> list[int]:
-    """§5 what each seat pays in 基本分: 1 for a non-dealer, the 老庄 factor d for the dealer, and d
-    for everyone when the dealer wins (0 for the winner)."""
+    """§5 what each seat pays in 基本分: 1, the dealer d, everyone d when the dealer wins (0 the winner)."""
     d = rules.factor(streak)
     return [0 if q == winner else d if dealer in (q, winner) else 1 for q in range(SEATS)]
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (which it does not change).
-
-    Raises ``ScoringError`` (hand=None) on a bad entry.
-    """
     dealer, streak = state.dealer, state.streak
     if hand.outcome != "win":
         return HandResult(dealer, streak, 0, net=[0, 0, 0, 0], payments=[])
@@ -103,9 +93,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
-    """§2: the totals; the dealer deals again a level up (三老庄 at most: the level is read from
-    the streak) after a win of their own, or a draw (the same level without
-    ``laozhuang_on_draw``); another's win passes the deal to the winner (or the dealer's 下家)."""
+    """§2: the totals; the dealer goes a level up (at most 三老庄) on their win or a draw, else the deal passes."""
     totals = state.totals
     for seat in range(SEATS):
         totals[seat] += result.net[seat]

@@ -1,9 +1,4 @@
-"""House rules (约定) of 杭州麻将: docs/rules/hangzhou.md §2, §3 and §9, with the rulebook's
-reading as each default.
-
-``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it does
-not know, or a value of the wrong kind, is a game-level ``ScoringError``.
-"""
+"""House rules (约定) of 杭州麻将: docs/rules/hangzhou.md §2, §3 and §9, the rulebook's reading as each default."""
 
 from dataclasses import dataclass, field
 
@@ -134,5 +129,4 @@ DEFAULT_PRESET = "1分"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)

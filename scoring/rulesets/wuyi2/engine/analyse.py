@@ -1,10 +1,5 @@
-"""武义二人: the patterns of the reading with the most 番 (docs/analysis.md "What each ruleset
-answers"; docs/rules/wuyi2.md §2 patterns, 番 and "allowed with").
-
-Every reading offers its shape (pinghu included), at most one suit pattern and one 财神 pattern
-as §2 allows; the context adds tianhu / dihu / renhu, gangkai, haidi and 自摸 (in ``fan`` only).
-Ties: compare the §2 items top to bottom, the holder of the first differing item wins.
-"""
+"""武义二人: the patterns of the reading with the most 番 (docs/analysis.md "What each ruleset answers";
+docs/rules/wuyi2.md §2 patterns, 番 and "allowed with"); ties compare the §2 items top to bottom."""
 
 from functools import lru_cache
 
@@ -19,19 +14,14 @@ from .patterns import BY_CODE, LISTABLE
 # §2 in its order (the tie-break order): the engine's pattern table, 自摸 left out (only in ``fan``).
 ORDER = LISTABLE
 CAI_SHAPES = ("pinghu", "pengpenghu")
-# A code's tie bit: an earlier §2 item outweighs all later ones together, so comparing the bits of
-# two equal-番 pattern sets walks §2 top to bottom ("Readings settled").
+# A code's tie bit: an earlier §2 item outweighs all later ones together ("Readings settled").
 _TIE_BIT = {code: 1 << (len(ORDER) - 1 - place) for place, code in enumerate(ORDER)}
 _FAN = 1 << len(ORDER)  # one 番 in a worth: above every tie bit together
 
 
 def _worths(table: dict) -> dict:
-    """Each code's worth under a 番 table: its 番 times ``_FAN`` plus its tie bit (None: 0).
-
-    A pattern set's worth is the sum over its codes (at most one of each): the greater worth has
-    more 番, or as many and wins the tie. Worked out once per table (a table's ``Rules`` are kept
-    by request.py, so the same table comes back, as the same dict).
-    """
+    """Each code's worth under a 番 table: its 番 times ``_FAN`` plus its tie bit, so a pattern set's
+    sum orders by 番, then the tie; kept per table, which request.py hands back as the same dict."""
     found = _WORTHS.get(id(table))
     if found is None or found[0] is not table:
         if len(_WORTHS) >= 256:
@@ -47,14 +37,12 @@ _WORTHS = Memo()  # id(table) -> (table, its worths)
 
 @lru_cache(maxsize=4096)
 def _codes(bits: int) -> tuple[str, ...]:
-    """The codes of a set of tie bits, in §2 order (§2 allows at most one shape, suit, 财神,
-    first-round pattern, 杠开 and 海底 together: a few thousand sets in all)."""
+    """The codes of a set of tie bits, in §2 order (a few thousand sets in all)."""
     return tuple(code for code in ORDER if bits & _TIE_BIT[code])
 
 
 def _baotou(ctx: Context, hand: Hand):
-    """爆头 readings ``(has chow, suit mask, caishentou, sancai)``: sets without ``last`` and the lone
-    wild, which pair (one may repeat)."""
+    """爆头 readings ``(has chow, suit mask, caishentou, sancai)``: sets without ``last`` and the lone wild."""
     counts, wilds = hand.lone
     sets_only = standard_readings(counts, wilds, "w", ctx.flip, nsets=4, npair=0)
     if hand.last is not None:
@@ -91,8 +79,7 @@ def _with_reading(chow: bool, mask: int, cst: int, sancai: int, baotou: bool, qu
 
 
 def _candidates(ctx: Context, hand: Hand):
-    """Every allowed pattern set (without the context's moment patterns): ``(shape, suit, 财神)``,
-    None where it has none."""
+    """Every allowed pattern set ``(shape, suit, 财神)`` without the context's, None where it has none."""
     wild = hand.wilds > 0
     quanqiuren = ctx.melded == 4 and not ctx.self_drawn
     standard = False
@@ -125,8 +112,7 @@ def _candidates(ctx: Context, hand: Hand):
 
 
 def answer(ctx: Context, hand: Hand) -> dict:
-    """The reading with the most 番 under the table's 番 table (``ctx.rules``, wuyi2.md §6); the
-    context's patterns (the same in every reading) added to it."""
+    """The reading with the most 番 under ``ctx.rules``'s table, with the context's patterns added."""
     table = ctx.rules.fan_table
     worth = _worths(table)
     best = None
@@ -149,8 +135,7 @@ def answer(ctx: Context, hand: Hand) -> dict:
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
-    """「3 番：清一色 2 · 自摸 1」 (English with zh false), each pattern at the table's 番 (``rules``,
-    the ruleset's ``Rules``). 自摸 is what ``fan`` holds beyond the patterns."""
+    """「3 番：清一色 2 · 自摸 1」 (English with zh false), each pattern at the table's 番 (``rules``)."""
     table = rules.fan_table
     parts = [(BY_CODE[c].zh if zh else BY_CODE[c].en, table[c]) for c in answer["patterns"] if table[c]]
     rest = answer["fan"] - sum(v for _, v in parts)
@@ -160,12 +145,11 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{answer['fan']} 番：{shown}" if zh else f"{answer['fan']} fan: {shown}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
-FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile")  # the context toggles it offers
-FIRST_ROUND = ("tianhu", "dihu", "renhu")  # the first-round wins a request may claim (§2)
-NEXT_IS_WILD = False  # only the flip's kind is wild
-BAI_STANDS_IN = True  # 白板 plays as the flip's kind (unless the flip is 白)
-SEAT_WIND = False  # the answer does not need the winner's seat wind
+FLAGS = ("self_drawn", "after_kong", "robbing_kong", "last_tile")
+FIRST_ROUND = ("tianhu", "dihu", "renhu")  # §2
+NEXT_IS_WILD = False
+BAI_STANDS_IN = True
+SEAT_WIND = False
 
 
 def can_win(answer: dict) -> bool:

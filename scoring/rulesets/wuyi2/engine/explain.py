@@ -1,12 +1,7 @@
-"""Explanations a player can check at the table, e.g.
-``闲→庄 32 = 2^3 番（七对子爆头）× 2 放铳 × 2 庄``.
+"""Explanations a player can check at the table, e.g. ``闲→庄 32 = 2^3 番（七对子爆头）× 2 放铳 × 2 庄``.
 
-Settlement keeps *why* a payment is owed as a small tuple (see ``replay._settle``); the text is
-made only when someone asks for it.
-
-why = ("win", dealer, items, raw_fan, fan, base, discard, dealer_double): ``items`` the
-(code, 番) pairs that were added up, ``raw_fan`` their sum, ``fan`` after the cap, ``discard``
-and ``dealer_double`` whether each doubling applied.
+why = ("win", dealer, items, raw_fan, fan, base, discard, dealer_double): ``items`` the (code, 番)
+pairs added up, ``fan`` after the cap, ``discard`` and ``dealer_double`` whether each doubling applied.
 """
 
 from .patterns import BY_CODE
@@ -35,8 +30,7 @@ def _items(items: tuple, zh: bool) -> str:
 
 
 def formula(why: tuple, zh: bool = True, names=None) -> str:
-    """The right-hand side: how the amount was computed. (``names`` is accepted for the
-    common interface; this formula names no players.)"""
+    """The right-hand side (``names``: the common interface; it names no players)."""
     _, _dealer, items, raw_fan, fan, base, discard, dealer_double = why
     inner = _items(items, zh)
     if raw_fan != fan:

@@ -1,9 +1,4 @@
-"""One hand as entered (docs/contract.md "A 武义二人 hand"): parsed and type-checked.
-
-Only the shape is checked here: known fields, seats 0-1, the right kinds of value. The rules
-of §4 (which patterns go together, who may discard) need the table state and are judged in
-``replay.score_hand``.
-"""
+"""One hand as entered (docs/contract.md "A 武义二人 hand"): its shape; §4 is judged in ``replay.score_hand``."""
 
 from dataclasses import dataclass
 
@@ -42,7 +37,6 @@ def _patterns(value) -> tuple[str, ...]:
 
 
 def parse_hand(raw) -> HandEntry:
-    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder", "patterns")) == "draw":
         return DRAW

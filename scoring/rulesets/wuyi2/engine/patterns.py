@@ -1,9 +1,5 @@
-"""The patterns (番型) of docs/rules/wuyi2.md §2 and their checks (§4, §5), in one place.
-
-``problem`` is the one source of truth: the validator (``check_patterns``) asks it about each
-listed code against the codes before it, and ``conflicts`` asks it about each code the player
-might add next, so the app greys exactly the chips that scoring would refuse.
-"""
+"""The patterns (番型) of docs/rules/wuyi2.md §2 and their checks (§4, §5): ``problem`` is the one
+source of truth for the validator and for the chips the app greys."""
 
 from dataclasses import dataclass
 
@@ -141,8 +137,7 @@ def problem(code, chosen, winner: int | None, dealer: int, self_drawn: bool) -> 
     return None
 
 
-# Pattern lists already found valid, keyed by (codes, winner is dealer, self-drawn): the checks
-# depend on nothing else. Bounded, so odd input cannot grow it without limit.
+# Pattern lists found valid, by (codes, winner is dealer, self-drawn); bounded against odd input.
 _VALID: set[tuple] = set()
 _VALID_MAX = 4096
 
@@ -161,11 +156,8 @@ def check_patterns(codes: tuple, winner: int, dealer: int, self_drawn: bool) -> 
 
 
 def conflicts(codes, winner: int | None, dealer: int, self_drawn: bool) -> dict[str, Problem]:
-    """code -> (zh, en) reason for every listable pattern that cannot be added to ``codes``.
-
-    ``codes`` is the player's current (valid) choice; chosen codes are left out. ``winner``
-    None (not chosen yet) skips the checks that need to know who won.
-    """
+    """code -> (zh, en) reason for every listable pattern that cannot join the valid ``codes``
+    (``winner`` None skips the checks needing who won)."""
     chosen = tuple(c for c in codes if c in BY_CODE)  # an unknown code is refused where it is entered
     return {
         code: found

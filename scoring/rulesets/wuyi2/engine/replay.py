@@ -1,7 +1,4 @@
-"""The table's state from hand to hand and the settlement of each hand: docs/rules/wuyi2.md §1
-(dealer), §2 (番), §3 (payment), §4 (validation). A hand is judged and scored first, then
-applied, so a rejected hand changes nothing.
-"""
+"""The table's state from hand to hand and each hand's settlement (docs/rules/wuyi2.md §1-§4)."""
 
 from dataclasses import dataclass, field
 
@@ -36,8 +33,7 @@ class TableState(PlainState):
 
 
 def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
-    """§2: the (code, 番) pairs that add up: the listed patterns (平胡 first when no shape is
-    listed), then 自摸 when nobody discarded. 全求人 on a 自摸 takes 平胡's 番 (§5)."""
+    """§2: the (code, 番) pairs that add up (平胡 when no shape is listed, 自摸 when nobody discarded)."""
     table = rules.fan_table
     items = [] if SHAPES.intersection(patterns) else [(DEFAULT_SHAPE, table[DEFAULT_SHAPE])]
     for code in patterns:
@@ -51,10 +47,6 @@ def fan_items(rules: Rules, patterns: tuple, self_drawn: bool) -> tuple:
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (which it does not change).
-
-    Raises ``ScoringError`` (hand=None) on a bad entry.
-    """
     dealer = state.dealer
     if hand.outcome != "win":
         return HandResult(dealer, state.streak, 0, net=[0, 0], payments=[])
@@ -83,8 +75,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
 
 
 def advance(rules: Rules, state: TableState, hand: HandEntry, result: HandResult) -> None:
-    """§1: the dealer stays on a dealer win (streak + 1) or a draw; the other player's win
-    passes the deal to them."""
+    """§1: the dealer stays on a dealer win or a draw; the other player's win passes the deal."""
     totals = state.totals
     totals[0] += result.net[0]
     totals[1] += result.net[1]

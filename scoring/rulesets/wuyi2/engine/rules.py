@@ -1,8 +1,4 @@
-"""House rules of 武义二人麻将: docs/rules/wuyi2.md §3 and §6, with their defaults.
-
-``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it does
-not know, or a value of the wrong kind, is a game-level ``ScoringError``.
-"""
+"""House rules of 武义二人麻将: docs/rules/wuyi2.md §3 and §6, with their defaults."""
 
 from dataclasses import dataclass, field
 
@@ -76,5 +72,4 @@ DEFAULT_PRESET = "1分"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)

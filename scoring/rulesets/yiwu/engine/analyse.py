@@ -1,9 +1,5 @@
 """义乌: the win type the tiles and context allow (docs/analysis.md "What each ruleset answers";
-docs/rules/yiwu.md §4 types, §9 the 财神 rules).
-
-Order of choice: gangkai · caishentou / qidui_caishentou · qianggang · the self-drawn family ·
-the discard family. A hand that is both 七对 and standard reads as 七对 ("Readings settled").
-"""
+docs/rules/yiwu.md §4 types, §9 the 财神 rules); a hand both 七对 and standard reads as 七对."""
 
 from scoring.engine.analyse.decompose import is_qidui, is_shisanbukao, is_standard
 from scoring.engine.analyse.hand import Hand
@@ -26,8 +22,7 @@ def _family(hand: Hand, melded: int) -> str | None:
 
 
 def _caishentou(hand: Hand, melded: int) -> str | None:
-    """财神头: without ``last``, a standard hand short of its pair plus a lone wild (or six pairs +
-    a lone wild → qidui_caishentou, preferred as 七对 is)."""
+    """财神头: without ``last``, a standard hand short of its pair plus a lone wild (six pairs: qidui_caishentou)."""
     if hand.lone is None:
         return None
     counts, wilds = hand.lone
@@ -64,8 +59,7 @@ def answer(ctx: Context, hand: Hand) -> dict:
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
-    """「自摸 ×2」 / "Self-drawn ×2"; the reason when §9 forbids the win. (No house rule changes
-    a win type's multiplier: ``rules`` is taken for the common interface.)"""
+    """「自摸 ×2」 / "Self-drawn ×2"; the reason when §9 forbids the win (``rules``: the common interface)."""
     code = answer.get("win_type")
     if code is None:
         return answer.get("reason", "")
@@ -73,12 +67,11 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{kind.zh if zh else kind.en} ×{kind.multiplier}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
-FLAGS = ("self_drawn", "after_kong", "robbing_kong")  # the context toggles it offers
-FIRST_ROUND: tuple[str, ...] = ()  # the first-round wins a request may claim
-NEXT_IS_WILD = False  # only the flip's kind is wild (诸暨: the next kind too)
-BAI_STANDS_IN = True  # 白板 plays as the flip's kind (unless the flip is 白)
-SEAT_WIND = False  # the answer does not need the winner's seat wind
+FLAGS = ("self_drawn", "after_kong", "robbing_kong")
+FIRST_ROUND: tuple[str, ...] = ()
+NEXT_IS_WILD = False
+BAI_STANDS_IN = True
+SEAT_WIND = False
 
 
 def can_win(answer: dict) -> bool:

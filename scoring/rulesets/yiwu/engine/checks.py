@@ -1,8 +1,4 @@
-"""Validation of one hand against the table state: docs/rules/yiwu.md §7, §8, §9, §10.
-
-Each check raises ``ScoringError`` (hand=None; the replay fills in the index) with a message in
-Chinese and English that names the rule.
-"""
+"""Validation of one hand against the table state (docs/rules/yiwu.md §7-§10): a ``ScoringError`` naming the rule."""
 
 from scoring.engine.errors import ScoringError
 from scoring.engine.seats import SEATS_EN, SEATS_ZH
@@ -55,8 +51,7 @@ def _check_piao_win(rules: Rules, hand: HandEntry, wt: WinType, winner: int) -> 
 
 
 def piao_refusal(rules: Rules, wt: WinType, winner: int, piao: int | None, level: int | None) -> ScoringError | None:
-    """§9: why ``winner`` may not win by ``wt`` when ``piao`` floated at ``level`` (None: allowed).
-    The entry form asks it too, to offer only the win types left."""
+    """§9: why ``winner`` may not win by ``wt`` when ``piao`` floated at ``level`` (None: allowed); the form asks too."""
     if wt.piao_level:
         if piao != winner:
             return ScoringError(

@@ -1,16 +1,11 @@
 """Explanations a player can check at the table, e.g. ``西→南 6 = (闲5 + 放铳1) × 1 平胡``.
 
-Settlement records *why* a payment is owed as a small tuple of codes and numbers; the text is
-made only when someone asks for it (rendering every string on every replay would halve the
-engine's speed). A why holds no text and no objects, so it is stored as JSON as it is (the
-app's cache keeps it, tuples as lists) and rewording the text here needs no rebuild.
-
-Whys (``terms`` a list of (term code, points), ``shares`` a list of (seat, points), ``wt`` a
-win-type code):
-- ("win", terms, M, wt, discarder_extra: "plus1" | "double" | None)
-- ("feeder_all", shares, wt); ("feeder_shared", own, others' shares, n_feeders, wt)
-- ("fanpei", factor, shares, wt); ("feeder_left", shares, M)
-- ("shuangpiao_draw", terms, mult); ("abandon", terms, c)
+A payment's *why* is a tuple of codes and numbers, made into text only when asked (every replay
+would be slower), stored as JSON as it is. Whys (``terms``: (term code, points); ``shares``:
+(seat, points); ``wt``: a win-type code): ("win", terms, M, wt, discarder_extra),
+("feeder_all", shares, wt), ("feeder_shared", own, others' shares, n_feeders, wt),
+("fanpei", factor, shares, wt), ("feeder_left", shares, M), ("shuangpiao_draw", terms, mult),
+("abandon", terms, c).
 """
 
 from scoring.engine.seats import SEATS_EN, SEATS_ZH
@@ -41,8 +36,7 @@ def _shares(shares, zh: bool, names=None) -> str:
 
 
 def formula(why, zh: bool = True, names=None) -> str:
-    """The right-hand side of the explanation: how the amount was computed. ``names`` (seat
-    order) replaces the winds where the formula names players."""
+    """The right-hand side of the explanation; ``names`` (seat order) replaces the winds."""
     kind = why[0]
     if kind == "win":
         _, terms, m, code, extra = why

@@ -1,8 +1,4 @@
-"""One hand as entered (docs/contract.md "A 义乌 hand"): parsed and type-checked, not yet judged.
-
-Rule checks that need the game's state (§7, §8, §9) happen in ``replay``; here only the shape:
-known fields, seats 0-3, the right kinds of value.
-"""
+"""One hand as entered (docs/contract.md "A 义乌 hand"): its shape parsed, the rules needing state judged in ``replay``."""
 
 from dataclasses import dataclass
 
@@ -104,7 +100,6 @@ def _caishen(value) -> int:
 
 
 def parse_hand(raw) -> HandEntry:
-    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:

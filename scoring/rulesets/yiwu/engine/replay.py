@@ -1,9 +1,4 @@
-"""Game replay: the table's state from hand to hand and the settlement of each hand.
-
-docs/rules/yiwu.md §2 (dealer, 连庄), §3 (pair unit), §5 (wins, 承包/反赔), §6 (draws),
-§7 (买子), §8 (下子), §9 (validation), §10 (逃跑). Nothing here mutates the state of a
-hand that is rejected: a hand is judged and scored first, then applied.
-"""
+"""Game replay under docs/rules/yiwu.md (§2 dealer to §10 逃跑): a hand is judged and scored, then applied."""
 
 from dataclasses import dataclass, field
 
@@ -34,8 +29,6 @@ class HandResult(BaseResult):
 
 @dataclass(slots=True)
 class TableState:
-    """The state the next hand is played in."""
-
     dealer: int = 0
     streak: int = 0  # §2 dealer wins so far in this tenure
     maizi: tuple[int, ...] = (0, 0, 0, 0)  # §7 买子 held
@@ -72,8 +65,7 @@ class TableState:
         return rules.maizi_buy == "any_hand" or self.tenure_hands == 0
 
     def correct(self, dealer: int, streak: int) -> None:
-        """A correction from the table (a game joined mid-way, a forgotten hand): not part of
-        the scoring contract. A different dealer starts a new tenure (§7, §8 reset)."""
+        """A correction from the table; a different dealer starts a new tenure (§7, §8 reset)."""
         if dealer != self.dealer:
             self.dealer = dealer
             self.tenure_hands = self.join_mult = 0
@@ -185,10 +177,6 @@ def _pays_everyone(rules: Rules, dealer: int, maizi, xiazi, payer: int, kind: st
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (which it does not change).
-
-    Raises ``ScoringError`` (hand=None) on a bad entry.
-    """
     dealer = state.dealer
     maizi = apply_maizi(rules, state, hand)
     xiazi = apply_joins(rules, state, hand)
@@ -223,9 +211,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
 
 
 def after_seating(state: TableState) -> None:
-    """§7, §8: a change of people at the table (docs/contract.md "People and seats") ends every
-    bet: no 买子 and no 下子 are held, and the next hand is like a game's first for both (a 买子
-    may be bought, no 下子 placed). The dealer and the 连庄 are the seating's to change."""
+    """§7, §8: a change of people ends every bet; the next hand is like a game's first for both."""
     state.maizi = state.xiazi = (0, 0, 0, 0)
     state.tenure_hands = state.join_mult = 0
 

@@ -1,8 +1,4 @@
-"""House rules (约定): every contested point of docs/rules/yiwu.md, with its default.
-
-``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it
-does not know, or a value of the wrong kind, is a game-level ``ScoringError``.
-"""
+"""House rules (约定): every contested point of docs/rules/yiwu.md, with its default."""
 
 from dataclasses import asdict, dataclass
 
@@ -145,5 +141,4 @@ DEFAULT_PRESET = "7/5"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object: overrides on ``base`` (the defaults)."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)

@@ -1,10 +1,5 @@
-"""诸暨: the TAI object of the standard reading with the most 台 (docs/analysis.md "What each
-ruleset answers"; docs/rules/zhuji.md §3 items, §4 who may win).
-
-Only the standard shape counts here. Ties go by the table order 中 发 白 东 南 西 北 平胡 对对胡
-混一色 全字 ("Readings settled"): at the first item one reading holds and the other lacks, the
-holder wins. 天胡 / 地胡 / 全字 are 8 flat, and the reading keeps its other fields.
-"""
+"""诸暨: the TAI object of the standard reading with the most 台 (docs/analysis.md "What each ruleset
+answers", ties by its "Readings settled"; docs/rules/zhuji.md §3 items, §4 who may win)."""
 
 from scoring.engine.analyse.decompose import HONOURS_BIT, standard_readings
 from scoring.engine.analyse.hand import Hand
@@ -58,8 +53,7 @@ def _read(reading: tuple, ctx: Context) -> tuple[int, str, bool, bool, str | Non
 
 
 def _key(reading: tuple, ctx: Context) -> tuple:
-    """What picks the best of several readings: the total, then the table order ("Readings
-    settled"). Equal keys read the same TAI object."""
+    """What picks the best of several readings: the total, then the table order; equal keys read alike."""
     total, shape, hunyise, quanzi, _ = _read(reading, ctx)
     return (total, *_PUNGS[reading[1]][3], shape == "pinghu", shape == "duiduihu", hunyise, quanzi)
 
@@ -90,9 +84,7 @@ def answer(ctx: Context, hand: Hand) -> dict:
 
 
 def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
-    """「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」 (English with zh false), named from the engine's
-    table of 台 items. (No house rule changes what an item is worth: ``rules`` is taken for the
-    common interface.)"""
+    """「5 台：东风 2 · 中 1 · 混一色 1 · 对对胡 1」 (English with zh false; ``rules``: the common interface)."""
     tai, total = answer["tai"], answer["tai_total"]
     unit = "台" if zh else "tai"
     lang = 0 if zh else 1
@@ -111,9 +103,8 @@ def breakdown(answer: dict, zh: bool = True, rules=None) -> str:
     return f"{total} {unit}：{shown}" if zh else f"{total} {unit}: {shown}"
 
 
-# What the table's 算牌 page asks of the ruleset (scoring/analyse/sheet.py asks these, never its code).
-FLAGS = ("self_drawn", "after_kong", "robbing_kong")  # the context toggles it offers
-FIRST_ROUND = ("tianhu", "dihu")  # the first-round wins a request may claim (§3)
+FLAGS = ("self_drawn", "after_kong", "robbing_kong")
+FIRST_ROUND = ("tianhu", "dihu")  # §3
 NEXT_IS_WILD = True  # the flip's kind and the next are wild (§1)
 BAI_STANDS_IN = False  # 白板 is a plain tile unless it is itself wild
 SEAT_WIND = True  # the winner's seat wind counts (§3)

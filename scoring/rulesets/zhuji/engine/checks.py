@@ -1,6 +1,4 @@
-"""Who may win: docs/rules/zhuji.md §4, as read in §6. Each check raises ``ScoringError`` (hand=None;
-the replay fills in the index) whose Chinese and English messages name the rule broken.
-"""
+"""Who may win: docs/rules/zhuji.md §4, as read in §6; each check raises a ``ScoringError`` naming the rule."""
 
 from scoring.engine.errors import ScoringError
 
@@ -22,8 +20,7 @@ def _check_repeats(tai: Tai) -> None:
 
 
 def first_round_refusal(special: str | None, winner: int, discarder: int | None, dealer: int) -> ScoringError | None:
-    """§4 who may claim 天胡 or 地胡: the error a win claiming ``special`` would raise, or None. The
-    entry sheet asks it too, to grey a chip before the tap (scoring/rulesets/zhuji/form_side.py)."""
+    """§4 who may claim 天胡 or 地胡: the error a win claiming ``special`` would raise, or None (the sheet asks too)."""
     if special == "tianhu":
         if winner != dealer:
             return ScoringError("天胡只有庄家才能胡", "A heavenly hand (tianhu) is the dealer's only", "tai.special")

@@ -1,10 +1,7 @@
 """Explanations a table can check, e.g. ``西→东 16 = 2^4 台（东风2 + 中1 + 混一色1）``.
 
-Settlement records *why* a payment is owed as a small tuple; the text is only made when someone
-asks for it. ``why`` = (role, T paid on, T before the cap, base, Tai, winner, dealer), role one of
-``zimo`` (自摸: each pays base·2^T), ``discarder`` (放冲: pays base·2^T), ``half`` (放冲, one of the
-other two: base·2^(T−1)). ``why_to_json`` writes the Tai as the contract's tai object, which
-``tai_items`` reads back.
+``why`` = (role, T paid on, T before the cap, base, Tai, winner, dealer), role ``zimo`` (each pays
+base·2^T), ``discarder`` (base·2^T) or ``half`` (the other two on a discard: base·2^(T−1)).
 """
 
 from scoring.engine.points import fmt
@@ -20,7 +17,6 @@ ROLE_NOTES = {
 
 
 def formula(why: tuple, zh: bool = True, names=None) -> str:
-    """The right-hand side: how the amount was computed."""
     role, t, raw, base, tai, winner, dealer = why
     power = f"2^({t}−1)" if role == "half" else f"2^{t}"
     if base != 1:

@@ -1,9 +1,5 @@
-"""One 诸暨 hand as entered (docs/contract.md "A 诸暨 hand"): parsed and type-checked, and the 台
-it declares (docs/rules/zhuji.md §3).
-
-Only the shape is checked here: known fields, seats 0-3, the right kinds of value. The rules of
-§4 that need the table state (who is dealer) are checked in ``checks``.
-"""
+"""One 诸暨 hand as entered (docs/contract.md "A 诸暨 hand") and the 台 it declares (docs/rules/zhuji.md
+§3); the rules of §4 that need the table state are in ``checks``."""
 
 from dataclasses import dataclass
 
@@ -13,8 +9,7 @@ HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
     ("dragon_pungs", "wind_pungs", "shape", "hunyise", "qianggang", "gangkai", "no_caishen", "special", "extra")
 )
-# §3 every 台 item's name (zh, en), in table order: the one table the explanations, the entry
-# sheet (../form_side.py) and 算牌 (analyse.py) read.
+# §3 every 台 item's name (zh, en), in table order: the one table explanations, sheet and 算牌 read.
 TAI_NAMES: dict[str, tuple[str, str]] = {
     "zhong": ("中", "Red"),
     "fa": ("发", "Green"),
@@ -128,7 +123,6 @@ def parse_tai(raw) -> Tai:
 
 
 def parse_hand(raw) -> HandEntry:
-    """A ``HandEntry`` from one contract HAND object; raises ``ScoringError`` with hand=None."""
     check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder", "tai")) == "draw":
         return DRAW
@@ -148,8 +142,7 @@ def seat_wind(player: int, dealer: int) -> int:
 
 
 def wind_tai(wind: int, own: int | None) -> int:
-    """§3 a pung of the wind ``wind`` (0 东 … 3 北) for a winner whose seat wind is ``own`` (None:
-    no winner yet): 东 is 2 for the dealer and 1 for everyone else, another wind 1 for its seat."""
+    """§3 a pung of the wind ``wind`` for a winner whose seat wind is ``own`` (None: no winner yet)."""
     if wind == 0:
         return 2 if own == 0 else 1
     return int(wind == own)
@@ -167,12 +160,8 @@ def tai_count(tai: Tai, winner: int, dealer: int) -> int:
 
 
 def tai_items(tai: "Tai | dict", winner: int, dealer: int) -> list[tuple[str, str, int]]:
-    """§3 the breakdown of a win's 台 as (zh, en, 台) items, in table order; ``tai`` is a ``Tai``
-    or the contract's tai object (checked as ``parse_tai`` does). The 台 sum to ``tai_count``.
-
-    Items worth 0 are kept where the entry names them (another seat's wind, 杠开, 无财) so a
-    table sees why they did not count. 天胡/地胡/全字 are 8 flat: nothing else is listed.
-    """
+    """§3 the breakdown of a win's 台 as (zh, en, 台) items in table order, summing to ``tai_count``;
+    items worth 0 are kept where the entry names them, so a table sees why they did not count."""
     if not isinstance(tai, Tai):
         tai = parse_tai(tai)
     if tai.special is not None:

@@ -1,8 +1,5 @@
-"""The table's state from hand to hand and the settlement of each hand: docs/rules/zhuji.md §2, §5.
-
-Nothing here mutates the state of a hand that is rejected: a hand is judged and scored first,
-then applied. Amounts are plain ints; a ``Fraction`` appears only for a half point (§5).
-"""
+"""The table's state from hand to hand and each hand's settlement (docs/rules/zhuji.md §2, §5); a
+``Fraction`` appears only for a half point."""
 
 from dataclasses import dataclass
 from fractions import Fraction
@@ -35,10 +32,6 @@ class TableState(PlainState):
 
 
 def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
-    """Judge and settle one hand played in ``state`` (which it does not change).
-
-    Raises ``ScoringError`` (hand=None) on a bad entry.
-    """
     dealer = state.dealer
     if hand.outcome != "win":
         return HandResult(dealer, state.streak, 0, net=[0, 0, 0, 0], payments=[])

@@ -1,8 +1,4 @@
-"""House rules (约定) of 诸暨麻将: docs/rules/zhuji.md §2, §5, §6, with their defaults.
-
-``parse_rules`` turns the contract's ``rules`` object into a frozen ``Rules``; anything it does not
-know, or a value of the wrong kind, is a game-level ``ScoringError``.
-"""
+"""House rules (约定) of 诸暨麻将: docs/rules/zhuji.md §2, §5, §6, with their defaults."""
 
 from dataclasses import asdict, dataclass
 
@@ -57,5 +53,4 @@ DEFAULT_PRESET = "1分"
 
 
 def parse_rules(raw, base: Rules | None = None) -> Rules:
-    """Rules from the contract's ``rules`` object (which must be an object): overrides on ``base``."""
     return houserules.parse_rules(raw, base or Rules(), RULE_INFO)
