@@ -46,7 +46,7 @@ def confirm_fields(page: str) -> dict:
     fields: dict = {}
     for tag in re.findall(r"<(?:input|select)[^>]*>", form):
         name = re.search(r'name="([^"]+)"', tag)
-        if not name or ('type="checkbox"' in tag or 'type="radio"' in tag) and "checked" not in tag:
+        if not name or (('type="checkbox"' in tag or 'type="radio"' in tag) and "checked" not in tag):
             continue
         value = re.search(r'value="([^"]*)"', tag)
         fields.setdefault(name[1], []).append(entities.unescape(value[1]) if value else "")
@@ -64,14 +64,18 @@ def test_edit_starts_at_the_first_question_with_the_old_answers_marked(client, g
     record(client, game, {**DEALER_ZIMO, "maizi": [False, True, False, False]})
     record(client, game, SOUTH_ZIMO)
     questions, sheet = through_originals(client, game_url(game) + "hand/1/edit")
-    assert "谁胡了？" in questions[0] and "修改第1局" in questions[0]
+    assert "谁胡了？" in questions[0]
+    assert "修改第1局" in questions[0]
     assert "怎么胡？" in questions[1]
-    assert "原来" in text_of(questions[0]) and "确认修改" not in questions[0]
+    assert "原来" in text_of(questions[0])
+    assert "确认修改" not in questions[0]
     assert re.search(r'id="mz1" checked', sheet)  # the 买子 stored with the hand
-    assert "确认修改" in sheet and "原来" not in text_of(sheet)
+    assert "确认修改" in sheet
+    assert "原来" not in text_of(sheet)
     # every question is a plain link back: 「改胡牌者」 returns to the first, 买子 kept
     back = client.get(link_to(questions[1], "改胡牌者")).content.decode()
-    assert "谁胡了？" in back and "maizi=1" in entities.unescape(back)
+    assert "谁胡了？" in back
+    assert "maizi=1" in entities.unescape(back)
 
 
 def test_an_edit_confirmed_through_the_steps_changes_the_amounts(client, game):
@@ -79,7 +83,8 @@ def test_an_edit_confirmed_through_the_steps_changes_the_amounts(client, game):
     record(client, game, SOUTH_ZIMO)
     first = client.get(game_url(game) + "hand/1/edit").content.decode()
     how = client.get(link_to(first, "阿华")).content.decode()  # 阿华 won it, not the dealer
-    assert "阿华 胡了" in text_of(how) and marked(how) == [link_to(how, "自摸")]  # the old way of winning
+    assert "阿华 胡了" in text_of(how)
+    assert marked(how) == [link_to(how, "自摸")]
     sheet = client.get(link_to(how, "自摸")).content.decode()
     response = client.post(game_url(game) + "hand/1/edit", confirm_fields(sheet))
     assert response.status_code == 302
@@ -115,7 +120,8 @@ def test_each_ruleset_edits_from_the_stored_answers(client, db, code, names, ent
     game = new_ruleset_game(code, names)
     assert record(client, game, entry).status_code == 302
     questions, sheet = through_originals(client, game_url(game) + "hand/1/edit")
-    assert questions and "谁胡了？" in questions[0]
+    assert questions
+    assert "谁胡了？" in questions[0]
     for mark in checked:
         assert re.search(mark + r"[^>]*checked" if "checked" not in mark else mark, sheet), mark
     before, stored = stored_replay(game, None).totals, Hand.objects.get().entry
@@ -130,7 +136,8 @@ def test_a_manual_hand_opens_its_form_filled_in(client, game):
     client.post(game_url(game) + "record", {**manual, "next_seq": "1", "version": version_of(game), "confirm": "1"})
     assert Hand.objects.get().entry["note"] == "诈胡罚分"
     page = client.get(game_url(game) + "hand/1/edit").content.decode()
-    assert 'value="诈胡罚分"' in page and "确认修改" in page
+    assert 'value="诈胡罚分"' in page
+    assert "确认修改" in page
 
 
 def broken_later_hand(client, game) -> str:
@@ -146,7 +153,9 @@ def broken_later_hand(client, game) -> str:
 def test_an_edit_that_breaks_a_later_hand_offers_both_ways(client, game):
     refused = broken_later_hand(client, game)
     said = text_of(refused)
-    assert "第2局：" in said and "一起修改第2局" in said and "作废第2局" in said
+    assert "第2局：" in said
+    assert "一起修改第2局" in said
+    assert "作废第2局" in said
     assert "确认修改" not in said
     # confirming it anyway changes nothing and offers the same
     again = client.post(game_url(game) + "hand/1/edit", {**confirm_fields(refused), "version": version_of(game)})
@@ -161,14 +170,16 @@ def draw_without_the_bet(client, game, first: str) -> dict:
     assert "只有庄家胡牌后的下一局才能下子" in sheet
     fields = {k: v for k, v in confirm_fields(sheet).items() if k != "confirm"}
     preview = client.post(game_url(game) + "hand/2/edit", fields).content.decode()
-    assert "第1局" in text_of(preview) and "确认修改" in preview  # hand 1's change listed with this one
+    assert "第1局" in text_of(preview)
+    assert "确认修改" in preview
     return confirm_fields(preview)
 
 
 def test_fixing_the_later_hand_too_confirms_both_once(client, game):
     refused = broken_later_hand(client, game)
     first = client.get(link_to(refused, "一起修改第2局")).content.decode()
-    assert "修改第2局" in first and "连同第1局的修改" in text_of(first)
+    assert "修改第2局" in first
+    assert "连同第1局的修改" in text_of(first)
     fields = draw_without_the_bet(client, game, first)
     response = client.post(game_url(game) + "hand/2/edit", fields)
     assert response.status_code == 302, text_of(response.content.decode())
@@ -184,7 +195,8 @@ def test_fixing_the_later_hand_too_confirms_both_once(client, game):
 def test_voiding_the_later_hand_with_the_edit_confirms_both_once(client, game):
     refused = broken_later_hand(client, game)
     page = client.get(link_to(refused, "作废第2局")).content.decode()
-    assert "作废第2局？" in page and "连同第1局的修改" in text_of(page)
+    assert "作废第2局？" in page
+    assert "连同第1局的修改" in text_of(page)
     posted = {
         "reason": "记错了",
         "revision": "0",
@@ -195,7 +207,9 @@ def test_voiding_the_later_hand_with_the_edit_confirms_both_once(client, game):
     response = client.post(game_url(game) + "hand/2/void", posted)
     assert response.status_code == 302
     one, two = Hand.objects.order_by("seq")
-    assert one.entry["winner"] == 1 and two.voided and (one.revision, two.revision) == (1, 1)
+    assert one.entry["winner"] == 1
+    assert two.voided
+    assert (one.revision, two.revision) == (1, 1)
     client.post(game_url(game) + "hand/2/void", posted)  # again: nothing twice
     assert [h.revision for h in Hand.objects.order_by("seq")] == [1, 1]
     ledger_is_the_replay(game)
@@ -221,4 +235,5 @@ def test_a_broken_link_of_changes_changes_nothing(client, game):
         follow=True,
     )
     assert any("链接已损坏" in m for m in messages_of(response))
-    assert Hand.objects.get().revision == 0 and not Hand.objects.get().voided
+    assert Hand.objects.get().revision == 0
+    assert not Hand.objects.get().voided
