@@ -611,8 +611,8 @@ def change_hands(*, game: Game, changes: list[Change], by: str, version: int | N
     with transaction.atomic():
         game = _locked(game)
         hands = list(game.hands.all())
+        now, touched, pending = changed_hands(game, hands, changes, by=by)  # a hand changed since: refused first
         _check_version(game, version)
-        now, touched, pending = changed_hands(game, hands, changes, by=by)
         if any(h.revision >= MAX_REVISION for h in now if h.seq in touched):  # what a backup holds
             raise Conflict(f"有一局已经改过 {MAX_REVISION} 次，不能再改。", f"A hand was changed {MAX_REVISION} times.")
         with numbered_now(hands):

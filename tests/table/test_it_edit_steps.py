@@ -187,7 +187,8 @@ def test_fixing_the_later_hand_too_confirms_both_once(client, game):
     one, two = Hand.objects.order_by("seq")
     assert (one.entry["winner"], one.revision, two.revision) == (1, 1, 1)
     assert "xiazi_join" not in two.entry
-    client.post(game_url(game) + "hand/2/edit", fields)  # the same confirm again: nothing twice
+    again = client.post(game_url(game) + "hand/2/edit", fields, follow=True)  # the same confirm again
+    assert any("刚被别人改过" in m for m in messages_of(again))  # nothing twice
     assert [h.revision for h in Hand.objects.order_by("seq")] == [1, 1]
     ledger_is_the_replay(game)
 

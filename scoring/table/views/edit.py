@@ -71,6 +71,8 @@ def opened(token: str, data) -> list[services.Change] | None:
         return []
     try:
         rows = signing.loads(raw, salt=f"{SALT}:{token}")
+        if len(rows) >= services.MAX_TOGETHER:
+            return None
         return [services.Change(s, r, e, tuple(f) if f else None, reason, keep) for s, r, e, f, reason, keep in rows]
     except (signing.BadSignature, TypeError, ValueError):
         return None
