@@ -539,6 +539,100 @@ def void_hand(
     return _change(game=game, seq=seq, revision=revision, apply=apply, version=version, what=what, keep_bets=keep_bets)
 
 
+MAX_TOGETHER = 4  # hands changed at once: an edit and the later hands it would break
+
+
+@dataclass
+class Change:
+    """One hand's edit (``entry`` and ``fix``) or void (``entry`` None) in ``change_hands``, at
+    the ``revision`` the phone saw."""
+
+    seq: int
+    revision: int
+    entry: dict | None = None
+    fix: tuple[int, int] | None = None
+    reason: str = ""
+    keep_bets: bool = True
+
+
+def changed_hands(
+    game: Game, hands: list[Hand], changes: list[Change], *, by: str = ""
+) -> tuple[list, set, dict | None]:
+    """``hands`` with each of ``changes`` applied to an unsaved copy, in order; the seqs of every
+    copy; the bets for the next hand recorded when a void's kept bets find no hand standing after
+    it (else None). Raises ``Conflict`` for a hand gone or changed since ``revision``."""
+    now, touched, pending = list(hands), set(), None
+    for change in changes:
+        hand = next((h for h in now if h.seq == change.seq and not h.voided), None)
+        stored = next((h for h in hands if h.seq == change.seq), None)
+        if hand is None or stored is None or stored.revision != change.revision:
+            number = number_in(hands, change.seq)
+            raise Conflict(
+                f"第{number}局刚被别人改过，请看最新的再改。",
+                f"Hand {number} was just changed on another phone: check it and try again.",
+            )
+        changed, carry = copy_hand(hand), None
+        if change.entry is None:
+            changed.voided_at, changed.voided_by, changed.void_reason = timezone.now(), by, change.reason
+            if change.keep_bets:
+                before = build(game, [h for h in now if h.seq < hand.seq]).state
+                carry = carried_bets(game=game, hands=now, hand=hand, before=before)
+        else:
+            changed.entry = change.entry
+            changed.dealer_fix, changed.streak_fix = change.fix or (None, None)
+            changed.edited_at, changed.edited_by = timezone.now(), by
+        replaced = {changed.seq: changed}
+        if carry and carry.target:
+            replaced[carry.target.seq] = carry.target
+        elif carry:
+            pending = carry.pending
+        now = [replaced.get(h.seq, h) for h in now]
+        touched.update(replaced)
+    return now, touched, pending
+
+
+def preview_changes(*, game: Game, hands: list[Hand], changes: list[Change]) -> Preview:
+    """Several changes shown together: the last one's result, the totals after all of them, and
+    every other hand whose amounts change (the earlier changes among them). Raises
+    ``ReplayError`` and ``Conflict``."""
+    now, _touched, _pending = changed_hands(game, hands, changes)
+    with numbered_now(hands):
+        ledger = build(game, now, max_people=people_limit(game, hands))
+    before = table(game)[0]
+    row = ledger.row(changes[-1].seq)
+    others = other_changes(game, hands, ledger, changes[-1].seq)
+    result = row.result if row else None
+    return Preview(result, before.totals, ledger.totals, others, before.people(), ledger.state.people(), ledger.state)
+
+
+def change_hands(*, game: Game, changes: list[Change], by: str, version: int | None) -> list[Hand]:
+    """Edit or void several hands at once (an edit and the later hand it would break): all of
+    them or, on any refusal, none. Raises ``Conflict``, ``StalePreview``, ``ReplayError``."""
+    if not 0 < len(changes) <= MAX_TOGETHER or len({c.seq for c in changes}) != len(changes):
+        raise Conflict("一次最多一起改 4 局，每局一次。", "At most 4 hands can be changed together, each once.")
+    with transaction.atomic():
+        game = _locked(game)
+        hands = list(game.hands.all())
+        now, touched, pending = changed_hands(game, hands, changes, by=by)  # a hand changed since: refused first
+        _check_version(game, version)
+        if any(h.revision >= MAX_REVISION for h in now if h.seq in touched):  # what a backup holds
+            raise Conflict(f"有一局已经改过 {MAX_REVISION} 次，不能再改。", f"A hand was changed {MAX_REVISION} times.")
+        with numbered_now(hands):
+            ledger = build(game, now, max_people=people_limit(game, hands))  # raises: nothing is saved
+        saved = [h for h in now if h.seq in touched]
+        for hand in saved:
+            hand.revision += 1
+            hand.save()
+        if pending is not None:
+            Game.objects.filter(pk=game.pk).update(pending=pending)
+        store(game, ledger)
+        listed = [str(number_in(hands, c.seq)) for c in changes]
+        who_zh, who_en = _by(by)
+        what_en = f"{who_en}just changed hands {', '.join(listed)} together"
+        game.bump_version((f"{who_zh}刚一起修改了第{'、'.join(listed)}局", what_en[0].upper() + what_en[1:]))
+        return saved
+
+
 def copy_hand(hand: Hand) -> Hand:
     """An unsaved copy with the same primary key: what-if previews change it freely."""
     return Hand(**{f.attname: getattr(hand, f.attname) for f in Hand._meta.concrete_fields})

@@ -289,3 +289,23 @@ def kept_for_the_module(django_db_blocker):
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+
+
+WAS_LINK = re.compile(r'<a [^>]*href="([^"]+)"[^>]*>((?:(?!</a>).)*)</a>', re.S)
+
+
+def was_links(page: str) -> list[str]:
+    """The links of an edit's question that carry 「原来」: the stored hand's answer."""
+    return [html_entities.unescape(href) for href, inner in WAS_LINK.findall(page) if "was-mark" in inner]
+
+
+def edit_sheet(client, url: str, **extra):
+    """修改 tapped through: from ``url`` (a hand's edit page) each question's 原来 answer, up to
+    the sheet; its response."""
+    response = client.get(url, **extra)
+    for _question in range(8):
+        was = was_links(response.content.decode())
+        if not was:
+            return response
+        response = client.get(was[0], **extra)
+    raise AssertionError("no sheet after 8 questions")

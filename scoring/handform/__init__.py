@@ -12,7 +12,9 @@ ruleset overriding nothing still gets every page. ``base.py`` holds what they sh
 - ``REQUIREMENTS``: the engine fields whose refusal on a preview only means the sheet is not
   done yet (诸暨's 1 台): stated as a note, red only when a confirm is refused;
 - ``FIELD_OF``: the form field that shows an engine refusal's contract field, where they differ;
-- ``initial(entry, fix)``: form data for a stored hand (edit);
+- ``initial(entry, fix)``: form data for a stored hand (edit); ``STEP_FIELDS``: the answers its
+  questions before the sheet set, and ``edit_start(answers)``: the answers an edit's first
+  question starts from (the stored hand's less those, each question marking its old one 原来);
 - ``TEMPLATE``: the steps and the sheet of the entry page; ``PARTIAL``: the part of it an htmx
   refresh of the preview swaps (``request.htmx`` picks it);
 - ``context(game, form, state, rules)``: what that template needs;

@@ -226,8 +226,16 @@ class FormSide:
     PRESET_LABEL = ("底分", "Base")
     ANALYSE_WORDS: dict = {}
 
+    # The answers the questions before the sheet set: an edit asks each again (scoring/table/views/edit.py).
+    STEP_FIELDS: tuple[str, ...] = ("outcome", "winner", "zimo", "discarder")
+
     def initial(self, entry: dict, fix) -> dict:
         return win_initial(entry, fix, lambda _entry: {})
+
+    def edit_start(self, answers: dict) -> dict:
+        """The answers an edit's first question starts from: the stored hand's (``initial``) less
+        the ones the questions ask, which each question marks 原来 instead."""
+        return {key: value for key, value in answers.items() if key not in self.STEP_FIELDS}
 
     def context(self, game, form, state, rules) -> dict:
         data = form.cleaned_data if hasattr(form, "cleaned_data") else {}

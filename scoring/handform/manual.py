@@ -66,6 +66,8 @@ class ManualEntry(FormSide):
     PARTIAL = "table/handform/_preview.html"
     MISSING = {"manual": _("请填写每人的得失和说明。")}
 
+    STEP_FIELDS = ()  # one form, no questions: an edit opens it filled in
+
     def initial(self, entry: dict, fix) -> dict:
         data = {"outcome": "manual", "note": entry["note"]}
         data.update({f"n{s}": amount for s, amount in enumerate(entry["net"])})

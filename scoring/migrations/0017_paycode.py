@@ -8,7 +8,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('scoring', '0015_seatings_keep_their_dealer'),
+        ('scoring', '0016_settlement_round'),
     ]
 
     operations = [

@@ -4,6 +4,8 @@ links that carry a form, and what a game's ruleset adds to the generic pages."""
 from urllib.parse import urlencode
 
 from django import template
+from django.utils.html import format_html
+from django.utils.translation import gettext
 
 from scoring.engine.points import fmt, from_json
 from scoring.lang import chinese
@@ -50,7 +52,23 @@ def step_url(context, base: str, data, **updates) -> str:
     links = context.get("step_links")
     if links is not None:
         links.append(url)
+    original = context.get("original")
+    if original is not None:  # an edit: does this tap give the stored hand's answer (``was``)?
+        context.render_context["was"] = all(_answer(original.get(k)) == _answer(v) for k, v in updates.items())
     return url
+
+
+def _answer(value) -> str:
+    return "" if value is None or value is False or value == "" else str(value)
+
+
+@register.simple_tag(takes_context=True)
+def was(context) -> str:
+    """「原来」 inside an edit's step button whose link (the ``step_url`` just before) answers as the
+    stored hand did; nothing elsewhere."""
+    if context.get("original") is None or not context.render_context.get("was"):
+        return ""
+    return format_html('<span class="badge text-bg-light border was-mark">{}</span>', gettext("原来"))
 
 
 def _encoded_answers(data) -> list[tuple[str, str]]:

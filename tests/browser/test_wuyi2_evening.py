@@ -139,6 +139,9 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     page.locator("#hand-2 summary").click()
     page.locator("#hand-2").get_by_role("link", name="修改").click()
     expect(page.get_by_text("修改第2局")).to_be_visible()
+    page.locator("a:has(.was-mark)").click()  # the record flow's questions: each 原来 answer
+    expect(page.locator(".question")).to_contain_text("胡了 —")
+    page.locator("a:has(.was-mark)").click()
     form_ready(page)
     expect(page.locator("#pt-qingyise")).to_be_checked()
     expect_refused_chip(page, "qingyise_cai", "清一色只能算一种")

@@ -5,7 +5,7 @@ exactly once however often it is sent, and refused with the reason when the rule
 from django.test import Client
 
 from scoring.models import Game, Hand
-from tests.helpers import FINISH, form_fields, game_url, record
+from tests.helpers import FINISH, edit_sheet, form_fields, game_url, record
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 DRAW = {"outcome": "draw"}
@@ -130,7 +130,7 @@ def test_the_confirm_names_the_hand_for_a_phone_that_keeps_it(client, game, zhuj
         response = client.get(game_url(each) + "record?outcome=draw")
         assert f'data-facts="{response.context["row"].title}"' in response.content.decode()
     record(client, game, ZIMO)
-    edit = client.get(game_url(game) + "hand/1/edit")
+    edit = edit_sheet(client, game_url(game) + "hand/1/edit")
     assert "确认修改" in edit.content.decode()
     assert "data-facts" not in edit.content.decode()  # an edit is never kept offline
 

@@ -1,6 +1,6 @@
 from scoring.engine import score_game
 from scoring.models import Hand
-from tests.helpers import game_url, messages_of, record, totals_on_page, version_of
+from tests.helpers import edit_sheet, game_url, messages_of, record, totals_on_page, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
@@ -18,7 +18,7 @@ def engine_totals(*entries) -> list[str]:
 
 def test_edit_form_starts_from_the_stored_hand_and_previews_total_changes(client, game):
     play(client, game, DEALER_ZIMO, SOUTH_ZIMO)
-    response = client.get(game_url(game) + "hand/1/edit")
+    response = edit_sheet(client, game_url(game) + "hand/1/edit")
     assert response.status_code == 200
     assert "确认修改" in response.content.decode()
     assert response.context["form"]["win_type"].value() == "zimo"

@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from scoring.engine import score_game
 from scoring.models import Hand, Settlement
-from tests.helpers import FINISH, game_url, record, version_of
+from tests.helpers import FINISH, edit_sheet, game_url, record, version_of, was_links
 
 NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
 WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
@@ -129,7 +129,7 @@ def test_a_manual_hand_passes_the_deal_to_seat_zero(client, make_game):
         game_url(game) + "record", {**body, "next_dealer": "0", "confirm": "1", "next_seq": "1", "version": "0"}
     )
     assert Hand.objects.get().entry["dealer"] == 0
-    html = client.get(game_url(game) + "hand/1/edit").content.decode()
+    html = edit_sheet(client, game_url(game) + "hand/1/edit").content.decode()
     assert re.search(r'name="next_dealer"[^>]*>.*?<option value="0" selected', html, re.S)
 
 
@@ -139,7 +139,8 @@ def test_an_edit_makes_seat_zero_the_winner_and_starts_from_it(client, game):
     body = {"outcome": "win", "winner": "0", "win_type": "pinghu", "discarder": "2", "revision": "0"}
     client.post(edit, {**body, "confirm": "1", "version": version_of(game)})
     assert Hand.objects.get().entry == {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2}
-    form = client.get(edit).context["form"]
+    assert "winner=0&outcome=win" in was_links(client.get(edit).content.decode())[0]  # 老王's button says 原来
+    form = edit_sheet(client, edit).context["form"]
     assert form.cleaned_data["winner"] == 0
 
 

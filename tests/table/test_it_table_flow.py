@@ -9,7 +9,7 @@ import re
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
-from tests.helpers import form_fields, game_url, new_game_form, record, totals_on_page, version_of
+from tests.helpers import edit_sheet, form_fields, game_url, new_game_form, record, totals_on_page, version_of
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 HANDS = [
@@ -54,7 +54,7 @@ def test_the_evening_on_a_phone_says_every_amount_and_message_it_showed(client, 
 
     # 6. was really 平胡 off 小李: the edit form starts from the stored hand and previews each change.
     edit = game_url(game) + "hand/6/edit"
-    assert "大刘 自摸" in re.sub(r"<[^>]+>", "", client.get(edit).content.decode())
+    assert "大刘 自摸" in re.sub(r"<[^>]+>", "", edit_sheet(client, edit).content.decode())
     fields = {"outcome": "win", "winner": "3", "revision": "0", "version": version_of(game)}
     asked = client.post(edit, {**fields, "win_type": "pinghu"}).content.decode()
     assert "请选择谁放铳" in asked

@@ -251,6 +251,7 @@ class YiwuEntry(FormSide):
         "discarder": _("请选择谁放铳。"),
         "leaver": _("请选择谁逃跑了。"),
     }
+    STEP_FIELDS = ("outcome", "winner", "win_type", "discarder", "leaver")
     # The bets placed before a hand (§7 买子, §8 下子) have their own module, bets.py.
     bets = staticmethod(placed.bets)
     prefill = staticmethod(placed.prefill)
@@ -258,6 +259,13 @@ class YiwuEntry(FormSide):
     placed_bets = staticmethod(placed.placed_bets)
     carry_bets = staticmethod(placed.carry_bets)
     merge_pending = staticmethod(placed.merge_pending)
+
+    def edit_start(self, answers: dict) -> dict:
+        """The winner's own 飘 is asked again with the win type (its 飘 buttons); another's stays."""
+        start = super().edit_start(answers)
+        if "piao_player" in answers and answers["piao_player"] == answers.get("winner"):
+            del start["piao_player"], start["piao_level"]
+        return start
 
     def initial(self, entry: dict, fix: tuple[int, int] | None) -> dict:
         """Form data (as a GET query would carry it) for an entry stored earlier."""

@@ -41,7 +41,6 @@ from scoring.table.pages import (
 )
 from scoring.table.presenters import bet_words, bets_text, hand_row
 from scoring.table.views.held import answer_refused, drop_queued, held_json
-from scoring.table.views.seating import seating
 
 # How long the phone's own cache keeps a step of the record flow fetched by htmx (see render).
 PRELOAD_SECONDS = 30
@@ -400,37 +399,6 @@ def gone(request: HttpRequest, game: Game, token: str, seq: int) -> HttpResponse
         return stop
     messages.warning(request, _("第%(seq)s局已被作废。") % {"seq": game.number_of(seq)})
     return redirect("game", token=token)
-
-
-def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game, hands, hand = load_hand(request, token, seq)
-    if hand is None or game.status == Game.FINISHED:
-        return gone(request, game, token, seq)
-    if is_seating(hand.entry):  # 换人/换位 is changed on its own page
-        return seating(request, token, hand=hand, game=game, hands=hands)
-    before = build(game, [h for h in hands if h.seq < seq]).state  # the table this hand was played at
-    module = form_side_of(game, hand.entry)
-    data = request.POST if request.method == "POST" else (request.GET or module.initial(hand.entry, hand.fix()))
-    revision = ascii_int(data.get("revision", hand.revision), -1)
-    page = HandPage(request, game, before, data, token=token, mode="edit", hand=hand, revision=revision)
-    page.context.update(form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq))
-    if page.incomplete():
-        return page.render()
-    changed = services.copy_hand(hand)
-    changed.entry = page.entry()
-    changed.dealer_fix, changed.streak_fix = page.fix or (None, None)
-    if confirming(request) and (refused := unstamped(request, "version", "revision")):
-        page.form.add_error(None, refused)
-    elif confirming(request):
-        spend_hand_write(game=game)  # 429 past the game's writes per minute
-        write = partial(services.edit_hand, game=game, seq=seq, revision=revision, entry=changed.entry, fix=page.fix)
-        done = edited_message(hands, seq) % {"seq": page.context["number"]}
-        return confirm(request, token, partial(write, **signed(request, game, "edited_by")), done, page)
-    try:
-        page.show(services.preview_change(game=game, hands=hands, changed=changed, before=before), changed)
-    except ReplayError as error:
-        page.refuse(error)
-    return page.render()
 
 
 def edited_message(hands: list[Hand], seq: int) -> str:

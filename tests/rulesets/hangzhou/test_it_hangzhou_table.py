@@ -11,6 +11,7 @@ from scoring.rulesets.hangzhou.engine import PATTERNS, RULE_INFO
 from tests.conftest import new_ruleset_game
 from tests.helpers import (
     dealer_tile,
+    edit_sheet,
     element,
     form_fields,
     game_url,
@@ -154,7 +155,7 @@ def test_an_evening_edits_voids_and_exports_to_the_same_totals(client, db):
     record(client, game, {"outcome": "win", "winner": 0})
     record(client, game, {"outcome": "win", "winner": 0, "patterns": ["haohua_qidui"]})  # 16 × 4 from each
     record(client, game, {"outcome": "draw"})
-    edit = client.get(game_url(game) + "hand/2/edit").content.decode()
+    edit = edit_sheet(client, game_url(game) + "hand/2/edit").content.decode()
     assert re.search(r'id="pt-haohua_qidui"[^>]* checked', edit)
     fixed = {"outcome": "win", "winner": 0, "patterns": ["qidui", "baotou"], "chengbao": [0]}
     confirmed = {**form_fields(fixed, game), "revision": "0", "version": version_of(game), "confirm": "1"}

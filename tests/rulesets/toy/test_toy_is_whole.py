@@ -26,7 +26,19 @@ def required_names() -> set[str]:
 
 def test_the_entry_docs_name_what_the_views_ask():
     assert required_names() == {
-        *("Form", "MISSING", "REQUIREMENTS", "initial", "TEMPLATE", "PARTIAL", "context", "title", "wind"),
+        *(
+            "Form",
+            "MISSING",
+            "REQUIREMENTS",
+            "initial",
+            "STEP_FIELDS",
+            "edit_start",
+            "TEMPLATE",
+            "PARTIAL",
+            "context",
+            "title",
+            "wind",
+        ),
         *("marks", "streak_text", "bets", "prefill", "change_bet", "placed_bets", "carry_bets", "merge_pending"),
         *("RULES_TEMPLATE", "rules_context"),
         *("FIELD_OF", "other_outcomes", "PRESET_LABEL", "ANALYSE_WORDS", "analyse_text"),

@@ -20,7 +20,7 @@ from scoring.models import Game, Settlement
 from scoring.replay import stored_replay
 from scoring.rulesets import INSTALLED
 from tests.core.test_it_english_pages import leaks
-from tests.helpers import game_url, record, totals_on_page, version_of
+from tests.helpers import edit_sheet, game_url, record, totals_on_page, version_of
 
 NAMES = {"zh-hans": ["老王", "小李", "阿华", "大刘"], "en": ["Ann", "Bob", "Cat", "Dan"]}
 WORDS = {  # what each language's pages say of the toy
@@ -203,7 +203,7 @@ def test_a_toy_game_walks_every_page(client, db, walked, lang):
     ok(client.get(url + "record?outcome=manual"))
 
     # Edit hand 4: it was 老王's discard, not a 自摸. 老王 pays 6: 12 − 6 = 6; 大刘 −4 + 6 = 2.
-    edit = client.get(url + "hand/4/edit")
+    edit = edit_sheet(client, url + "hand/4/edit")
     assert edit.context["form"]["zimo"].value()
     assert all(c[3] == 0 for c in edit.context["change"])
     no_analyse(ok(edit))

@@ -11,6 +11,7 @@ from tests.conftest import new_ruleset_game
 from tests.helpers import (
     after_of,
     dealer_tile,
+    edit_sheet,
     element,
     form_fields,
     game_url,
@@ -152,7 +153,7 @@ def test_a_wuyi2_evening_sheet_by_sheet(client, db):
 
     # edit hand 2: it was 清一色 with a 财神 (1番, not 2): 2番 → 16. The other 清一色 is greyed
     # until the first is taken off
-    edit = client.get(game_url(game) + "hand/2/edit").content.decode()
+    edit = edit_sheet(client, game_url(game) + "hand/2/edit").content.decode()
     assert "修改第2局" in edit
     assert checked(edit, "qingyise")
     assert "清一色只能算一种" in greyed(edit, "qingyise_cai")

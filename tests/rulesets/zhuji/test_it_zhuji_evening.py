@@ -12,6 +12,7 @@ from tests.conftest import new_ruleset_game
 from tests.helpers import (
     after_of,
     dealer_tile,
+    edit_sheet,
     element,
     form_fields,
     game_url,
@@ -138,7 +139,7 @@ def test_a_zhuji_evening_sheet_by_sheet(client, db):
     assert next_seq_of(game) == "10"
 
     # edit hand 2: no 混一色 and no 其他台 after all (4台)
-    edit = client.get(game_url(game) + "hand/2/edit").content.decode()
+    edit = edit_sheet(client, game_url(game) + "hand/2/edit").content.decode()
     assert "修改第2局" in edit
     assert re.search(r'id="fl-hunyise" checked', edit)
     assert re.search(r'name="extra" id="id_extra" [^>]*value="1"', edit)
