@@ -96,7 +96,10 @@ def render_page(request: HttpRequest, template: str, inputs, context: Callable[[
     one rendered before. The view keeps its own headers and cookies."""
     messages = get_messages(request)
     if len(messages):  # this request's flash: shown once, in this response alone
-        return render(request, template, context())
+        response = render(request, template, context())
+        if CSRF_MARK.encode() in response.content:  # parts rendered apart carry the mark too
+            response.content = response.content.replace(CSRF_MARK.encode(), get_token(request).encode())
+        return response
     key = page_key(request, template, inputs)
     html = cache.get(key)
     if html is None:
