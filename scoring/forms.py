@@ -100,6 +100,15 @@ NAME_LIMIT = 20  # a name typed at the table: what a tile shows (imports may bri
 ROUND_LENGTHS = (1, 2, 4, 8, 16)  # 打几圈: the lengths the new-game form offers
 
 
+def checks_required_field() -> forms.BooleanField:
+    """全部核对后才能结算: a table's setting (a game's, and a 牌友圈's for its new games), no rule."""
+    return forms.BooleanField(
+        label=_("全部核对后才能结算"),
+        required=False,
+        help_text=_("每一局都要打的人点过「对」，才能结束并结算；不勾时，结算页只提醒哪些局没核对。"),
+    )
+
+
 def preset_label(name: str) -> str:
     """A preset as the page's language says it: 7/5 stays, 「2分」 is "2 pt" in English."""
     return pick(name, f"{name[:-1]} pt") if name.endswith("分") else name
@@ -139,6 +148,7 @@ class NewGameForm(forms.Form):
             initial="",
             widget=forms.RadioSelect,
         )
+        self.fields["checks_required"] = checks_required_field()
         self.fields["preset"] = forms.ChoiceField(
             label=pick(*ruleset.form_side.PRESET_LABEL),
             choices=[(p, preset_label(p)) for p in ruleset.presets] + [(CUSTOM, _("自定"))],
@@ -304,6 +314,18 @@ class BetForm(forms.Form):
         super().__init__(*args, auto_id=False, **kwargs)
         self.fields["seat"].choices = [(str(s), str(s)) for s in range(seats)]
         self.fields["amount"].widget.choices = [(n, n) for n in amounts]
+
+
+class CheckForm(forms.Form):
+    """核对 from the game page: 对, or 有误 with an optional note, on the hand as shown (its revision)."""
+
+    verdict = forms.ChoiceField(
+        choices=[("ok", _("对")), ("wrong", _("有误"))], error_messages={"invalid_choice": _("请选「对」或「有误」。")}
+    )
+    note = forms.CharField(max_length=200, required=False, strip=True, validators=[no_control_characters])
+    revision = StrictIntegerField(
+        min_value=0, error_messages={"required": _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。")}
+    )
 
 
 VOID_REASON_LIMIT = 200  # a void reason, shown in the hand list and the CSV

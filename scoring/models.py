@@ -16,6 +16,7 @@ from scoring.engine.points import from_json
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
 KEPT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
+CHECKED = "check"  # a kept change that moved no amount (核对): ``Game.amounts_same_since``
 
 
 def new_token() -> str:
@@ -62,6 +63,8 @@ class Game(models.Model):
     group = models.ForeignKey("Group", null=True, blank=True, on_delete=models.SET_NULL, related_name="games")
     # 打几圈: the evening's length in rounds (圈), a table's setting, not a ruleset's rule; None: open.
     round_length = models.PositiveSmallIntegerField(null=True, blank=True)
+    # 全部核对后才能结算: a table's setting; off, the settle screen only names the hands not checked.
+    checks_required = models.BooleanField(default=False)
 
     objects = GameQuerySet.as_manager()
 
@@ -88,14 +91,16 @@ class Game(models.Model):
         """The game's house rules as its ruleset's ``Rules`` (``rules`` holds them as JSON)."""
         return self.plugin.rules_from_dict(self.rules)
 
-    def bump_version(self, change: tuple[str, str] | None = None) -> None:
+    def bump_version(self, change: tuple[str, str] | None = None, *, amounts: bool = True) -> None:
         """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says
-        what changed (Chinese, English), kept for a preview it makes stale; the caller holds the
+        what changed (Chinese, English), kept for a preview it makes stale; ``amounts`` False: it
+        moves no amount (a 核对), so a preview made before it still stands. The caller holds the
         game's row lock, so ``self.version`` is current. Once the transaction commits, the shared
         cache (if any) holds the new version for every server's polls (scoring/live.py)."""
         fields = {"updated_at": timezone.now()}
         if change is not None:
-            self.changes = [*(self.changes or [])[-(KEPT_CHANGES - 1) :], [self.version + 1, *change]]
+            kept = [self.version + 1, *change, *([] if amounts else [CHECKED])]
+            self.changes = [*(self.changes or [])[-(KEPT_CHANGES - 1) :], kept]
             fields["changes"] = self.changes
         Game.objects.filter(pk=self.pk).bump_versions(**fields)
         self.refresh_from_db(fields=["version", "updated_at"])
@@ -103,7 +108,15 @@ class Game(models.Model):
 
     def changes_since(self, version: int) -> list[tuple[str, str]]:
         """What changed after ``version``, oldest first (empty when no longer kept)."""
-        return [(zh, en) for v, zh, en in self.changes or [] if v > version]
+        return [(zh, en) for v, zh, en, *_kind in self.changes or [] if v > version]
+
+    def amounts_same_since(self, version: int) -> bool:
+        """Every change after ``version`` is kept and moved no amount (only 核对): a preview made
+        at ``version`` would store what it shows."""
+        if not 0 <= self.version - version <= KEPT_CHANGES:
+            return False
+        checks = {v for v, *_words, kind in (c for c in self.changes or [] if len(c) == 4) if kind == CHECKED}
+        return all(v in checks for v in range(version + 1, self.version + 1))
 
     def number_of(self, seq: int) -> int:
         """The 第N局 shown for hand ``seq``: the hands that stand before it, plus one (a voided
@@ -152,6 +165,28 @@ class Hand(models.Model):
         if self.dealer_fix is None:
             return None
         return self.dealer_fix, self.streak_fix or 0
+
+
+class HandCheck(models.Model):
+    """核对: one person who played a hand said its amounts are right (对) or wrong (有误, with a
+    note), and when; an edit or void that changes the hand's amounts takes it back."""
+
+    OK, WRONG = "ok", "wrong"
+    VERDICTS = [(OK, "对"), (WRONG, "有误")]
+    NOTE_LIMIT = 200
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="checks")
+    person = models.CharField(max_length=40)  # the name as the evening spells it (``key`` compares)
+    verdict = models.CharField(max_length=5, choices=VERDICTS)
+    note = models.CharField(max_length=NOTE_LIMIT, blank=True)
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["at", "pk"]
+        constraints = [models.UniqueConstraint(fields=["hand", "person"], name="hand_check_once_per_person")]
+
+    def __str__(self) -> str:
+        return f"{self.hand} · {self.person} · {self.verdict}"
 
 
 class SavedGame(models.Model):
@@ -244,6 +279,8 @@ class Group(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="mahjong_groups"
     )
     created_at = models.DateTimeField(default=timezone.now)
+    # 全部核对后才能结算: what a new game of the group starts with (``Game.checks_required``).
+    checks_required = models.BooleanField(default=False)
 
     def __str__(self) -> str:
         return self.name

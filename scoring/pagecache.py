@@ -76,7 +76,10 @@ def render_page(request: HttpRequest, template: str, inputs, context: Callable[[
     """``template`` rendered with ``context()``, or the page cached for the same request and ``inputs``."""
     messages = get_messages(request)
     if len(messages):  # this request's flash: shown once, in this response alone
-        return render(request, template, context())
+        response = render(request, template, context())
+        if CSRF_MARK.encode() in response.content:  # parts rendered apart carry the mark too
+            response.content = response.content.replace(CSRF_MARK.encode(), get_token(request).encode())
+        return response
     key = page_key(request, template, inputs)
     html = cache.get(key)
     if html is None:

@@ -15,7 +15,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Q
 from django.utils import timezone
 
-from scoring import circle, live
+from scoring import circle, handchecks, live
 from scoring.circle import CHANGED, GroupConflict
 from scoring.engine import ScoringError, score
 from scoring.engine.contract import MAX_HANDS
@@ -32,6 +32,7 @@ from scoring.models import (
     Game,
     Group,
     Hand,
+    HandCheck,
     PayCode,
     Settlement,
     SettleUp,
@@ -85,7 +86,7 @@ class StalePreview(Conflict):
 def _check_version(game: Game, version: int | None) -> None:
     """``version`` is the game's version the preview was made at. The views require it of every
     confirm (a form without one is refused there); None is an internal caller with no preview."""
-    if version is not None and version != game.version:
+    if version is not None and version != game.version and not game.amounts_same_since(version):
         raise StalePreview(game.changes_since(version))
 
 
@@ -248,7 +249,15 @@ def _bump_versions(game_ids) -> None:
 
 
 def create_game(
-    *, ruleset, players: list[str], first_dealer: int, rules: dict, round_length=None, group=None, **kept
+    *,
+    ruleset,
+    players: list[str],
+    first_dealer: int,
+    rules: dict,
+    round_length=None,
+    group=None,
+    checks_required: bool = False,
+    **kept,
 ) -> Game:
     """A new game, the one place one is made: no hands yet, so its stored replay is the first
     table. ``kept``: what a restored backup brings besides (``restore_game``)."""
@@ -260,6 +269,7 @@ def create_game(
         rules=rules,
         round_length=round_length,
         group=group,
+        checks_required=checks_required,
         state=state,
         **kept,
     )
@@ -269,13 +279,19 @@ def restore_game(
     *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, paycodes=(), **kept
 ) -> Game:
     """A game from a backup that scoring/records/backup.py has read and checked: its hand rows as
-    the file holds them, replayed and stored, and its settlement (``settlement``: the file's
+    the file holds them (each with its ``kept_checks``, 核对), replayed and stored, and its settlement (``settlement``: the file's
     terms, ``created_at`` and ``paid``) worked out again from the replayed totals, and its 收款码."""
     with transaction.atomic():
         game = create_game(ruleset=ruleset, players=players, first_dealer=first_dealer, rules=rules, **kept)
         for hand in hands:
             hand.game = game
         Hand.objects.bulk_create(hands)
+        ids = dict(game.hands.values_list("seq", "pk"))
+        checks = [c for h in hands for c in getattr(h, "kept_checks", ()) if not h.voided]
+        for hand in hands:
+            for check in getattr(hand, "kept_checks", ()):
+                check.hand_id = ids[hand.seq]
+        HandCheck.objects.bulk_create(checks)
         ledger = build(game)
         store(game, ledger)
         if settlement:
@@ -468,11 +484,13 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
                 f"Hand {number} was changed {MAX_REVISION} times: it can be changed no more.",
                 hand,
             )
+        stored = hands
         hands = [target if target and h.seq == target.seq else h for h in hands]
         with numbered_now(hands):
             # raises ReplayError: nothing is saved
             ledger = build(game, hands, changed=changed, max_people=people_limit(game, hands))
         changed.save()
+        HandCheck.objects.filter(hand_id__in=moved_amounts(game, stored, ledger, changed)).delete()
         if target:  # a phone editing it meanwhile must see the bets it now holds
             target.revision += 1
             target.save(update_fields=["entry", "revision"])
@@ -482,6 +500,69 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
         by = changed.edited_by if not changed.voided else changed.voided_by
         game.bump_version(seating_words(changed, by) if is_seating(changed.entry) else what(number, by))
         return changed
+
+
+def moved_amounts(game: Game, stored: list[Hand], ledger: Replay, changed: Hand) -> list[int]:
+    """The hands whose 核对 an edit or void of ``changed`` takes back: itself, and every other
+    standing hand whose amount for some person differs in ``ledger`` from the one stored (an
+    edited seating moves amounts between people without changing a seat's)."""
+    seated_before = Seatings.of_hands(game.players, stored)
+    seated_after = Seatings.of_hands(game.players, [r.hand for r in ledger.rows])
+    old = {h.seq: h for h in stored}
+    moved = [changed.pk]
+    for row in ledger.rows:
+        hand = old.get(row.hand.seq)
+        if hand is None or hand.pk == changed.pk or hand.voided or is_seating(hand.entry):
+            continue
+        new = result_json(row.result, game.plugin)["net"] if row.result is not None else None
+        before = dict(zip(map(key, seated_before.at(hand.seq)), (hand.result or {}).get("net") or [], strict=False))
+        after = dict(zip(map(key, seated_after.at(hand.seq)), new or [], strict=False))
+        if before != after:
+            moved.append(hand.pk)
+    return moved
+
+
+def check_hand(*, game: Game, seq: int, revision: int, person: str, verdict: str, note: str = "") -> HandCheck:
+    """核对: ``person`` (this phone's 「我是」) says hand ``seq``, as shown at ``revision``, is right
+    (``HandCheck.OK``) or wrong (with ``note``). Under the game's row lock, so taps from several
+    phones keep one check per person; the same answer again changes nothing. It moves no amount:
+    a preview made before it still confirms (``Game.amounts_same_since``)."""
+    with transaction.atomic():
+        game = _locked(game)
+        ensure(game)
+        hand = game.hands.filter(seq=seq).first()
+        if hand is None or hand.voided or is_seating(hand.entry):
+            raise Conflict(
+                "这一局已不在（作废了），不用核对。", "This hand no longer stands (voided): nothing to check."
+            )
+        number = game.number_of(seq)
+        if hand.revision != revision:
+            raise Conflict(
+                f"第{number}局刚被改过，请看新的金额再核对。",
+                f"Hand {number} was just changed: check its new amounts.",
+                hand,
+            )
+        name = next((n for n in Seatings.of_game(game).at(seq) if key(n) == key(person)), None)
+        if name is None:
+            raise Conflict(
+                f"第{number}局没有你（{person}）：只有打这一局的人核对。",
+                f"You ({person}) did not play hand {number}: only its players check it.",
+            )
+        note = note if verdict == HandCheck.WRONG else ""
+        check, created = HandCheck.objects.get_or_create(
+            hand=hand, person=name, defaults={"verdict": verdict, "note": note}
+        )
+        if not created and (check.verdict, check.note) == (verdict, note):
+            return check  # a second tap, or another tab: already so
+        if not created:
+            check.verdict, check.note, check.at = verdict, note, timezone.now()
+            check.save(update_fields=["verdict", "note", "at"])
+        if verdict == HandCheck.OK:
+            said = f"{name}刚核对了第{number}局", f"{name} just checked hand {number}"
+        else:
+            said = f"{name}刚把第{number}局标为有误", f"{name} just flagged hand {number} as wrong"
+        game.bump_version(said, amounts=False)
+        return check
 
 
 def seating_words(hand: Hand, by: str) -> tuple[str, str]:
@@ -623,6 +704,8 @@ def change_hands(*, game: Game, changes: list[Change], by: str, version: int | N
         for hand in saved:
             hand.revision += 1
             hand.save()
+        moved = {pk for hand in saved for pk in moved_amounts(game, hands, ledger, hand)}
+        HandCheck.objects.filter(hand_id__in=moved).delete()
         if pending is not None:
             Game.objects.filter(pk=game.pk).update(pending=pending)
         store(game, ledger)
@@ -647,6 +730,8 @@ def finish_game(
     with transaction.atomic():
         game = _locked(game)
         people = who_played(game)
+        if game.checks_required and (left := handchecks.not_checked(game)):
+            raise Conflict(*not_checked_words(left))
         if not 0 <= fee_payee < len(people):
             raise Conflict("垫付台费的人不在这一场里。", "Whoever advanced the table fee is not in this game.")
         terms = {"rate_fen": rate_fen, "fee_fen": fee_fen, "fee_mode": fee_mode, "fee_payee": fee_payee}
@@ -654,6 +739,17 @@ def finish_game(
         Game.objects.filter(pk=game.pk).update(status=Game.FINISHED)
         game.bump_version()
         return settlement
+
+
+def not_checked_words(left: list) -> tuple[str, str]:
+    """The refusal of 结束并结算 while hands are not checked (全部核对后才能结算), naming them."""
+    shown = left[:5]
+    zh = "、".join(f"第{c.number}局" for c in shown) + ("等" if len(left) > len(shown) else "")
+    en = ", ".join(str(c.number) for c in shown) + (" and more" if len(left) > len(shown) else "")
+    return (
+        f"这一场要全部核对后才能结算：{zh}还没核对完（或有人标了有误）。",
+        f"This game settles only once every hand is checked. Not checked yet, or flagged wrong: hand {en}.",
+    )
 
 
 def _settle(game: Game, people: list, *, created_at=None, paid=(), **terms) -> Settlement:
@@ -740,14 +836,16 @@ def delete_game(*, game: Game) -> None:
 # -- 牌友圈 (scoring/groups/): its rows, and its games' place in it ---------------------------------
 
 
-def create_group(*, name: str, roster: list[str], owner=None) -> Group:
-    """新建牌友圈: a name and a roster (already cleaned: ``circle.clean_roster``)."""
-    return Group.objects.create(name=name, roster=roster, owner=owner)
+def create_group(*, name: str, roster: list[str], owner=None, checks_required: bool = False) -> Group:
+    """新建牌友圈: a name and a roster (already cleaned: ``circle.clean_roster``), and whether its
+    new games settle only once every hand is checked."""
+    return Group.objects.create(name=name, roster=roster, owner=owner, checks_required=checks_required)
 
 
-def edit_group(group: Group, *, name: str, roster: list[str]) -> None:
-    """改名单: the group's name and roster as typed."""
-    Group.objects.filter(pk=group.pk).update(name=name, roster=roster)
+def edit_group(group: Group, *, name: str, roster: list[str], checks_required: bool | None = None) -> None:
+    """改名单: the group's name and roster as typed (and its 全部核对后才能结算, when given)."""
+    more = {} if checks_required is None else {"checks_required": checks_required}
+    Group.objects.filter(pk=group.pk).update(name=name, roster=roster, **more)
 
 
 def add_to_roster(group: Group, names) -> list[str]:
@@ -788,6 +886,7 @@ def again(group: Group, *, draw: bool) -> Game:
         rules=dict(last.rules),
         round_length=last.round_length,
         group=group,
+        checks_required=group.checks_required,
     )
 
 

@@ -156,6 +156,7 @@ def new_game_initial(group: Group | None, ruleset) -> dict:
     if group is None:
         return {}
     initial = {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
+    initial["checks_required"] = group.checks_required
     last = last_game(group)
     if last is not None and last.ruleset == ruleset.code:
         initial.update(answers_for(ruleset, last.rules, last.round_length))

@@ -18,7 +18,7 @@ from django.views.decorators.http import require_POST
 from scoring import circle, device, paycodes, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
-from scoring.forms import NAME_LIMIT, no_control_characters, refusal
+from scoring.forms import NAME_LIMIT, checks_required_field, no_control_characters, refusal
 from scoring.groups import evenings
 from scoring.lang import say
 from scoring.models import Group, PayCode
@@ -51,6 +51,7 @@ class GroupForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 4, "autocomplete": "off"}),
         help_text=gettext_lazy("一起打牌的人。开局时会自动加上新来的人。"),
     )
+    checks_required = checks_required_field()
 
     def clean_roster(self):
         names = roster_names(self.cleaned_data.get("roster", ""))
@@ -77,6 +78,7 @@ def new_group(request: HttpRequest) -> HttpResponse:
             name=form.cleaned_data["name"],
             roster=form.cleaned_data["roster"],
             owner=request.user if request.user.is_authenticated else None,
+            checks_required=form.cleaned_data["checks_required"],
         )
         left = services.join_group(game, group) if game is not None else []
         messages.success(request, _("已建好牌友圈「%(name)s」。") % {"name": group.name})
@@ -115,7 +117,10 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
         "last": last,
         "last_seating": circle.seating_of(last) if last is not None else [],
         **paycode_context(group),
-        "roster_form": GroupForm(initial={"name": group.name, "roster": "\n".join(group.roster)}, auto_id="roster_%s"),
+        "roster_form": GroupForm(
+            initial={"name": group.name, "roster": "\n".join(group.roster), "checks_required": group.checks_required},
+            auto_id="roster_%s",
+        ),
     }
     response = render(request, "groups/group.html", context)
     device.remember_group(request, response, token)
@@ -246,7 +251,7 @@ def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
         messages.warning(request, refusal(form))
         return redirect("group", token=token)
     spend_change(group=group)  # 429 past the group's changes per minute
-    services.edit_group(group, name=form.cleaned_data["name"], roster=form.cleaned_data["roster"])
+    services.edit_group(group, **form.cleaned_data)
     messages.success(request, _("名单已保存。"))
     return redirect("group", token=token)
 

@@ -18,7 +18,7 @@ from scoring.engine import ScoringError
 from scoring.engine.contract import corrections
 from scoring.engine.points import fmt, from_json, to_json
 from scoring.lang import pick
-from scoring.models import Game, Hand, Settlement
+from scoring.models import Game, Hand, HandCheck, Settlement
 from scoring.people import people_in_order
 from scoring.records.backup_check import FORMAT, BackupError, read_backup
 from scoring.replay import ReplayView, table
@@ -47,7 +47,11 @@ def contract_game(ledger: ReplayView) -> dict:
     }
 
 
-def _hand_record(hand: Hand) -> dict:
+def _check_record(check: HandCheck) -> dict:
+    return {"person": check.person, "verdict": check.verdict, "note": check.note, "at": _when(check.at)}
+
+
+def _hand_record(hand: Hand, checks: list[HandCheck]) -> dict:
     record = {
         "seq": hand.seq,
         "entered_by": hand.entered_by,
@@ -65,6 +69,8 @@ def _hand_record(hand: Hand) -> dict:
             dealer_fix=hand.dealer_fix,
             streak_fix=hand.streak_fix,
         )
+    if checks:  # 核对 (format 4)
+        record["checks"] = [_check_record(c) for c in checks]
     return record
 
 
@@ -90,6 +96,9 @@ def _settlement_record(game: Game) -> dict | None:
 def backup_json(ledger: ReplayView) -> dict:
     """The whole game (``ledger`` holds every hand, voided ones included): no link tokens."""
     game = ledger.game
+    checks: dict[int, list[HandCheck]] = {}
+    for check in HandCheck.objects.filter(hand__game=game).order_by("at", "pk"):
+        checks.setdefault(check.hand_id, []).append(check)
     return {
         **contract_game(ledger),
         "backup": {
@@ -98,13 +107,14 @@ def backup_json(ledger: ReplayView) -> dict:
             "created_at": _when(game.created_at),
             "totals": [to_json(t) for t in ledger.totals],
             "pending": game.pending or {},
-            "hands": [_hand_record(row.hand) for row in ledger.rows],
+            "hands": [_hand_record(row.hand, checks.get(row.hand.pk, [])) for row in ledger.rows],
             "settlement": _settlement_record(game),
             "round_length": game.round_length,
             "paycodes": [
                 {"name": c.name, "kind": c.kind, "address": c.address, "created_at": _when(c.created_at)}
                 for c in game.paycodes.all()
             ],
+            "checks_required": game.checks_required,
         },
     }
 
@@ -146,7 +156,9 @@ def _rows(records: list[dict], entries: list, fixes: dict) -> list[Hand]:
     contract hand and its correction."""
     rows, standing = [], iter(enumerate(entries))
     for record in records:
-        hand = Hand(**record)
+        checks = record.get("checks", [])
+        hand = Hand(**{k: v for k, v in record.items() if k != "checks"})
+        hand.kept_checks = [HandCheck(**check) for check in checks]  # saved once the hand is
         if not hand.voided:
             index, hand.entry = next(standing)
             hand.dealer_fix, hand.streak_fix = fixes.get(index, (None, None))
@@ -183,6 +195,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
         settlement=saved["settlement"] if saved else None,
         status=saved["status"] if saved else Game.PLAYING,
         round_length=saved["round_length"] if saved else None,
+        checks_required=saved["checks_required"] if saved else False,
         pending=saved["pending"] if saved else {},
         created_at=saved["created_at"] if saved else now,
         paycodes=saved["paycodes"] if saved else [],

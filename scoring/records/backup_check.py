@@ -17,14 +17,17 @@ from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
 from scoring.paycodes import kind_of
 
-FORMAT = 4  # 1 was the contract's game alone; 2 left the deal at its seat after a seating; 3 had no 收款码
+FORMAT = 4  # 1 was the contract's game alone; 2 left the deal at its seat after a seating; 3 had no 收款码 nor 核对
 READABLE = (2, 3, FORMAT)  # a 2 is read as it was written (``seat_kept_the_deal``)
 BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
-BACKUP_OPTIONAL = frozenset(("round_length", "paycodes"))  # 打几圈, 收款码 (files written before have none)
+# 打几圈, 收款码 and 全部核对后才能结算 (files written before them have none)
+BACKUP_OPTIONAL = frozenset(("round_length", "paycodes", "checks_required"))
 PAYCODE_FIELDS = frozenset(("name", "kind", "address", "created_at"))
 MAX_ROUNDS = 99
 HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
+HAND_OPTIONAL = frozenset(("checks",))  # 核对 (format 4), each with CHECK_FIELDS
+CHECK_FIELDS = frozenset(("person", "verdict", "note", "at"))
 SETTLEMENT_FIELDS = frozenset(("rate_fen", "fee_fen", "fee_mode", "fee_payee", "created_at", "transfers"))
 SETTLEMENT_OPTIONAL = frozenset(("names", "round_yuan"))  # who was settled (format 3); 抹零, written only when on
 TRANSFER_FIELDS = frozenset(("payer", "payee", "amount_fen", "paid_at"))
@@ -69,6 +72,12 @@ def _time(value, what: tuple[str, str], optional: bool = False) -> datetime | No
     return moment
 
 
+def _flag(value, what: tuple[str, str]) -> bool:
+    if not isinstance(value, bool):
+        _refuse(f"{what[0]}应为 true 或 false。", f"{what[1]} must be true or false.")
+    return value
+
+
 def _text(value, limit: int, what: tuple[str, str]) -> str:
     if not isinstance(value, str) or len(value) > limit:
         _refuse(f"{what[0]}应为最多 {limit} 字的文字。", f"{what[1]} must be text of at most {limit} characters.")
@@ -86,7 +95,7 @@ def _object(raw, fields: frozenset, what: tuple[str, str], optional: frozenset =
 
 
 def _hand(raw, ruleset, seats: int) -> dict:
-    record = _object(raw, HAND_FIELDS, ("每局", "each hand"), optional=VOID_FIELDS)
+    record = _object(raw, HAND_FIELDS, ("每局", "each hand"), optional=VOID_FIELDS | HAND_OPTIONAL)
     seq = _int(record["seq"], 1, MAX_SEQ, ("局号 seq", "seq"))
     where = (f"第{seq}局的", f"Hand {seq}'s ")
     hand = {
@@ -97,11 +106,13 @@ def _hand(raw, ruleset, seats: int) -> dict:
         "edited_at": _time(record["edited_at"], (where[0] + "修改时间", where[1] + "edited_at"), optional=True),
         "edited_by": _text(record["edited_by"], 40, (where[0] + "修改人", where[1] + "edited_by")),
     }
+    if "checks" in record:
+        hand["checks"] = _checks(record["checks"], seats, where)
     if "voided_at" not in record:
         if record.keys() & VOID_FIELDS:
             _refuse(f"第{seq}局没有作废时间 voided_at。", f"Hand {seq} has no voided_at.")
         return hand
-    record = _object(record, HAND_FIELDS | VOID_FIELDS, (f"第{seq}局", f"Hand {seq}"))
+    record = _object(record, HAND_FIELDS | VOID_FIELDS, (f"第{seq}局", f"Hand {seq}"), optional=HAND_OPTIONAL)
     fix = record["dealer_fix"], record["streak_fix"]
     if fix != (None, None):
         _int(fix[0], 0, seats - 1, (where[0] + "更正庄家", where[1] + "dealer_fix"))
@@ -115,6 +126,31 @@ def _hand(raw, ruleset, seats: int) -> dict:
         "dealer_fix": fix[0],
         "streak_fix": fix[1],
     }
+
+
+def _checks(raw, seats: int, where: tuple[str, str]) -> list[dict]:
+    """A hand's 核对: at most one per person of the hand (its ``seats``)."""
+    if not isinstance(raw, list) or len(raw) > seats:
+        _refuse(
+            f"{where[0]}核对 checks 应为最多 {seats} 条的列表。", f"{where[1]}checks must be a list of at most {seats}."
+        )
+    checks = []
+    for item in raw:
+        check = _object(item, CHECK_FIELDS, (where[0] + "核对", where[1] + "check"))
+        person = _text(check["person"], 40, (where[0] + "核对人", where[1] + "check's person"))
+        if not key(person) or key(person) in {key(c["person"]) for c in checks}:
+            _refuse(f"{where[0]}核对人应各不相同、不为空。", f"{where[1]}checks must be by different people, named.")
+        if check["verdict"] not in ("ok", "wrong"):
+            _refuse(f"{where[0]}核对结果应为 ok 或 wrong。", f"{where[1]}check's verdict must be ok or wrong.")
+        checks.append(
+            {
+                "person": person,
+                "verdict": check["verdict"],
+                "note": _text(check["note"], 200, (where[0] + "核对说明", where[1] + "check's note")),
+                "at": _time(check["at"], (where[0] + "核对时间", where[1] + "check's at")),
+            }
+        )
+    return checks
 
 
 def _hands(raw, ruleset, standing: int) -> list[dict]:
@@ -255,4 +291,5 @@ def read_backup(data: dict, ruleset, people: list[str]) -> dict | None:
         if raw.get("round_length") is not None
         else None,
         "paycodes": _paycodes(raw.get("paycodes"), people),
+        "checks_required": _flag(raw.get("checks_required", False), ("全部核对后才能结算", "checks_required")),
     }

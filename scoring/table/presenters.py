@@ -11,13 +11,13 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 
-from scoring import device
+from scoring import device, handchecks
 from scoring.engine import SEATS_ZH
 from scoring.engine.seating import is_seating, key
 from scoring.handform import form_side_for, form_side_of
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
-from scoring.pagecache import build
+from scoring.pagecache import CSRF_MARK, build
 from scoring.people import Seatings, people_in_order, round_of
 from scoring.replay import HandView, ReplayView, played
 
@@ -55,6 +55,7 @@ class HandRow:
     seated: list[tuple[str, str]] = ()  # (wind, name): who played it
     seating: bool = False  # 换人/换位: no hand, who sits where from here on
     streak_text: str = ""  # the dealer's streak the hand was played at, in the ruleset's words
+    checked: list[str] = ()  # who of its players said 对 (核对): a ✓ by their name
 
 
 def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
@@ -119,24 +120,61 @@ def _digest(value) -> str:
     return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
 
 
-def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str) -> str:
+def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str, checked: str = "") -> str:
     """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
     its creation time, should a restored database reuse ids), its 第N局 (a void before it
     renumbers it), its cached result (an edit of an earlier hand rescores it without touching
     its revision), the names of who sat at it, the language, the link its 修改/作废 buttons use
-    ("" when it has none) and the release (scoring/pagecache.py ``build``: its templates and wording)."""
+    ("" when it has none), who said 对 (``checked``) and the release (scoring/pagecache.py
+    ``build``: its templates and wording)."""
     result = "void" if hand.voided else _digest(hand.result)
     made = hand.created_at.timestamp() if hand.created_at else 0
-    return f"{ROW_KEY}:{build()}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}"
+    return f"{ROW_KEY}:{build()}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}:{checked}"
 
 
-def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
+CHECKS_TEMPLATE = "table/_hand_checks.html"
+
+
+@dataclass
+class RowChecks:
+    """What the strip under a hand says (核对): who flagged it and why, who is still to check it,
+    and whether this phone's person is to check it now (``mine``; ``mine_wrong``: they said 有误)."""
+
+    seq: int
+    revision: int
+    wrong: list
+    waiting: list[str]
+    mine: bool = False
+    mine_wrong: bool = False
+
+
+def row_checks(row, names: list[str], said: list, me: str | None, playing: bool, can_edit: bool) -> RowChecks | None:
+    """The strip of a hand that stands (None for a voided hand or a seating): checks are said
+    only while the game is played, through the edit link, by a phone whose 「我是」 played it."""
+    if row.result is None or is_seating(row.hand.entry):
+        return None
+    _ok, wrong, waiting = handchecks.sort_checks(names, said)
+    mine = can_edit and me is not None and any(key(n) == key(me) for n in names)
+    mine_check = next((c for c in said if me is not None and key(c.person) == key(me)), None)
+    strip = RowChecks(row.hand.seq, row.hand.revision, wrong, waiting if playing else [])
+    strip.mine, strip.mine_wrong = mine and mine_check is None, mine and mine_check in wrong
+    return strip if strip.wrong or strip.waiting or strip.mine or strip.mine_wrong else None
+
+
+def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None = None) -> SafeString:
     """The hand list, newest first: each row rendered from _hand_row.html once, then served from
-    the cache until the hand, its result, the names or the language change."""
+    the cache until the hand, its result, the names, its checks or the language change; under a
+    row, its 核对 strip (this phone's buttons among it), rendered each time."""
     lang, seatings = translation.get_language() or "", Seatings.of_game(game)
     people = evening_people(game)
     base_url = reverse("game", args=[token])
     seated = [seatings.at(row.hand.seq) for row in rows]
+    said = handchecks.checks_of([row.hand for row in rows]) if rows else {}
+    playing = game.status == Game.PLAYING
+    oks = [
+        [c.person for c in handchecks.sort_checks(names, said.get(row.hand.pk, []))[0]]
+        for row, names in zip(rows, seated, strict=True)
+    ]
     # The row lists its people in the evening's order: a change of that order (a seating before it
     # edited or voided) is a new row even where its seats are not.
     keys = [
@@ -146,20 +184,31 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool) -> SafeString:
             _digest([names, seats_in_people_order(people, names)]),
             lang,
             base_url if can_edit else "",
+            _digest(ok) if ok else "",
         )
-        for row, names in zip(rows, seated, strict=True)
+        for row, names, ok in zip(rows, seated, oks, strict=True)
     ]
     found = cache.get_many(keys)
     missing = {}
     if len(found) < len(keys):
         template = get_template(ROW_TEMPLATE)
-        for cache_key, row, names in zip(keys, rows, seated, strict=True):
+        for cache_key, row, names, ok in zip(keys, rows, seated, oks, strict=True):
             if cache_key not in found:
                 row_view = hand_row(game, row.hand, row.result, row.number, names, people)
+                row_view.checked = ok
                 context = {"row": row_view, "can_edit": can_edit, "base_url": base_url}
                 missing[cache_key] = str(template.render(context))
         cache.set_many(missing, ROW_SECONDS)
-    return mark_safe("".join(found.get(k) or missing[k] for k in keys))  # rows are autoescaped template output
+    strips = [
+        row_checks(row, names, said.get(row.hand.pk, []), me, playing, can_edit)
+        for row, names in zip(rows, seated, strict=True)
+    ]
+    if any(strips):
+        template = get_template(CHECKS_TEMPLATE)
+        context = {"token": token, "can_edit": can_edit, "csrf_token": CSRF_MARK}
+        strips = [str(template.render({**context, "c": c})) if c else "" for c in strips]
+    html = "".join((found.get(k) or missing[k]) + (strip or "") for k, strip in zip(keys, strips, strict=True))
+    return mark_safe(html)  # rows and strips are autoescaped template output
 
 
 def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -> list[Tile]:
@@ -214,7 +263,7 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "sitting_out": sitting_out(ledger.state, played(game)) if ledger else [],
         "bets": bets,
         # A finished game's hands stay as they were settled: no 修改/作废 until it is reopened.
-        "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING),
+        "rows_html": hand_rows_html(game, rows, token, can_edit and game.status == Game.PLAYING, my_name),
         "game": game,
         "token": token,
         "can_edit": can_edit,

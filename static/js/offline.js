@@ -28,10 +28,10 @@
   function onGamePage() { return !!document.getElementById("hands") && tokenOf(window.location.pathname) !== null && /^\/g\/[^/]+\/$/.test(window.location.pathname); }
 
   // What needs the network, as the person is told when there is none: a step of the record
-  // flow, or a change (修改, 作废, 换人/换位, 下注, 结算).
+  // flow, or a change (修改, 作废, 核对, 换人/换位, 下注, 结算).
   function needs(path) {
     if (isRecord(path)) return "step";
-    if (/^\/g\/[^/]+\/(hand\/\d+\/(edit|void)|undo|seating|bet|settle|finish|reopen|carry|transfer\/)/.test(path)) return "change";
+    if (/^\/g\/[^/]+\/(hand\/\d+\/(edit|void|check)|undo|seating|bet|settle|finish|reopen|carry|transfer\/)/.test(path)) return "change";
     return null;
   }
 

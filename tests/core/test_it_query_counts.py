@@ -15,12 +15,12 @@ GET_PAGES = {
     "hand/{last}/void": 3,
     "rules": 2,
     "share": 2,
-    "settle": 4,
-    "settle?rate=100&fee_yuan=1&fee_mode=equal&fee_payee=0": 4,
+    "settle": 5,  # and the hands not checked (核对): the hands joined to their checks, one query
+    "settle?rate=100&fee_yuan=1&fee_mode=equal&fee_payee=0": 5,
     "summary": 3,
     "chart": 3,
     "export.csv": 3,
-    "export.json": 4,  # and the game's 收款码, which its backup carries
+    "export.json": 5,  # and the game's 收款码 and every hand's 核对, a query each, which its backup carries
 }
 
 

@@ -6,7 +6,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import paycodes, services
+from scoring import handchecks, paycodes, services
 from scoring.access import load_game, spend_change, writable_game
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
@@ -94,6 +94,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     people = who_played(game)
     names, totals = [name for name, _t in people], [total for _name, total in people]
     context["form"] = form = SettleForm(request.GET or None, players=names)
+    context["not_checked"] = handchecks.not_checked(game)  # said before 结束并结算 (or it refuses)
     if form.is_bound and form.is_valid():
         context.update(planned(form, totals, names))
     if wants_part(request):

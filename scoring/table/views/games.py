@@ -92,6 +92,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             players=form.names(),
             first_dealer=first_dealer,
             round_length=form.cleaned_data.get("round_length"),
+            checks_required=form.cleaned_data["checks_required"],
             rules=form.rules().to_dict(),
             group=group,
         )
