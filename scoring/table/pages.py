@@ -118,7 +118,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def lan_base(request: HttpRequest, always: bool = False) -> str | None:
-    """The address friends' phones can open under ``make run`` (http://192.168.1.23:8000); debug and local pages only."""
+    """The address friends' phones can open under ``make run`` (http://192.168.1.23:8000): debug only, for a page opened on the machine itself unless ``always``."""
     addresses = getattr(settings, "LAN_ADDRESSES", [])
     if not (settings.DEBUG and addresses):
         return None
