@@ -1,7 +1,7 @@
 """收款码: reading a person's WeChat or Alipay payment code from a screenshot, and drawing it again.
 
 Only the decoded address is kept (docs/paycodes.md lists the accepted forms); the size is checked
-from the header before any pixel is decoded, so no decompression bomb is."""
+from the header before any pixel is decoded, so a decompression bomb never is."""
 
 import base64
 import io
