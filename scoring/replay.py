@@ -191,7 +191,7 @@ def numbers(hands) -> dict[int, int]:
 # The stored replay: each result field for field, and each payment's ``why``, never its text
 # (the text is made when read, so rewording an explanation needs no rebuild).
 
-# Raised whenever the stored shape changes: a cache of an older version is rebuilt before it is read.
+# Bumped whenever the stored shape changes: a cache of an older version is rebuilt before it is read.
 STORED_VERSION = 8
 COMMON = frozenset(("dealer", "streak", "net", "payments"))  # the fields every result has
 RECENT_HANDS = 15  # the game page's list
