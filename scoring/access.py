@@ -1,14 +1,7 @@
-"""Who may open a game: its two link tokens, and budgets per client, account and game.
+"""Who may open a game: its two link tokens, and budgets per client, account and game (README.md, "Sharing a game").
 
-A wrong or missing token answers 404, exactly like a game that does not exist. A client that
-keeps guessing gets 429 for the rest of a 10-minute window. POSTs to the JSON doors and import,
-sign-ups, new games and imports are counted the same way, and so are the confirmed writes of
-each game per minute. The counts live where every gunicorn worker and host sees the same ones,
-and where no traffic can push them out: in the database (``AccessMiss`` rows), or with
-settings.SHARED_BUDGETS in a Redis of their own that evicts nothing (a counter per window that
-expires with it), never in the cache of pages. A count's key is never raw input: an address, an
-account or a game (``key_of``).
-"""
+A wrong token answers 404, like a missing game. Counts live where every worker sees them and no
+traffic evicts them: ``AccessMiss`` rows, or settings.SHARED_BUDGETS' own Redis; never raw input as a key."""
 
 import functools
 import hashlib
@@ -58,8 +51,7 @@ SAID = {
 
 
 class TooManyAttempts(Exception):
-    """Answered by scoring.middleware.TooManyAttemptsMiddleware with the 429 page (or ``status``)
-    saying ``zh`` and ``en``. Nothing has changed."""
+    """The 429 page (or ``status``) saying ``zh`` and ``en``, raised before anything changed."""
 
     def __init__(self, zh: str = TOO_MANY[0], en: str = TOO_MANY[1], status: int = 429, kind: str = ""):
         super().__init__(en)
@@ -67,8 +59,7 @@ class TooManyAttempts(Exception):
 
 
 def key_of(value: str) -> str:
-    """A throttle key for an address read from a request: the address as Python writes it (one
-    key however it is spelled), or for anything else a digest of it, never the text itself."""
+    """A throttle key for an address (one key however it is spelled), or a digest of anything else, never the text."""
     try:
         address = ipaddress.ip_address(value)
     except ValueError:
@@ -81,10 +72,9 @@ def key_of(value: str) -> str:
 
 
 def client_of(request: HttpRequest) -> str:
-    """The client's address. Behind proxies (``CLIENT_IP_HEADER``), the entry the outermost of
-    the ``TRUSTED_PROXIES`` wrote, counted from the right: each proxy appends the address it
-    was reached from, so every entry to the left of those is whatever the client sent. A header
-    with fewer entries (a request that did not come through them) counts the connection."""
+    """The client's address: behind ``TRUSTED_PROXIES``, the entry the outermost wrote, counted from the right.
+
+    Entries further left are whatever the client sent; a header with fewer entries counts the connection."""
     header = settings.CLIENT_IP_HEADER
     entries = [entry.strip() for entry in request.META.get(header, "").split(",")] if header else []
     proxies = settings.TRUSTED_PROXIES
@@ -94,8 +84,7 @@ def client_of(request: HttpRequest) -> str:
 
 
 def client_ip(request: HttpRequest) -> str | None:
-    """``client_of`` when it is an IP address (django-axes stores it in an IP column, which
-    PostgreSQL checks), else REMOTE_ADDR if that is one, else None."""
+    """``client_of`` when it is an IP address (django-axes' IP column), else REMOTE_ADDR if one, else None."""
     for value in (client_of(request), request.META.get("REMOTE_ADDR", "")):
         try:
             return str(ipaddress.ip_address(value))
@@ -109,9 +98,7 @@ def _window(kind: str = "miss") -> int:
 
 
 def _take(kind: str, key: str) -> bool:
-    """One more of ``kind`` for ``key`` if its budget in this window allows it. One statement
-    (an upsert, the same on PostgreSQL and SQLite), atomic however many workers ask at once;
-    a window's first count also clears the windows before the last."""
+    """Count one of ``kind`` for ``key`` if the window's budget allows: one atomic upsert on PostgreSQL and SQLite."""
     table, window_column = AccessMiss._meta.db_table, connection.ops.quote_name("window")
     window = _window(kind)
     sql = (
@@ -128,9 +115,7 @@ def _take(kind: str, key: str) -> bool:
 
 
 def _take_shared(kind: str, key: str) -> str | None:
-    """``_take`` in the shared cache: one counter per kind, key and window, created at 0 and
-    expiring once its window is over; a count past the budget is taken back. The counter's
-    name when counted, None when the budget is spent."""
+    """``_take`` in the shared Redis: the counter's name when counted, None when the budget is spent."""
     counter, seconds = f"budget:{kind}:{key}:{_window(kind)}", 2 * WINDOWS.get(kind, WINDOW_SECONDS)
     cache = caches["budgets"]
     cache.add(counter, 0, timeout=seconds)
@@ -146,8 +131,7 @@ def _take_shared(kind: str, key: str) -> str | None:
 
 
 def _spend(kinds: tuple[str, ...], keys: list[str]) -> None:
-    """Count one of each kind for every key, or nothing at all (TooManyAttempts) when one of
-    them is spent."""
+    """Count one of each kind for every key, or nothing (TooManyAttempts) when one is spent."""
     if settings.SHARED_BUDGETS:
         taken = []
         for kind in kinds:
@@ -173,14 +157,12 @@ def _account(request: HttpRequest) -> str | None:
 
 
 def throttle(request: HttpRequest, kind: str) -> None:
-    """Count one request of ``kind``: a signed-in person's for their account (wherever they
-    are), anyone else's for their client address. TooManyAttempts (429) once it is spent."""
+    """Count one request of ``kind``, by account when signed in, else by client address."""
     _spend((kind,), [_account(request) or client_of(request)])
 
 
 def spend_new_game(request: HttpRequest, *, imported: bool = False) -> None:
-    """Before a game is created (开新牌局 or an import): the account's cap on games, then the
-    budget of new games (and of imports) of the client and of the account, if signed in."""
+    """Before a game is created: the account's cap on games, then the client's and account's budgets."""
     account = _account(request)
     if account is not None:
         cap = settings.MAX_GAMES_PER_ACCOUNT
@@ -195,16 +177,12 @@ def spend_new_game(request: HttpRequest, *, imported: bool = False) -> None:
 
 
 def spend_hand_write(*, game: Game) -> None:
-    """Before a confirmed record, edit or void: the game's budget of writes per minute, whoever
-    writes (a table records one hand in a few minutes)."""
+    """Before a confirmed record, edit or void: the game's budget of writes per minute, whoever writes."""
     _spend(("hands",), [f"game:{game.pk}"])
 
 
 def spend_change(*, game: Game | None = None, group=None) -> None:
-    """Before any write that phones see other than a hand's (``spend_hand_write``): a bet, a
-    settle, 已付, 归档, a group's roster or settle-ups. The budget of changes per minute of the
-    game, or the group, whoever writes: each raises a version, and every phone of the table then
-    fetches a fresh page and step bundle."""
+    """Before any other write phones see: the game's or group's changes per minute, since each sends every phone a fresh page."""
     _spend(("changes",), [f"game:{game.pk}"] if game is not None else [f"group:{group.pk}"])
 
 
@@ -215,10 +193,7 @@ def missed(request: HttpRequest) -> None:
 
 @functools.cache
 def _game_by_token() -> str:
-    """The game a token opens, as ``Game.objects.filter(Q(edit_token=token) | Q(view_token=token))
-    .first()`` asks for it, written out once: every page with a token runs it, and building it
-    through the ORM each time took three times as long (0.26 ms against 0.09 here, with
-    ``Game.objects.raw``; read as ``_game_of`` reads it, 0.08)."""
+    """The game a token opens, as raw SQL because every token page runs it and the ORM's build is slower."""
     quote = connection.ops.quote_name
     columns = ", ".join(quote(field.column) for field in Game._meta.concrete_fields)
     table = quote(Game._meta.db_table)
@@ -226,8 +201,7 @@ def _game_by_token() -> str:
 
 
 def _game_of(row: tuple) -> Game:
-    """The ``Game`` of a row of ``_game_by_token``, each value through the converters the ORM
-    applies to it (the database's, then the field's: JSON decoded, SQLite's datetimes read)."""
+    """The ``Game`` of a ``_game_by_token`` row, each value through the ORM's converters."""
     fields, values = Game._meta.concrete_fields, []
     for field, value in zip(fields, row, strict=True):
         column = field.get_col(Game._meta.db_table)
@@ -252,9 +226,7 @@ def find_game(request: HttpRequest, token: str) -> Game:
 
 
 def game_version(request: HttpRequest, token: str) -> int:
-    """Only the version of the game a token opens: the polling fast path. From the shared cache
-    when there is one (no query: scoring/live.py), else one indexed lookup without building a
-    model (404 and the rate limit as for ``find_game``)."""
+    """Only the version a token opens, for polls: from the shared cache, else one indexed lookup (404 and limits as ``find_game``)."""
     if not well_formed(token):
         find_game(request, token)  # records the miss and raises 404 (or 429)
     if live.shared() and (version := live.cached_version(token)) is not None:

@@ -1,6 +1,4 @@
-"""牌友圈 reads that its writes check under their locks (scoring/services.py) and its pages show
-(scoring/groups/evenings.py): a roster's names, who sat at a game, a group's last game, what its
-games still owe and how a settle-up nets it. Core, so that the write path needs no feature app."""
+"""牌友圈 reads its writes check under their locks and its pages show, in core so the write path needs no feature app."""
 
 from dataclasses import dataclass
 
@@ -30,8 +28,7 @@ def clean_roster(names) -> list[str]:
 
 
 def people_with_totals(game: Game) -> list[tuple[str, object]]:
-    """(name, points) of everyone who sat at ``game``, in order of first appearance: the stored
-    replay's people (scoring/engine/seating.py). A stale cache is rebuilt first."""
+    """(name, points) of everyone who sat at ``game``, in order of first appearance; a stale cache is rebuilt first."""
     if cached_state(game) is None:
         rebuild(game)
     return [(p["name"], from_json(p["total"])) for p in game.state["table"]["people"]]
@@ -74,15 +71,13 @@ class Owed:
 
 
 def transfer_names(game: Game, transfer: Transfer) -> tuple[str, str]:
-    """Who pays and who is paid. A settlement keyed by person lists them (``names``); one keyed by
-    seat (every settlement so far) indexes the game's players. The one place that reads it."""
+    """Who pays and who is paid: the settlement's ``names``, else the game's players by seat; the one place reading it."""
     names = getattr(transfer.settlement, "names", None) or game.players
     return names[transfer.payer], names[transfer.payee]
 
 
 def free_transfers(group: Group) -> list[Owed]:
-    """The unpaid transfers of the group's games that a settle-up may take: those in none, and
-    those in a settle-up nothing of which is paid yet (a plan), the oldest evening first."""
+    """The unpaid transfers a settle-up may take (in none, or only in an unpaid plan), oldest evening first."""
     planned = SettleUp.objects.filter(group=group, transfers__paid_at__isnull=False)
     transfers = (
         Transfer.objects.filter(settlement__game__group=group, paid_at__isnull=True)
@@ -94,9 +89,7 @@ def free_transfers(group: Group) -> list[Owed]:
 
 
 def net(parts: list[Owed]) -> list[tuple[str, str, int]]:
-    """The fewest transfers (payer, payee, 分) that clear ``parts``: each person's balance (what
-    they are owed less what they owe) settled by ``settle_balances``; exact, summing to zero. At
-    most a group's people (``MAX_PEOPLE_PER_GROUP``) are netted at once."""
+    """The fewest exact transfers (payer, payee, 分) clearing ``parts``, for at most ``MAX_PEOPLE_PER_GROUP`` people."""
     names: dict[str, str] = {}
     balances: dict[str, int] = {}
     for owed in parts:

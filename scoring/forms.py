@@ -51,9 +51,7 @@ class StrictDecimalField(forms.DecimalField):
 
 
 def control_character(text: str) -> str | None:
-    """The first character no name or note may hold (NUL, U+202E and the other direction marks,
-    zero-width, private-use, surrogate, line separators), as its code point ("U+202E"), or None:
-    the engine's one check (scoring/engine/hygiene.py), which every door shares."""
+    """The first character no name or note may hold, as "U+202E", or None (scoring/engine/hygiene.py's one check)."""
     return bad_character(text)
 
 
@@ -75,8 +73,7 @@ class MinimumLengthValidator(password_validation.MinimumLengthValidator):
 
 
 def bound_username(form: forms.Form) -> None:
-    """The username field refuses a name longer than an account's before the form's ``clean``:
-    the login's ``authenticate`` hands a failed name to django-axes, whose column holds 255."""
+    """Refuse an overlong username before ``clean``, since a failed login's name goes to django-axes' 255-char column."""
     field = form.fields["username"]
     if not any(isinstance(v, MaxLengthValidator) for v in field.validators):  # AuthenticationForm has none
         field.validators.append(MaxLengthValidator(get_user_model()._meta.get_field("username").max_length))
@@ -115,8 +112,7 @@ def preset_label(name: str) -> str:
 
 
 class NewGameForm(forms.Form):
-    """开新牌局 for one ruleset: its seats' names, the first dealer, a preset and every house rule
-    the preset does not set. The engine checks the rules again when the game is created."""
+    """开新牌局 for one ruleset: names, first dealer, a preset and the rules it leaves; the engine checks them again."""
 
     ruleset = forms.CharField(widget=forms.HiddenInput, required=False)  # chosen by the view
 
@@ -246,9 +242,7 @@ TABLE_KINDS = ("map", "list")  # rules the form asks as one number per entry (ho
 
 
 def answers_for(ruleset: Ruleset, rules: dict, round_length: int | None = None) -> dict:
-    """The new-game form's answers that make a game's stored ``rules`` (and its 打几圈) again: the
-    preset whose values they have (else 自定, the bases typed in), every other rule's value and
-    every table entry. Rules that no longer read as the ruleset's give no answer (its defaults)."""
+    """The new-game answers that make a game's stored ``rules`` again; rules the ruleset no longer reads give none."""
     try:
         rules = ruleset.rules_from_dict(rules).to_dict()
     except (TypeError, ValueError, ScoringError):
@@ -297,9 +291,7 @@ def refusal(form: forms.Form) -> str:
 
 
 class BetForm(forms.Form):
-    """下注 from the game page: place (``on`` 1) or withdraw (0) one seat's 买子 or 下子. The rules
-    (who may, how much) are the engine's ``change_bet``; ``amount`` is asked only under 下子 up_to,
-    as a select of ``amounts`` (the game page draws one per seat, so without ids)."""
+    """下注: place (``on`` 1) or withdraw (0) one seat's 买子 or 下子; the engine's ``change_bet`` decides."""
 
     bet = forms.ChoiceField(choices=[("maizi", _("买子")), ("xiazi", _("下子"))])
     seat = forms.TypedChoiceField(coerce=int, error_messages={"invalid_choice": _("没有这个座位")})

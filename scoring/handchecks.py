@@ -1,5 +1,4 @@
-"""核对 as the pages and the write path read it: who of a hand's players said 对 or 有误, and who
-is still to say (the writes are scoring/services.py's ``check_hand``)."""
+"""核对 as pages and the write path read it: who said 对 or 有误 and who is still to say (writes: ``services.check_hand``)."""
 
 from dataclasses import dataclass, field
 
@@ -10,8 +9,7 @@ from scoring.people import Seatings
 
 @dataclass
 class HandChecks:
-    """One hand's checks: ``ok`` and ``wrong`` (``HandCheck`` rows, in the order they were said)
-    and ``waiting``, the names of who played it and has said nothing yet."""
+    """One hand's checks: ``ok`` and ``wrong`` rows in the order said, and ``waiting``, the players yet to say."""
 
     seq: int
     number: int | None
@@ -29,8 +27,7 @@ class HandChecks:
 
 
 def sort_checks(players: list[str], checks) -> tuple[list, list, list[str]]:
-    """(ok, wrong, waiting) of a hand played by ``players`` (its seat order) from its ``checks``:
-    a check by someone not at the hand (a restored file's) counts for nobody."""
+    """(ok, wrong, waiting) of a hand played by ``players``; a check by someone not at the hand counts for nobody."""
     said = {key(c.person): c for c in checks}
     at_hand = [said[key(n)] for n in players if key(n) in said]
     ok = [c for c in at_hand if c.verdict == HandCheck.OK]
@@ -47,8 +44,7 @@ def checks_of(hands) -> dict[int, list[HandCheck]]:
 
 
 def not_checked(game: Game) -> list[HandChecks]:
-    """Every hand that stands (no seating) not yet said 对 by all who played it, or said 有误 by
-    someone, oldest first: one query (the hands joined to their checks), no replay."""
+    """Every standing hand not 对 by all its players, or 有误 by someone, oldest first: one query, no replay."""
     rows = (
         game.hands.filter(voided_at__isnull=True)
         .order_by("seq", "checks__at")

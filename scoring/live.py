@@ -1,27 +1,7 @@
 """The version each polling phone compares with, kept in the shared cache when there is one.
 
-With ``settings.SHARED_CACHE`` (REDIS_URL or CACHE_URL: Django's Redis cache, one for every app
-server), a quiet poll reads its game's version from the cache and touches no database. Each
-link token has its own key (a poll knows only its token), holding the game's version:
-
-- every change bumps the version in the game's row (``Game.bump_version``) and, once that
-  transaction has committed, raises both of its tokens' keys to it (``announce``): a poll on
-  any server sees the change as soon as the writer's commit returns;
-- a poll that finds no key reads the version from the database and raises the key to it
-  (``remember``).
-
-Keys only ever go up (one Lua script, atomic in Redis), so a poll that read the database just
-before a commit can never put back the older version after the writer wrote the new one, and
-two writers' announcements arriving out of order leave the later version. An announcement that
-fails (Redis unreachable at that moment) is logged and tried again at this process's next use of
-the cache (the next poll it serves, or its next announcement): raising is safe to repeat at any
-time, since a key never goes down. A key lives ``SECONDS``, so should the retry never happen (the
-process gone first), phones see the change within that time anyway. Deleting a game forgets its
-keys.
-
-Without a shared cache each poll asks the database (scoring/access.py) and only ``well_formed``
-(a link token's shape, which access checks too) is used here.
-"""
+Keys only ever go up (one atomic Lua script), so out-of-order writes and retries are safe; what
+Redis holds and losing it: docs/deploy.md. Without a shared cache each poll asks the database."""
 
 import logging
 import re
@@ -72,8 +52,7 @@ def cached_version(token: str) -> int | None:
 
 
 def _raise(tokens: list[str], version: int, client=None) -> None:
-    """``RAISE`` on both links' keys, through ``client`` (a redis-py client or pipeline), or the
-    cache's own writing client."""
+    """``RAISE`` on both links' keys, through ``client`` (a redis-py client or pipeline) or the cache's own."""
     keys = [cache.make_and_validate_key(_key(token)) for token in tokens]
     client = client or cache._cache.get_client(keys[0], write=True)  # Django's RedisCacheClient: redis-py's
     client.eval(RAISE, len(keys), *keys, version, SECONDS)
@@ -99,9 +78,7 @@ def _keep_late(game_id: int, tokens: list[str], version: int) -> None:
 
 
 def retry_late() -> None:
-    """Try again, in one round trip, every announcement this process lost. If that fails too they
-    are kept, silently: each loss was logged, and the request's own use of the cache fails and is
-    logged as well."""
+    """Retry every lost announcement in one round trip; a failure keeps them, since each loss was logged."""
     global _next_retry
     now = time.monotonic()
     with _late_lock:
@@ -124,8 +101,7 @@ def retry_late() -> None:
 
 
 def _announce(game_id: int, tokens: list[str], version: int) -> None:
-    """Once the write has committed. A failure leaves the other servers' polls answering "nothing
-    new" from the old key: logged (never the tokens, which are the links), and kept for a retry."""
+    """Once the write has committed; a failure is logged (never the tokens, which are the links) and kept for a retry."""
     if _late:
         retry_late()
     try:
@@ -142,16 +118,14 @@ def _announce(game_id: int, tokens: list[str], version: int) -> None:
 
 
 def announce(game) -> None:
-    """After the transaction that bumped ``game.version`` commits, raise both links' keys to it
-    (nothing if it rolls back). A failure is logged and retried; the write itself has happened."""
+    """After the commit that bumped ``game.version``, raise both links' keys to it (nothing on rollback)."""
     if not shared():
         return
     transaction.on_commit(partial(_announce, game.pk, [game.edit_token, game.view_token], game.version), robust=True)
 
 
 def announce_versions(games) -> None:
-    """``announce`` for games (a queryset) whose versions one UPDATE bumped: read back now, in
-    the same transaction, and raised once it commits."""
+    """``announce`` for games one UPDATE bumped, read back now in the same transaction."""
     if not shared():
         return
     for pk, edit_token, view_token, version in games.values_list("pk", "edit_token", "view_token", "version"):
@@ -183,9 +157,7 @@ def etag(version: int) -> str:
 
 
 def quiet_answer(request: HttpRequest, version: int) -> HttpResponse | None:
-    """The answer to a poll of a game at ``version`` that has nothing new for it: 304 when its
-    If-None-Match names that version (weak or not: GZipMiddleware weakens ours), else 204 when
-    its ``v`` is that version; None when the phone shows another version."""
+    """304 or 204 for a poll at ``version`` with nothing new (weak ETags too: GZipMiddleware weakens ours), else None."""
     tags = {tag.strip().removeprefix("W/") for tag in request.headers.get("If-None-Match", "").split(",")}
     if etag(version) in tags:
         response = HttpResponse(status=304)
@@ -198,25 +170,20 @@ def quiet_answer(request: HttpRequest, version: int) -> HttpResponse | None:
 
 
 def well_formed(token: str) -> bool:
-    """Could this be a link token? Anything else (NUL, control characters, too long) is a
-    wrong token without asking the database, which PostgreSQL would refuse with an error."""
+    """Could this be a link token? Anything else is refused without asking the database, which PostgreSQL would error on."""
     return TOKEN_SHAPE.fullmatch(token) is not None
 
 
-# The poll's address, scoring/urls.py's ``g/<str:token>/poll`` under the root (``str``: no
-# slash). Matched here rather than through the URL resolver, which tries the patterns before it
-# in turn: a tenth of a quiet poll's time. tests/core/test_it_shared_cache.py checks that the two
-# agree.
+# scoring/urls.py's ``g/<str:token>/poll``, matched here to skip the URL resolver's walk of every
+# pattern before it (tests/core/test_it_shared_cache.py checks that the two agree).
 POLL_PATH = re.compile(r"/g/(?P<token>[^/]+)/poll")
 
 
 class QuietPollMiddleware:
-    """With the shared cache only (settings.MIDDLEWARE): a poll whose game has not changed is
-    answered here, from the cached version, before sessions, CSRF, accounts, the locale and the
-    URL resolver, which it needs none of (about half of a quiet poll's time on the server:
-    bench/load.py). Anything else, a version not cached yet included, goes on to the view. It
-    sits below SecurityMiddleware, whose headers and HTTPS redirect still apply, and checks the
-    Host as the rest of the stack would (400 for one not allowed)."""
+    """Answer a poll of an unchanged game from the cached version, before sessions, CSRF and the resolver.
+
+    It sits below SecurityMiddleware, so its headers and HTTPS redirect still apply, and checks the Host
+    as the rest of the stack would (400 for one not allowed)."""
 
     def __init__(self, get_response):
         self.get_response = get_response

@@ -31,9 +31,7 @@ MAX_SEQ = MAX_REVISION = 10**6
 
 class GameQuerySet(models.QuerySet):
     def bump_versions(self, **fields) -> None:
-        """The one version bump (one UPDATE, with ``fields``): every game here changed for the
-        phones polling it. The caller holds the games' row locks and announces the new versions
-        (scoring/live.py)."""
+        """One UPDATE bumping every game here; the caller holds their row locks and announces them (scoring/live.py)."""
         self.update(version=F("version") + 1, **fields)
 
 
@@ -76,15 +74,13 @@ class Game(models.Model):
 
     @property
     def seating(self) -> list[str]:
-        """The names in seat order now (``players`` is the first seating, as in the contract; a
-        seating hand changes who sits where: scoring/people.py)."""
+        """The names in seat order now (``players`` is the first seating)."""
         table = (self.state or {}).get("table") or {}
         return list(table.get("seating") or self.players)
 
     @property
     def plugin(self) -> Ruleset:
-        """Everything about the game's ruleset (``ruleset`` is its code, as in the contract): its
-        engine, entry, words and rules document (scoring/engine/ruleset.py)."""
+        """The game's ruleset: its engine, entry, words and rules document (scoring/engine/ruleset.py)."""
         return get_ruleset(self.ruleset)
 
     def house_rules(self):
@@ -92,11 +88,9 @@ class Game(models.Model):
         return self.plugin.rules_from_dict(self.rules)
 
     def bump_version(self, change: tuple[str, str] | None = None, *, amounts: bool = True) -> None:
-        """Mark a change to the hands, for phones polling the game (one UPDATE). ``change`` says
-        what changed (Chinese, English), kept for a preview it makes stale; ``amounts`` False: it
-        moves no amount (a 核对), so a preview made before it still stands. The caller holds the
-        game's row lock, so ``self.version`` is current. Once the transaction commits, the shared
-        cache (if any) holds the new version for every server's polls (scoring/live.py)."""
+        """Mark a change to the hands for polling phones (one UPDATE); the caller holds the game's row lock.
+
+        ``change`` (zh, en) is what a stale preview names; ``amounts`` False (a 核对) keeps earlier previews valid."""
         fields = {"updated_at": timezone.now()}
         if change is not None:
             kept = [self.version + 1, *change, *([] if amounts else [CHECKED])]
@@ -111,28 +105,24 @@ class Game(models.Model):
         return [(zh, en) for v, zh, en, *_kind in self.changes or [] if v > version]
 
     def amounts_same_since(self, version: int) -> bool:
-        """Every change after ``version`` is kept and moved no amount (only 核对): a preview made
-        at ``version`` would store what it shows."""
+        """True when every change after ``version`` moved no amount, so a preview made then still stores what it shows."""
         if not 0 <= self.version - version <= KEPT_CHANGES:
             return False
         checks = {v for v, *_words, kind in (c for c in self.changes or [] if len(c) == 4) if kind == CHECKED}
         return all(v in checks for v in range(version + 1, self.version + 1))
 
     def number_of(self, seq: int) -> int:
-        """The 第N局 shown for hand ``seq``: the hands that stand before it, plus one (a voided
-        hand keeps the number it had; a seating, 换人/换位, is no hand). One query; a page of rows
-        takes theirs from its read model."""
+        """The 第N局 shown for hand ``seq``: the standing hands before it, plus one (one query)."""
         before = self.hands.filter(seq__lt=seq, voided_at__isnull=True).exclude(entry__outcome="seating")
         return before.count() + 1
 
 
 class Hand(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
-    # The hand's id in its game (addresses), 1-based, never reused; the 第N局 shown counts only the
-    # hands that stand (``Row.number``, ``Game.number_of``).
+    # The hand's id in its game (addresses), never reused; the 第N局 shown counts standing hands only.
     seq = models.PositiveIntegerField()
     entry = models.JSONField()  # exactly the scoring contract's HAND object
-    result = models.JSONField(null=True, blank=True)  # this hand's replayed result, stored (cache.py)
+    result = models.JSONField(null=True, blank=True)  # this hand's replayed result, stored (scoring/replay.py)
     dealer_fix = models.PositiveSmallIntegerField(null=True, blank=True)  # correction before this hand
     streak_fix = models.PositiveSmallIntegerField(null=True, blank=True)
     entered_by = models.CharField(max_length=40, blank=True)
@@ -168,8 +158,7 @@ class Hand(models.Model):
 
 
 class HandCheck(models.Model):
-    """核对: one person who played a hand said its amounts are right (对) or wrong (有误, with a
-    note), and when; an edit or void that changes the hand's amounts takes it back."""
+    """核对: one player said a hand's amounts are right (对) or wrong (有误, with a note); a change to them takes it back."""
 
     OK, WRONG = "ok", "wrong"
     VERDICTS = [(OK, "对"), (WRONG, "有误")]
@@ -205,8 +194,7 @@ class SavedGame(models.Model):
 
 
 class AccessMiss(models.Model):
-    """Counts per kind, client and 10-minute window, for the rate limits (scoring/access.py):
-    wrong game tokens ("miss"), anonymous POSTs to the JSON doors and import ("anon"), sign-ups."""
+    """Counts per kind, client and 10-minute window, for the rate limits (scoring/access.py)."""
 
     kind = models.CharField(max_length=10, default="miss")
     client = models.CharField(max_length=64)
@@ -223,9 +211,7 @@ class AccessMiss(models.Model):
 
 
 class Settlement(models.Model):
-    """结算: how a finished game's points became money, and who pays whom: by person (``names``,
-    every person of the evening in order of first appearance; ``fee_payee``, ``points``,
-    ``balances_fen`` and each transfer's ``payer``/``payee`` index them)."""
+    """结算: how a finished game's points became money; ``names`` is the order every per-person field indexes."""
 
     game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="settlement")
     # Money in 分, 64-bit: PostgreSQL's integer stops at 21,474,836.47 元.
@@ -268,8 +254,7 @@ class Transfer(models.Model):
 
 
 class Group(models.Model):
-    """牌友圈: a roster of people and their games, opened by link like a game (an edit link and a
-    view link); an account may own it. Standings and carry-over are scoring/groups/evenings.py's."""
+    """牌友圈: a roster of people and their games, opened by link like a game (scoring/groups/evenings.py)."""
 
     name = models.CharField(max_length=40)
     roster = models.JSONField(default=list)  # the people's names, in the order they joined
@@ -287,9 +272,7 @@ class Group(models.Model):
 
 
 class SettleUp(models.Model):
-    """一起结清: unpaid transfers of a group's evenings (``parts``, each a game's ``Transfer``)
-    netted into the fewest transfers between the same people (``transfers``). When every one of
-    those is 已付, so is every part."""
+    """一起结清: unpaid transfers of a group's evenings netted into the fewest; when all are 已付, so is every part."""
 
     group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="settle_ups")
     game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="settle_ups")
@@ -326,8 +309,7 @@ class SettleUpTransfer(models.Model):
 
 
 class PayCode(models.Model):
-    """收款码: a person's WeChat or Alipay payment address, read from a screenshot of their code
-    (scoring/paycodes.py) for one game or for every evening of a group; never the image."""
+    """收款码: a person's WeChat or Alipay payment address (scoring/paycodes.py), never the image."""
 
     WECHAT, ALIPAY = "wechat", "alipay"
     KIND_CHOICES = [(WECHAT, "微信"), (ALIPAY, "支付宝")]

@@ -1,18 +1,7 @@
 """收款码: reading a person's WeChat or Alipay payment code from a screenshot, and drawing it again.
 
-Only the decoded address is kept, never the image (docs/paycodes.md). An upload is refused,
-with nothing stored, when it is not an image this reads (PNG, JPEG, WebP), is larger than
-``MAX_BYTES`` or ``MAX_PIXELS`` (checked from the header, before any pixel is decoded: no
-decompression bomb gets decoded), holds no QR code, or holds a QR that is no personal 收款码:
-
-- WeChat 个人收款码: ``wxp://f2f0…`` or ``wxp://f2f1…``, then 16-128 URL-safe base64 characters
-  (``A-Z a-z 0-9 _ -``, up to two ``=``), e.g. ``wxp://f2f0JG_gcoclfMI3-WzmlCSo0YdqYimYL8-7``;
-- Alipay 个人收款码 (收钱码): ``https://qr.alipay.com/`` then a code of ``fkx``, ``tsx`` or
-  ``2m6`` and 16-24 letters and digits, e.g. ``https://qr.alipay.com/fkx13673gkz2fi4kwuvzjb9``,
-  in either case (the app often writes it in capitals: ``HTTPS://QR.ALIPAY.COM/FKX…``), with an
-  optional ``?t=…``-style query of at most 64 characters.
-A web link, a merchant's order code (``bax…``), a red-packet code (``c1x…``), a 赞赏码 or any
-other text is refused."""
+Only the decoded address is kept (docs/paycodes.md lists the accepted forms); the size is checked
+from the header before any pixel is decoded, so a decompression bomb never is."""
 
 import base64
 import io
@@ -78,8 +67,7 @@ def _image(data: bytes):
 
 
 def read_paycode(data: bytes) -> tuple[str, str]:
-    """(kind, address) of the personal 收款码 in the screenshot ``data``; ``PayCodeRefused`` says
-    why not."""
+    """(kind, address) of the personal 收款码 in screenshot ``data``; ``PayCodeRefused`` says why not."""
     import zxingcpp
 
     image = _image(data)
@@ -112,8 +100,7 @@ def paycode_png(address: str) -> bytes:
 
 
 def codes_by_person(*, game=None, group=None) -> dict[str, list]:
-    """Each person's codes (by ``key`` of their name), WeChat first: ``game``'s own, and its
-    group's where the game has none of that kind; or ``group``'s. One query."""
+    """Each person's codes by ``key``, WeChat first: ``game``'s, else its group's of that kind; or ``group``'s. One query."""
     from django.db.models import Q
 
     from scoring.models import PayCode
@@ -140,8 +127,7 @@ def listed(codes: dict, people: list[str]) -> list:
 
 
 def served_png(request, paycode):
-    """The code's picture, kept a day by the phone (its id never shows another code: a new code
-    is a new row); ``If-None-Match`` with its tag gets 304."""
+    """The code's picture, cached a day since its id never shows another code; 304 on its tag."""
     import hashlib
 
     from django.http import HttpResponse, HttpResponseNotModified
@@ -159,8 +145,7 @@ def served_png(request, paycode):
 
 
 def upload(request, write) -> None:
-    """Read the screenshot a form sent (``image``, for ``name``) and ``write(name=, kind=,
-    address=)``; what happened, or why nothing did, is said as a message."""
+    """Read the posted screenshot and ``write(name=, kind=, address=)``, saying as a message what happened or why not."""
     from django.contrib import messages
 
     from scoring.lang import pick, say

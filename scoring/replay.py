@@ -1,9 +1,6 @@
-"""The replay: a game's hands replayed through the engine, the truth every page and total comes
-from (``Replay``), and the same replay kept in the rows it describes (``Hand.result``,
-``Game.state``: ``StoredReplay``), so that pages need no replay at all. Both satisfy one read
-model (``ReplayView``, ``RowView``, ``HandView``, ``PaymentView``); docs/glossary.md names them.
-Each write recomputes what it changes inside the transaction that holds the game's row lock; a
-stored replay of an older version (``STORED_VERSION``) is rebuilt before it is read."""
+"""The replay: a game's hands through the engine (``Replay``) and the same kept in its rows (``StoredReplay``).
+
+Both satisfy one read model (docs/glossary.md); every write recomputes what it changes under the game's row lock."""
 
 import json
 from collections.abc import Sequence
@@ -88,8 +85,7 @@ class ReplayError(BilingualError):
     """A hand that the rules reject, named by its number (第N局) for the table."""
 
     def __init__(self, seq: int, error: ScoringError, number: int | None = None):
-        """``seq`` finds the hand (links); ``number`` is the 第N局 the table sees (its seq when
-        not given)."""
+        """``seq`` finds the hand (links); ``number`` is the 第N局 the table sees (its seq when not given)."""
         number = seq if number is None else number
         super().__init__(f"第{number}局：{error.zh}", f"Hand {number}: {error.en}", error.field)
         self.seq, self.number = seq, number
@@ -102,14 +98,11 @@ class ReplayError(BilingualError):
 
 @dataclass
 class Row:
-    """A hand and its result: the engine's result in a ``Replay``, a ``CachedResult`` in a cache
-    ``StoredReplay`` (both ``HandView``s)."""
+    """A hand and its result (the engine's in a ``Replay``, a ``CachedResult`` in a ``StoredReplay``)."""
 
     hand: Hand
     result: HandView | None  # None for a voided hand
-    # 第N局 as the table sees it: the hands that stand are numbered 1, 2, 3…; a voided one has
-    # none (``Hand.seq`` stays the hand's id in addresses). Set where rows are made: ``build``
-    # and the cache's ``stored_replay``.
+    # 第N局 counts only standing hands (a void has none); ``Hand.seq`` stays the id in addresses.
     number: int | None = None
 
 
@@ -147,12 +140,11 @@ def build(
     first: int = 1,
     max_people: int | None = None,
 ) -> Replay:
-    """Replay ``game``'s hands. ``changed`` stands in for the stored hand of the same seq (an
-    edit or a void); ``added`` is appended (a new hand); ``start`` is the table the first of
-    ``hands`` is played at (a copy is advanced), else the game's first with its players seated
-    (``game.players``, the first seating); ``first`` is the number
-    of the first of ``hands`` that stands (more than 1 when ``hands`` start mid-game); a write
-    passes ``max_people``, the people its seatings may bring the game to. Raises ``ReplayError``."""
+    """Replay ``game``'s hands. Raises ``ReplayError``.
+
+    ``changed`` stands in for the hand of its seq (an edit or void); ``added`` is appended; ``start``:
+    the table the first of ``hands`` is played at (else the game's first seating); ``first``: the
+    number of the first standing hand; ``max_people``: how many people a write's seatings may bring."""
     hands = list(game.hands.all()) if hands is None else list(hands)
     if changed is not None:
         hands = [changed if h.seq == changed.seq else h for h in hands]
@@ -186,8 +178,7 @@ def counted(hands) -> int:
 
 
 def number_in(hands, seq: int) -> int:
-    """The 第N局 of hand ``seq`` among ``hands`` (the game's, in order): the hands that count
-    before it, plus one."""
+    """The 第N局 of hand ``seq`` among the game's ``hands``: the standing hands before it, plus one."""
     return counted(h for h in hands if h.seq < seq) + 1
 
 
@@ -200,13 +191,7 @@ def numbers(hands) -> dict[int, int]:
 # The stored replay: each result field for field, and each payment's ``why``, never its text
 # (the text is made when read, so rewording an explanation needs no rebuild).
 
-# 2: player names in the formulas; 3: any ruleset (extras, half points); 4: each payment's why
-# instead of its text, and the count; 5: each seat's tally for the stats page (scoring/stats.py);
-# 6: every field of a ruleset's own result, whatever the ruleset (``own``), and ``paid_on``; 7: the
-# table is seated (scoring/engine/seating.py): ``table`` also holds ``seating`` (the names in seat
-# order now) and ``people`` (each person's total, in order of first appearance); 8: the table's
-# ``passes`` (rounds), each standing seating (``seatings``: [seq, names]), ``active`` counts no
-# seating, and the tally is by person (scoring/stats.py)
+# Bumped whenever the stored shape changes: a cache of an older version is rebuilt before it is read.
 STORED_VERSION = 8
 COMMON = frozenset(("dealer", "streak", "net", "payments"))  # the fields every result has
 RECENT_HANDS = 15  # the game page's list
@@ -252,8 +237,7 @@ def _plain(value):
 
 
 def result_json(result, ruleset: Ruleset) -> dict:
-    """A ruleset's result as stored: every field of it (a dataclass: its own fields too, whatever
-    they are), and what JSON gives back equals it, so an unchanged result is never rewritten."""
+    """A result as stored, every field of it, round-tripping equal so an unchanged result is never rewritten."""
     why_json = ruleset.why_to_json
     payments = [[p.payer, p.payee, to_json(p.amount), why_json(p.why)] for p in result.payments]
     data = {
@@ -276,9 +260,7 @@ def result_from_json(data: dict, ruleset: Ruleset) -> CachedResult:
 def state_json(
     state: State, *, active: int, last_seq: int, tally: list | None = None, seatings: list | None = None
 ) -> dict:
-    """The game's stored replay: the table the next hand is played at, the number of hands that
-    count (a seating is not one), the last hand's number, each person's tally (none yet when
-    ``tally`` is None) and each seating that stands, as [seq, names] (scoring/people.py)."""
+    """The stored replay: the next hand's table, the counts, each person's tally and each standing seating."""
     if tally is None:  # a seated table's people (a bare ruleset's table: its seats; it is rebuilt seated)
         tally = new_tally(len(state.people()) if hasattr(state, "people") else len(state.totals))
     return {
@@ -292,8 +274,7 @@ def state_json(
 
 
 def after_hand(game: Game, state: State, *, entry: dict, result, seq: int) -> dict:
-    """The stored replay once hand ``seq`` (``entry``, scored as ``result``) is recorded at the
-    end of the game's cached state: ``state`` is the table after it."""
+    """The stored replay once hand ``seq`` is recorded at the end of the cached state."""
     tally, seatings, active = deepcopy(game.state["tally"]), list(game.state["seatings"]), game.state["active"]
     people = [name for name, _total in state.people()]
     if is_seating(entry):
@@ -306,8 +287,7 @@ def after_hand(game: Game, state: State, *, entry: dict, result, seq: int) -> di
 
 
 def cached_state(game: Game) -> State | None:
-    """The stored table (a ``Seated`` one), or None when it must be rebuilt first: missing, from
-    an older version, or seating other players first than the game's (its players renamed)."""
+    """The stored ``Seated`` table, or None when it must be rebuilt (missing, older version, players renamed)."""
     if not game.state or game.state.get("v") != STORED_VERSION or "seating" not in game.state["table"]:
         return None
     first = [person["name"] for person in game.state["table"]["people"][: len(game.players)]]
@@ -335,9 +315,7 @@ def store(game: Game, ledger: Replay) -> None:
 
 
 def _write_results(hands: list[Hand]) -> None:
-    """The changed results in as few statements as the database allows (bulk_update's CASE
-    chains are several times slower): one UPDATE … FROM VALUES per 10,000 rows on PostgreSQL, one
-    prepared UPDATE run for every row on SQLite."""
+    """The changed results in as few statements as the database allows (bulk_update's CASE chains are slow)."""
     rows = [(h.pk, None if h.result is None else json.dumps(h.result, ensure_ascii=False)) for h in hands]
     table = Hand._meta.db_table
     with connection.cursor() as cursor:
@@ -352,8 +330,7 @@ def _write_results(hands: list[Hand]) -> None:
 
 
 def rebuild(game: Game) -> None:
-    """Replay the game and rewrite its cache, holding the game's row lock like every write, so
-    that a page rebuilding a stale cache can never overwrite a hand recorded meanwhile."""
+    """Replay and rewrite the cache under the game's row lock, so a rebuild never overwrites a hand recorded meanwhile."""
     with transaction.atomic():
         locked = Game.objects.select_for_update().get(pk=game.pk)
         store(locked, build(locked))
@@ -367,23 +344,20 @@ def ensure(game: Game) -> None:
 
 
 def table(game: Game) -> tuple[State, int]:
-    """The state the next hand is played in, and its number: no query beyond the game's row. The
-    state is ``Seated``: ``seating`` (who sits where now) and ``people()`` (each person's total)."""
+    """The next hand's ``Seated`` state and its number, with no query beyond the game's row."""
     ensure(game)
     return game.plugin.state_from_dict(game.state["table"]), game.state["last_seq"] + 1
 
 
 def played(game: Game) -> set[str]:
-    """The people (by ``key``) who sat in at least one hand that stands, from the stored tally (a
-    seating is none; a void that leaves someone with none takes them off again)."""
+    """The people (by ``key``) in at least one standing hand, from the stored tally."""
     ensure(game)
     people, tally = game.state["table"]["people"], game.state["tally"]
     return {key(person["name"]) for person, counts in zip(people, tally, strict=True) if counts["hands"]}
 
 
 def who_played(game: Game) -> list[tuple[str, object]]:
-    """(name, points) of the people in the evening's money, in order of first appearance: those
-    who ``played``; before any hand stands, the people seated now (README.md, "At the table", 结算)."""
+    """(name, points) of the people in the evening's money, in order of first appearance (README.md, "At the table")."""
     state, _next = table(game)
     keys = played(game) or {key(name) for name in state.seating}
     return [person for person in state.people() if key(person[0]) in keys]
@@ -391,8 +365,7 @@ def who_played(game: Game) -> list[tuple[str, object]]:
 
 @dataclass
 class StoredReplay:
-    """A game read from the cache (a ``ReplayView``): the table now and its hands, all of them or
-    the latest ones a page shows."""
+    """A game read from the cache (a ``ReplayView``): the table now and the hands a page shows."""
 
     game: Game
     rows: list[Row]  # the latest hands, oldest first (the page lists them newest first)
@@ -423,8 +396,7 @@ class StoredReplay:
 
 
 def stored_replay(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0) -> StoredReplay:
-    """Two queries whatever the game's length: ``limit`` hands, newest first from ``offset``
-    (all if None)."""
+    """Two queries whatever the game's length: ``limit`` hands, newest first from ``offset`` (all if None)."""
     ensure(game)
     hands = game.hands.order_by("-seq")
     hands = list(hands[offset : offset + limit] if limit else hands)
@@ -442,9 +414,7 @@ def stored_replay(game: Game, limit: int | None = RECENT_HANDS, offset: int = 0)
 
 
 def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:
-    """Each counted row's 第N局 (``Row.number``): the hands that stand before it, plus one (a
-    seating is no hand: it has none). The latest rows (``newest``) count back from the stored
-    count; no query unless an older page follows a void or a seating."""
+    """Set each row's 第N局, counting back from the stored count; a query only for an older page after a void."""
     counted = [row for row in rows if not row.hand.voided and not is_seating(row.hand.entry)]
     if newest:
         first = game.state["active"] - len(counted) + 1
@@ -457,8 +427,7 @@ def number_rows(game: Game, rows: list[Row], *, newest: bool) -> None:
 
 
 def all_nets(game: Game) -> tuple[list[str], list[list]]:
-    """The people of the evening (``who_played``) and every counted hand's nets by person (0 for
-    one sitting out), in order, for the charts: one query, no replay."""
+    """The evening's people and every counted hand's nets by person, for the charts: one query, no replay."""
     ensure(game)
     hands = game.hands.filter(voided_at__isnull=True).order_by("seq").values_list("entry", "result")
     if any(r is None for _entry, r in hands):

@@ -1,8 +1,7 @@
-"""The write path: every create, update and delete of a game's or a 牌友圈's rows. A write to a
-game's hands runs in one transaction holding the game's row lock, checks the game still
-replays, keeps the replay cache (scoring/replay.py) in step, and bumps the game's version for the
-phones that poll it. A group's writes hold the group's row lock, then their games' in the one
-order (``_lock_games``); what they check is read in scoring/circle.py."""
+"""The write path: every create, update and delete of a game's or a 牌友圈's rows.
+
+A game's writes hold its row lock, keep the replay cache in step and bump its version; a group's
+writes hold the group's lock, then its games' in one order (``_lock_games``)."""
 
 import secrets
 from collections import defaultdict, deque
@@ -67,14 +66,11 @@ class Conflict(BilingualError):
 
 
 class AlreadyRecorded(Conflict):
-    """The form token was already spent on ``hand``: a resubmitted form, or a queued hand sent
-    again after its answer was lost (the phone was offline: static/js/offline.js)."""
+    """The form token was already spent on ``hand`` (a resubmitted form or a resent queued hand)."""
 
 
 class StalePreview(Conflict):
-    """The preview being confirmed was made before another phone changed the game (a bet, a
-    hand added, an earlier hand edited or voided): its amounts may no longer be the ones that
-    would be stored. The message names what changed (``Game.changes``)."""
+    """Another phone changed the game since the preview; the message names what (``Game.changes``)."""
 
     def __init__(self, changes: list[tuple[str, str]] | None = None):
         changes = (changes or [])[-3:]
@@ -84,8 +80,7 @@ class StalePreview(Conflict):
 
 
 def _check_version(game: Game, version: int | None) -> None:
-    """``version`` is the game's version the preview was made at. The views require it of every
-    confirm (a form without one is refused there); None is an internal caller with no preview."""
+    """``version``: the game's version at the preview; None is an internal caller with no preview."""
     if version is not None and version != game.version and not game.amounts_same_since(version):
         raise StalePreview(game.changes_since(version))
 
@@ -97,9 +92,7 @@ def _by(name: str) -> tuple[str, str]:
 
 @dataclass
 class OtherHand:
-    """Another hand an edit or a void changes: its 第N局 now, its title's entry, each seat's
-    amount before → after, and who sat at it before → after (an edited or voided seating moves
-    people: the amounts are theirs)."""
+    """Another hand an edit or void changes: its 第N局, entry, and each seat's amount and person before → after."""
 
     hand: Hand
     number: int
@@ -111,9 +104,7 @@ class OtherHand:
 
 @dataclass
 class Preview:
-    """What a write would do, shown before it is confirmed: the hand's result (None for a void),
-    every seat's total before and after, each person's (name, total) before and after, each other
-    hand whose amounts change, and the table after it (who sits where)."""
+    """What a write would do: the hand's result (None for a void), totals before/after, other hands changed, the table after."""
 
     result: object
     before: list
@@ -125,15 +116,13 @@ class Preview:
 
 
 def people_limit(game: Game, hands: list[Hand]) -> int:
-    """The people an edit may bring ``game`` to (``hands``: all of its, as stored): the limit
-    (``MAX_PEOPLE_PER_GAME``), or as many as it holds already if a lower limit came after them."""
+    """The most people an edit may bring ``game`` to: the limit, or as many as it holds if the limit was lowered."""
     seatings = [h.entry["players"] for h in hands if not h.voided and is_seating(h.entry)]
     return max(settings.MAX_PEOPLE_PER_GAME, len(people_in_order(game.players, seatings)))
 
 
 def preview_record(*, game: Game, state, entry: dict) -> Preview:
-    """The next hand scored at ``state`` (the cached table, with any correction): one hand, no
-    replay. Raises ``ReplayError``."""
+    """The next hand scored at ``state`` without a replay. Raises ``ReplayError``."""
     after = deepcopy(state)
     number = game.state["active"] + 1
     try:
@@ -146,9 +135,7 @@ def preview_record(*, game: Game, state, entry: dict) -> Preview:
 
 @dataclass
 class Carry:
-    """Where a void puts the bets placed before the hand (docs/rules/yiwu.md §7, §8): onto the
-    next hand that stands (``target``, an unsaved copy with them added), or back to the bets
-    for the next hand recorded (``pending``) when none stands after it."""
+    """Where a void's bets go (docs/rules/yiwu.md §7, §8): the next standing hand (``target``), else ``pending``."""
 
     bets: dict
     target: Hand | None = None
@@ -156,9 +143,7 @@ class Carry:
 
 
 def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry | None:
-    """The bets placed before ``hand`` (played at ``before``) and where a void keeps them, or None
-    when there were none, or when a seating follows before a hand could take them (a change of
-    people ends every bet: docs/contract.md "People and seats")."""
+    """The bets placed before ``hand`` and where a void keeps them; None when none, or a seating ends them first."""
     rules = game.house_rules()
     bets = form_side_of(game, hand.entry).placed_bets(hand.entry, before, rules)
     if not bets:
@@ -176,9 +161,7 @@ def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry 
 
 
 def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carry: Carry | None = None) -> Preview:
-    """An edit or a void of ``changed`` from the table ``before`` it: only the hands from it on
-    are replayed (the caller replayed the ones before to get ``before``), ``carry``'s target
-    standing in for its hand. Raises ``ReplayError``."""
+    """An edit or void of ``changed`` replayed from ``before`` on only. Raises ``ReplayError``."""
     target = carry.target if carry else None
     tail = [changed, *(target if target and h.seq == target.seq else h for h in hands if h.seq > changed.seq)]
     with numbered_now(hands):
@@ -213,8 +196,7 @@ def other_changes(game: Game, hands: list[Hand], ledger: Replay, seq: int) -> li
 
 @contextmanager
 def numbered_now(hands: list[Hand]):
-    """A hand a change would break is named by the 第N局 the table sees now (a void renumbers
-    the hands after it only once it is confirmed)."""
+    """第N局 as the table numbers it now: a void renumbers later hands only once confirmed."""
     try:
         yield
     except ReplayError as error:
@@ -222,8 +204,7 @@ def numbered_now(hands: list[Hand]):
 
 
 def _locked(game: Game, playing: bool = True) -> Game:
-    """The game's row, locked. On PostgreSQL this serialises the writers of one game; SQLite's
-    IMMEDIATE transactions already serialise every writer. Hands change only while playing."""
+    """The game's row, locked (PostgreSQL serialises one game's writers; SQLite's IMMEDIATE already does)."""
     game = Game.objects.select_for_update().get(pk=game.pk)
     if playing and game.status != Game.PLAYING:
         raise Conflict("牌局已结束；要修改请先重新打开。", "The game is finished: reopen it to change hands.")
@@ -231,8 +212,7 @@ def _locked(game: Game, playing: bool = True) -> Game:
 
 
 def _lock_games(game_ids) -> None:
-    """Several games' row locks, always taken in the same order (by key), so that two writers
-    that each lock some of the same games never wait on each other."""
+    """Several games' row locks, always in key order, so two writers never deadlock."""
     list(Game.objects.select_for_update().filter(pk__in=game_ids).order_by("pk").values_list("pk"))
 
 
@@ -242,8 +222,7 @@ def _locked_group(group: Group) -> Group:
 
 
 def _bump_versions(game_ids) -> None:
-    """Games whose settle pages a group write changed: their versions bumped (under their locks)
-    and, once it commits, every server's polls told (scoring/live.py)."""
+    """Bump the versions of games a group write changed and tell every server's polls once it commits."""
     Game.objects.filter(pk__in=game_ids).bump_versions()
     live.announce_versions(Game.objects.filter(pk__in=game_ids))
 
@@ -259,8 +238,7 @@ def create_game(
     checks_required: bool = False,
     **kept,
 ) -> Game:
-    """A new game, the one place one is made: no hands yet, so its stored replay is the first
-    table. ``kept``: what a restored backup brings besides (``restore_game``)."""
+    """A new game, the one place one is made; ``kept``: what a restored backup brings besides."""
     state = state_json(seated(ruleset.new_state(first_dealer), players), active=0, last_seq=0)
     return Game.objects.create(
         ruleset=ruleset.code,
@@ -278,9 +256,7 @@ def create_game(
 def restore_game(
     *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, paycodes=(), **kept
 ) -> Game:
-    """A game from a backup that scoring/records/backup.py has read and checked: its hand rows as
-    the file holds them (each with its ``kept_checks``, 核对), replayed and stored, and its settlement (``settlement``: the file's
-    terms, ``created_at`` and ``paid``) worked out again from the replayed totals, and its 收款码."""
+    """A game from a checked backup: its hands (with their 核对) replayed, its settlement redone, its 收款码."""
     with transaction.atomic():
         game = create_game(ruleset=ruleset, players=players, first_dealer=first_dealer, rules=rules, **kept)
         for hand in hands:
@@ -319,16 +295,11 @@ def record_hand(
     queued: bool = False,
     hold=None,
 ) -> Hand:
-    """Add the next hand. A resubmitted form (same token, same game) changes nothing and is
-    refused naming the hand it already made (``AlreadyRecorded``); so is a preview made before
-    an earlier hand changed (``version``).
+    """Add the next hand; a resubmitted form or a stale preview is refused.
 
-    ``queued``: a hand entered on a phone without network and sent once it came back. It goes
-    after whatever is recorded now even if ``next_seq`` is stale; the hand returned carries in
-    ``passed`` the hands recorded meanwhile (from ``next_seq`` on), for the phone to be told.
-    ``hold(game=, state=, seq=)``: called under the lock with the table the hand would be scored
-    at; it raises ``Held`` to record nothing (a kept hand another phone recorded too, or one that
-    scores differently now: scoring/table/kept.py)."""
+    ``queued``: a hand sent after the phone was offline; it goes after whatever is recorded now, and
+    ``passed`` on the returned hand lists those recorded meanwhile. ``hold(game=, state=, seq=)`` runs
+    under the lock and raises ``Held`` to record nothing (scoring/table/kept.py)."""
     try:
         with transaction.atomic():
             game = _locked(game)
@@ -401,10 +372,7 @@ def record_hand(
 
 
 class Held(Exception):
-    """A kept hand not recorded by itself (docs/offline.md "Held"): ``kind`` is "same" (another
-    phone recorded the same hand meanwhile: ``other``) or "changed" (it scores differently now);
-    ``state``, ``seq`` and ``number`` are the table and the place it would take (第N局), ``result``
-    its score there (None when the rules refuse it there)."""
+    """A kept hand not recorded (docs/offline.md "Held"): ``kind`` "same" (``other`` recorded it) or "changed"."""
 
     def __init__(self, kind: str, *, state, seq: int, number: int, result, other: Hand | None = None):
         super().__init__(kind)
@@ -412,9 +380,7 @@ class Held(Exception):
 
 
 def drop_kept_hand(*, game: Game, form_token: str) -> None:
-    """A phone drops the hand it kept offline (「是，丢掉我的」, 「丢掉」): nothing is written, but
-    under the game's row lock, so that a drop and a 「再记一局」 of the same kept hand from two tabs
-    are told apart: once its form token was spent, ``AlreadyRecorded`` names the hand it made."""
+    """A phone drops its kept hand: nothing written, but under the lock so a drop and a 「再记一局」 are told apart."""
     with transaction.atomic():
         game = _locked(game, playing=False)
         done = game.hands.filter(form_token=form_token).first() if form_token else None
@@ -424,8 +390,7 @@ def drop_kept_hand(*, game: Game, form_token: str) -> None:
 
 
 def recorded_words(entry: dict, number: int, by: str) -> tuple[str, str]:
-    """What a recorded hand changed, for a preview it makes stale: 「老王刚记了第5局」, or for a
-    seating 「老王刚换了人/换了位」."""
+    """What a recorded hand changed, for the preview it makes stale (「老王刚记了第5局」)."""
     if is_seating(entry):
         return (
             (f"{by}刚换了人/换了位", f"{by} just changed the seating")
@@ -438,10 +403,7 @@ def recorded_words(entry: dict, number: int, by: str) -> tuple[str, str]:
 
 
 def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -> dict:
-    """Place or withdraw a bet for the next hand: ``change(pending, state, rules)`` returns the
-    new pending bets (the entry kind's rules; it raises to refuse). Under the game's row lock,
-    so two phones placing bets at once keep both; the version is bumped for every phone, with
-    ``what`` (「小李刚买子」) for a preview it makes stale."""
+    """Place or withdraw a bet for the next hand, under the row lock so two phones' bets both stay."""
     with transaction.atomic():
         game = _locked(game)
         ensure(game)
@@ -453,9 +415,7 @@ def change_pending(*, game: Game, change, what: tuple[str, str] | None = None) -
 
 
 def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, what, keep_bets=False) -> Hand:
-    """Edit or void hand ``seq``: ``apply`` changes a copy, ``what(number, by)`` says what changed
-    for a stale preview. ``keep_bets`` (a void): the bets placed before the hand go on to the
-    next hand that stands (``carried_bets``)."""
+    """Edit or void hand ``seq``; a void with ``keep_bets`` carries its bets to the next standing hand."""
     with transaction.atomic():
         game = _locked(game)
         hands = list(game.hands.all())
@@ -503,9 +463,7 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
 
 
 def moved_amounts(game: Game, stored: list[Hand], ledger: Replay, changed: Hand) -> list[int]:
-    """The hands whose 核对 an edit or void of ``changed`` takes back: itself, and every other
-    standing hand whose amount for some person differs in ``ledger`` from the one stored (an
-    edited seating moves amounts between people without changing a seat's)."""
+    """The hands whose 核对 a change takes back: itself and every standing hand whose per-person amount moves."""
     seated_before = Seatings.of_hands(game.players, stored)
     seated_after = Seatings.of_hands(game.players, [r.hand for r in ledger.rows])
     old = {h.seq: h for h in stored}
@@ -523,10 +481,7 @@ def moved_amounts(game: Game, stored: list[Hand], ledger: Replay, changed: Hand)
 
 
 def check_hand(*, game: Game, seq: int, revision: int, person: str, verdict: str, note: str = "") -> HandCheck:
-    """核对: ``person`` (this phone's 「我是」) says hand ``seq``, as shown at ``revision``, is right
-    (``HandCheck.OK``) or wrong (with ``note``). Under the game's row lock, so taps from several
-    phones keep one check per person; the same answer again changes nothing. It moves no amount:
-    a preview made before it still confirms (``Game.amounts_same_since``)."""
+    """核对 hand ``seq`` as ``person`` saw it at ``revision``: one check per person; moves no amount, so previews stay valid."""
     with transaction.atomic():
         game = _locked(game)
         ensure(game)
@@ -606,8 +561,7 @@ def void_hand(
     version: int | None = None,
     keep_bets: bool = True,
 ) -> Hand:
-    """作废: the hand stays, marked, and counts no more. ``keep_bets``: the bets placed before it
-    are facts of the table and apply to the next hand that stands (the preview can untick it)."""
+    """作废: the hand stays, marked, and counts no more; ``keep_bets`` moves its bets to the next standing hand."""
 
     def apply(hand: Hand) -> None:
         hand.voided_at, hand.voided_by, hand.void_reason = timezone.now(), voided_by, reason
@@ -625,8 +579,7 @@ MAX_TOGETHER = 4  # hands changed at once: an edit and the later hands it would 
 
 @dataclass
 class Change:
-    """One hand's edit (``entry`` and ``fix``) or void (``entry`` None) in ``change_hands``, at
-    the ``revision`` the phone saw."""
+    """One hand's edit (``entry``, ``fix``) or void (``entry`` None) at the ``revision`` the phone saw."""
 
     seq: int
     revision: int
@@ -639,9 +592,7 @@ class Change:
 def changed_hands(
     game: Game, hands: list[Hand], changes: list[Change], *, by: str = ""
 ) -> tuple[list, set, dict | None]:
-    """``hands`` with each of ``changes`` applied to an unsaved copy, in order; the seqs of every
-    copy; the bets for the next hand recorded when a void's kept bets find no hand standing after
-    it (else None). Raises ``Conflict`` for a hand gone or changed since ``revision``."""
+    """``hands`` with ``changes`` applied to copies in order. Raises ``Conflict`` for a hand changed since ``revision``."""
     now, touched, pending = list(hands), set(), None
     for change in changes:
         hand = next((h for h in now if h.seq == change.seq and not h.voided), None)
@@ -673,9 +624,7 @@ def changed_hands(
 
 
 def preview_changes(*, game: Game, hands: list[Hand], changes: list[Change]) -> Preview:
-    """Several changes shown together: the last one's result, the totals after all of them, and
-    every other hand whose amounts change (the earlier changes among them). Raises
-    ``ReplayError`` and ``Conflict``."""
+    """Several changes shown together. Raises ``ReplayError`` and ``Conflict``."""
     now, _touched, _pending = changed_hands(game, hands, changes)
     with numbered_now(hands):
         ledger = build(game, now, max_people=people_limit(game, hands))
@@ -687,8 +636,7 @@ def preview_changes(*, game: Game, hands: list[Hand], changes: list[Change]) -> 
 
 
 def change_hands(*, game: Game, changes: list[Change], by: str, version: int | None) -> list[Hand]:
-    """Edit or void several hands at once (an edit and the later hand it would break): all of
-    them or, on any refusal, none. Raises ``Conflict``, ``StalePreview``, ``ReplayError``."""
+    """Edit or void several hands at once, all or none. Raises ``Conflict``, ``StalePreview``, ``ReplayError``."""
     if not 0 < len(changes) <= MAX_TOGETHER or len({c.seq for c in changes}) != len(changes):
         raise Conflict("一次最多一起改 4 局，每局一次。", "At most 4 hands can be changed together, each once.")
     with transaction.atomic():
@@ -724,9 +672,7 @@ def copy_hand(hand: Hand) -> Hand:
 def finish_game(
     *, game: Game, rate_fen: int, fee_fen: int, fee_mode: str, fee_payee: int, round_yuan: bool = False
 ) -> Settlement:
-    """结束并结算: freeze each person's total, work out the fewest transfers between people (by
-    their index in the game's people, ``fee_payee`` too), to whole 元 with ``round_yuan`` (抹零),
-    stop recording."""
+    """结束并结算: freeze the totals, work out the fewest transfers (抹零 applied), stop recording."""
     with transaction.atomic():
         game = _locked(game)
         people = who_played(game)
@@ -753,9 +699,7 @@ def not_checked_words(left: list) -> tuple[str, str]:
 
 
 def _settle(game: Game, people: list, *, created_at=None, paid=(), **terms) -> Settlement:
-    """The settlement of each person's (name, total) on ``terms`` (rate, fee, its mode, who
-    advanced it and 抹零) and its fewest transfers; ``paid``: a backup's 已付 marks, (payer, payee, 分,
-    when) each, given back to the transfers that match."""
+    """The settlement of (name, total) pairs on ``terms``; ``paid``: a backup's 已付 marks to give back."""
     totals = [total for _name, total in people]
     plan = settlement_plan(totals, **terms)
     settlement = Settlement.objects.create(
@@ -781,9 +725,7 @@ def _settle(game: Game, people: list, *, created_at=None, paid=(), **terms) -> S
 
 
 def reopen_game(*, game: Game) -> None:
-    """重新打开: the settlement goes (it no longer matches once hands change), and any 牌友圈
-    settle-up nothing of which is paid yet gives its transfers back (``_release``); one paid
-    from already holds the game's money: 已付 must be taken back there first."""
+    """重新打开: the settlement goes; refused while a 牌友圈 settle-up already paid holds its money."""
     with transaction.atomic():
         game = _locked(game, playing=False)
         if circle.paid_in_settle_up(game):
@@ -824,8 +766,7 @@ def archive_game(*, game: Game, archived: bool) -> None:
 
 
 def delete_game(*, game: Game) -> None:
-    """删除: the game and all it holds (hands, settlement, the accounts' saved links), under its
-    row lock so that no write to it is half-done."""
+    """删除: the game and all it holds, under its row lock so no write is half-done."""
     with transaction.atomic():
         game = _locked(game, playing=False)
         _release(game)
@@ -837,8 +778,7 @@ def delete_game(*, game: Game) -> None:
 
 
 def create_group(*, name: str, roster: list[str], owner=None, checks_required: bool = False) -> Group:
-    """新建牌友圈: a name and a roster (already cleaned: ``circle.clean_roster``), and whether its
-    new games settle only once every hand is checked."""
+    """新建牌友圈 with an already cleaned roster (``circle.clean_roster``)."""
     return Group.objects.create(name=name, roster=roster, owner=owner, checks_required=checks_required)
 
 
@@ -849,9 +789,7 @@ def edit_group(group: Group, *, name: str, roster: list[str], checks_required: b
 
 
 def add_to_roster(group: Group, names) -> list[str]:
-    """People who played in the group join its roster (under the group's row lock), up to
-    ``MAX_PEOPLE_PER_GROUP`` (a roster over a limit lowered since keeps its names); returns the
-    names left off, for ``roster_full`` to say."""
+    """People who played join the group's roster up to ``MAX_PEOPLE_PER_GROUP``; returns the names left off."""
     with transaction.atomic():
         locked = _locked_group(group)
         wanted = circle.clean_roster([*locked.roster, *names])
@@ -863,16 +801,14 @@ def add_to_roster(group: Group, names) -> list[str]:
 
 
 def join_group(game: Game, group: Group | None) -> list[str]:
-    """Put ``game`` in ``group`` (or take it out, None); its people join the roster (the names
-    left off a full one are returned)."""
+    """Put ``game`` in ``group`` (None: take it out); returns the names left off a full roster."""
     Game.objects.filter(pk=game.pk).update(group=group)
     game.group = group
     return add_to_roster(group, circle.names_at(game)) if group is not None else []
 
 
 def again(group: Group, *, draw: bool) -> Game:
-    """再来一局: the next game with the last one's ruleset, rules, length (打几圈) and people, in
-    the seats they sat in at its end or (``draw``) in seats drawn at random here on the server."""
+    """再来一局: the last game's ruleset, rules, length and people, in their end seats or (``draw``) drawn here."""
     last = circle.last_game(group)
     if last is None:
         raise GroupConflict("这个牌友圈还没有牌局：先开一局。", "This group has no game yet: start one first.")
@@ -891,9 +827,7 @@ def again(group: Group, *, draw: bool) -> Game:
 
 
 def settle_together(group: Group, ids: list[int], game: Game | None = None) -> SettleUp:
-    """一起结清 the transfers ``ids`` (as the page showed them): each must still be unpaid and
-    free (``free_transfers``) and, for ``game``'s settle page, between people who sat at it.
-    Under the group's and the games' row locks; a plan they were in gives them up."""
+    """一起结清 the unpaid, free transfers ``ids``, under the group's and then the games' row locks."""
     if len(ids) < 2:
         raise GroupConflict("至少两笔转账才需要一起结清。", "Settling together takes at least two transfers.")
     with transaction.atomic():
@@ -927,9 +861,7 @@ def settle_together(group: Group, ids: list[int], game: Game | None = None) -> S
 
 
 def settle_up_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | None = None) -> SettleUpTransfer:
-    """已付 on one of a settle-up's transfers (from ``game``'s settle page: one of its own
-    settle-ups). When every one is paid, so is every transfer it took in; un-ticking one makes
-    them unpaid again."""
+    """已付 on a settle-up's transfer; when all are paid, so is every transfer it took in."""
     with transaction.atomic():
         _locked_group(group)
         found = SettleUpTransfer.objects.filter(pk=transfer_id, settle_up__group=group)
@@ -954,9 +886,7 @@ def settle_up_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | N
 
 
 def undo_settle_up(group: Group, settle_up_id: int, *, game: Game | None = None) -> None:
-    """撤销一起结清 (from ``game``'s settle page: one of its own): what it took in is owed again,
-    each on its own evening. Refused once any of its transfers is 已付 (untick it first): the
-    money may have moved."""
+    """撤销一起结清: its transfers are owed again; refused once any is 已付, since money may have moved."""
     with transaction.atomic():
         _locked_group(group)
         found = SettleUp.objects.filter(pk=settle_up_id, group=group)
@@ -982,9 +912,7 @@ def undo_settle_up(group: Group, settle_up_id: int, *, game: Game | None = None)
 
 
 def _release(game: Game) -> None:
-    """Before ``game``'s settlement goes (reopened or deleted): the settle-ups nothing of which is
-    paid give up their transfers (the other games' are owed again); one already paid from stays
-    as the record of what was paid (``reopen_game`` refuses; a deleted game's part just goes)."""
+    """Before a settlement goes: unpaid settle-ups give back their transfers; a paid one stays as the record."""
     released = list(
         SettleUp.objects.filter(parts__transfer__settlement__game=game)
         .exclude(transfers__paid_at__isnull=False)
@@ -999,8 +927,7 @@ def _release(game: Game) -> None:
 
 
 def _paycode_owner(game: Game | None, group: Group | None) -> tuple[dict, list[str]]:
-    """The owner's row lock taken, its filter for ``PayCode`` and the names a code may be for:
-    the game's people, or the group's roster."""
+    """The owner's row lock, its ``PayCode`` filter and the names a code may be for."""
     if game is not None:
         locked = _locked(game, playing=False)
         return {"game": locked}, circle.names_at(locked)
@@ -1009,9 +936,7 @@ def _paycode_owner(game: Game | None, group: Group | None) -> tuple[dict, list[s
 
 
 def add_paycode(*, name: str, kind: str, address: str, game: Game | None = None, group: Group | None = None) -> PayCode:
-    """A person's 收款码 for ``game`` (or for every evening of ``group``): one of each kind per
-    person, a new one replacing the old (a new row, so that its picture's address never shows
-    another code)."""
+    """A person's 收款码, one per kind, as a new row so its picture's address never shows another code."""
     with transaction.atomic():
         owner, names = _paycode_owner(game, group)
         person = next((n for n in names if key(n) == key(name)), None)

@@ -10,8 +10,7 @@ from scoring.forms import SignupForm
 
 def signup(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        # 429 past the sign-ups allowed per client address, never per username: a name tried
-        # from many addresses must not lock its owner out (scoring/access.py).
+        # Per client address, never per username, so a name tried from many addresses cannot lock its owner out.
         throttle(request, "signup")
     form = SignupForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

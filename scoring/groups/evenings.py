@@ -1,27 +1,8 @@
-"""牌友圈 (a group): its roster, its games, its standings and what is still owed.
+"""牌友圈 (a group)'s reads: its roster, games, standings and what is still owed (README.md, "牌友圈").
 
-A group is opened by link like a game: an edit link and a view link (``Group.edit_token``,
-``view_token``); a phone remembers the groups it opened (scoring/device.py) and an account keeps
-the ones it made (``Group.owner``). A game may belong to one group (``Game.group``).
-
-Standings add up the group's **settled** games only (a game counts once it is 结束并结算). Per
-person, the 元 won or lost in a game is its points × its rate, rounded as its settlement rounds
-them (``points_to_fen``); the table fee is a cost, not a loss to anyone, so it is left out. A game
-settled with 抹零 counts each person's 元 as rounded: what 抹零 moved their balance by is added,
-so the standings hold the money that changed hands, and still sum to zero over a game. The
-tallies (胡, 自摸, 放铳, the biggest hand) are each person's, from the stored replay, which keeps
-them by person through every seating (换人/换位; scoring/replay.py).
-
-What is still owed carries over. A settle-up (``SettleUp``) nets unpaid transfers of the group's
-games, tonight's and earlier evenings', into the fewest transfers between the same people
-(``settle_balances``: exact 分, summing to zero; with more people than its exact search takes,
-few transfers rather than the proven fewest, and the page says so). Once every one of those is 已付, so is every
-transfer it took in. A settle-up nobody has paid anything of yet is only a plan: a later one takes
-its transfers over.
-
-Here are the reads; the writes are the core's (scoring/services.py), and so are the reads they
-check under their locks (scoring/circle.py).
-"""
+Standings count settled games only, in 元 as each settlement rounded them (抹零 included, the table
+fee left out), so they sum to zero per game. The writes, and the reads they check under their
+locks, are scoring/services.py's and scoring/circle.py's."""
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -83,9 +64,7 @@ def writable_group(request: HttpRequest, token: str) -> Group:
 
 
 def my_groups(request: HttpRequest) -> list[tuple[Group, str]]:
-    """The groups this phone opened and the ones the signed-in person made, each with the
-    strongest link held (edit beats view), the latest made first. No query for a phone that holds
-    none."""
+    """The groups this phone opened or the signed-in person made, strongest link each, newest first."""
     tokens = device.remembered_groups(request)
     user = request.user
     if not tokens and not user.is_authenticated:
@@ -109,11 +88,7 @@ def group_token_for(request: HttpRequest, group: Group) -> str:
 
 
 def page_inputs(request: HttpRequest, game: Game) -> list:
-    """What the game page's 牌友圈 box (``{% group_box %}``) adds to the key the page is kept
-    under (scoring/pagecache.py): the group links this phone holds, the groups the signed-in
-    person made, and the name of the game's group. Without them one phone's page, holding the
-    group's edit link, would be served to another that holds only the game's link. No query for
-    a game in no group opened by a phone signed in to nothing."""
+    """What the game page's 牌友圈 box adds to its cache key, so one phone's group edit link never shows on another's page."""
     inputs: list = [device.remembered_groups(request)]
     user = request.user
     if user.is_authenticated:
@@ -142,8 +117,7 @@ def roster_full(left: list[str]) -> str:
 
 
 def new_game_names(group: Group, seats: int) -> list[str]:
-    """The names a new game in ``group`` starts with: the last game's people in their seats when
-    it had as many seats, else the first of the roster."""
+    """A new group game's names: the last game's people in their seats if it had as many, else the roster's first."""
     last = last_game(group)
     if last is not None and last.plugin.seats == seats:
         return seating_of(last)
@@ -151,8 +125,7 @@ def new_game_names(group: Group, seats: int) -> list[str]:
 
 
 def new_game_initial(group: Group | None, ruleset) -> dict:
-    """The new-game form's answers in ``group``: ``new_game_names``, seat by seat, and, when the
-    last game was of the same ruleset, its rules and its 打几圈 (换人或换玩法: change what differs)."""
+    """The new-game form's answers in ``group``: its names and, for the same ruleset, the last game's rules and 打几圈."""
     if group is None:
         return {}
     initial = {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
@@ -175,8 +148,7 @@ def offer_roster(form, group: Group | None) -> None:
 
 @dataclass
 class Night:
-    """One person's evening: their points, their 元 (分; None until the game is settled) and
-    their tally (scoring/stats.py's fields)."""
+    """One person's evening: points, 元 in 分 (None until settled) and tally (scoring/stats.py's fields)."""
 
     name: str
     points: object
@@ -218,10 +190,9 @@ class Standing:
 
 
 def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> list[GroupEvening]:
-    """The group's games, newest first (the archived ones only, True; the others, False; all,
-    None), each with its people's points, 元 and tallies (the stored replay's, by person:
-    scoring/replay.py). A game that no longer replays is left out (its own page says why). A few
-    queries whatever the number of games and hands."""
+    """The group's games, newest first (``archived`` True/False/None), each with its people's points, 元 and tallies.
+
+    A game that no longer replays is left out (its own page says why); a few queries whatever the size."""
     games = group.games.select_related("settlement").order_by("-created_at", "-pk")
     if archived is not None:
         games = games.filter(archived_at__isnull=not archived)
@@ -257,8 +228,7 @@ def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> l
 
 
 def period_start(period: str, now: datetime | None = None) -> datetime | None:
-    """Where a period begins in the local time zone: this week (Monday 0:00), this month (the
-    1st, 0:00), or None for all time."""
+    """Where this week (Monday 0:00) or this month (the 1st) begins locally, or None for all time."""
     if period not in ("week", "month"):
         return None
     now = timezone.localtime(now)
@@ -273,8 +243,7 @@ def in_period(evening: GroupEvening, start: datetime | None) -> bool:
 
 
 def standings(nights: list[GroupEvening], start: datetime | None = None) -> list[Standing]:
-    """Per person, over the settled evenings from ``start`` on: 元 (分), games, 胡, 自摸, 放铳
-    and the biggest hand; the biggest winner first."""
+    """Per person over the settled evenings from ``start``: 元 (分), games, 胡, 自摸, 放铳, biggest hand; top winner first."""
     by_name: dict[str, Standing] = {}
     for evening in nights:
         if not evening.settled or not in_period(evening, start):
@@ -320,8 +289,7 @@ class Plan:
 
 
 def netted_fewest(transfers) -> bool:
-    """Whether netted ``transfers`` (payer, payee, 分) are the proven fewest: their balances,
-    worked out again from them, say it (``proven_fewest``)."""
+    """Whether netted ``transfers`` (payer, payee, 分) are the proven fewest, from their balances."""
     balances: dict[str, int] = {}
     for payer, payee, fen in transfers:
         balances[key(payer)] = balances.get(key(payer), 0) - fen
@@ -330,9 +298,7 @@ def netted_fewest(transfers) -> bool:
 
 
 def carry_plan(group: Group, game: Game) -> Plan | None:
-    """What settling ``game`` together with earlier evenings would do: every unpaid transfer of
-    the group between people who sat at ``game`` (its own included), netted. None when no earlier
-    one is among them, or when there would be fewer than two."""
+    """Every unpaid group transfer between ``game``'s people, netted; None without an earlier one or under two."""
     people = {key(name) for name in names_at(game)}
     parts = [o for o in free_transfers(group) if key(o.payer) in people and key(o.payee) in people]
     if len(parts) < 2 or all(o.game.pk == game.pk for o in parts):
@@ -341,8 +307,7 @@ def carry_plan(group: Group, game: Game) -> Plan | None:
 
 
 def group_plan(group: Group) -> Plan | None:
-    """Every unpaid transfer of the group netted (the group page's 「一起结清」), or None with
-    fewer than two."""
+    """Every unpaid transfer of the group netted (「一起结清」), or None with fewer than two."""
     parts = free_transfers(group)
     if len(parts) < 2:
         return None
@@ -382,8 +347,7 @@ class OpenSettleUp:
 
 
 def open_settle_ups(group: Group, game: Game | None = None) -> list[OpenSettleUp]:
-    """The group's settle-ups not paid in full (``game``'s own only, if given: made at it or
-    holding its transfers), newest first; with ``game``, its paid ones too."""
+    """The group's settle-ups not paid in full (``game``'s own, with its paid ones, if given), newest first."""
     if game is not None:
         found = (
             group.settle_ups.filter(Q(game=game) | Q(parts__transfer__settlement__game=game))
@@ -403,8 +367,7 @@ def open_settle_ups(group: Group, game: Game | None = None) -> list[OpenSettleUp
 
 
 def balances_by_person(owed: list[Owed], settle_ups: list[OpenSettleUp]) -> list[tuple[str, int]]:
-    """What each person is still owed (+) or owes (−) in 分: the free transfers and the unpaid
-    netted ones, the one owed most first; a person square is left out."""
+    """Each person's still owed (+) or owing (−) 分, the most owed first; anyone square left out."""
     names: dict[str, str] = {}
     total: dict[str, int] = {}
 
@@ -425,9 +388,7 @@ def balances_by_person(owed: list[Owed], settle_ups: list[OpenSettleUp]) -> list
 
 
 def together_at(game: Game) -> tuple[list[str], list[tuple[str, str, int]]] | None:
-    """The 一起结清 made at ``game``, as its WeChat text and picture say it: the dates (月-日) of
-    the earlier evenings it took in, and the netted transfers (payer, payee, 分) that replace the
-    game's own; None if the game was settled on its own."""
+    """The 一起结清 made at ``game`` (earlier evenings' 月-日 and the netted transfers), or None if settled alone."""
     settle_up = (
         SettleUp.objects.filter(game=game)
         .prefetch_related("transfers", "parts__transfer__settlement__game")

@@ -1,6 +1,6 @@
-"""牌友圈: a new group, its page (roster, games, standings, what is owed, 再来一局), its share
-page and each person's page; adding a game to a group; settling a group game together with
-earlier evenings. Only an edit link writes; a view link gets the 403 page."""
+"""牌友圈's pages: new, the group page, share, each person's page, joining a game and settling together.
+
+Only an edit link writes; a view link gets the 403 page."""
 
 import re
 
@@ -99,8 +99,7 @@ def _period(request: HttpRequest) -> str:
 
 
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
-    """The group: 再来一局, standings (this week, this month, all time), what is still owed, the
-    games (newest first; ``?archived=1`` the archived ones) and the roster."""
+    """The group: 再来一局, standings, what is still owed, the games (``?archived=1`` the archived) and the roster."""
     group, can_edit = evenings.load_group(request, token)
     standing = standings_context(request, group, can_edit)
     listed = games_context(request, group, can_edit)
@@ -183,8 +182,7 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def person(request: HttpRequest, token: str) -> HttpResponse:
-    """A person's page (``?name=``): their standing this week, this month and all time, their
-    evenings in the group (newest first) and what they still owe or are owed."""
+    """A person's page (``?name=``): standings, their evenings, newest first, and what they owe or are owed."""
     group, can_edit = evenings.load_group(request, token)
     name = request.GET.get("name", "").strip()
     nights = evenings.evenings(group, can_edit)
@@ -260,8 +258,7 @@ UNDONE = gettext_lazy("已撤销一起结清：各笔转账回到各自那场，
 
 
 def said(request: HttpRequest, write, done: str | None = None) -> None:
-    """Run a group ``write``: its refusal is said as a warning and changes nothing, else ``done``
-    (if any) as a success."""
+    """Run a group ``write``: a refusal is a warning and changes nothing, else ``done`` as a success."""
     try:
         write()
     except circle.GroupConflict as conflict:
@@ -309,8 +306,7 @@ def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
 
 @require_POST
 def game_group(request: HttpRequest, token: str) -> HttpResponse:
-    """A game's edit link puts it in a group whose edit link this phone holds (``group``), or
-    takes it out (``group`` empty)."""
+    """Put a game in a group whose edit link this phone holds (``group``), or take it out (``group`` empty)."""
     game = writable_game(request, token)
     group_token = request.POST.get("group", "")
     if group_token:
@@ -329,8 +325,7 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
 
 @require_POST
 def carry(request: HttpRequest, token: str) -> HttpResponse:
-    """Settle a finished group game together with the earlier unpaid transfers between its people
-    (the ones its settle page showed)."""
+    """Settle a finished group game together with the earlier unpaid transfers its settle page showed."""
     game = group_game(request, token)
     ids = evenings.parse_ids(request.POST.get("ids", ""))
     spend_change(game=game)

@@ -1,10 +1,7 @@
 """The table's side of a ruleset: how a hand is entered, titled and marked on the page.
 
-Each ruleset's ``form_side.py`` (in its folder, ``scoring/rulesets/<code>/``) offers ``FORM_SIDE``, an
-instance of its subclass of ``base.FormSide`` (the ruleset's ``entry``), which overrides only what
-the ruleset has; ``FormSide``'s own are a plain win or draw (自摸, or who discarded) with no bets, so a
-ruleset overriding nothing still gets every page. ``base.py`` holds what they share and
-``manual.py`` the manual hand (手动记分, ``MANUAL``), the same in every ruleset. The names:
+Each ruleset's ``form_side.py`` offers ``FORM_SIDE``, a subclass of ``base.FormSide`` overriding only
+what the ruleset has (the defaults are a plain win or draw with no bets). The contract:
 - ``Form``: the hand form (an ``HandForm``): ``step()`` — the next question of the fast path or
   ``"preview"`` — and ``entry(state, rules)`` — the contract's HAND object; None where the entry
   page records no such hand (the seating);
@@ -36,9 +33,7 @@ ruleset overriding nothing still gets every page. ``base.py`` holds what they sh
 - ``PRESET_LABEL``: the new-game form's name for the presets, (zh, en); 底分 by default;
 - ``ANALYSE_WORDS``: its own words on the 算牌 page (诸暨 says 放冲), and
   ``analyse_text(answer, breakdown)``: how 算牌 says an answer it may not win.
-The views ask ``form_side_for(game)`` and never branch on the ruleset's code; ``form_side_of(game, data)``
-gives ``MANUAL`` for a manual hand instead, and ``SEATING`` for a seating entry (换人/换位: a title,
-no bets, and no form yet: ``seating.recordable`` says whether an entry has one).
+The views ask ``form_side_for(game)`` or ``form_side_of(game, data)`` and never branch on the ruleset's code.
 """
 
 from scoring.engine.seating import is_seating
@@ -52,9 +47,7 @@ def form_side_for(game) -> FormSide:
 
 
 def form_side_of(game, data) -> FormSide:
-    """The ``FormSide`` that enters and titles ``data`` (a form's answers or a stored entry): the
-    manual hand's (手动记分, the same in every ruleset), the seating's (换人/换位, likewise) or the
-    game's ruleset's."""
+    """The ``FormSide`` for ``data``: the manual hand's or the seating's (the same in every ruleset), else the game's."""
     if manual.is_manual(data):
         return manual.MANUAL
     return SEATING if is_seating(data) else form_side_for(game)

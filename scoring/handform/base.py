@@ -17,8 +17,7 @@ from scoring.lang import pick
 
 
 def seated_names(game, state) -> list[str]:
-    """The names in seat order at ``state``: who sits where at a seated table (换人/换位 move
-    people between hands: scoring/engine/seating.py), else the game's players."""
+    """The names in seat order at ``state``: the seated table's (scoring/engine/seating.py), else the game's players."""
     seating = getattr(state, "seating", None)
     return list(seating) if seating else list(game.players)
 
@@ -32,8 +31,7 @@ def seat_field(label, required: bool = False) -> forms.TypedChoiceField:
 
 
 class HandForm(forms.Form):
-    """Base of the hand forms: ``SEAT_FIELDS`` take the table's names; ``fix`` reads the
-    correction of the dealer/连庄 that every ruleset offers under 「更多」."""
+    """Base of the hand forms: ``SEAT_FIELDS`` take the table's names; ``fix`` reads the 「更多」 dealer/连庄 correction."""
 
     default_renderer = ENTRY_RENDERER  # Django's, drawing a select in Python (widgets.py)
     SEAT_FIELDS: tuple[str, ...] = ("winner", "discarder", "dealer_fix")
@@ -53,11 +51,9 @@ class HandForm(forms.Form):
     )
 
     def __init__(self, *args, players: list[str], streak: int | None = None, drawn: bool = True, **kwargs):
-        """``streak``: the derived 连庄 count, shown in the empty correction. ``drawn``: the form
-        may be drawn, so it takes its own copy of each field (crispy adds its classes to a
-        widget's attributes as it draws it); a form that is only validated and read (the step
-        bundle's hundred, scoring/table/views/steps.py) shares the table's, which validation never
-        changes (tests/table/test_steps.py checks they are left as they were)."""
+        """``streak``: the derived 连庄 count; ``drawn``: the form takes its own field copies, since crispy mutates them.
+
+        A form only validated and read (the step bundle's) shares the table's (tests/table/test_steps.py checks it)."""
         self.base_fields = {}  # Django's deep copy of them is skipped: the table's copy is below
         super().__init__(*args, **kwargs)
         del self.base_fields
@@ -85,10 +81,7 @@ class HandForm(forms.Form):
 
 @functools.lru_cache(maxsize=256)
 def table_fields(form: type[HandForm], players: tuple[str, ...], streak: int | None) -> dict[str, forms.Field]:
-    """``form``'s fields at a table, made once per names and 连庄 count: Django's deep copy of
-    the class's fields, the names in the seat fields, the correction's placeholder. A form takes
-    its ``own_copy`` of each: an entry page builds a form or two, and the deep copy (every
-    choice list copied and checked again) was a sixth of a step screen's time."""
+    """``form``'s fields at a table, deep-copied once per names and 连庄 count, since the deep copy is costly."""
     fields = copy.deepcopy(form.base_fields)
     named = [("", "—"), *[(s, players[s]) for s in range(len(players))]]
     for name in form.SEAT_FIELDS:
@@ -102,9 +95,7 @@ def table_fields(form: type[HandForm], players: tuple[str, ...], streak: int | N
 
 
 def own_copy(field: forms.Field) -> forms.Field:
-    """What Django's ``Field.__deepcopy__`` gives a form of its own (the widget and its
-    attributes, which crispy adds its classes to, the messages and validators), sharing the
-    choices, which nothing changes in place (a form that needs others assigns a new list)."""
+    """A field a form may change (widget, attributes, messages, validators), sharing the choices, which nothing mutates."""
     copied = shallow_copy(field)
     copied.widget = shallow_copy(field.widget)
     copied.widget.attrs = field.widget.attrs.copy()
@@ -114,21 +105,17 @@ def own_copy(field: forms.Field) -> forms.Field:
 
 
 def shallow_copy(thing):
-    """``copy.copy`` of a plain object, as Django's fields and widgets are (no ``__slots__``, and no
-    ``__copy__``, ``__reduce__`` or ``__setstate__`` of their own: tests/table/test_it_entry_widgets.py
-    checks that): a new instance of its class holding the same attribute values. copy.copy's
-    generic way there (``__reduce_ex__``, then ``_reconstruct``) is most of its cost, and a step
-    bundle (scoring/table/views/steps.py) copies every field and widget of each form it builds
-    (figures: docs/performance.md)."""
+    """``copy.copy`` of a plain object without its generic ``__reduce_ex__`` path, which dominates its cost.
+
+    Only for classes with no ``__slots__``, ``__copy__``, ``__reduce__`` or ``__setstate__`` of their own
+    (tests/table/test_it_entry_widgets.py checks Django's fields and widgets)."""
     copied = object.__new__(type(thing))
     copied.__dict__.update(thing.__dict__)
     return copied
 
 
 def sheet_helper() -> FormHelper:
-    """How crispy draws an entry sheet's fields one by one (``|as_crispy_field``): a small label,
-    no message under the field (a refusal is said once, in the preview panel above, and the field
-    only marked), and no margin of its own: the sheet's grid spaces the fields (app.css)."""
+    """How crispy draws a sheet's fields one by one: small label, no message (the preview says it), no margin."""
     helper = FormHelper()
     helper.form_tag = False
     helper.form_show_errors = False
@@ -146,8 +133,7 @@ class BetRefused(BilingualError):
 
 
 def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str:
-    """A win's title where the hand counts one number (台, 番): 「老王 自摸 4台」, 「小李 1台 ·
-    老王放冲」, or 「流局」. ``count`` is that number's text (empty for a voided hand)."""
+    """A win's title counting one number (台, 番): 「老王 自摸 4台」, 「小李 1台 · 老王放冲」 or 「流局」."""
     if entry["outcome"] != "win":
         return pick("流局", "Draw")
     winner = names[entry["winner"]]
@@ -158,8 +144,7 @@ def win_title(names: list[str], entry: dict, count: str, discard_zh: str) -> str
 
 
 class WinOrDrawForm(HandForm):
-    """A hand that is a win or a draw, the win 自摸 or on a discard (诸暨, 武义二人): winner →
-    「how」 → the ruleset's sheet. ``win_fields()`` gives what the sheet adds to a win's entry."""
+    """A win (自摸 or on a discard) or a draw (诸暨, 武义二人); ``win_fields()`` is what the sheet adds to a win."""
 
     outcome = forms.ChoiceField(choices=[("win", _("胡牌")), ("draw", _("流局"))], required=False)
     winner = seat_field(_("谁胡了"))
@@ -192,8 +177,7 @@ class WinOrDrawForm(HandForm):
 
 
 def win_initial(entry: dict, fix, sheet) -> dict:
-    """Form data for a stored win or draw: outcome, winner, 自摸 or the discarder, correction,
-    and for a win what ``sheet(entry)`` reads back of the ruleset's sheet."""
+    """Form data for a stored win or draw, with what ``sheet(entry)`` reads back of the ruleset's sheet."""
     data: dict = {"outcome": entry["outcome"], **fix_initial(fix)}
     if entry["outcome"] == "win":
         data["winner"] = entry["winner"]
@@ -212,9 +196,7 @@ class DiscardForm(WinOrDrawForm):
 
 
 class FormSide:
-    """The table's side of a ruleset (scoring/handform/__init__.py): a ruleset's ``form_side.py``
-    subclasses it and overrides what it has; the rest is a plain win or draw (自摸, or who
-    discarded: 放冲) titled ×what it is paid on, seats keeping their wind, and no bets."""
+    """The table's side of a ruleset (scoring/handform/__init__.py); the defaults are a plain win or draw with no bets."""
 
     Form: type[HandForm] | None = DiscardForm  # None: the entry page records no such hand
     MISSING: dict = {"winner": _("请选择谁胡了。"), "how": _("请选择自摸，或谁放冲。")}
@@ -233,8 +215,7 @@ class FormSide:
         return win_initial(entry, fix, lambda _entry: {})
 
     def edit_start(self, answers: dict) -> dict:
-        """The answers an edit's first question starts from: the stored hand's (``initial``) less
-        the ones the questions ask, which each question marks 原来 instead."""
+        """The answers an edit's first question starts from: the stored hand's less those the questions ask (marked 原来)."""
         return {key: value for key, value in answers.items() if key not in self.STEP_FIELDS}
 
     def context(self, game, form, state, rules) -> dict:

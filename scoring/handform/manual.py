@@ -1,7 +1,4 @@
-"""手动记分 at the table, the same in every ruleset: each player's change typed in, a note, and
-optionally the next dealer (scoring/engine/manual.py). ``MANUAL`` is the table's side of it, an ``FormSide`` as a ruleset's is
-(its own ``Form``, ``MISSING``, ``initial``, ``TEMPLATE``, ``PARTIAL``, ``context``, ``title``; no
-bets); ``form_side_of`` picks it for a manual hand."""
+"""手动记分 at the table, the same in every ruleset (scoring/engine/manual.py): ``MANUAL`` is its ``FormSide``."""
 
 from decimal import Decimal
 

@@ -1,7 +1,6 @@
-"""换人/换位 in the hand list, the same in every ruleset (scoring/engine/seating.py): a seating
-entry stored as a hand is titled, takes no bets and ends the ones placed before it. ``form_side_of``
-picks ``SEATING`` for a seating entry. Its ``Form`` is None: the entry page does not record or
-edit a seating (``recordable``), so a hand row's 修改 of one answers with a message, never a form."""
+"""换人/换位 in the hand list, the same in every ruleset (scoring/engine/seating.py): titled, no bets, ends those placed.
+
+Its ``Form`` is None (``recordable``): a seating row's 修改 goes to the seating page, never a form here."""
 
 from scoring.handform.base import FormSide
 from scoring.lang import pick

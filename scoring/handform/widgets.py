@@ -1,13 +1,7 @@
-"""How the entry sheets draw their fields: Django's own form renderer, with the select drawn in
-Python instead of through its templates, byte for byte the same.
+"""How the entry sheets draw their fields: Django's renderer, with the select written in Python, byte for byte the same.
 
-Django's select.html includes a template for each option, and that one includes another for
-the option's attributes: an entry sheet's selects make many includes, a large share of the
-preview page's time (docs/performance.md). ``select``
-writes what those three templates write, each value through the template engine's own
-``render_value_in_context`` (localized, escaped unless safe) and ``stringformat`` filter;
-tests/table/test_it_entry_widgets.py draws every entry form both ways. An option drawn by any
-other template than Django's select_option.html leaves the whole select to the templates."""
+Django's select makes two includes per option; tests/table/test_it_entry_widgets.py draws every entry
+form both ways, and an option template other than Django's leaves the select to the templates."""
 
 from django.forms.renderers import DjangoTemplates
 from django.template import Context

@@ -1,11 +1,6 @@
-"""备份: everything a game holds, as the scoring contract's game (which ``score_game`` reads,
-dealer corrections included) plus a ``backup`` object the contract ignores: every hand's
-revision, who entered, edited or voided it and when, the voided hands with their reasons, the
-bets placed for the next hand, the status and the settlement with its 已付 marks
-(docs/contract.md "A backup"). Restoring it gives a game that looks and behaves the same.
+"""备份: a game as the scoring contract's game plus a ``backup`` object the contract ignores (docs/contract.md "A backup").
 
-A file without ``backup`` (what earlier versions wrote: the standing hands only) still
-restores, as an open game; ``notes`` says on the page what such a file cannot hold."""
+Restoring it gives a game that looks and behaves the same; a file without ``backup`` restores as an open game."""
 
 import json
 from datetime import datetime
@@ -32,8 +27,7 @@ def _when(moment: datetime | None) -> str | None:
 
 
 def contract_game(ledger: ReplayView) -> dict:
-    """The game as the scoring contract's input: ``score_game`` gives the totals the page shows.
-    Voided hands are left out; each 更正庄家 is a correction before its hand."""
+    """The game as the contract's input (voids left out, each 更正庄家 a correction before its hand)."""
     game = ledger.game
     active = [row.hand for row in ledger.rows if row.result is not None]
     fixes = [(i, hand.fix()) for i, hand in enumerate(active) if hand.fix() is not None]
@@ -120,9 +114,7 @@ def backup_json(ledger: ReplayView) -> dict:
 
 
 def backup_text(ledger: ReplayView) -> str:
-    """``backup_json`` as the file holds it: compact, and UTF-8 as it is (no \\u escapes), so that
-    the largest game fits the import's limit. The game page's 「导出 JSON」 and the server's
-    nightly export (``manage.py export_games``) write this."""
+    """``backup_json`` compact and UTF-8 as is, so the largest game fits the import's limit."""
     return json.dumps(backup_json(ledger), cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
 
 
@@ -130,10 +122,7 @@ def backup_text(ledger: ReplayView) -> str:
 
 
 def _check_voided(records: list[dict], ruleset, players: list[str]) -> None:
-    """A voided hand is never replayed, only shown (its title, in the list and the CSV), so its
-    entry must be a hand the ruleset reads and can title. It need not score where it stands: an
-    earlier hand edited since may leave it no table it scores at (a 下子 after a dealer win that
-    is one no more), and the game it came from holds it all the same."""
+    """A voided hand is only shown, so it must be readable and titled, but need not score where it stands."""
     game = Game(ruleset=ruleset.code, players=players)
     for record in records:
         if "voided_at" not in record:
@@ -152,8 +141,7 @@ def _check_voided(records: list[dict], ruleset, players: list[str]) -> None:
 
 
 def _rows(records: list[dict], entries: list, fixes: dict) -> list[Hand]:
-    """The hand rows (their game is set as it is created): a standing record takes the next
-    contract hand and its correction."""
+    """The hand rows; a standing record takes the next contract hand and its correction."""
     rows, standing = [], iter(enumerate(entries))
     for record in records:
         checks = record.get("checks", [])
@@ -172,8 +160,7 @@ def seatings_in(data: dict) -> list[list[str]]:
 
 
 def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
-    """Create the game ``data`` describes (the contract has scored it; ``BackupError`` if its
-    ``backup`` object cannot be restored, and then nothing is created)."""
+    """Create the game ``data`` describes; ``BackupError`` (nothing created) if ``backup`` cannot be restored."""
     saved = read_backup(data, ruleset, people=people_in_order(players, seatings_in(data)))
     if saved:
         _check_voided(saved["hands"], ruleset, players)
@@ -203,9 +190,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
 
 
 def notes(data: dict, game: Game) -> list[str]:
-    """What the restored game could not take from the file, said on the page (never silently
-    other totals): an earlier version's file holds no dealer corrections, voids or settlement;
-    a file whose totals no longer replay names each that changed."""
+    """What the restored game could not take from the file, said on the page rather than silently other totals."""
     names, totals = game.players, table(game)[0].totals
     if "backup" not in data:
         if not data["hands"]:

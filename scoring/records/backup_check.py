@@ -17,10 +17,10 @@ from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
 from scoring.paycodes import kind_of
 
-FORMAT = 4  # 1 was the contract's game alone; 2 left the deal at its seat after a seating; 3 had no 收款码 nor 核对
+FORMAT = 4  # what each format holds: docs/contract.md "A backup"
 READABLE = (2, 3, FORMAT)  # a 2 is read as it was written (``seat_kept_the_deal``)
 BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending", "hands", "settlement"))
-# 打几圈, 收款码 and 全部核对后才能结算 (files written before them have none)
+# 打几圈, 收款码 and 全部核对后才能结算: absent from older formats
 BACKUP_OPTIONAL = frozenset(("round_length", "paycodes", "checks_required"))
 PAYCODE_FIELDS = frozenset(("name", "kind", "address", "created_at"))
 MAX_ROUNDS = 99
@@ -205,9 +205,7 @@ def _names(raw, people: list[str]) -> list[str] | None:
 
 
 def _settlement(raw, people: list[str]) -> dict | None:
-    """The settlement, by person: ``fee_payee`` and each transfer's ``payer``/``payee`` index its
-    ``names`` (format 3: the people who played) or else the game's people (the contract's
-    ``people``: the players, then each newcomer)."""
+    """The settlement by person, indexed by its ``names`` (format 3) or else the game's people."""
     if raw is None:
         return None
     s = _object(raw, SETTLEMENT_FIELDS, ("结算", "the settlement"), optional=SETTLEMENT_OPTIONAL)
@@ -239,8 +237,7 @@ def _settlement(raw, people: list[str]) -> dict | None:
 
 
 def _paycodes(raw, people: list[str]) -> list[dict]:
-    """The game's 收款码: each a person of the game, a kind and an address of that kind, as the
-    upload would have taken it (scoring/paycodes.py), one of each kind per person."""
+    """The game's 收款码, each checked as the upload would take it (scoring/paycodes.py), one per kind per person."""
     if raw is None:
         return []
     if not isinstance(raw, list) or len(raw) > 2 * len(people):
@@ -262,9 +259,7 @@ def _paycodes(raw, people: list[str]) -> list[dict]:
 
 
 def read_backup(data: dict, ruleset, people: list[str]) -> dict | None:
-    """``data``'s ``backup`` object, checked (``BackupError`` says what is wrong), or None for a
-    file without one. ``data`` is a game the contract has scored; ``people``, its people in order
-    of first appearance."""
+    """``data``'s ``backup`` object checked (``BackupError`` says what is wrong), or None for a file without one."""
     if "backup" not in data:
         return None
     raw = _object(data["backup"], BACKUP_FIELDS, ("backup", "backup"), optional=BACKUP_OPTIONAL)

@@ -50,9 +50,7 @@ CSV_HEADER_EN = ["Hand", "Status", "Dealer", "Streak", "Result", "{count}", "Pay
 
 
 def game_csv(ledger: ReplayView) -> str:
-    """One row per payment (a hand without payments gets one row), then each person's net (empty
-    for one sitting out) and running total: every person of the evening, in order of first
-    appearance. A seating (换人/换位) is a row of its own, with no 局 number."""
+    """One row per payment, then each person's net and running total in the evening's order; a seating is its own row."""
     evening_ = by_person(ledger.game, ledger.rows)
     people = evening_.people
     out = io.StringIO()
@@ -120,9 +118,7 @@ _FIELD = re.compile(r"(?<![A-Za-z0-9_：:])[a-z][a-z0-9_]*(?![A-Za-z0-9_])")
 
 
 def in_table_terms(text: str, code=None) -> str:
-    """An engine refusal for a person restoring a backup: Chinese terms for the fields and the
-    house rules (of the backup's ruleset ``code``; of every ruleset when it names none known), no §
-    references. Unknown names (「未知字段：x」) stay as the file spells them."""
+    """An engine refusal in the table's Chinese terms for a person restoring a backup; unknown names stay as spelled."""
     rulesets = [r for r in all_rulesets() if r.code == code] or all_rulesets()
     own = {n: t for r in rulesets for n, t in [*r.field_terms.items(), *((k, i.zh) for k, i in r.rule_info.items())]}
     terms = {**FIELD_TERMS, **own}
@@ -130,9 +126,7 @@ def in_table_terms(text: str, code=None) -> str:
 
 
 def import_game(data) -> Game:
-    """Create a game from a backup (scoring/records/backup.py; contract JSON from an earlier version):
-    scored first, so a bad file changes nothing (nor one holding more people than a game may).
-    A file of backup format 2 scores as it was written: its seatings kept the deal at their seat."""
+    """Create a game from a backup, scored first so a bad or oversized file changes nothing."""
     if isinstance(data, dict) and isinstance(data.get("backup"), dict) and data["backup"].get("format") == 2:
         data = seat_kept_the_deal(data)
     try:
@@ -160,9 +154,7 @@ def import_game(data) -> Game:
 
 
 def share_text(ledger: ReplayView, settlement=None) -> str:
-    """A few lines for WeChat in the page's language: each person's total (with the seat they sit
-    in now; none for one sitting out) and the hand count and, once settled, each person's 元 (and
-    what 抹零 moved), the rate and fee, who advanced the fee and every transfer."""
+    """A few lines for WeChat in the page's language: totals, hand count and, once settled, 元, rate, fee and transfers."""
     game, zh = ledger.game, chinese()
     seats = SEATS_ZH if zh else SEATS_EN
     count = ledger.active_count()
@@ -211,8 +203,7 @@ def share_text(ledger: ReplayView, settlement=None) -> str:
 
 
 def together_lines(game, zh: bool) -> list[str]:
-    """一起结清 made at ``game`` (scoring/groups/evenings.py ``together_at``): the evenings it took in and
-    the transfers that replace tonight's; none if the game was settled on its own."""
+    """The 一起结清 made at ``game`` (``together_at``) as share-text lines; none if settled alone."""
     together = together_at(game)
     if together is None:
         return []

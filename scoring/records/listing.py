@@ -1,7 +1,6 @@
-"""The games a phone opened (and the signed-in person's), as the home page, 历史牌局 and 个人统计
-list them. Each line is read from the game's stored replay (scoring/replay.py: the totals, the
-number of hands that count, each person's tally), never from its hands, so a list costs the same
-few queries whatever the number of games and hands."""
+"""The games a phone opened (and the signed-in person's) as the home page, 历史牌局 and 个人统计 list them.
+
+Each line comes from the stored replay, never the hands, so a list is a few queries whatever its size."""
 
 from dataclasses import dataclass
 
@@ -16,8 +15,7 @@ from scoring.replay import ReplayError, cached_state, rebuild
 
 @dataclass
 class GameLine:
-    """One game of a list: the link this phone holds, and the stored totals of every person of the
-    evening, in order of first appearance."""
+    """One game of a list: the link this phone holds and every person's stored total, in order of first appearance."""
 
     game: Game
     token: str
@@ -63,8 +61,7 @@ def my_games(tokens: list[str], *, archived: bool | None = False) -> QuerySet:
 
 
 def lines(games, tokens: list[str]) -> list[GameLine]:
-    """Each game as its stored replay has it. A cache from an older version is rebuilt once (it
-    then stays current); a game that no longer replays is left out (its own page says why)."""
+    """Each game as its stored replay has it; an old cache is rebuilt once, a game that no longer replays left out."""
     tokens = set(tokens)
     result = []
     for game in games:

@@ -1,5 +1,4 @@
-"""The summary's table in plain Python (2,000 rows). The game page's hand list is a template,
-templates/table/_hand_row.html, each row cached (scoring/table/presenters.py ``hand_rows_html``)."""
+"""The summary's table in plain Python, since it can hold thousands of rows."""
 
 from django.utils.html import format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -17,9 +16,7 @@ def _cells(nets, people: int) -> SafeString:
 
 
 def summary_rows_html(hands, people: int) -> SafeString:
-    """The summary's table of every standing row, from (number, title, nets by person; None for a
-    seating, which has no number either): 2,000 rows take ~20 ms this way and ~200 ms through the
-    template engine."""
+    """The summary's rows from (number, title, nets by person); a seating has no number and None nets."""
     return format_html_join(
         "",
         '<tr><td>{}</td><td class="title"><bdi>{}</bdi></td>{}</tr>',

@@ -7,14 +7,12 @@ from scoring.lang import chinese, pick
 from scoring.people import by_person
 from scoring.replay import all_nets
 
-# One per person of the evening, in order of first appearance (the first four are the first
-# seating's, as before people could change): the lines.
+# One per person of the evening, in order of first appearance.
 COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f", "#5d4037", "#ad1457")
 # Colour is not the only tell (a deuteranope sees the red and green lines alike): each person's line
 # also has its own dash pattern and its own mark at the line's end and in the legend.
 DASHES = ("", "7 3", "2 2.5", "9 3 2 3", "4 2", "1 3", "12 4", "6 2 1 2")
-# Names a legend row holds, and the height each further row adds: two a row leave room for a name of
-# 8 CJK characters beside a total of 7 (four a row overlapped: 「诸葛大力 +19」 ran into the next mark).
+# Two names a legend row leave room for 8 CJK characters beside a total of 7; each further row adds 16.
 LEGEND_SLOTS, LEGEND_ROW = 2, 16
 # The legend's totals take the money colours of app.css: 红涨绿跌 in Chinese, the other way in English.
 RED, GREEN, EVEN = "#c62828", "#2e7d32", "#222"
@@ -45,16 +43,13 @@ def running_totals(nets: list[list[int]]) -> list[list[int]]:
 
 
 def _scale(lo, hi, top: float, bottom: float):
-    """Points to a y coordinate. Totals may be exact halves (诸暨's ``Fraction``): coordinates are
-    drawn as plain decimals, since ``round()`` of a Fraction stays a Fraction (``971/10``), which
-    SVG cannot read."""
+    """Points to a y coordinate as a plain decimal, since ``round()`` keeps 诸暨's Fraction halves, which SVG cannot read."""
     span = (hi - lo) or 1
     return lambda v: round(float(bottom - (v - lo) * (bottom - top) / span), 1)
 
 
 def running_totals_svg(names: list[str], nets: list[list[int]], title: str, place: tuple | None = None) -> str:
-    """An accessible SVG: one line per player over the hands, a zero line, a legend below.
-    ``place`` (x, y, width, height) draws it inside a larger picture (scoring/settle/picture.py)."""
+    """An accessible SVG of each player's running total; ``place`` draws it inside a larger picture."""
     series = running_totals(nets) if nets else [[0] for _ in names]
     hands = len(nets)
     values = [v for line in series for v in line]
@@ -95,8 +90,7 @@ def running_totals_svg(names: list[str], nets: list[list[int]], title: str, plac
 
 
 def _mark(seat: int, x: float, y: float) -> str:
-    """The person's own mark (● ■ ▲ ◆; from the fifth person on the same shapes, hollow) centred
-    at (x, y), in their colour."""
+    """The person's mark (● ■ ▲ ◆, hollow from the fifth person) centred at (x, y), in their colour."""
     colour, r = COLOURS[seat % len(COLOURS)], 4.5
     if seat % len(COLOURS) >= 4:
         solid = _mark(seat % 4, x, y)
@@ -124,8 +118,7 @@ def chart_words(title: str, names: list[str], series: list[list]) -> str:
 
 
 def legend_name(name: str, players: int) -> str:
-    """A name short enough for its slot of the legend (about 8 narrow characters between four
-    players, with the total beside it): longer names end with …"""
+    """A name cut with … to fit its legend slot (about 8 narrow characters)."""
     return clip(name, 16 // players * 2 if players > 2 else 16)
 
 

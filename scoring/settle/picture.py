@@ -1,10 +1,6 @@
-"""The evening as a picture for the group chat (晒图): the facts of the settle page drawn as one
-SVG, 1080 px wide. The phone turns it into a PNG (static/js/app.js) with its own fonts, so
-Chinese names render whatever they are and the server needs no font; without JavaScript the SVG
-itself is the picture.
+"""The evening as a 1080 px SVG for the group chat (晒图), from the same numbers as the settle page.
 
-The numbers come from the same places as the settle page: the settlement's frozen balances and
-transfers once the game is settled, the game's stored totals before."""
+The phone turns it into a PNG with its own fonts (static/js/app.js), so the server needs none."""
 
 import re
 from dataclasses import dataclass, field
@@ -59,8 +55,7 @@ class Facts:
 
 
 def facts_of(game: Game, settlement: Settlement | None) -> Facts:
-    """The picture's facts, by person (everyone who played a hand, sitting out now or not): a settled
-    game in 元 with its transfers, an open one in points."""
+    """The picture's facts by person who played: a settled game in 元 with its transfers, an open one in points."""
     names, nets = all_nets(game)
     if settlement is not None:
         points = [from_json(p) for p in settlement.points]
@@ -108,8 +103,7 @@ def facts_of(game: Game, settlement: Settlement | None) -> Facts:
 
 
 def biggest_hand(nets: list, names: list[str]) -> tuple[int, str, object] | None:
-    """The counted hand with the largest single gain: (its number among the counted hands, who
-    won it, the points); the earliest one when several tie. ``nets`` are by person."""
+    """(number, winner, points) of the counted hand with the largest single gain, the earliest on a tie."""
     best = None
     for number, net in enumerate(nets, start=1):
         person = max(range(len(net)), key=lambda s: net[s])
@@ -119,8 +113,7 @@ def biggest_hand(nets: list, names: list[str]) -> tuple[int, str, object] | None
 
 
 def money_words(person: Person) -> str:
-    """「赢 153 元」「输 47 元」 as the share text says it (scoring/yuan.py); in points (分) before
-    the game is settled."""
+    """「赢 153 元」「输 47 元」 as the share text says it (scoring/yuan.py); in points before settling."""
     if person.fen is not None:
         return won_or_lost(person.fen, chinese())
     value = person.points
@@ -136,8 +129,7 @@ def transfer_words(payer: str, payee: str, fen: int) -> str:
 
 
 def wrapped(text: str, room: int) -> list[str]:
-    """``text`` in lines of at most ``room`` narrow characters, broken after its commas (each
-    person's part whole, its name cut as the picture cuts names)."""
+    """``text`` in lines of at most ``room`` narrow characters, broken after commas so each person's part stays whole."""
     lines: list[str] = []
     for piece in re.split(r"(?<=，)|(?<=, )", text) if text else []:
         if lines and width(lines[-1] + piece) <= room:

@@ -1,24 +1,8 @@
 """A hand kept on a phone without network, checked as it arrives (docs/offline.md "Held").
 
-With a kept hand the phone sends what it saw: ``kept``, a stamp the server signed on the preview
-it confirmed (the next hand's seq, the game's version, who sat where, who dealt, each seat's
-amount as shown) or on the bundle of steps it was kept from (the same with the bets placed on the
-game page, and no amounts: that hand was never previewed, its amounts are worked out at the table
-it was kept at); and ``mine``, the hands this phone's earlier kept hands became. Under the game's
-row lock (``services.record_hand``'s ``hold``) such a hand is held, nothing recorded, when
-
-- another phone recorded the same hand meanwhile: a hand from the stamp's seq on, none of this
-  phone's own, with the same result (what happened, who won, who discarded) and the same people
-  at the table (``Check.same_hand``);
-- it would score differently where it lands than what the phone showed: each person's amount
-  (another dealer, other bets, another 连庄).
-
-The phone then shows a card (templates/table/_held_hand.html) and sends back the answer with
-``agreed``, a stamp of the question as it was asked: the amounts shown on the card and the hands
-said not to be the same. An answer is checked again under the lock like the hand itself: a hand
-recorded since is asked about in turn, amounts changed since are shown again. So two phones that
-answer the same question are applied one after the other, each exactly once.
-"""
+The phone sends the signed ``kept`` stamp of what it saw; under the game's row lock the hand is held
+when another phone recorded it meanwhile or it would score differently, and each card's answer is
+checked again the same way, so two phones answering one question are each applied exactly once."""
 
 from dataclasses import dataclass, field
 
@@ -38,9 +22,7 @@ MAX_LOOKED_AT = 500  # the hands recorded meanwhile that are compared with a kep
 
 
 def stamp(game, seq: int, state, net: list | None = None, pending: dict | None = None) -> str:
-    """The table a hand is kept at, signed: the next hand's ``seq``, the game's version, who sits
-    where and deals (``state``), and each seat's amount the phone shows (``net``) or the bets
-    placed (``pending``)."""
+    """The signed table a hand is kept at: next ``seq``, version, seats and dealer, and amounts shown or bets placed."""
     data: dict = {"g": game.pk, "s": seq, "v": game.version, "w": list(state.seating), "d": state.dealer}
     if net is not None:
         data["n"] = [to_json(n) for n in net]
@@ -84,10 +66,7 @@ def seqs(text: str, limit: int = MAX_MINE) -> set[int]:
 
 @dataclass
 class Kept:
-    """The table a hand was kept at, as the server reads what the phone sent: from ``since`` on
-    the hands were recorded meanwhile (``mine`` are the phone's own), who sat where (``names``) and
-    dealt (``dealer``), and each seat's amount as the phone showed it or as the hand scored there
-    (``before``; None when it cannot be told)."""
+    """The table a hand was kept at, as read from the phone: hands since, seats, dealer and each seat's amount (``before``)."""
 
     since: int
     names: list[str]
@@ -98,9 +77,7 @@ class Kept:
 
 @dataclass
 class Agreed:
-    """The question a phone answers, as the server asked it: the card (``kind``), the amounts it
-    showed per seat of ``names``, the hands said not to be the same (``dismissed``) and the one it
-    asked about (``asked``)."""
+    """The question a phone answers, as asked: the card's ``kind``, its amounts, ``dismissed`` and ``asked`` hands."""
 
     kind: str
     names: list[str]
@@ -139,8 +116,7 @@ def by_person(names: list[str], net: list) -> dict:
 
 
 def result_key(entry: dict, names: list[str]) -> tuple | None:
-    """What happened in a hand, by person: the outcome, how it was won and who won, discarded or
-    left (a manual hand: every seat's amount); None for a seating, never compared."""
+    """What happened in a hand, by person (outcome, how, who won or discarded); None for a seating."""
     if is_seating(entry):
         return None
     people = []
@@ -152,10 +128,7 @@ def result_key(entry: dict, names: list[str]) -> tuple | None:
 
 
 class Check:
-    """``services.record_hand``'s ``hold`` for a kept hand: under the game's row lock, raises
-    ``services.Held`` when another phone recorded the same hand meanwhile, or when the hand
-    scores differently where it lands than the amounts the phone showed (``agreed``'s when it
-    answers a card). A hand the rules refuse where it lands is refused with the reason instead."""
+    """``services.record_hand``'s ``hold`` for a kept hand: raises ``services.Held`` for the same hand or a changed score."""
 
     def __init__(self, entry: dict, kept: Kept, agreed: Agreed | None = None):
         self.entry, self.kept, self.agreed = entry, kept, agreed

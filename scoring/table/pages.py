@@ -1,5 +1,4 @@
-"""The helpers the table's views share, and 牌友圈's pages too: the game page's answer, a
-write's confirm and refusals, the people a preview changes, the LAN address and QR codes."""
+"""Helpers the table's and 牌友圈's views share: the game page's answer, confirms and refusals, the LAN address, QR codes."""
 
 import re
 from urllib.parse import urlencode
@@ -39,9 +38,7 @@ def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | Non
 
 
 def to_game(request: HttpRequest, token: str) -> HttpResponse:
-    """The game page after a write. A plain form POST gets Post/Redirect/Get (a 302); htmx's
-    boosted POST gets the game page itself, with ``HX-Push-Url`` (django-htmx's ``push_url``)
-    for the address bar: one round trip instead of two (the redirect, then the page)."""
+    """The game page after a write: a 302 for a plain POST, the page itself with ``HX-Push-Url`` for htmx (one round trip)."""
     url = reverse("game", args=[token])
     if not request.htmx:
         return redirect(url)
@@ -60,30 +57,26 @@ def confirming(request: HttpRequest) -> bool:
 
 
 def posted_version(request: HttpRequest) -> int:
-    """The game's version the confirmed preview was made at (``unstamped`` refuses a form
-    without one before this is read)."""
+    """The game's version the confirmed preview was made at (``unstamped`` has refused a form without one)."""
     return ascii_int(request.POST.get("version", ""), -1)
 
 
 def unstamped(request: HttpRequest, *names: str) -> str | None:
-    """The refusal of a confirm whose form lacks the game's ``version`` (or the hand's
-    ``revision``): without them a stale preview could not be told from a fresh one."""
+    """Refuse a confirm lacking ``version`` (or ``revision``): without it a stale preview cannot be told from a fresh one."""
     if all(ASCII_DIGITS.fullmatch(request.POST.get(name, "")) for name in names):
         return None
     return _("这个表单缺少版本信息（可能是旧的页面），什么都没有改。请看新的预览，再确认。")
 
 
 def people_change(preview: services.Preview) -> list[tuple]:
-    """(name, total before, total after, difference) for each person of the evening, in order of
-    first appearance (someone a change brings in or takes out counts 0 where absent)."""
+    """(name, before, after, difference) per person of the evening, 0 where a change brings them in or takes them out."""
     before, after = dict(preview.people_before), dict(preview.people_after)
     names = [*before, *(name for name in after if name not in before)]
     return [(n, before.get(n, 0), after.get(n, 0), after.get(n, 0) - before.get(n, 0)) for n in names]
 
 
 def other_hands(game: Game, preview: services.Preview, people: list[str]) -> list[dict]:
-    """Each other hand an edit or a void changes: its 第N局, title and (before, after) for each of
-    ``people`` (None where they did not sit at it, before and after)."""
+    """Each other hand a change moves: its 第N局, title and (before, after) per person (None where absent)."""
     rows = []
     for o in preview.others:
         before = person_nets(people, o.names_before, o.before)
@@ -96,9 +89,7 @@ def other_hands(game: Game, preview: services.Preview, people: list[str]) -> lis
 
 
 def confirm(request: HttpRequest, token: str, write, done: str, page=None) -> HttpResponse:
-    """Run a service write. Success (``done``, its 第N局 filled in), or a refusal (another phone was first), is a message on the
-    fresh game page; a stale preview is asked again, fresh; a hand the rules refuse stays on
-    its ``page`` (an ``HandPage``, the seating page's ``Shown``) with the reason."""
+    """Run a service write: success or refusal as a message on the game page, a stale preview re-asked, a rules refusal on ``page``."""
     try:
         write()
     except ReplayError as error:
@@ -118,8 +109,7 @@ def confirm(request: HttpRequest, token: str, write, done: str, page=None) -> Ht
 
 
 def answers_url(request: HttpRequest) -> str:
-    """The entry page's address with the posted answers (a GET of it shows the same page), never
-    its one-time fields nor the ones left empty."""
+    """The entry page's address with the posted answers, less its one-time and empty fields."""
     query = [(k, v) for k in request.POST for v in request.POST.getlist(k) if k not in ONE_TIME and v != ""]
     return f"{request.path}?{urlencode(query)}"
 
@@ -128,9 +118,7 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def lan_base(request: HttpRequest, always: bool = False) -> str | None:
-    """``make run`` (debug) on the table's Wi-Fi: the address friends' phones can open, e.g.
-    http://192.168.1.23:8000. Only when this page was opened on the machine itself
-    (127.0.0.1/localhost), or ``always``; never outside debug."""
+    """The address friends' phones can open under ``make run`` (http://192.168.1.23:8000): debug only, for a page opened on the machine itself unless ``always``."""
     addresses = getattr(settings, "LAN_ADDRESSES", [])
     if not (settings.DEBUG and addresses):
         return None
@@ -151,9 +139,7 @@ def ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool,
 
 
 def list_page(request: HttpRequest, game: Game) -> int | None:
-    """The page of the whole hand list asked for (``?page=N``; ``?all=1`` is page 1), or None
-    for the game page's latest hands; one past the last is the last. Polls carry it, so a phone
-    stays on its page."""
+    """The hand list's page asked for (``?page=N``; ``?all=1`` is 1), or None for the latest; past the last is the last."""
     raw = request.GET.get("page") or ("1" if request.GET.get("all") else "")
     if not (raw.isascii() and raw.isdigit() and 0 < len(raw) <= 6):
         return None
@@ -164,10 +150,7 @@ def list_page(request: HttpRequest, game: Game) -> int | None:
 def ledger_page(
     request: HttpRequest, template: str, game: Game, token: str, can_edit: bool, here: str = ""
 ) -> HttpResponse:
-    """``template`` with the ledger, kept rendered until the game changes (scoring/pagecache.py).
-    It is rendered from the game's row, this phone's 「我是」 person, the list's page and the
-    address the language switch returns to (``here``, else the page's own address without any
-    other query), never from the rest of the query, so a query string cannot make another copy."""
+    """``template`` with the ledger, cached until the game changes, keyed by nothing a query string can vary."""
     me, page = device.my_name(request, game), list_page(request, game)
     here = here or (f"{request.path}?page={page}" if page is not None else request.path)
 
@@ -179,8 +162,7 @@ def ledger_page(
 
 
 def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, here: str = "") -> HttpResponse:
-    """The game page: its own address's answer, and a write's answer to htmx (``to_game``),
-    which names the page's address (``here``, where the language switch comes back to)."""
+    """The game page: its own address's answer, and a write's answer to htmx (``to_game``) at ``here``."""
     response = ledger_page(request, "table/game.html", game, token, can_edit, here)
     device.remember_game(request, response, token)
     claim(request, game, token)

@@ -59,8 +59,7 @@ class HandRow:
 
 
 def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
-    """e.g. 南家 自摸 ×2, 北家 平胡 ×1 · 东家放铳, 流局 (in the game's ruleset's words), with the
-    names of who sat at the hand (``names``; the game's first seating by default)."""
+    """A hand's title in the ruleset's words (南家 自摸 ×2, 流局), with ``names`` (the first seating by default)."""
     return form_side_of(game, entry).title(names or game.players, entry, result)
 
 
@@ -77,8 +76,7 @@ def seats_in_people_order(people: list[str], names: list[str]) -> list[int]:
 
 
 def in_people_order(people: list[str], names: list[str], net: list) -> list[tuple[str, object]]:
-    """A hand's (name, net) for each seat, in ``people``'s order: the same person keeps the same
-    place in every row whatever seat they took, and someone sitting out is not listed."""
+    """A hand's (name, net) in ``people``'s order, so each person keeps one column; someone sitting out is left out."""
     return [(names[seat], net[seat]) for seat in seats_in_people_order(people, names)]
 
 
@@ -90,9 +88,7 @@ def hand_row(
     names: list[str] | None = None,
     people: list[str] | None = None,
 ) -> HandRow:
-    """A hand as the list shows it; ``names``: who sat at it, in seat order (the first seating by
-    default); ``people``: the evening's order of people its amounts are listed in (the game's own
-    by default)."""
+    """A hand as the list shows it, with ``names`` in seat order and its amounts in ``people``'s order."""
     names = list(names or game.players)
     seating = is_seating(hand.entry)
     nets = []
@@ -121,12 +117,7 @@ def _digest(value) -> str:
 
 
 def row_key(hand: Hand, number: int | None, names: str, lang: str, edit_url: str, checked: str = "") -> str:
-    """What one row's HTML depends on: the hand as written (its revision: entry, edit, void;
-    its creation time, should a restored database reuse ids), its 第N局 (a void before it
-    renumbers it), its cached result (an edit of an earlier hand rescores it without touching
-    its revision), the names of who sat at it, the language, the link its 修改/作废 buttons use
-    ("" when it has none), who said 对 (``checked``) and the release (scoring/pagecache.py
-    ``build``: its templates and wording)."""
+    """Everything one row's HTML depends on, so the cached row is redrawn exactly when one of them changes."""
     result = "void" if hand.voided else _digest(hand.result)
     made = hand.created_at.timestamp() if hand.created_at else 0
     return f"{ROW_KEY}:{build()}:{hand.pk}:{made}:{hand.revision}:{number}:{result}:{names}:{lang}:{edit_url}:{checked}"
@@ -137,8 +128,7 @@ CHECKS_TEMPLATE = "table/_hand_checks.html"
 
 @dataclass
 class RowChecks:
-    """What the strip under a hand says (核对): who flagged it and why, who is still to check it,
-    and whether this phone's person is to check it now (``mine``; ``mine_wrong``: they said 有误)."""
+    """What a hand's 核对 strip says: who flagged it and why, who is still to check, and this phone's part (``mine``)."""
 
     seq: int
     revision: int
@@ -149,8 +139,7 @@ class RowChecks:
 
 
 def row_checks(row, names: list[str], said: list, me: str | None, playing: bool, can_edit: bool) -> RowChecks | None:
-    """The strip of a hand that stands (None for a voided hand or a seating): checks are said
-    only while the game is played, through the edit link, by a phone whose 「我是」 played it."""
+    """A standing hand's strip (None for a void or seating): checks only while playing, by a phone whose 「我是」 played it."""
     if row.result is None or is_seating(row.hand.entry):
         return None
     _ok, wrong, waiting = handchecks.sort_checks(names, said)
@@ -162,9 +151,7 @@ def row_checks(row, names: list[str], said: list, me: str | None, playing: bool,
 
 
 def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None = None) -> SafeString:
-    """The hand list, newest first: each row rendered from _hand_row.html once, then served from
-    the cache until the hand, its result, the names, its checks or the language change; under a
-    row, its 核对 strip (this phone's buttons among it), rendered each time."""
+    """The hand list, newest first: each row cached (``row_key``), its 核对 strip rendered each time."""
     lang, seatings = translation.get_language() or "", Seatings.of_game(game)
     people = evening_people(game)
     base_url = reverse("game", args=[token])
@@ -175,8 +162,7 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None 
         [c.person for c in handchecks.sort_checks(names, said.get(row.hand.pk, []))[0]]
         for row, names in zip(rows, seated, strict=True)
     ]
-    # The row lists its people in the evening's order: a change of that order (a seating before it
-    # edited or voided) is a new row even where its seats are not.
+    # A change of the evening's order of people (a seating edited or voided) must redraw the row.
     keys = [
         row_key(
             row.hand,
@@ -212,8 +198,7 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None 
 
 
 def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -> list[Tile]:
-    """One tile per seat: who sits there now and their total for the evening (a person's, over
-    every seat they sat in)."""
+    """One tile per seat: who sits there now and their evening's total over every seat they sat in."""
     state = ledger.state if ledger else None
     module = form_side_for(game)
     marks = module.marks
@@ -243,8 +228,7 @@ def earlier_text(n: int) -> str:
 
 
 def sitting_out(state, played: set[str]) -> list[tuple[str, object]]:
-    """(name, total) of every person not at the table now who has ``played`` a hand that stands
-    (scoring/replay.py); one who never played is no part of the evening."""
+    """(name, total) of each person off the table now who ``played`` a standing hand."""
     seated = {key(name) for name in state.seating}
     return [(name, total) for name, total in state.people() if key(name) not in seated and key(name) in played]
 

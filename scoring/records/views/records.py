@@ -44,8 +44,7 @@ def history(request: HttpRequest) -> HttpResponse:
 
 @never_cache
 def stats(request: HttpRequest) -> HttpResponse:
-    """个人统计 of every game this phone (or account) holds, archived ones included: each game's
-    stored totals and tallies added up, no hand read."""
+    """个人统计 of every game this phone or account holds: the stored totals and tallies added up, no hand read."""
     tokens = my_tokens(request)
     games = [(line.names, line.totals, line.tally) for line in lines(my_games(tokens, archived=None), tokens)]
     return render(request, "records/stats.html", {"stats": player_stats(games), "game_count": len(games)})
@@ -93,8 +92,7 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def read_backup(raw: bytes):
-    """The backup's JSON, or ImportRefused saying why not: read as strictly as the API reads it
-    (no NaN or Infinity, no repeated key, no lone surrogate; deep nesting, huge numbers)."""
+    """The backup's JSON read as strictly as the API reads it, or ImportRefused saying why not."""
     try:
         return loads(raw)
     except ScoringError as error:

@@ -1,5 +1,4 @@
-"""收款码 on the settle page: a person's code for this game added or removed by the edit link,
-and its picture, drawn again by the app, for every link (the payers need it)."""
+"""收款码 on the settle page: added or removed by the edit link; its picture served to every link, since payers need it."""
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse

@@ -21,7 +21,6 @@ def picture(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def picture_file(request: HttpRequest, token: str) -> HttpResponse:
-    """The picture as SVG: what the phone draws into a PNG, and the image itself without JavaScript
-    (private, no-store like every token page: scoring/middleware.py)."""
+    """The picture as SVG, private and no-store like every token page (scoring/middleware.py)."""
     _game, facts = _facts(request, token)
     return HttpResponse(picture_svg(facts), content_type="image/svg+xml; charset=utf-8")

@@ -79,9 +79,7 @@ def paycodes_context(codes: dict, people: list[str]) -> dict:
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
-    """The settle-up screen, by person (everyone who played a hand, sitting out now or not): a form and
-    its live preview while playing, the transfers after; the form's own refresh of the preview
-    gets only the preview (a navigation, the whole page)."""
+    """The settle screen by person: the form and its live preview while playing, the transfers after."""
     game, can_edit = load_game(request, token)
     ledger = stored_replay(game, limit=1)  # its totals and counts come from the game's row: no hand list here
     context = {"game": game, "token": token, "can_edit": can_edit, "ledger": ledger}

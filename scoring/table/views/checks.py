@@ -14,8 +14,7 @@ from scoring.table.pages import finished, to_game
 
 @require_POST
 def check(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    """One tap under the hand: signed by this phone's 「我是」, counted against the game's budget of
-    changes (every phone refetches its page), refused with the reason and nothing changed."""
+    """One 核对 tap, as this phone's 「我是」, counted against the game's budget of changes."""
     game = writable_game(request, token)
     if stop := finished(request, game, token):
         return stop

@@ -1,8 +1,7 @@
-"""修改 a hand: the record flow's questions and sheet, started from the stored hand's answers (each
-question marks its old answer 原来), ending in the same preview and 确认修改. An edit that would
-break a later hand names it and offers to fix or void that hand too: the changes so far ride in
-the address (``with``, signed), and the later hand's page previews them all and confirms them at
-once (``services.change_hands``)."""
+"""修改 a hand: the record flow started from the stored answers (marked 原来), ending in the same preview.
+
+An edit that breaks a later hand offers to fix or void it too: the changes so far ride signed in
+``with``, and the last page confirms them at once (``services.change_hands``)."""
 
 from functools import partial
 from urllib.parse import urlencode
@@ -31,8 +30,7 @@ SALT = "scoring.edit.together"
 
 
 class EditPage(hand_views.HandPage):
-    """The entry page of a stored hand, with the changes of other hands confirmed with it
-    (``earlier``); a later hand it breaks is offered to fix or void too (``blocked``)."""
+    """The entry page of a stored hand, with the changes confirmed with it (``earlier``) and a broken later hand (``blocked``)."""
 
     def __init__(self, request, game, before, data, *, hands, hand, earlier, **context):
         super().__init__(request, game, before, data, **context)
@@ -84,8 +82,7 @@ def numbers(hands: list[Hand], changes: list[services.Change]) -> str:
 
 
 def answers(request: HttpRequest, game: Game, hand: Hand):
-    """The answers: a POST's, a GET's, or (the first question, asked with none) the stored
-    hand's less those the questions ask again."""
+    """A POST's or GET's answers, or for the first question the stored hand's less those asked again."""
     query = request.POST if request.method == "POST" else request.GET
     if set(query) - {TOGETHER}:
         return query

@@ -35,8 +35,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def readyz(request: HttpRequest) -> HttpResponse:
-    """Readiness, for the load balancer: 200 when the database and the shared cache answer, else
-    503; the body names each check (scoring/ready.py). Nothing is written but Redis's probe key."""
+    """Readiness for the load balancer: 200 or 503 naming each check (scoring/ready.py); writes only Redis's probe key."""
     results = ready.checks()
     ok = all(result == "ok" for result in results.values())
     response = JsonResponse(results, status=200 if ok else 503)
@@ -63,9 +62,7 @@ def home(request: HttpRequest) -> HttpResponse:
 
 
 def game_in_play(request: HttpRequest) -> str | None:
-    """The link of the game this phone opened last (scoring/device.py), if it is still being
-    played (not settled, not archived): where the installed app opens (its manifest's start_url,
-    ``/?from=app``). Otherwise the home page, as from any other link."""
+    """Where the installed app opens (``/?from=app``): the last game this phone opened if still played, else home."""
     last = device.remembered_tokens(request)[:1]
     if not last:
         return None
@@ -120,10 +117,7 @@ def game_page(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def poll(request: HttpRequest, token: str) -> HttpResponse:
-    """Has the game changed since version ``v``? 204 (one indexed query, or none with the shared
-    cache: scoring/live.py) or the fresh ledger. Every answer names the version as its ETag, and
-    a request whose If-None-Match names the current one gets 304: the same question in HTTP's
-    words, for a client that keeps the ETag instead of ``v``."""
+    """Has the game changed since ``v``? 204 or the fresh ledger, with the version as ETag (304 on If-None-Match)."""
     if (quiet := live.quiet_answer(request, game_version(request, token))) is not None:
         return quiet
     game, can_edit = load_game(request, token)

@@ -1,6 +1,4 @@
-"""Recording, editing and voiding hands. Every write previews first, then confirms. A preview
-carries the game's version: confirming one that another phone has since made stale is refused,
-and the new preview shown."""
+"""Recording, editing and voiding hands: every write previews first, and a stale preview's confirm is refused."""
 
 import secrets
 from copy import deepcopy
@@ -47,8 +45,7 @@ PRELOAD_SECONDS = 30
 
 
 class HandPage:
-    """The entry page of one hand (record or edit): its form at the step the answers reach, the
-    table the hand is played at, and the preview once the hand is whole."""
+    """The entry page of one hand (record or edit): its form at the step its answers reach, and the preview once whole."""
 
     def __init__(self, request: HttpRequest, game: Game, before, data, drawn: bool = True, **context):
         """``drawn``: the page may be drawn (else its form is only validated and read)."""
@@ -59,8 +56,7 @@ class HandPage:
         self.context = {"game": game, "form": self.form, **context}
 
     def incomplete(self) -> bool:
-        """Not yet a whole hand. A GET walks the tap-by-tap questions; a POST comes from the
-        preview form itself, which stays on screen with the missing answer marked."""
+        """Not yet a whole hand: a GET walks the questions; a POST keeps the preview form with the missing answer marked."""
         if not self.form.is_valid():
             return True
         step = self.form.step()
@@ -77,8 +73,7 @@ class HandPage:
         return self.form.entry(self.state, self.game.house_rules())
 
     def refuse(self, error: ReplayError) -> None:
-        """The reason, in red, beside the field it marks; on a preview (no 确认 yet) a requirement
-        the sheet has not met yet (the entry module's ``REQUIREMENTS``) is a plain note instead."""
+        """The reason beside the field it marks; on a preview an unmet ``REQUIREMENTS`` entry is a plain note instead."""
         if not confirming(self.request) and error.field in self.module.REQUIREMENTS:
             self.context["requirement"] = table_words(say(error.error))
             return
@@ -95,13 +90,11 @@ class HandPage:
             self.context["kept"] = kept.stamp(self.game, self.context["next_seq"], self.state, preview.result.net)
 
     def choice(self) -> bool:
-        """A question answered by a tap on a plain link (no form: scoring/table/views/steps.py sends these
-        ahead to the phone)."""
+        """A question answered by a tap on a plain link, which scoring/table/views/steps.py sends ahead."""
         return self.form.is_valid() and self.form.step() not in self.form.FORM_STEPS
 
     def fill(self) -> str:
-        """The page's context at the step its answers reach (a GET's question, else the
-        preview); that step."""
+        """The page's context at the step its answers reach, and that step."""
         valid = self.form.is_valid()  # validated once, whoever asks first
         names, data = self.names, getattr(self.form, "cleaned_data", {})  # none when unbound
         winner = data.get("winner")
@@ -118,9 +111,7 @@ class HandPage:
         return step
 
     def render(self) -> HttpResponse:
-        """A question with big buttons, or the preview form; the form's own refresh of the
-        preview gets only the part it swaps. 「更新预览」 (a boosted POST) gets the whole page at
-        the address of its answers, so a reload or the back gesture shows it again."""
+        """A question or the preview form; 「更新预览」 (a boosted POST) gets the whole page at its answers' address."""
         step = self.fill()
         posted = self.request.method == "POST"
         part = posted and step == "preview" and wants_part(self.request)
@@ -128,9 +119,7 @@ class HandPage:
         if posted and not part and self.request.htmx:
             response["HX-Push-Url"] = answers_url(self.request)
         if self.preloadable():
-            # The preload extension fetches a step on touchstart and htmx's click then finds it
-            # in the phone's cache. Only htmx's GETs of the record flow at the game's current
-            # version (``v`` in every step link): a write changes every link.
+            # Lets htmx's click find the step the preload extension fetched on touchstart; safe since ``v`` changes on every write.
             response["Cache-Control"] = f"private, max-age={PRELOAD_SECONDS}"
             patch_vary_headers(response, ["HX-Request", "Cookie"])
         return response
@@ -146,8 +135,7 @@ class HandPage:
 
 
 def no_form(request: HttpRequest, game: Game, token: str, data) -> HttpResponse | None:
-    """The seating page, when the entry page has no form for ``data``'s entry module (换人/换位 has its
-    own page: scoring/table/views/seating.py)."""
+    """The seating page, for an entry module with no form here (换人/换位 has its own: scoring/table/views/seating.py)."""
     if recordable(form_side_of(game, data)):
         return None
     return redirect("seating", token=token)
@@ -163,9 +151,7 @@ def record_page(
     form_url: str | None = None,
     drawn: bool = True,
 ) -> HandPage:
-    """The record page of the next hand (number ``seq``, played at ``before``) with ``data``;
-    ``form_url``, the record view's address for ``token`` when the caller has it (the step
-    bundle builds a hundred pages, most of them never drawn: ``drawn``)."""
+    """The record page of hand ``seq`` at ``before``; ``form_url`` spares the step bundle a reverse per page."""
     form_token = data.get("form_token") or secrets.token_urlsafe(16)
     page = HandPage(request, game, before, data, drawn, token=token, mode="record", next_seq=seq, form_token=form_token)
     page.context.update(form_url=form_url or reverse("record", args=[token]), number=game.state["active"] + 1)
@@ -202,20 +188,12 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def queued(request: HttpRequest) -> bool:
-    """A confirm the phone kept while it had no network and sends now (static/js/offline.js):
-    answered in JSON, never a page."""
+    """A confirm the phone kept offline and sends now (static/js/offline.js): answered in JSON, never a page."""
     return confirming(request) and request.POST.get("queued") == "1"
 
 
 def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
-    """A hand entered offline, sent once the network came back. It is recorded after whatever
-    is there now (another phone may have recorded hands meanwhile: the answer names them); its
-    form token makes a resend harmless (the answer names the hand it made). The rules may still
-    refuse it (a bet no longer allowed, the game finished): ``ok`` false and the reason, for the
-    phone to keep the hand with it. Preview versions do not apply: nobody saw a preview of the
-    table it lands on. It is held instead, nothing recorded, when another phone recorded the same
-    hand meanwhile or when it scores differently now than the phone showed: the phone shows the
-    card and sends the answer (``answer``, with ``agreed``: scoring/table/kept.py)."""
+    """A hand entered offline, recorded after whatever is there now or held (docs/offline.md "On the server")."""
     if refused := queued_refusal(request, game):
         return refused
     form_token, answer = request.POST.get("form_token", ""), request.POST.get("answer", "")
@@ -258,8 +236,7 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
 
 
 def kept_table(request: HttpRequest, game: Game, now, next_seq: int) -> kept.Kept:
-    """The table a queued hand was kept at (scoring/table/kept.py): its stamp's, else the table at
-    its ``next_seq`` (moved on by the phone past its own earlier hands) as the hands stand now."""
+    """The table a queued hand was kept at: its stamp's, else the table at its ``next_seq`` as the hands stand now."""
     post, last = request.POST, game.state["last_seq"] + 1
     seq = next_seq if 0 < next_seq <= last else last
     data = kept.stamp_of(post, game)
@@ -274,8 +251,7 @@ def kept_table(request: HttpRequest, game: Game, now, next_seq: int) -> kept.Kep
 
 
 def amounts_at(request: HttpRequest, game: Game, state, pending) -> list | None:
-    """Each seat's amount of the posted hand at table ``state`` with the bets ``pending`` (a hand
-    kept from a link takes them as its preview would have); None when it is no hand there."""
+    """Each seat's amount of the posted hand at ``state`` with bets ``pending``; None when it is no hand there."""
     data = request.POST
     if data.get("from_link") == "1":
         data = form_side_of(game, data).prefill(data, pending, state, game.house_rules())
@@ -289,8 +265,7 @@ def amounts_at(request: HttpRequest, game: Game, state, pending) -> list | None:
 
 
 def queued_refusal(request: HttpRequest, game: Game) -> JsonResponse | None:
-    """The refusal of a queued hand before its answers are read: the game finished, a seating
-    (it needs its own page) or a broken form token; None when it may be read."""
+    """Why a queued hand is refused before its answers are read (finished, a seating, a broken token), else None."""
     if game.status == Game.FINISHED:
         return refused_json(_("牌局已结束；要修改请先在结算页重新打开。"))
     if not recordable(form_side_of(game, request.POST)):
@@ -309,18 +284,14 @@ def already_json(game: Game, hand: Hand) -> JsonResponse:
 
 
 def queued_answers(request: HttpRequest, game: Game, before):
-    """A queued hand's answers. One kept from a link of the record flow (``from_link=1``: tapped
-    with no network, its preview never loaded) gets what that preview would have filled in from
-    the table, the bets placed on the game page, as a GET's answers do; one kept from a loaded
-    preview is taken as it was confirmed (a 买子 unticked there stays off)."""
+    """A queued hand's answers; one kept from a link (``from_link=1``) gets the game page's bets, as a GET would."""
     if request.POST.get("from_link") == "1":
         return prefilled(game, before, request.POST)
     return request.POST
 
 
 def queued_words(game: Game, hand: Hand) -> dict:
-    """What the phone says once its offline hand is in: 「在你离线时，小李记了第7局；你记的已排在第8局」
-    when other hands were recorded meanwhile (``passed``, each named with who entered it)."""
+    """What the phone says once its offline hand is in, naming the hands recorded meanwhile (``passed``)."""
     number = game.number_of(hand.seq)
     if not hand.passed:
         return {"message": _("离线时记的一局已同步，是第%(seq)s局。") % {"seq": number}, "moved": False}
@@ -383,8 +354,7 @@ def new_hand(game: Game, seq: int, entry: dict) -> Hand:
 
 
 def load_hand(request: HttpRequest, token: str, seq: int) -> tuple[Game, list[Hand], Hand | None]:
-    """The writable game, its hands and the hand ``seq``, or None when another phone voided it
-    meanwhile (404 when there is no such hand)."""
+    """The writable game, its hands and hand ``seq``, or None when another phone voided it meanwhile (404 if none)."""
     game = writable_game(request, token)
     hands = list(game.hands.all())
     hand = next((h for h in hands if h.seq == seq), None)
@@ -456,16 +426,14 @@ def void_blocked(token: str, hands: list[Hand], error: ReplayError) -> dict:
 
 
 def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:
-    """The totals after voiding ``hand`` (played at ``before``), with ``carry`` (the bets placed
-    before it, kept) or without. Raises ``ReplayError``."""
+    """The totals after voiding ``hand``, with or without ``carry`` (its bets kept). Raises ``ReplayError``."""
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
     return services.preview_change(game=game, hands=hands, changed=changed, before=before, carry=carry)
 
 
 def hand_link(token: str, hands: list[Hand], seq: int) -> str:
-    """The game page's row of hand ``seq`` (#hand-N unfolds it), on the page of the whole list
-    that holds it when it is older than the game page's latest hands."""
+    """The game page's row of hand ``seq`` (#hand-N), on the whole list's page that holds it when it is older."""
     last = max((h.seq for h in hands), default=0)
     url = reverse("game", args=[token])
     if last - seq >= RECENT_HANDS:

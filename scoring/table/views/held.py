@@ -1,5 +1,4 @@
-"""A kept hand held as it arrives (scoring/table/kept.py, docs/offline.md "Held"): the card the
-phone shows in JSON, and the answers that need no entry form (「丢掉」, an answer that is none)."""
+"""A kept hand held as it arrives (docs/offline.md "Held"): its card in JSON, and the answers needing no entry form."""
 
 from urllib.parse import urlencode
 
@@ -61,8 +60,7 @@ def held_context(game: Game, token: str, post, entry: dict, at: kept.Kept, held:
 
 
 def held_summary(entry: dict, at: kept.Kept, names_now: list[str], before: dict, after: dict, held) -> dict:
-    """「离线时按老王坐庄：+42；排在第11局后：+34」 for the person whose hand it is (the winner) when
-    their amount changes, else for whoever's amount changes most."""
+    """「离线时按老王坐庄：+42；排在第11局后：+34」 for the winner if their amount changes, else whoever's changes most."""
     winner = entry.get("winner")
     who = key(at.names[winner]) if isinstance(winner, int) and 0 <= winner < len(at.names) else None
     if who is None or before.get(who) == after.get(who):
@@ -84,8 +82,7 @@ def edit_answers(post) -> list[tuple[str, str]]:
 
 
 def drop_queued(game: Game, form_token: str, agreed: kept.Agreed | None) -> JsonResponse:
-    """「是，丢掉我的」 or 「丢掉」: the kept hand is dropped, nothing recorded, unless its form token
-    was spent meanwhile (another tab said 「再记一局」 first): then the answer names that hand."""
+    """「丢掉」 a kept hand, nothing recorded, unless its token was spent meanwhile: then the answer names that hand."""
     try:
         services.drop_kept_hand(game=game, form_token=form_token)
     except services.AlreadyRecorded as done:
@@ -101,7 +98,6 @@ def drop_queued(game: Game, form_token: str, agreed: kept.Agreed | None) -> Json
 
 
 def answer_refused() -> JsonResponse:
-    """An answer to a held card that is no answer to it (an old page's, a forged one): nothing
-    changes, and the phone asks the question again with a fresh card."""
+    """An answer that is none to the held card: nothing changes, and the phone asks again with a fresh card."""
     message = _("这个回答对不上这一局（可能是旧的页面），什么都没有改。请再看一下再回答。")
     return JsonResponse({"ok": False, "answer_refused": True, "reason": message}, status=409)

@@ -1,15 +1,8 @@
-"""换人/换位 between hands (docs/contract.md "People and seats"): a seat gets a new person (one
-of the names offered or a new name), two seats swap, the table sits down in a new order (tapped
-name by name, or drawn by the server: 扳位), with an optional new dealer.
+"""换人/换位 between hands (docs/contract.md "People and seats"): a new person, a swap, or a new order (扳位).
 
-Every step is a plain link (GET) whose address holds the answers so far: ``p`` (the names in seat
-order proposed, repeated), ``dealer``, and the step's own (``how``; ``seat`` and ``name`` for a
-substitute, ``a`` for a swap, ``o`` for the order). Once the proposal is whole the page previews
-who sits where, who sits out and what ends (the ruleset's marks: 义乌's 买子/下子, the 连庄), and
-its 确认 records the seating as a hand through the same write as every hand
-(``services.record_hand``: the form token, the game's version, the row lock). A seating row's 修改
-comes here too (``services.edit_hand``: the hand's revision; the preview lists every other hand
-and every person's total it changes); its 作废 is the void page of any hand."""
+Every step is a plain GET whose address holds the answers so far (``p``, ``dealer``, ``how``, ``seat``,
+``name``, ``a``, ``o``); 确认 records the seating as a hand through ``services.record_hand``, and 修改
+through ``services.edit_hand``."""
 
 import secrets
 from copy import deepcopy
@@ -65,8 +58,7 @@ class NameForm(forms.Form):
 
 
 class SeatingPage:
-    """The seating page of a game (``hand`` None) or of a stored seating (its 修改): the table
-    before it, the proposal the address holds, and the step it is at."""
+    """The seating page of a game (``hand`` None) or of a stored seating's 修改: before, the proposal, the step."""
 
     def __init__(self, request: HttpRequest, game: Game, token: str, before, hand: Hand | None = None):
         self.request, self.game, self.token, self.before, self.hand = request, game, token, before, hand
@@ -110,8 +102,7 @@ class SeatingPage:
         return list(self.proposal or self.start)
 
     def offered(self) -> list[str]:
-        """Names to bring in: everyone of the evening not in ``base`` (names_to_offer), and who
-        sits now but not in the proposal."""
+        """Names to bring in: the evening's people not in ``base``, and who sits now but not in the proposal."""
         taken = {key(name) for name in self.base}
         names = [*self.start, *names_to_offer(self.game, self.before)]
         seen, out = set(), []
@@ -192,8 +183,7 @@ class SeatingPage:
 
 
 def what_ends(game: Game, before, after, pending: dict) -> list[str]:
-    """What a seating ends, as the table says it: each person's marks (义乌's 买/下N, and the bets
-    placed for the next hand) that the table after it no longer shows, and a 连庄 that restarts."""
+    """What a seating ends: the marks and bets the table after it no longer shows, and a 连庄 that restarts."""
     marks = form_side_for(game).marks
     ended = []
     for s, name in enumerate(before.seating):
@@ -208,8 +198,7 @@ def what_ends(game: Game, before, after, pending: dict) -> list[str]:
 
 
 def deal_note(before, after, entry: dict, drawn: bool) -> str:
-    """Why this person deals next, when it is not plain: 扳位's custom, or the deal that followed
-    its person to another seat, or the dealer who left (docs/contract.md "People and seats")."""
+    """Why this person deals next when it is not plain (docs/contract.md "People and seats")."""
     if drawn:
         return _("扳位：东家坐庄")
     if "dealer" in entry:
@@ -229,8 +218,7 @@ def seating_changes(before, after) -> list[dict]:
 
 
 def seating(request: HttpRequest, token: str, *, hand: Hand | None = None, game: Game | None = None, hands=None):
-    """换人/换位: record one (``hand`` None), or change a stored one (its 修改: ``edit`` passes the
-    writable game and its hands)."""
+    """换人/换位: record one (``hand`` None), or 修改 a stored one (``edit`` passes the writable game and hands)."""
     game = game or writable_game(request, token)
     if stop := finished(request, game, token):
         return stop
@@ -315,8 +303,7 @@ class Shown:
 
 
 def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
-    """``write``, then (when it is done) everyone it seats joins the game's 牌友圈 roster: a new
-    name typed in at a group's table is one of its people from then on (a full roster says so)."""
+    """``write``, then everyone it seats joins the game's 牌友圈 roster (a full roster says so)."""
 
     def run():
         write()
@@ -376,8 +363,7 @@ def edit_seating(request, game, token, page, context, entry, before, hands, hand
 
 
 def show(context: dict, game: Game, before, preview: services.Preview, entry: dict, pending: dict) -> None:
-    """The preview: who sits where before → after, the dealer, who sits out, what ends, and (an
-    edit) every person's total and every other hand that changes."""
+    """The preview: seats before → after, dealer, who sits out, what ends, and an edit's changed totals and hands."""
     after = deepcopy(before)
     score(game.plugin, game.house_rules(), after, game.plugin.parse_hand(entry))  # the preview scored it
     seated = {key(name) for name in after.seating}

@@ -1,25 +1,8 @@
-"""The record flow's questions sent ahead: every step a tap answers, rendered as the server
-answers its link, in one bundle per game that static/js/steps.js shows at a tap, no request.
+"""The record flow's questions sent ahead: one bundle per game that static/js/steps.js shows at a tap.
 
-The walk is generic: it starts from the game page's record buttons (``start_links``), renders
-each page that is a question (``HandPage.choice``: its form's step is none of ``FORM_STEPS``)
-and follows the step links that render gave (the ``step_url`` tag adds each to ``step_links``).
-A link to another question is followed; a link that stays on the same question (义乌's 飘 names,
-单/双 and 喂家 chips refine the win-type step) is not: those and every link to a sheet or a
-preview go to the server as before. Each step is keyed by its link exactly as the pages write it,
-with the game's version (``v``) in it: a page of another version finds no step here.
-
-Every link of the walk that is not a question (a preview, a sheet: the "leaves") is named in the
-bundle with the hand's title as its preview's 确认 button would say it (「老王 自摸 ×2」), or none
-when the server would not take its answers as a whole hand yet (a sheet still to fill, 诸暨's
-「至少要1台」, 手动记分). With no network the phone offers to keep such a hand from the link
-alone (static/js/offline.js, docs/offline.md). The titles are the server's, once per game
-version: a preview per leaf (义乌: 81) costs the bundle's build, never a step page.
-
-The bundle is kept rendered like the game page (scoring/pagecache.py: the release, the game's
-row, the address, the language and the account), compressed, with the CSRF token put in per
-response.
-"""
+The walk follows step links from the game page's record buttons, keyed by each link as the pages write
+it (``v`` included); links past the questions ("leaves") carry the hand's title for keeping a hand
+offline (docs/offline.md). The bundle is cached like the game page (scoring/pagecache.py)."""
 
 import re
 import zlib
@@ -54,9 +37,7 @@ BODY_TAG = re.compile(
 
 
 def start_links(game: Game, token: str) -> list[str]:
-    """The record buttons of the game page (templates/table/game.html, section.record), as it
-    writes them: each winner, 流局, the ruleset's own outcomes (逃跑). They are the winner step's
-    own links (``step_url`` on ``?v=``), so the two share their steps."""
+    """The game page's record buttons (templates/table/game.html), the winner step's own links, so both share steps."""
     url, version = reverse("record", args=[token]), game.version
     links = [f"{url}?v={version}&winner={seat}&outcome=win" for seat in range(game.plugin.seats)]
     outcomes = ["draw", *(outcome for outcome, _label in other_outcomes(game))]
@@ -64,9 +45,7 @@ def start_links(game: Game, token: str) -> list[str]:
 
 
 class Walk:
-    """What the walk found: ``steps``, (link, what the page shows for it) for each question
-    reachable from the game page; ``leaves``, (link, the hand's title or "") for each link to a
-    page that is no question; ``seq``, the next hand's seq."""
+    """What the walk found: ``steps`` (link, page), ``leaves`` (link, hand title or ""), ``seq`` the next hand's."""
 
     def __init__(self, steps: list[tuple[str, str]], leaves: list[tuple[str, str]], seq: int):
         self.steps, self.leaves, self.seq = steps, leaves, seq
@@ -103,9 +82,7 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
 
 
 def whole_hand(game: Game, page: HandPage) -> str:
-    """The title of the hand a leaf's answers make, as its preview's 确认 says it, when the
-    server takes them as they are (its sheet left as it opens); "" when they need more (a sheet's
-    台, a form to type in) or the rules refuse them."""
+    """The title a leaf's answers make when the server takes them as they are, else ""."""
     if not page.form.is_valid() or page.form.step() != "preview":
         return ""
     try:
@@ -117,14 +94,10 @@ def whole_hand(game: Game, page: HandPage) -> str:
 
 
 def body(request: HttpRequest, page: HandPage, link: str, links: list[str], frame: list[str]) -> str:
-    """What htmx swaps in for ``link`` (the page's title and its body, without the scripts, which
-    htmx drops), each step link of it added to ``links``. Never this request's flash.
+    """What htmx swaps in for ``link``, its step links added to ``links``; never this request's flash.
 
-    Every question of a walk sits in the same frame: the top bar, the hand's heading and dealer,
-    the footer (everything but the entry template, and the address the language switch returns
-    to). ``frame`` keeps it, rendered once with marks where those go; each question then renders
-    its entry template alone, as the page's ``{% include %}`` does. The frame was half of each
-    question's time (tests/table/test_steps.py checks every question byte for byte against its page)."""
+    The shared frame is rendered once with marks and each question renders its entry template alone
+    (tests/table/test_steps.py checks each byte for byte against its page)."""
     page.fill()
     context = {**page.context, "here": link, "messages": (), "step_links": links, "csrf_token": CSRF_MARK}
     if not frame:
@@ -138,17 +111,13 @@ def body(request: HttpRequest, page: HandPage, link: str, links: list[str], fram
 
 
 def kept_stamp(game: Game) -> str:
-    """The table a hand kept from a leaf is kept at, with the bets placed on the game page: the
-    server compares it with the table the hand lands on (scoring/table/kept.py)."""
+    """The table a hand kept from a leaf is kept at, for the server to compare (scoring/table/kept.py)."""
     before, seq = table(game)
     return kept.stamp(game, seq, before, pending=game.pending or {})
 
 
 def steps(request: HttpRequest, token: str) -> HttpResponse:
-    """The bundle: ``<template data-step="link">`` for each question and ``<template
-    data-leaf="link" data-facts="title">`` for each link past them, in a root that names the
-    game's version and the next hand's seq (a finished game has none), with the screen the phone
-    shows offline to keep a hand from a leaf."""
+    """The bundle: a ``<template data-step>`` per question and ``<template data-leaf>`` per link past them."""
     game = writable_game(request, token)
     if request.headers.get("Sec-Fetch-Mode") == "navigate":  # its address typed or opened: no page of its own
         return redirect("game", token=token)

@@ -1,6 +1,4 @@
-"""``python manage.py export_games FOLDER``: every game, archived ones too, as its own backup file
-(the game page's 「导出 JSON」, scoring/records/backup.py), for the server's nightly backup
-(yiwu_site/host/backup.py). ``import_games`` reads them back."""
+"""``python manage.py export_games FOLDER``: every game as its own backup file, for the nightly backup."""
 
 from pathlib import Path
 

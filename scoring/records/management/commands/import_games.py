@@ -1,6 +1,6 @@
-"""``python manage.py import_games FILE...``: each backup file (``export_games``, or a game page's
-「导出 JSON」) becomes a new game, as 恢复备份 makes it, with new links that it prints; a file
-refused says why and the others still go in. `make host-restore FILE=<folder>/games` runs it."""
+"""``python manage.py import_games FILE...``: each backup file becomes a new game with new links it prints.
+
+A refused file says why and the others still go in (`make host-restore FILE=<folder>/games` runs it)."""
 
 import sys
 from pathlib import Path
