@@ -144,13 +144,16 @@ def served_png(request, paycode):
     return response
 
 
-def upload(request, write) -> None:
-    """Read the posted screenshot and ``write(name=, kind=, address=)``, saying as a message what happened or why not."""
+def upload(request, **owner) -> None:
+    """Read the posted screenshot and keep it as ``owner``'s (``game=`` or ``group=``), saying as a message what happened or why not."""
     from django.contrib import messages
 
+    from scoring import services
+    from scoring.access import spend_change, throttle
     from scoring.lang import pick, say
-    from scoring.services import Conflict
 
+    throttle(request, "paycodes")  # each upload is decoded: counted before, refused or not
+    spend_change(**owner)
     image, name = request.FILES.get("image"), request.POST.get("name", "")
     try:
         if image is None:
@@ -158,9 +161,24 @@ def upload(request, write) -> None:
         if image.size > MAX_BYTES:
             raise too_large()  # refused unread
         kind, address = read_paycode(image.read())
-        code = write(name=name, kind=kind, address=address)
-    except (PayCodeRefused, Conflict) as refusal:
+        code = services.add_paycode(**owner, name=name, kind=kind, address=address)
+    except (PayCodeRefused, services.Conflict) as refusal:
         messages.warning(request, say(refusal))
         return
     app = APP_NAMES[kind]
     messages.success(request, pick(f"已保存{code.name}的{app[0]}收款码。", f"{code.name}'s {app[1]} code is saved."))
+
+
+def remove(request, paycode_id: int, **owner) -> None:
+    """Remove ``owner``'s code ``paycode_id``, saying why not as a message."""
+    from django.contrib import messages
+
+    from scoring import services
+    from scoring.access import spend_change
+    from scoring.lang import say
+
+    spend_change(**owner)
+    try:
+        services.remove_paycode(**owner, paycode_id=paycode_id)
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))

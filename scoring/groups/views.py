@@ -362,21 +362,13 @@ def _back_to_codes(token: str):
 @require_POST
 def add_paycode(request: HttpRequest, token: str) -> HttpResponse:
     """A roster person's 收款码, kept for every evening of the group (only its address)."""
-    group = evenings.writable_group(request, token)
-    throttle(request, "paycodes")  # each upload is decoded: counted before, refused or not
-    spend_change(group=group)
-    paycodes.upload(request, lambda **code: services.add_paycode(group=group, **code))
+    paycodes.upload(request, group=evenings.writable_group(request, token))
     return _back_to_codes(token)
 
 
 @require_POST
 def remove_paycode(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
-    group = evenings.writable_group(request, token)
-    spend_change(group=group)
-    try:
-        services.remove_paycode(group=group, paycode_id=paycode_id)
-    except services.Conflict as conflict:
-        messages.warning(request, say(conflict))
+    paycodes.remove(request, paycode_id, group=evenings.writable_group(request, token))
     return _back_to_codes(token)
 
 

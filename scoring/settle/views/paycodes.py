@@ -1,15 +1,13 @@
 """收款码 on the settle page: added or removed by the edit link; its picture served to every link, since payers need it."""
 
-from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import paycodes, services
-from scoring.access import load_game, spend_change, throttle, writable_game
-from scoring.lang import say
+from scoring import paycodes
+from scoring.access import load_game, writable_game
 from scoring.models import PayCode
 
 
@@ -20,21 +18,13 @@ def back(token: str):
 @require_POST
 def add(request: HttpRequest, token: str) -> HttpResponse:
     """A screenshot of a person's 收款码, read here; only its address is kept."""
-    game = writable_game(request, token)
-    throttle(request, "paycodes")  # each upload is decoded: counted before, refused or not
-    spend_change(game=game)
-    paycodes.upload(request, lambda **code: services.add_paycode(game=game, **code))
+    paycodes.upload(request, game=writable_game(request, token))
     return back(token)
 
 
 @require_POST
 def remove(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
-    game = writable_game(request, token)
-    spend_change(game=game)
-    try:
-        services.remove_paycode(game=game, paycode_id=paycode_id)
-    except services.Conflict as conflict:
-        messages.warning(request, say(conflict))
+    paycodes.remove(request, paycode_id, game=writable_game(request, token))
     return back(token)
 
 
