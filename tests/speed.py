@@ -38,20 +38,28 @@ def kind(item) -> int:
     return 0 if marker or "db" in fixtures else 2
 
 
+def long(item) -> bool:
+    """A test that runs for tens of seconds with no database (``@pytest.mark.long``)."""
+    return kind(item) == 2 and item.get_closest_marker("long") is not None
+
+
 def share_out(items: list, workers: int) -> list:
     """The collection laid out for ``--dist worksteal``, which hands each of ``workers`` an equal
-    run of it: every run gets its share of the database tests, then of the transactional tests
-    (dealt in turn, so the long browser evenings land on different workers), then is filled up
-    with tests that need no database. Each worker still keeps pytest-django's order (database,
-    transactional, none), and what a worker steals from another's tail needs no database. Left as
-    it was when the counts do not allow it."""
+    run of it: every run starts with its share of the long tests (dealt in turn: started last, one
+    would end the run alone), then gets its share of the database tests, then of the
+    transactional tests (dealt in turn, so the long browser evenings land on different workers),
+    then is filled up with tests that need no database. Each worker still keeps pytest-django's
+    order (database, transactional, none) for the tests that touch a database, and what a worker
+    steals from another's tail needs no database. Left as it was when the counts do not allow it."""
     groups: dict[int, list] = {0: [], 1: [], 2: []}
+    first = [item for item in items if long(item)]
     for item in items:
-        groups[kind(item)].append(item)
+        if not long(item):
+            groups[kind(item)].append(item)
     size, db, plain = len(items) // workers, groups[0], groups[2]
     runs = []
     for w in range(workers):
-        own = db[w * len(db) // workers : (w + 1) * len(db) // workers] + groups[1][w::workers]
+        own = first[w::workers] + db[w * len(db) // workers : (w + 1) * len(db) // workers] + groups[1][w::workers]
         if len(own) > size and w < workers - 1:
             return items
         take = size - len(own) if w < workers - 1 else len(plain)
