@@ -28,7 +28,7 @@ COLLECT = (
 )
 SEED = (
     "from django.core.management import call_command; call_command('migrate', verbosity=0); "
-    "from tests.factories import seeded_game; g = seeded_game(30); g.refresh_from_db(); "
+    "from tests.factories import seeded_game; g = seeded_game(%d); g.refresh_from_db(); "
     "print(g.edit_token, g.view_token)"
 )
 
@@ -40,9 +40,9 @@ def main() -> None:
     parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
     say_tiny(args.tiny)
-    seconds, workers = (0.25, 1) if args.tiny else (args.seconds, 2)
+    seconds, workers, hands = (0.25, 1, 4) if args.tiny else (args.seconds, 2, 30)
     trees = [("this checkout", ROOT)] + ([("--compare", args.compare.resolve())] if args.compare else [])
-    results = [(name, measure(tree, seconds, workers)) for name, tree in trees]
+    results = [(name, measure(tree, seconds, workers, hands)) for name, tree in trees]
     print(
         f"one client, a new ?n= on every request, {seconds:g} s per address, gunicorn {workers} worker{'s' * (workers > 1)}:"
     )
@@ -52,7 +52,7 @@ def main() -> None:
         print(f"{what:34s}" + "".join(f"{r[what]:>18s}" for _name, r in results))
 
 
-def measure(tree: Path, seconds: float, workers: int) -> dict[str, str]:
+def measure(tree: Path, seconds: float, workers: int, hands: int) -> dict[str, str]:
     server, url, folder = redis_server.start()
     database = Path(tempfile.mkdtemp(prefix="yiwu-flood-")) / "db.sqlite3"
     env = {**os.environ, **PRODUCTION_ENV, "DJANGO_ALLOWED_HOSTS": "127.0.0.1", "REDIS_URL": url}
@@ -61,7 +61,7 @@ def measure(tree: Path, seconds: float, workers: int) -> dict[str, str]:
     python = str(ROOT / ".venv/bin/python")
     try:
         collected = tree == ROOT and os.environ.get("BENCH_STATIC_COLLECTED")  # as collect_static (bench/common.py)
-        seed = SEED if collected else f"{COLLECT}; {SEED}"
+        seed = SEED % hands if collected else f"{COLLECT}; {SEED % hands}"
         with static_files_lock(tree):
             seeded = subprocess.run(
                 [python, "manage.py", "shell", "-c", seed],

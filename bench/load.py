@@ -1,6 +1,6 @@
 """Load: many tables of phones against gunicorn on 127.0.0.1 only, bounded in count and time.
 
-Run: make bench-load (``--help`` for the options; ``--tiny``: 2 tables on SQLite for 2 s). Each table
+Run: make bench-load (``--help`` for the options; ``--tiny``: 2 tables on SQLite for 1 s). Each table
 is 4 phones polling every 3 s, fetching each new version's step bundle, and a hand every 20 s;
 prints requests/s, latencies, queries and CPU per kind. Phones run in several processes, since
 one Python's lock between thousands of threads added its wait to the latencies. ``--servers 2``
@@ -400,9 +400,9 @@ def main() -> None:
     args = parser.parse_args()
     say_tiny(args.tiny)
     if args.tiny:
-        args.db, args.tables, args.seconds, args.hand_every = "sqlite", 2, 2.0, 1.0
+        args.db, args.tables, args.seconds, args.hand_every = "sqlite", 2, 1.0, 0.5
         args.servers, args.workers, args.processes, args.redis = 1, 1, 1, True
-        POLL_EVERY = 0.5  # quiet polls between the hands too
+        POLL_EVERY = 0.25  # quiet polls between the hands too
     shared = args.redis or args.servers > 1
     redis = None
     if shared:

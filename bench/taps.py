@@ -196,7 +196,7 @@ def main() -> None:
     port = free_port()
     server = serve(port, workers=1 if args.tiny else 2)
     try:
-        game = fresh_game(40)
+        game = fresh_game(4 if args.tiny else 40)
         url = f"http://127.0.0.1:{port}/g/{game.edit_token}/"
         from playwright.sync_api import sync_playwright
 

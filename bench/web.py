@@ -44,7 +44,7 @@ from django.test.utils import CaptureQueriesContext  # noqa: E402
 
 from scoring.models import Game  # noqa: E402
 
-REPEATS = 300  # requests a row, POSTs POSTS (--tiny: 2 and 2)
+REPEATS = 300  # requests a row, POSTs POSTS (--tiny: 2 and 2, no warm-up)
 POSTS = 100
 WARM_UP = 10
 
@@ -130,9 +130,9 @@ def main() -> None:
     parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
     say_tiny(args.tiny)
-    hands = 20 if args.tiny else args.hands
+    hands = 4 if args.tiny else args.hands
     if args.tiny:
-        REPEATS, POSTS, WARM_UP = 2, 2, 1
+        REPEATS, POSTS, WARM_UP = 2, 2, 0
     call_command("migrate", verbosity=0)
     collect_static()
     game = fresh_game(hands)
