@@ -459,7 +459,7 @@ def main() -> None:
     total = sum(len(v) for v in results.latency.values())
     layout = f"{args.servers} gunicorn × {args.workers} workers" + (", Redis" if shared else ", no shared cache")
     print(
-        f"{args.db}, {layout}, {args.tables} tables × 4 phones, a hand every {args.hand_every:.0f} s, {args.seconds:.0f} s"
+        f"{args.db}, {layout}, {args.tables} tables × 4 phones, a hand every {args.hand_every:g} s, {args.seconds:.0f} s"
     )
     print(f"{total} requests, {total / elapsed:.1f} req/s, {len(results.errors)} errors")
     print(
