@@ -70,6 +70,7 @@ def short_tmp():
     shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.mark.long  # each starts servers and browsers of its own: a worker starts with them
 @pytest.mark.parametrize("script", [_param(script) for script in SCRIPTS])
 def test_each_benchmark_runs_end_to_end_at_its_tiny_size(script, prepared, short_tmp):
     if "playwright" in script.read_text():
