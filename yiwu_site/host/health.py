@@ -55,7 +55,7 @@ def _zombie(pid: int) -> bool:
 
 
 def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None, **where) -> tuple[bool, str]:
-    """Ask every ``POLL`` s until it answers ``expect``, ``seconds`` pass or ``pid`` ends: (answered, its last answer)."""
+    """Ask every POLL s until it answers ``expect``, ``seconds`` pass or ``pid`` ends: (answered, what it said last)."""
     deadline = time.monotonic() + seconds
     last = "no answer"
     while True:
