@@ -7,6 +7,8 @@ import socket
 import ssl
 import time
 
+POLL = 0.1  # seconds between tries: a connection to this machine costs next to nothing, a late answer a wait
+
 
 def ask(
     path: str,
@@ -53,7 +55,7 @@ def _zombie(pid: int) -> bool:
 
 
 def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None, **where) -> tuple[bool, str]:
-    """Ask twice a second until it answers ``expect``, ``seconds`` pass or ``pid`` ends: (answered, what it said last)."""
+    """Ask every POLL s until it answers ``expect``, ``seconds`` pass or ``pid`` ends: (answered, what it said last)."""
     deadline = time.monotonic() + seconds
     last = "no answer"
     while True:
@@ -69,4 +71,4 @@ def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None
                 return True, last
         if time.monotonic() >= deadline:
             return False, last
-        time.sleep(0.5)
+        time.sleep(POLL)

@@ -38,7 +38,8 @@ die() {
 	printf 'make host: %s\n' "$*" >&2
 	exit 1
 }
-py() { PYTHONPATH=$SOURCE python3 -m yiwu_site.host "$@"; }
+# -S: what it runs is the standard library alone (yiwu_site/host/), so no site-packages to set up each call.
+py() { PYTHONPATH=$SOURCE python3 -S -m yiwu_site.host "$@"; }
 app_args() { printf -- '--domain\n%s\n--user\n%s\n--home\n%s\n--env-file\n%s\n--backups\n%s\n--port\n%s\n' \
 	"$DOMAIN" "$APP_USER" "$APP_HOME" "$ENV_FILE" "$BACKUPS" "$APP_PORT"; }
 systemd_running() { [ "$HOST_SYSTEMD" = yes ] || { [ "$HOST_SYSTEMD" = auto ] && [ -d /run/systemd/system ]; }; }
