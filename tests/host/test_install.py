@@ -20,7 +20,7 @@ import pytest
 
 from tests.host.tools import need
 from tests.required import unavailable
-from yiwu_site.host import config, health
+from yiwu_site.host import config, health, release
 from yiwu_site.settings import BASE_DIR
 
 EXAMPLES = BASE_DIR / "tests/data/examples"
@@ -40,6 +40,27 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
+
+
+def wheels() -> dict[str, str]:
+    """pip's settings for the release's venv: the requirements as wheels kept between runs (pip's
+    own cache keeps nothing here: the index answers with no Cache-Control), built the first time
+    by the python3 the release is built with, whose markers choose them."""
+    import hashlib
+
+    requirements = BASE_DIR / "requirements.txt"
+    python = shutil.which("python3", path=release.plain_environment()["PATH"])
+    key = hashlib.sha256(requirements.read_bytes() + python.encode()).hexdigest()[:16]
+    kept = Path.home() / ".cache/yiwu-tests" / f"wheels-{key}"
+    if not kept.exists():
+        making = kept.with_name(f"{kept.name}.{os.getpid()}")
+        shutil.rmtree(making, ignore_errors=True)
+        subprocess.run([python, "-m", "venv", str(making / "venv")], check=True, capture_output=True)
+        pip = [str(making / "venv/bin/python"), "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check"]
+        subprocess.run([*pip, "-r", str(requirements), "-w", str(making / "wheels")], check=True, capture_output=True)
+        (making / "wheels").rename(kept)
+        shutil.rmtree(making)
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(kept)}
 
 
 def psql(sql: str) -> str:
@@ -71,6 +92,7 @@ class Server:
             "HOST_SERVE": "no",
             "HOST_APT": "no",
             "WAIT": "20",
+            **wheels(),
         }
 
     def checkout(self) -> None:
@@ -152,6 +174,7 @@ def said(done: subprocess.CompletedProcess) -> str:
     return f"exit {done.returncode}\n{done.stdout}\n{done.stderr}"
 
 
+@pytest.mark.long
 def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a_backup(server, tmp_path):
     # The first run: everything set up, checked, and nothing left running (no systemd here).
     first = server.host("install", "mj.example.com")
