@@ -57,9 +57,27 @@ def _service_workers_only_when_asked(browser) -> None:
 
     def new_context_without_service_worker(**options):
         options.setdefault("service_workers", "block")
-        return new_context(**options)
+        context = new_context(**options)
+        OPENED.append(context)
+        return context
 
     browser.new_context = new_context_without_service_worker
+
+
+OPENED = []  # every context a test opened (the wrapper above)
+
+
+@pytest.fixture(autouse=True)
+def _contexts_closed():
+    """A test that fails before closing its phones leaves none polling the live server into the
+    tests after it (a request that finds no database there fails in the server's thread)."""
+    yield
+    while OPENED:
+        context = OPENED.pop()
+        try:
+            context.close()
+        except Exception:  # closed already, by the test or with its browser
+            pass
 
 
 @pytest.fixture

@@ -12,8 +12,10 @@ def form_ready(page) -> None:
 
 
 def confirm(page) -> None:
-    """确认 under the preview, then the game page's 「已记录」 toast."""
+    """确认 under the preview, then the game page's 「已记录」 toast: the sheet gone first, since a
+    toast an earlier page left on screen is not this one's."""
     page.locator("#preview-panel").get_by_role("button", name=re.compile("^确认")).click()
+    expect(page.locator("#preview-panel")).to_have_count(0)
     expect(page.locator(".alert-success")).to_be_visible()
 
 
