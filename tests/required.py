@@ -1,4 +1,4 @@
-"""What a test needs from the machine (Chromium, PostgreSQL): missing in CI, the test fails, since
+"""What a test needs from the machine (Chromium, PostgreSQL): missing in CI (.ci/run sets CI), the test fails, since
 a check never skips silently there; missing elsewhere, it skips and says how to get it."""
 
 import os
