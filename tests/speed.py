@@ -51,11 +51,9 @@ def share_out(items: list, workers: int) -> list:
     then is filled up with tests that need no database. Each worker still keeps pytest-django's
     order (database, transactional, none) for the tests that touch a database, and what a worker
     steals from another's tail needs no database. Left as it was when the counts do not allow it."""
-    groups: dict[int, list] = {0: [], 1: [], 2: []}
-    first = [item for item in items if long(item)]
+    first, groups = [], {0: [], 1: [], 2: []}
     for item in items:
-        if not long(item):
-            groups[kind(item)].append(item)
+        (first if long(item) else groups[kind(item)]).append(item)
     size, db, plain = len(items) // workers, groups[0], groups[2]
     runs = []
     for w in range(workers):

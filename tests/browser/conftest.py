@@ -41,27 +41,26 @@ def browser(playwright):
     """One Chromium per xdist worker (make test runs two): the browser tests share both cores."""
     executable = chromium_or_stop(CHROMIUM)
     browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
-    _service_workers_only_when_asked(browser)
+    _contexts_kept_track_of(browser)
     yield browser
     browser.close()
 
 
-def _service_workers_only_when_asked(browser) -> None:
-    """Each context runs without the service worker (static/js/pwa.js registers it on every page)
-    unless it asks for one with ``service_workers="allow"``, as tests/browser/test_installed_app.py
-    does. Its install fetches the first page again as it takes control (templates/pwa/sw.js
-    ``keepOpenPages``), which can reorder this phone's remembered games in the middle of a test
-    about them; it costs little time (test_table_flow, test_game_page and test_two_phones: 9.3 s
-    with it, 9.1 s without)."""
+def _contexts_kept_track_of(browser) -> None:
+    """Every context a test opens is noted in ``OPENED``, and runs without the service worker
+    (static/js/pwa.js registers it on every page) unless it asks for one with
+    ``service_workers="allow"``, as tests/browser/test_installed_app.py does: its install fetches
+    the first page again as it takes control (templates/pwa/sw.js ``keepOpenPages``), which can
+    reorder this phone's remembered games in the middle of a test about them."""
     new_context = browser.new_context
 
-    def new_context_without_service_worker(**options):
+    def tracked(**options):
         options.setdefault("service_workers", "block")
         context = new_context(**options)
         OPENED.append(context)
         return context
 
-    browser.new_context = new_context_without_service_worker
+    browser.new_context = tracked
 
 
 OPENED = []  # every context a test opened (the wrapper above)

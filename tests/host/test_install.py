@@ -5,6 +5,7 @@ that does not answer, backed up by the timer's own command and restored.
 
 One test, since each step stands on the one before (and xdist would run a module's tests apart)."""
 
+import hashlib
 import json
 import os
 import re
@@ -46,8 +47,6 @@ def wheels() -> dict[str, str]:
     """pip's settings for the release's venv: the requirements as wheels kept between runs (pip's
     own cache keeps nothing here: the index answers with no Cache-Control), built the first time
     by the python3 the release is built with, whose markers choose them."""
-    import hashlib
-
     requirements = BASE_DIR / "requirements.txt"
     python = shutil.which("python3", path=release.plain_environment()["PATH"])
     key = hashlib.sha256(requirements.read_bytes() + python.encode()).hexdigest()[:16]
