@@ -4,7 +4,7 @@ address its budgets count (scoring/access.py ``client_of``)."""
 from django.conf import settings
 from django.core.checks import Warning, register
 
-HINT = "Set it only behind a reverse proxy that writes that header (README, Deployment)."
+HINT = "Set it only behind a reverse proxy that writes that header (docs/deploy.md, client address)."
 
 
 @register()
