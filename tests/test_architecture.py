@@ -188,3 +188,12 @@ def _engine(parts: list[str]) -> bool:
     if parts[:2] == ["scoring", "engine"]:
         return True
     return parts[:2] == ["scoring", "rulesets"] and (len(parts) == 2 or parts[3:4] == ["engine"])
+
+
+MAX_MODULE_LINES = 500
+
+
+def test_no_module_under_scoring_is_over_500_lines():
+    """A module past 500 lines holds several things: split it (as scoring/services/ is)."""
+    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    assert {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES} == {}

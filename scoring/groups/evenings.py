@@ -2,7 +2,7 @@
 
 Standings count settled games only, in 元 as each settlement rounded them (抹零 included, the table
 fee left out), so they sum to zero per game. The writes, and the reads they check under their
-locks, are scoring/services.py's and scoring/circle.py's."""
+locks, are in scoring/services/ and scoring/circle.py."""
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta

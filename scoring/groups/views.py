@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import circle, device, paycodes, services
+from scoring import circle, device, paycode_requests, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, checks_required_field, no_control_characters, refusal
@@ -128,8 +128,12 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
 
 def paycode_context(group: Group) -> dict:
     """The group's 收款码: under its settle-ups' transfers, listed by the roster, added there."""
-    codes = paycodes.codes_by_person(group=group)
-    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, group.roster), "paycode_people": group.roster}
+    codes = paycode_requests.codes_by_person(group=group)
+    return {
+        "paycodes": codes,
+        "paycode_list": paycode_requests.listed(codes, group.roster),
+        "paycode_people": group.roster,
+    }
 
 
 def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
@@ -362,13 +366,13 @@ def _back_to_codes(token: str):
 @require_POST
 def add_paycode(request: HttpRequest, token: str) -> HttpResponse:
     """A roster person's 收款码, kept for every evening of the group (only its address)."""
-    paycodes.upload(request, group=evenings.writable_group(request, token))
+    paycode_requests.upload(request, group=evenings.writable_group(request, token))
     return _back_to_codes(token)
 
 
 @require_POST
 def remove_paycode(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
-    paycodes.remove(request, paycode_id, group=evenings.writable_group(request, token))
+    paycode_requests.remove(request, paycode_id, group=evenings.writable_group(request, token))
     return _back_to_codes(token)
 
 
@@ -378,4 +382,4 @@ def paycode_png(request: HttpRequest, token: str, paycode_id: int) -> HttpRespon
     found = PayCode.objects.filter(pk=paycode_id, group=group).first()
     if found is None:
         raise Http404(_("没有这个收款码"))
-    return paycodes.served_png(request, found)
+    return paycode_requests.served_png(request, found)
