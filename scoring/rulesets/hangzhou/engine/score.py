@@ -1,4 +1,4 @@
-"""The table's state from hand to hand and each hand's settlement (docs/rules/hangzhou.md §2-§5)."""
+"""The table's state from hand to hand and each hand's score (docs/rules/hangzhou.md §2-§5)."""
 
 from scoring.engine.errors import ScoringError
 from scoring.engine.fans import FanResult as HandResult

@@ -1,4 +1,4 @@
-"""The table's state from hand to hand and each hand's settlement (docs/rules/wuyi2.md §1-§4)."""
+"""The table's state from hand to hand and each hand's score (docs/rules/wuyi2.md §1-§4)."""
 
 from dataclasses import dataclass, field
 

@@ -1,4 +1,4 @@
-"""Game replay under docs/rules/yiwu.md (§2 dealer to §10 逃跑): a hand is judged and scored, then applied."""
+"""Each hand judged and scored, then applied to the table's state (docs/rules/yiwu.md §2 dealer to §10 逃跑)."""
 
 from dataclasses import dataclass, field
 

@@ -1,4 +1,4 @@
-"""The table's state from hand to hand and each hand's settlement (docs/rules/zhuji.md §2, §5); a
+"""The table's state from hand to hand and each hand's score (docs/rules/zhuji.md §2, §5); a
 ``Fraction`` appears only for a half point."""
 
 from dataclasses import dataclass
