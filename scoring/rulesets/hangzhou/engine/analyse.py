@@ -10,11 +10,10 @@ from scoring.engine.analyse.request import Context
 from scoring.engine.errors import ScoringError
 
 from .analyse_questions import QUESTIONS, questions, with_answers
-from .patterns import BY_CODE, CAIPIAO, LISTABLE
+from .patterns import BY_CODE, CAIPIAO, TABLE
 
-# §3's order: the order ``patterns`` lists its codes in, and the tie-break ("Readings settled").
-ORDER = LISTABLE
-_TIE = {code: 1 << (len(ORDER) - 1 - place) for place, code in enumerate(ORDER)}
+# §3's order, the order ``patterns`` lists its codes in, is the tie-break ("Readings settled").
+_TIE = TABLE.tie_bits()
 
 
 def _readings(ctx: Context, hand: Hand):

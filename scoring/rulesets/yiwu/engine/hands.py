@@ -1,4 +1,4 @@
-"""One hand as entered (docs/contract.md "A 义乌 hand"): its shape parsed, the rules needing state judged in ``replay``."""
+"""One hand as entered (docs/contract.md "A 义乌 hand"): its shape parsed, the rules needing state judged in ``score``."""
 
 from dataclasses import dataclass
 

@@ -1,5 +1,5 @@
 """One 诸暨 hand as entered (docs/contract.md "A 诸暨 hand") and the 台 it declares (docs/rules/zhuji.md
-§3); the rules of §4 that need the table state are in ``checks``."""
+§3); the rules of §4 that need the table state are in ``validity``."""
 
 from dataclasses import dataclass
 
