@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from scoring import device, handchecks
 from scoring.engine import SEATS_ZH
 from scoring.engine.seating import is_seating, key
-from scoring.handform import form_side_for, form_side_of
+from scoring.handform import form_side_for, hand_title
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import CSRF_MARK, build
@@ -56,11 +56,6 @@ class HandRow:
     seating: bool = False  # 换人/换位: no hand, who sits where from here on
     streak_text: str = ""  # the dealer's streak the hand was played at, in the ruleset's words
     checked: list[str] = ()  # who of its players said 对 (核对): a ✓ by their name
-
-
-def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
-    """A hand's title in the ruleset's words (南家 自摸 ×2, 流局), with ``names`` (the first seating by default)."""
-    return form_side_of(game, entry).title(names or game.players, entry, result)
 
 
 def evening_people(game: Game) -> list[str]:

@@ -9,12 +9,12 @@ from django.utils.translation import gettext as _
 
 from scoring import services
 from scoring.engine.seating import key
+from scoring.handform import hand_title
 from scoring.models import Game
 from scoring.people import Seatings
 from scoring.replay import result_from_json
 from scoring.table import kept
 from scoring.table.pages import ONE_TIME
-from scoring.table.presenters import hand_title
 
 
 def held_json(request, game: Game, token: str, entry: dict, at: kept.Kept, held: services.Held, check) -> JsonResponse:

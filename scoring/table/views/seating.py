@@ -17,12 +17,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from scoring import services
+from scoring import circle, services
 from scoring.access import spend_hand_write, writable_game
 from scoring.engine import SEATS_ZH, score
 from scoring.engine.seating import OUTCOME, SeatingEntry, key, next_deal
 from scoring.forms import NAME_LIMIT, ascii_int, no_control_characters, refusal
-from scoring.groups import evenings
 from scoring.handform import form_side_for
 from scoring.lang import say, table_words
 from scoring.models import Game, Hand
@@ -308,7 +307,7 @@ def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
     def run():
         write()
         if game.group_id is not None and (left := services.add_to_roster(game.group, names)):
-            messages.warning(request, evenings.roster_full(left))
+            messages.warning(request, circle.roster_full(left))
 
     return run
 

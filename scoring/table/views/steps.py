@@ -20,11 +20,11 @@ from django.utils.safestring import mark_safe
 
 from scoring import services
 from scoring.access import writable_game
+from scoring.handform import hand_title
 from scoring.models import Game
 from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
 from scoring.replay import ReplayError, table
 from scoring.table import kept
-from scoring.table.presenters import hand_title
 from scoring.table.views.hands import HandPage, prefilled, record_page
 from scoring.templatetags.table import other_outcomes
 
