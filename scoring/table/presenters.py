@@ -82,8 +82,9 @@ def hand_row(
     number: int | None = None,
     names: list[str] | None = None,
     people: list[str] | None = None,
+    form_side=None,
 ) -> HandRow:
-    """A hand as the list shows it, with ``names`` in seat order and its amounts in ``people``'s order."""
+    """A hand as the list shows it, with ``names`` in seat order and its amounts in ``people``'s order (``form_side``: its entry's, if known)."""
     names = list(names or game.players)
     seating = is_seating(hand.entry)
     nets = []
@@ -96,7 +97,7 @@ def hand_row(
     )
     dealer = names[result.dealer] if result and not seating else ""
     seated = [(translation.gettext(SEATS_ZH[s]), name) for s, name in enumerate(names)]
-    title = hand_title(game, hand.entry, result, names)
+    title = hand_title(game, hand.entry, result, names, form_side)
     streak = form_side_for(game).streak_text(result.streak) if result and not seating else ""
     return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating, streak)
 
@@ -195,8 +196,8 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None 
 def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -> list[Tile]:
     """One tile per seat: who sits there now and their evening's total over every seat they sat in."""
     state = ledger.state if ledger else None
-    module = form_side_for(game)
-    marks = module.marks
+    form_side = form_side_for(game)
+    marks = form_side.marks
     names = list(state.seating) if state is not None else list(game.players)
     if state is not None:
         person = {key(name): total for name, total in state.people()}
@@ -204,12 +205,12 @@ def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -
     return [
         Tile(
             seat=s,
-            wind=translation.gettext(module.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
+            wind=translation.gettext(form_side.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
             name=names[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
-            streak_text=module.streak_text(state.streak) if state else "",
+            streak_text=form_side.streak_text(state.streak) if state else "",
             marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )

@@ -177,13 +177,13 @@ def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
     rules = game.house_rules().to_dict()
     house = [(info, rules[name]) for name, info in game.plugin.rule_info.items()]
-    module = form_side_for(game)
+    form_side = form_side_for(game)
     context = {
         "game": game,
         "token": token,
         "house": house,
-        "ruleset_rules": module.RULES_TEMPLATE,
-        **module.rules_context(game.house_rules()),
+        "ruleset_rules": form_side.RULES_TEMPLATE,
+        **form_side.rules_context(game.house_rules()),
     }
     return render(request, "table/rules.html", context)
 
