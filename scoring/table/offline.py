@@ -16,12 +16,7 @@ from scoring.replay import ReplayError, build, table
 from scoring.table import kept
 from scoring.table.handpage import HandPage, prefilled
 from scoring.table.held import answer_refused, drop_queued, held_json
-from scoring.table.pages import FORM_TOKEN, confirming
-
-
-def queued(request: HttpRequest) -> bool:
-    """A confirm the phone kept offline and sends now (static/js/offline.js): answered in JSON, never a page."""
-    return confirming(request) and request.POST.get("queued") == "1"
+from scoring.table.pages import FORM_TOKEN
 
 
 def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:

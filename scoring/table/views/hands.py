@@ -16,7 +16,7 @@ from scoring.handform.base import BetRefused
 from scoring.lang import say
 from scoring.replay import ReplayError, table
 from scoring.table.handpage import answers, new_hand, no_form, record_page
-from scoring.table.offline import queued, record_queued
+from scoring.table.offline import record_queued
 from scoring.table.pages import FORM_TOKEN, confirm, confirming, finished, signed, unstamped
 from scoring.table.presenters import bet_words
 
@@ -70,3 +70,8 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
     except services.Conflict as conflict:
         messages.warning(request, say(conflict))
     return redirect("game", token=token)
+
+
+def queued(request: HttpRequest) -> bool:
+    """A confirm the phone kept offline and sends now (static/js/offline.js): answered in JSON, never a page."""
+    return confirming(request) and request.POST.get("queued") == "1"
