@@ -51,3 +51,9 @@ def form_side_of(game, data) -> FormSide:
     if manual.is_manual(data):
         return manual.MANUAL
     return SEATING if is_seating(data) else form_side_for(game)
+
+
+def hand_title(game, entry: dict, result=None, names: list[str] | None = None, form_side=None) -> str:
+    """A hand's title in the ruleset's words (南家 自摸 ×2, 流局), with ``names`` (the first seating by default);
+    ``form_side``: the entry's, when the caller has it already."""
+    return (form_side or form_side_of(game, entry)).title(names or game.players, entry, result)

@@ -12,12 +12,12 @@ from scoring import services
 from scoring.engine import ScoringError
 from scoring.engine.contract import corrections
 from scoring.engine.points import fmt, from_json, to_json
+from scoring.handform import hand_title
 from scoring.lang import pick
 from scoring.models import Game, Hand, HandCheck, Settlement
 from scoring.people import people_in_order
 from scoring.records.backup_check import FORMAT, BackupError, read_backup
 from scoring.replay import ReplayView, table
-from scoring.table.presenters import hand_title
 
 # --- writing ------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import handchecks, paycode_requests, services
 from scoring.access import load_game, spend_change, writable_game
+from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.engine.transfers import proven_fewest
@@ -15,9 +16,8 @@ from scoring.forms import SettleForm, refusal
 from scoring.lang import chinese, say
 from scoring.models import Settlement
 from scoring.partial import wants_part
-from scoring.records.exports import share_text
 from scoring.replay import stored_replay, who_played
-from scoring.settle.charts import game_chart
+from scoring.share import share_text
 from scoring.yuan import money, yuan, yuan_text
 
 
