@@ -1,4 +1,4 @@
-"""The replay: a game's hands through the engine (``Replay``) and the same kept in its rows (``StoredReplay``).
+"""The replay: a game's hands through the engine (``Replay``) and the same stored in its rows (``StoredReplay``).
 
 Both satisfy one read model (docs/glossary.md); every write recomputes what it changes under the game's row lock."""
 

@@ -251,3 +251,64 @@ def test_no_module_under_scoring_is_over_500_lines():
     """A module past 500 lines holds several things: split it (as scoring/services/ is)."""
     sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
     assert {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES} == {}
+
+
+# One name per thing (docs/glossary.md, "Words kept to one meaning"): "check" is only 核对, "carry"
+# only the 牌友圈's carry-over (结转), "kept" only a hand the phone keeps offline.
+ONE_MEANING = {
+    "check": {
+        # 核对, and what its pages and rows call it
+        "CHECKED",
+        "CHECKS_TEMPLATE",
+        "CHECK_FIELDS",
+        "CheckForm",
+        "HandCheck",
+        "HandChecks",
+        "RowChecks",
+        "_checks",
+        "check",
+        "check_hand",
+        "checks",
+        "checks_of",
+        "checks_required",
+        "checks_required_field",
+        "handchecks",
+        "mine_check",
+        "not_checked",
+        "not_checked_words",
+        "restored_checks",
+        "row_checks",
+        "sort_checks",
+        # Django's and the standard library's own names, and an HTML checkbox's state
+        "CheckConstraint",
+        "health_check_done",
+        "runtime_checkable",
+        "checked",
+    },
+    "carr": {"carry", "carry_paid", "carry_plan", "carry_undo", "group_carry"},
+    "kept": {"KEPT_SALT", "Kept", "kept", "kept_stamp", "kept_table", "drop_kept_hand", "seat_kept_the_deal"},
+}
+
+
+def names_containing(word: str) -> dict[str, set[str]]:
+    """Every identifier under scoring/ (its migrations aside) holding ``word``, with the files it is in."""
+    import tokenize
+
+    found: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        if ".migrations." in name:
+            continue
+        with path.open("rb") as source:
+            for token in tokenize.tokenize(source.readline):
+                if token.type == tokenize.NAME and word in token.string.lower():
+                    found.setdefault(token.string, set()).add(name)
+    return found
+
+
+def test_each_of_the_double_words_names_one_thing():
+    strays = {
+        word: {name: sorted(files) for name, files in names_containing(word).items() if name not in allowed}
+        for word, allowed in ONE_MEANING.items()
+    }
+    assert strays == {"check": {}, "carr": {}, "kept": {}}
+    assert "validate_win" in names_containing("validate")  # the rulesets' rules of what may win

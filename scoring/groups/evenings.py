@@ -194,7 +194,7 @@ def _open_settle_ups(group: Group):
 
 
 @dataclass
-class Plan:
+class SettleUpPlan:
     """A settle-up before it is made: the transfers it takes in and the netted ones it makes."""
 
     parts: list[Owed]
@@ -209,22 +209,22 @@ class Plan:
         return ",".join(str(o.transfer.pk) for o in self.parts)
 
 
-def carry_plan(group: Group, game: Game) -> Plan | None:
+def carry_plan(group: Group, game: Game) -> SettleUpPlan | None:
     """Every unpaid group transfer between ``game``'s people, netted; None without an earlier one or under two."""
     people = {key(name) for name in names_at(game)}
     parts = [o for o in free_transfers(group) if key(o.payer) in people and key(o.payee) in people]
     if len(parts) < 2 or all(o.game.pk == game.pk for o in parts):
         return None
-    return Plan(parts, net(parts))
+    return SettleUpPlan(parts, net(parts))
 
 
-def group_plan(group: Group) -> Plan | None:
+def group_plan(group: Group) -> SettleUpPlan | None:
     """Every unpaid transfer of the group netted (「一起结清」), or None with fewer than two."""
     parts = free_transfers(group)
     if len(parts) < 2:
         return None
     try:
-        return Plan(parts, net(parts))
+        return SettleUpPlan(parts, net(parts))
     except GroupConflict:
         return None
 

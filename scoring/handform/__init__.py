@@ -24,7 +24,7 @@ what the ruleset has (the defaults are a plain win or draw with no bets). The co
   下子) or None, ``prefill(data, pending, state, rules)``: an entry's answers with the bets
   placed there, and ``change_bet(pending, state, rules, *, bet, seat, amount, on)``: one placed
   or taken back (``BetRefused`` when the rules do not allow it);
-- ``placed_bets(entry, state, rules)``, ``carry_bets(entry, bets, state, rules)`` and
+- ``placed_bets(entry, state, rules)``, ``move_bets(entry, bets, state, rules)`` and
   ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
   hand that stands (or the next one recorded);
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;

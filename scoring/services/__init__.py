@@ -40,13 +40,13 @@ from scoring.services.hands import (
 from scoring.services.locks import AlreadyRecorded, Conflict, StalePreview
 from scoring.services.paycodes import add_paycode, remove_paycode
 from scoring.services.previews import (
-    Carry,
     Change,
+    MovedBets,
     OtherHand,
     Preview,
-    carried_bets,
     changed_hands,
     copy_hand,
+    moved_bets,
     numbered_now,
     other_changes,
     people_limit,
@@ -58,10 +58,10 @@ from scoring.services.previews import (
 __all__ = [
     "MAX_TOGETHER",
     "AlreadyRecorded",
-    "Carry",
     "Change",
     "Conflict",
     "Held",
+    "MovedBets",
     "OtherHand",
     "Preview",
     "StalePreview",
@@ -69,7 +69,6 @@ __all__ = [
     "add_to_roster",
     "again",
     "archive_game",
-    "carried_bets",
     "change_hands",
     "change_pending",
     "changed_hands",
@@ -85,6 +84,7 @@ __all__ = [
     "join_group",
     "mark_paid",
     "moved_amounts",
+    "moved_bets",
     "not_checked_words",
     "numbered_now",
     "other_changes",

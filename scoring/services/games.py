@@ -37,9 +37,9 @@ def create_game(
     round_length=None,
     group=None,
     checks_required: bool = False,
-    **kept,
+    **restored,
 ) -> Game:
-    """A new game, the one place one is made; ``kept``: what a restored backup brings besides."""
+    """A new game, the one place one is made; ``restored``: what a restored backup brings besides."""
     state = state_json(seated(ruleset.new_state(first_dealer), players), active=0, last_seq=0)
     return Game.objects.create(
         ruleset=ruleset.code,
@@ -50,23 +50,23 @@ def create_game(
         group=group,
         checks_required=checks_required,
         state=state,
-        **kept,
+        **restored,
     )
 
 
 def restore_game(
-    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, paycodes=(), **kept
+    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, paycodes=(), **restored
 ) -> Game:
     """A game from a checked backup: its hands (with their 核对) replayed, its settlement redone, its 收款码."""
     with transaction.atomic():
-        game = create_game(ruleset=ruleset, players=players, first_dealer=first_dealer, rules=rules, **kept)
+        game = create_game(ruleset=ruleset, players=players, first_dealer=first_dealer, rules=rules, **restored)
         for hand in hands:
             hand.game = game
         Hand.objects.bulk_create(hands)
         ids = dict(game.hands.values_list("seq", "pk"))
-        checks = [c for h in hands for c in getattr(h, "kept_checks", ()) if not h.voided]
+        checks = [c for h in hands for c in getattr(h, "restored_checks", ()) if not h.voided]
         for hand in hands:
-            for check in getattr(hand, "kept_checks", ()):
+            for check in getattr(hand, "restored_checks", ()):
                 check.hand_id = ids[hand.seq]
         HandCheck.objects.bulk_create(checks)
         ledger = build(game)
@@ -156,7 +156,7 @@ def reopen_game(*, game: Game) -> None:
 
 
 def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:
-    """已付: a transfer someone has made (or unmade), kept on the server for every phone."""
+    """已付: a transfer someone has made (or unmade), recorded on the server for every phone."""
     with transaction.atomic():
         game = lock_game(game, playing=False)
         transfer = Transfer.objects.filter(pk=transfer_id, settlement__game=game).first()

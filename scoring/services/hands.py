@@ -13,8 +13,8 @@ from scoring.engine.seating import is_seating
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game, Hand, HandCheck
 from scoring.replay import ReplayError, after_hand, build, cached_state, ensure, number_in, result_json, store
 from scoring.services.handchecks import moved_amounts
-from scoring.services.locks import AlreadyRecorded, Conflict, check_version, lock_game
-from scoring.services.previews import Change, carried_bets, changed_hands, copy_hand, numbered_now, people_limit
+from scoring.services.locks import AlreadyRecorded, Conflict, lock_game, require_version
+from scoring.services.previews import Change, changed_hands, copy_hand, moved_bets, numbered_now, people_limit
 
 
 def record_hand(
@@ -71,7 +71,7 @@ def record_hand(
                     f"第{number}局已经被别人记录了，请看最新的记录。",
                     f"Hand {number} was already recorded on another phone: check the ledger.",
                 )
-            check_version(game, version)
+            require_version(game, version)
             hand = Hand(
                 game=game,
                 seq=seq,
@@ -163,15 +163,15 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
                 f"Hand {number} was just changed on another phone: check it and try again.",
                 hand,
             )
-        check_version(game, version)
+        require_version(game, version)
         changed = copy_hand(hand)
         apply(changed)
         changed.revision = hand.revision + 1
-        carry = None
+        moved = None
         if keep_bets:
             before = build(game, [h for h in hands if h.seq < seq]).state
-            carry = carried_bets(game=game, hands=hands, hand=hand, before=before)
-        target = carry.target if carry else None
+            moved = moved_bets(game=game, hands=hands, hand=hand, before=before)
+        target = moved.target if moved else None
         if max(hand.revision, target.revision if target else 0) >= MAX_REVISION:  # what a backup holds
             raise Conflict(
                 f"第{number}局已经改过 {MAX_REVISION} 次，不能再改。",
@@ -188,8 +188,8 @@ def _change(*, game: Game, seq: int, revision: int, apply, version: int | None, 
         if target:  # a phone editing it meanwhile must see the bets it now holds
             target.revision += 1
             target.save(update_fields=["entry", "revision"])
-        if carry and carry.pending is not None:
-            Game.objects.filter(pk=game.pk).update(pending=carry.pending)
+        if moved and moved.pending is not None:
+            Game.objects.filter(pk=game.pk).update(pending=moved.pending)
         store(game, ledger)
         by = changed.edited_by if not changed.voided else changed.voided_by
         game.bump_version(seating_words(changed, by) if is_seating(changed.entry) else what(number, by))
@@ -266,7 +266,7 @@ def change_hands(*, game: Game, changes: list[Change], by: str, version: int | N
         game = lock_game(game)
         hands = list(game.hands.all())
         now, touched, pending = changed_hands(game, hands, changes, by=by)  # a hand changed since: refused first
-        check_version(game, version)
+        require_version(game, version)
         if any(h.revision >= MAX_REVISION for h in now if h.seq in touched):  # what a backup holds
             raise Conflict(f"有一局已经改过 {MAX_REVISION} 次，不能再改。", f"A hand was changed {MAX_REVISION} times.")
         with numbered_now(hands):

@@ -27,7 +27,7 @@ class StalePreview(Conflict):
         super().__init__(f"{what_zh}，金额变了，请看新的预览。", f"{what_en}: check the new preview.")
 
 
-def check_version(game: Game, version: int | None) -> None:
+def require_version(game: Game, version: int | None) -> None:
     """``version``: the game's version at the preview; None is an internal caller with no preview."""
     if version is not None and version != game.version and not game.amounts_same_since(version):
         raise StalePreview(game.changes_since(version))

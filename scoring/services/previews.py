@@ -61,7 +61,7 @@ def preview_record(*, game: Game, state, entry: dict) -> Preview:
 
 
 @dataclass
-class Carry:
+class MovedBets:
     """Where a void's bets go (docs/rules/yiwu.md §7, §8): the next standing hand (``target``), else ``pending``."""
 
     bets: dict
@@ -69,7 +69,7 @@ class Carry:
     pending: dict | None = None
 
 
-def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry | None:
+def moved_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> MovedBets | None:
     """The bets placed before ``hand`` and where a void keeps them; None when none, or a seating ends them first."""
     rules = game.house_rules()
     bets = form_side_of(game, hand.entry).placed_bets(hand.entry, before, rules)
@@ -79,17 +79,17 @@ def carried_bets(*, game: Game, hands: list[Hand], hand: Hand, before) -> Carry 
         if later.seq > hand.seq and not later.voided:
             if is_seating(later.entry):
                 return None
-            entry = form_side_of(game, later.entry).carry_bets(later.entry, bets, before, rules)
+            entry = form_side_of(game, later.entry).move_bets(later.entry, bets, before, rules)
             if entry is not None:  # a manual hand takes no bets: the next one does
                 target = copy_hand(later)
                 target.entry = entry
-                return Carry(bets, target=target)
-    return Carry(bets, pending=form_side_for(game).merge_pending(game.pending or {}, bets))
+                return MovedBets(bets, target=target)
+    return MovedBets(bets, pending=form_side_for(game).merge_pending(game.pending or {}, bets))
 
 
-def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, carry: Carry | None = None) -> Preview:
+def preview_change(*, game: Game, hands: list[Hand], changed: Hand, before, moved: MovedBets | None = None) -> Preview:
     """An edit or void of ``changed`` replayed from ``before`` on only. Raises ``ReplayError``."""
-    target = carry.target if carry else None
+    target = moved.target if moved else None
     tail = [changed, *(target if target and h.seq == target.seq else h for h in hands if h.seq > changed.seq)]
     with numbered_now(hands):
         ledger = build(
@@ -161,21 +161,21 @@ def changed_hands(
                 f"第{number}局刚被别人改过，请看最新的再改。",
                 f"Hand {number} was just changed on another phone: check it and try again.",
             )
-        changed, carry = copy_hand(hand), None
+        changed, moved = copy_hand(hand), None
         if change.entry is None:
             changed.voided_at, changed.voided_by, changed.void_reason = timezone.now(), by, change.reason
             if change.keep_bets:
                 before = build(game, [h for h in now if h.seq < hand.seq]).state
-                carry = carried_bets(game=game, hands=now, hand=hand, before=before)
+                moved = moved_bets(game=game, hands=now, hand=hand, before=before)
         else:
             changed.entry = change.entry
             changed.dealer_fix, changed.streak_fix = change.fix or (None, None)
             changed.edited_at, changed.edited_by = timezone.now(), by
         replaced = {changed.seq: changed}
-        if carry and carry.target:
-            replaced[carry.target.seq] = carry.target
-        elif carry:
-            pending = carry.pending
+        if moved and moved.target:
+            replaced[moved.target.seq] = moved.target
+        elif moved:
+            pending = moved.pending
         now = [replaced.get(h.seq, h) for h in now]
         touched.update(replaced)
     return now, touched, pending

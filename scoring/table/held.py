@@ -18,10 +18,10 @@ from scoring.table.pages import ONE_TIME
 
 
 def held_json(
-    request, game: Game, token: str, entry: dict, at: kept.Kept, held: services.Held, check, form_side
+    request, game: Game, token: str, entry: dict, at: kept.Kept, held: services.Held, hold, form_side
 ) -> JsonResponse:
     """A kept hand held (scoring/table/kept.py): the card the phone shows, and the stamp of its question."""
-    dismissed = check.agreed.dismissed if check.agreed else set()
+    dismissed = hold.agreed.dismissed if hold.agreed else set()
     card = render_to_string(
         "table/_held_hand.html", held_context(game, token, request.POST, entry, at, held, form_side), request
     )

@@ -39,7 +39,7 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     spend_hand_write(game=game)  # 429 past the game's writes per minute: the phone tries later
     next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
     at = kept_table(request, game, before, next_seq, form_side)
-    check = kept.Check(entry, at, agreed if answer else None)
+    hold = kept.Hold(entry, at, agreed if answer else None)
     by = device.my_name(request, game) or ""
     try:
         hand = services.record_hand(
@@ -50,10 +50,10 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
             form_token=form_token,
             entered_by=by,
             queued=True,
-            hold=check,
+            hold=hold,
         )
     except services.Held as held:
-        return held_json(request, game, token, entry, at, held, check, form_side)
+        return held_json(request, game, token, entry, at, held, hold, form_side)
     except ReplayError as error:
         return refused_json(table_words(error.message()))
     except services.AlreadyRecorded as done:

@@ -257,7 +257,7 @@ class YiwuFormSide(FormSide):
     prefill = staticmethod(placed.prefill)
     change_bet = staticmethod(placed.change_bet)
     placed_bets = staticmethod(placed.placed_bets)
-    carry_bets = staticmethod(placed.carry_bets)
+    move_bets = staticmethod(placed.move_bets)
     merge_pending = staticmethod(placed.merge_pending)
 
     def edit_start(self, answers: dict) -> dict:

@@ -36,7 +36,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_safe
 def readyz(request: HttpRequest) -> HttpResponse:
     """Readiness for the load balancer: 200 or 503 naming each check (scoring/ready.py); writes only Redis's probe key."""
-    results = ready.checks()
+    results = ready.probes()
     ok = all(result == "ok" for result in results.values())
     response = JsonResponse(results, status=200 if ok else 503)
     response.headers["Cache-Control"] = "no-store"

@@ -32,7 +32,7 @@ def void_alone(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     context = {"game": game, "token": token, "form": form, "hand": hand, "version": game.version, "keep": keep}
     context.update(void_context(game, hands, hand))
     try:
-        preview = void_preview(game, hands, hand, before=context["before"], carry=context["carry"] if keep else None)
+        preview = void_preview(game, hands, hand, before=context["before"], moved=context["moved"] if keep else None)
     except ReplayError as error:
         return render(request, "table/void.html", {**context, **void_blocked(token, hands, error)})
     change = people_change(preview)
@@ -54,14 +54,14 @@ def void_alone(request: HttpRequest, token: str, seq: int) -> HttpResponse:
 def void_context(game: Game, hands: list[Hand], hand: Hand) -> dict:
     """The hand as it stands, its 第N局, the table before it and the bets placed before it."""
     before = build(game, [h for h in hands if h.seq < hand.seq]).state
-    carry = services.carried_bets(game=game, hands=hands, hand=hand, before=before)
+    moved = services.moved_bets(game=game, hands=hands, hand=hand, before=before)
     names = list(before.seating)
     return {
         "row": hand_row(game, hand, result_from_json(hand.result, game.plugin) if hand.result else None, None, names),
         "number": number_in(hands, hand.seq),
         "before": before,
-        "carry": carry,
-        "bets": bets_text(names, carry.bets) if carry else "",
+        "moved": moved,
+        "bets": bets_text(names, moved.bets) if moved else "",
         "seating": is_seating(hand.entry),
     }
 
@@ -71,11 +71,11 @@ def void_blocked(token: str, hands: list[Hand], error: ReplayError) -> dict:
     return {"blocked": error.message(), "blocked_seq": error.number, "blocked_url": hand_link(token, hands, error.seq)}
 
 
-def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, carry) -> services.Preview:
-    """The totals after voiding ``hand``, with or without ``carry`` (its bets kept). Raises ``ReplayError``."""
+def void_preview(game: Game, hands: list[Hand], hand: Hand, *, before, moved) -> services.Preview:
+    """The totals after voiding ``hand``, with or without ``moved`` (its bets kept). Raises ``ReplayError``."""
     changed = services.copy_hand(hand)
     changed.voided_at = hand.created_at  # any time: it only marks the hand void for the preview
-    return services.preview_change(game=game, hands=hands, changed=changed, before=before, carry=carry)
+    return services.preview_change(game=game, hands=hands, changed=changed, before=before, moved=moved)
 
 
 def hand_link(token: str, hands: list[Hand], seq: int) -> str:

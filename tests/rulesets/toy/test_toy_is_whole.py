@@ -39,7 +39,7 @@ def test_the_entry_docs_name_what_the_views_ask():
             "title",
             "wind",
         ),
-        *("marks", "streak_text", "bets", "prefill", "change_bet", "placed_bets", "carry_bets", "merge_pending"),
+        *("marks", "streak_text", "bets", "prefill", "change_bet", "placed_bets", "move_bets", "merge_pending"),
         *("RULES_TEMPLATE", "rules_context"),
         *("FIELD_OF", "other_outcomes", "PRESET_LABEL", "ANALYSE_WORDS", "analyse_text"),
     }

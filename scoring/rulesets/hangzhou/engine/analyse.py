@@ -58,7 +58,7 @@ def waits_extra(ctx: Context, counts, wilds: int) -> dict:
     return {"any_tile": lone}
 
 
-def check(ctx: Context) -> None:
+def validate(ctx: Context) -> None:
     """杠开 is won on the tile drawn after one's own kong, and a kong is a melded set (§3)."""
     if ctx.after_kong and ctx.melded == 0:
         raise ScoringError(

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from scoring.engine.errors import ScoringError, check_object, required, win_or_draw
+from scoring.engine.errors import ScoringError, required, validate_object, win_or_draw
 from scoring.engine.fans import parse_patterns
 
 from .patterns import MAX_CAIPIAO
@@ -54,7 +54,7 @@ def _chengbao(value) -> tuple[int, ...]:
 
 
 def parse_hand(raw) -> HandEntry:
-    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    validate_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, WIN_FIELDS) == "draw":
         return DRAW
     if "discarder" in raw:  # JSON null too: there is no discarder to name (§1, §4)

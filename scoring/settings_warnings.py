@@ -1,5 +1,6 @@
-"""Start-up checks (``manage.py check``): a client-address header set up so a client could choose the
-address its budgets count (scoring/access.py ``client_of``)."""
+"""Warnings about the settings, given by `manage.py check` (Django's system checks) at start-up: a
+client-address header set up so a client could choose the address its budgets count
+(scoring/access.py ``client_of``)."""
 
 from django.conf import settings
 from django.core.checks import Warning, register
