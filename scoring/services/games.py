@@ -55,7 +55,15 @@ def create_game(
 
 
 def restore_game(
-    *, ruleset, players: list[str], first_dealer: int, rules: dict, hands: list[Hand], settlement, paycodes=(), **restored
+    *,
+    ruleset,
+    players: list[str],
+    first_dealer: int,
+    rules: dict,
+    hands: list[Hand],
+    settlement,
+    paycodes=(),
+    **restored,
 ) -> Game:
     """A game from a checked backup: its hands (with their 核对) replayed, its settlement redone, its 收款码."""
     with transaction.atomic():
