@@ -2,7 +2,8 @@
 tests pass through, in Chinese and in English: no critical or serious violation (contrast, names,
 roles, labels), and no link or button laid under something else where it shows (``COVERED``).
 Each of the 34 states is a real address (every step of the entry is a plain link), so the audit
-reaches the same screens a tap does."""
+reaches the same screens a tap does. In Chinese, the states an evening passes through are audited
+there (``ON_THE_EVENINGS``, tests/browser/test_evenings.py), with 杭州's own states."""
 
 import json
 from pathlib import Path
@@ -57,6 +58,21 @@ STATES = [
     ("seating-preview", "yiwu", "seating?how=sub&seat=2&name=小周"),
     ("history-archived", None, "/history?archived=1"),
 ]
+# Audited in Chinese where an evening stands on them (tests/browser/evenings/, the names its looks give).
+ON_THE_EVENINGS = {
+    "new-game": "yiwu",
+    "how-step": "yiwu",
+    "piao-step": "yiwu",
+    "preview": "yiwu",
+    "edit": "yiwu",
+    "zhuji-sheet": "zhuji",
+    "wuyi2-sheet": "wuyi2",
+    "settle": "hangzhou",
+    "settled": "hangzhou",
+    "picture": "hangzhou",
+    "seating-menu": "hangzhou",
+    "seating-preview": "hangzhou",
+}
 
 
 @pytest.fixture
@@ -142,12 +158,43 @@ def test_no_page_has_a_critical_or_serious_accessibility_violation(live_server, 
     page.goto(live_server.url + games["yiwu"])  # this phone opened the game: home and history list it
     found = {}
     for name, which, path in STATES:
+        if language == "zh-hans" and name in ON_THE_EVENINGS:
+            continue
         url = live_server.url + (games[which] + path if which else path)
         page.goto(url)
         if problems := violations(page) + covered(page):
             found[name] = problems
     context.close()
     assert found == {}, json.dumps(found, ensure_ascii=False, indent=1)
+
+
+def test_the_hangzhou_pages_in_english_have_no_critical_or_serious_accessibility_violation(live_server, browser):
+    """The audit on 杭州's own states: the sheet with greyed chips and 承包 chosen, a draw's preview,
+    the game page at 三老庄 and its rules page (in Chinese, the 杭州 evening audits them as it
+    passes: tests/browser/evenings/hangzhou.py)."""
+    from tests.browser.evenings.hangzhou import NAMES, fits
+
+    game = import_game({"ruleset": "hangzhou", "players": NAMES, "hands": [{"outcome": "win", "winner": 0}] * 3})
+    base = f"{live_server.url}/g/{game.edit_token}/"
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
+    context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    context.add_init_script(path=str(AXE))
+    page = context.new_page()
+    found = {}
+    for name, path in (
+        ("game", ""),
+        ("sheet", "record?outcome=win&winner=2&patterns=shifeng&chengbao=lower"),
+        ("sheet-caipiao", "record?outcome=win&winner=1&caipiao=2&chengbao=upper"),
+        ("draw", "record?outcome=draw"),
+        ("rules", "rules"),
+    ):
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        fits(page)
+        if bad := violations(page) + covered(page):
+            found[name] = bad
+    context.close()
+    assert found == {}
 
 
 UNFIT = """<!doctype html><html lang="en"><head><title>unfit</title></head><body><main>

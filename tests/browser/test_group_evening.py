@@ -1,7 +1,7 @@
 """A 牌友圈 evening on a phone: open the group, 再来一局, play, settle together with last week's
 unpaid transfers, and tick the netted ones 已付 until everything is paid; axe finds nothing
 critical or serious on any of its pages. Tonight's two hands only repeat taps
-tests/browser/test_table_flow.py makes: they are recorded through the write every hand takes
+tests/browser/evenings/yiwu.py makes: they are recorded through the write every hand takes
 before 结算 is tapped; tests/groups/test_it_groups.py asserts what this evening's pages say."""
 
 from datetime import timedelta

@@ -161,11 +161,11 @@ def look(page, size: str, *checks: str) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_the_places_doubled_text_cut_are_whole_at_390_px(live_server, browser, evening, shot, size):
-    context, page = phone_at(browser, live_server, size)
+def test_the_places_doubled_text_cut_are_whole_at_390_px(live_server, browser, evening, shot):
+    """Each page at each size (SIZES): the larger text is laid on the page as it stands."""
+    context, page = phone_at(browser, live_server, "normal")
     base = f"{live_server.url}{game_url(evening)}"
-    problems = {}
+    problems, rows = {}, {}
     for name, path, checks in [
         ("game", "", ()),
         ("win-types", "record?winner=1", ()),
@@ -177,18 +177,20 @@ def test_the_places_doubled_text_cut_are_whole_at_390_px(live_server, browser, e
         ("void", "hand/9/void", ()),
     ]:
         page.goto(base + path)
-        if found := look(page, size, *checks):
-            problems[name] = found
-        shot(page, f"large-text-places-{name}-{size}")
-        if name == "game":
-            rows = {row["id"]: row for row in page.evaluate(ROWS)}
+        for size in SIZES:
+            if found := look(page, size, *checks):
+                problems[f"{name}-{size}"] = found
+            shot(page, f"large-text-places-{name}-{size}")
+            if name == "game":
+                rows[size] = {row["id"]: row for row in page.evaluate(ROWS)}
     assert problems == {}, json.dumps(problems, ensure_ascii=False, indent=1)
-    # Folded rows after two seat changes: who played, by name, in the evening's order of people.
-    assert rows["hand-1"]["names"] == FIRST
-    assert rows["hand-6"]["names"] == ["诸葛大力", "欧阳小明", "阿华", "上官婉儿"]
-    assert rows["hand-8"]["names"] == ["诸葛大力", "阿华", "上官婉儿", "司马相如"]
-    assert rows["hand-7"]["names"] == []  # a seating
-    assert all(row["seen"] for row in rows.values()), rows
+    for size in SIZES:
+        # Folded rows after two seat changes: who played, by name, in the evening's order of people.
+        assert rows[size]["hand-1"]["names"] == FIRST
+        assert rows[size]["hand-6"]["names"] == ["诸葛大力", "欧阳小明", "阿华", "上官婉儿"]
+        assert rows[size]["hand-8"]["names"] == ["诸葛大力", "阿华", "上官婉儿", "司马相如"]
+        assert rows[size]["hand-7"]["names"] == []  # a seating
+        assert all(row["seen"] for row in rows[size].values()), rows[size]
     context.close()
 
 
@@ -213,19 +215,19 @@ def test_the_toast_covers_neither_the_round_nor_the_offline_banner(live_server, 
     context.close()
 
 
-@pytest.mark.parametrize("size", list(SIZES))
-def test_zhujis_tianhu_is_greyed_for_a_non_dealer_before_the_tap(live_server, browser, shot, size):
+def test_zhujis_tianhu_is_greyed_for_a_non_dealer_before_the_tap(live_server, browser, shot):
     game = import_game({"ruleset": "zhuji", "players": ["阿强", "阿芳", "老周", "小陈"], "hands": []})
-    context, page = phone_at(browser, live_server, size)
+    context, page = phone_at(browser, live_server, "normal")
     page.goto(f"{live_server.url}{game_url(game)}record?winner=1&zimo=on")  # 阿芳 自摸; 阿强 deals
-    assert look(page, size) == []
-    expect(page.locator("#sp-tianhu")).to_be_disabled()
-    expect(page.locator("label[for=sp-tianhu]")).to_have_class(re.compile("chip-off"))
-    expect(page.locator("#why-tianhu")).to_have_text("天胡：天胡只有庄家才能胡")
-    expect(page.locator("#sp-tianhu")).to_have_attribute("aria-describedby", "why-tianhu")
-    page.locator("label[for=sp-tianhu]").click(force=True)  # a tap on the greyed chip chooses nothing
-    expect(page.locator("#sp-tianhu")).not_to_be_checked()
-    shot(page, f"large-text-places-zhuji-sheet-{size}")
+    for size in SIZES:  # the larger text laid on the page as it stands
+        assert look(page, size) == []
+        expect(page.locator("#sp-tianhu")).to_be_disabled()
+        expect(page.locator("label[for=sp-tianhu]")).to_have_class(re.compile("chip-off"))
+        expect(page.locator("#why-tianhu")).to_have_text("天胡：天胡只有庄家才能胡")
+        expect(page.locator("#sp-tianhu")).to_have_attribute("aria-describedby", "why-tianhu")
+        page.locator("label[for=sp-tianhu]").click(force=True)  # a tap on the greyed chip chooses nothing
+        expect(page.locator("#sp-tianhu")).not_to_be_checked()
+        shot(page, f"large-text-places-zhuji-sheet-{size}")
     context.close()
 
 

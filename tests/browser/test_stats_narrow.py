@@ -41,8 +41,15 @@ def open_games(page, base: str, games) -> None:
         page.goto(base + game_url(game))
 
 
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_no_name_or_number_breaks_over_lines_at_390_px(live_server, browser, big_games, language, shot):
+def test_the_long_games_pages_keep_names_and_numbers_whole(live_server, browser, phone, big_games, shot):
+    """The two long games built once (their 800 hands are most of the cost) for the three checks below."""
+    for language in ("zh-hans", "en"):
+        no_name_or_number_breaks_over_lines_at_390_px(live_server, browser, big_games, language, shot)
+    nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, shot)
+    the_summary_table_keeps_numbers_and_names_whole_at_390_px(live_server, phone, big_games, shot)
+
+
+def no_name_or_number_breaks_over_lines_at_390_px(live_server, browser, big_games, language, shot):
     context = browser.new_context(viewport={"width": 390, "height": 844})
     page = context.new_page()
     open_games(page, live_server.url, big_games)
@@ -55,7 +62,7 @@ def test_no_name_or_number_breaks_over_lines_at_390_px(live_server, browser, big
     context.close()
 
 
-def test_nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, shot):
+def nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, shot):
     context = browser.new_context(viewport={"width": 320, "height": 700}, locale="zh-CN")
     page = context.new_page()
     open_games(page, live_server.url, big_games)
@@ -73,7 +80,7 @@ def test_nothing_scrolls_sideways_at_320_px(live_server, browser, big_games, sho
 SUMMARY_CELLS = ".hands-table th:not(:nth-child(2)), .hands-table td:not(.title)"
 
 
-def test_the_summary_table_keeps_numbers_and_names_whole_at_390_px(live_server, phone, big_games, shot):
+def the_summary_table_keeps_numbers_and_names_whole_at_390_px(live_server, phone, big_games, shot):
     phone.goto(live_server.url + game_url(big_games[0]) + "summary")
     assert phone.locator(".hands-table tbody tr").count() > 300
     assert phone.evaluate(BROKEN, SUMMARY_CELLS) == []

@@ -77,8 +77,8 @@ def test_four_phones_check_each_hand_fix_a_flagged_one_and_pay_by_the_payees_cod
     expect(laowang.locator(".preview")).to_contain_text("小李 自摸")
     form_ready(laowang)
     confirm(laowang)
+    expect(laowang.locator("#checks-2")).to_contain_text("待核对：老王、小李、阿华、大刘")  # the fix written
     assert not HandCheck.objects.filter(hand__seq=2).exists()  # its amounts moved: its checks go
-    expect(laowang.locator("#checks-2")).to_contain_text("待核对：老王、小李、阿华、大刘")
     check_ok(laowang, 2)
     xiaoli.reload()
     check_ok(xiaoli, 2)

@@ -1,4 +1,4 @@
-"""The evening of tests/browser/test_table_flow.py as it was first written (six hands of every kind,
+"""The evening of tests/browser/evenings/yiwu.py as it was first written (six hands of every kind,
 an edit, a void), replayed through the Django client: every amount and message that browser test
 read off the phone (each preview's, the dealer's 连庄 mark, the edit's prompts, the voided row) is
 read here off the pages the server sends for the same inputs, and the totals and stored hands

@@ -1,4 +1,4 @@
-"""武义二人's whole evening (the one tests/browser/test_wuyi2_evening.py began with), sheet by
+"""武义二人's whole evening (the one tests/browser/evenings/wuyi2.py began with), sheet by
 sheet through the Django client: what each sheet previews (its title and the winner's net), which
 chips it greys and why, the links that carry the chips, the stored hands, and the game page's
 totals against score_game. The browser test keeps what needs a phone: the taps themselves."""

@@ -1,4 +1,4 @@
-"""诸暨's whole evening (the one tests/browser/test_zhuji_evening.py began with), sheet by sheet
+"""诸暨's whole evening (the one tests/browser/evenings/zhuji.py began with), sheet by sheet
 through the Django client: what each sheet previews (its title and the winner's net), the notes
 and refusals its panel says, the links that carry the chips, the stored hands, and the game page's
 totals against score_game. The browser test keeps what needs a phone: the taps themselves."""

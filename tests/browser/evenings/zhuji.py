@@ -1,4 +1,4 @@
-"""诸暨 on a phone: create the game, tap in an evening on the 台 sheet, fix two hands, check totals.
+"""诸暨's evening on a phone (tests/browser/test_evenings.py): create the game, tap in an evening on the 台 sheet, fix two hands, check totals.
 
 Each kind of tap once: the winner and 自摸/放冲 links, a wrong winner taken back, chips (labels of
 hidden inputs) refreshing the preview by htmx, 「改」 keeping the chips, the stepper's + and −,
@@ -9,14 +9,11 @@ totals are checked without a browser in tests/rulesets/zhuji/test_it_zhuji_eveni
 import re
 from fractions import Fraction
 
-import pytest
 from playwright.sync_api import expect
 
 from scoring.engine import get_ruleset, score_game
 from scoring.models import Game, Hand
 from tests.browser.helpers import confirm, form_ready, screen_totals
-
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["老王", "小李", "阿华", "大刘"]  # seats 0-3; 老王 deals first
 
@@ -70,8 +67,8 @@ def expect_requirement(page, words: str) -> None:
     expect(panel.get_by_role("button", name=re.compile("^确认"))).to_have_count(0)
 
 
-def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
-    page, tap = phone, Taps(phone)
+def evening(page, live_server, shot, look):
+    tap = Taps(page)
     expected = []
 
     # the ruleset first, then the names
@@ -98,6 +95,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     expect_requirement(page, "至少要1台")  # nothing on the sheet yet
     tap.chip("sh-pinghu")
     expect_preview(page, "小李 自摸 1台", "小李", "+6")
+    look("zhuji-sheet", taps=True)
     first_hand_taps = tap.count
     assert first_hand_taps == 3
     confirm(page)
@@ -109,6 +107,7 @@ def test_a_zhuji_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator(".tile-dealer")).to_contain_text("小李")
     tap.winner("大刘")
     expect(page.get_by_text("大刘 胡了 — 自摸，还是谁放冲？")).to_be_visible()
+    look("zhuji-how", axe=False, taps=True)
     tap.link("← 改胡牌者")
     expect(page.get_by_text("谁胡了？", exact=True)).to_be_visible()
     tap.winner("阿华")

@@ -1,4 +1,5 @@
-"""A whole evening on a phone: create a game, record hands of every kind, fix mistakes.
+"""义乌's evening on a phone (tests/browser/test_evenings.py): create a game, record hands of every
+kind, fix mistakes.
 
 Each hand here is a way of recording one the others do not tap; the two that only repeated a
 path (a 自摸 as hand 1's, a 流局 as tests/browser/test_bets_piao_manual.py's) are recorded
@@ -8,15 +9,12 @@ asserted by tests/table/test_it_table_flow.py."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from scoring import services
 from scoring.engine import score_game
 from scoring.models import Game, Hand
 from tests.browser.helpers import confirm, form_ready, screen_totals
-
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
 def tap(page, text: str) -> None:
@@ -30,10 +28,11 @@ def open_more(page) -> None:
         details.locator("summary").click()
 
 
-def test_an_evening_on_a_phone(live_server, phone, shot):
-    page = phone
+def evening(page, live_server, shot, look):
     page.goto(live_server.url)
     page.get_by_role("link", name="开新牌局").click()
+    expect(page.locator("#id_name0")).to_be_visible()
+    look("new-game")
     for seat, name in enumerate(["老王", "小李", "阿华", "大刘"]):
         page.fill(f"#id_name{seat}", name)
     page.locator(".round-length").get_by_text("2 圈").click()  # a chip over a hidden radio
@@ -46,8 +45,11 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
 
     # 1. the dealer 老王 自摸: two taps and confirm
     tap(page, "老王")
+    expect(page.get_by_role("link", name="自摸 ×2", exact=True)).to_be_visible()
+    look("how-step", taps=True)
     tap(page, "自摸 ×2")
     expect(page.locator(".preview")).to_contain_text("+42")
+    look("preview")
     confirm(page)
     expected.append({"outcome": "win", "winner": 0, "win_type": "zimo"})
 
@@ -64,6 +66,8 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     # 3. 阿华 单飘 with 小李 liable under 承包 (小李's 下子 goes on: 老王 dealt)
     tap(page, "阿华")
     tap(page, "单飘 ×8")
+    expect(page.get_by_role("button", name="喂家 小李")).to_be_visible()
+    look("piao-step")
     page.get_by_role("button", name="喂家 小李").click()  # a name chip, as for someone else's float
     expect(page.locator(".preview .why")).to_contain_text("承包全赔")
     confirm(page)
@@ -81,6 +85,8 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     # 6. the draw was never played: void hand 4
     page.locator("#hand-4 summary").click()
     page.locator("#hand-4").get_by_role("link", name="作废").click()
+    expect(page.get_by_role("button", name="确认作废")).to_be_visible()
+    look("void-draw", axe=False, taps=True)
     page.get_by_role("button", name="确认作废").click()
     expect(page.locator("#hand-4")).to_have_class(re.compile("voided"))
     del expected[3]
@@ -88,6 +94,8 @@ def test_an_evening_on_a_phone(live_server, phone, shot):
     # 7. it was really 平胡 off 小李: edit hand 5
     page.locator("#hand-5 summary").click()
     page.locator("#hand-5").get_by_role("link", name="修改").click()
+    expect(page.get_by_role("link", name="大刘 原来")).to_be_visible()
+    look("edit", taps=True)
     page.get_by_role("link", name="大刘 原来").click()  # the record flow's questions, the old answers marked
     expect(page.get_by_role("link", name="自摸 ×2 原来")).to_be_visible()
     page.get_by_role("link", name="小李 放铳").click()

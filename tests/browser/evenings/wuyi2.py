@@ -1,4 +1,4 @@
-"""武义二人 on a phone: create the game, tap in an evening with the pattern chips (refused chips
+"""武义二人's evening on a phone (tests/browser/test_evenings.py): create the game, tap in an evening with the pattern chips (refused chips
 greyed with their reason), fix two hands, check the totals.
 
 Each kind of tap once: chips (labels of hidden inputs) bringing the sheet back by htmx with what
@@ -9,14 +9,11 @@ tests/rulesets/wuyi2/test_it_wuyi2_evening.py."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
 
 from scoring.engine import get_ruleset, score_game
 from scoring.models import Game, Hand
 from tests.browser.helpers import confirm, form_ready, screen_totals
-
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["老王", "小李"]  # seats 0 and 1; 老王 deals first; 庄家翻倍 both (every payment ×2)
 
@@ -67,8 +64,7 @@ def win(winner: int, patterns: list[str], discarder: int | None = None) -> dict:
     return entry
 
 
-def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
-    page = phone
+def evening(page, live_server, shot, look):
     expected = []
 
     page.goto(live_server.url + "/new")
@@ -91,10 +87,12 @@ def test_a_wuyi2_evening_on_a_phone(live_server, phone, shot):
     #    greyed, a tap on it does nothing
     link(page, "老王")
     expect(page.get_by_text("老王 胡了 — 自摸还是放铳？")).to_be_visible()
+    look("wuyi2-how", axe=False, taps=True)
     link(page, "自摸")
     form_ready(page)
     expect(page.locator("#pt-pinghu")).to_be_checked()
     expect_preview(page, "老王 自摸 1番", "老王", "+4")
+    look("wuyi2-sheet", taps=True)
     expect_refused_chip(page, "dihu", "需要庄家放铳")
     confirm(page)
     expected.append(win(0, ["pinghu"]))

@@ -1,4 +1,4 @@
-"""杭州麻将 on a phone (390×844): a whole evening of 12 hands tapped in, as a 杭州 table plays it.
+"""杭州麻将's evening on a phone (390×844, tests/browser/test_evenings.py): a whole evening of 12 hands tapped in, as a 杭州 table plays it.
 Only self-drawn wins, so a 平和 is the winner's tap and 确认; 爆头, a 财飘 ×2, a 豪华七对, 十风 with
 无财神, two 承包 (the winner's 上家, then the winner's 下家), the dealer climbing to 三老庄 through
 a draw and losing it, a 换人, then the settle-up and the picture. Each page it passes fits the
@@ -26,15 +26,12 @@ import base64
 import re
 import struct
 
-import pytest
 from playwright.sync_api import expect
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
 from tests.browser.conftest import SCREENSHOTS
 from tests.browser.helpers import confirm, form_ready, number, screen_totals
-
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["老王", "阿明", "小李", "阿芳"]  # 东南西北; 老王 deals first
 # Each person over the seats they sat in (阿明 sits out after hand 6, 大张 sits in for him).
@@ -88,8 +85,7 @@ def dealer_badge(page) -> str:
     return page.locator(".tile-dealer .badge.text-bg-danger").inner_text()
 
 
-def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
-    page = phone
+def evening(page, live_server, shot, look):
     expected: list[dict] = []
 
     page.goto(live_server.url + "/new")
@@ -133,6 +129,7 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     expect_preview(page, "阿明 自摸 3番", {"阿明": "+96", "老王": "−32"})
     expect(page.locator("#preview-panel .why")).to_contain_text("2^3 番（爆头1 + 财飘1×2）× 4 庄·二老庄")
     fits(page)
+    look("hangzhou-sheet-caipiao")
     shot(page, "hangzhou-sheet-caipiao")
     confirm(page)
     expected.append({"outcome": "win", "winner": 1, "caipiao": 2})
@@ -140,10 +137,12 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     # 4. a draw: 阿明 deals again, 三老庄
     page.locator("section.record").get_by_role("link", name="流局").click()
     expect(page.locator("#preview-panel")).to_contain_text("流局")
+    look("hangzhou-draw")
     confirm(page)
     expected.append({"outcome": "draw"})
     assert dealer_badge(page) == "庄·三老庄"
     fits(page)
+    look("hangzhou-game")
     shot(page, "hangzhou-game-sanlaozhuang")
 
     # 5. 小李 豪华七对 (4番, B = 16): the 三老庄 dealer pays 16 × 8 = 128, and loses the deal;
@@ -172,12 +171,15 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     expect_preview(page, "阿芳 自摸 1番 · 小李承包", {"小李": "−8", "老王": "0", "阿明": "0", "阿芳": "+8"})
     expect(page.locator("#preview-panel .why")).to_contain_text("包三家（胡家吃了上家三次）")
     fits(page)
+    look("hangzhou-sheet-chengbao")
     shot(page, "hangzhou-preview-chengbao")
     confirm(page)
     expected.append({"outcome": "win", "winner": 3, "patterns": ["gangkai"], "chengbao": [3]})
 
     # 换人: 阿明 goes home, 大张 sits in 南; 阿芳 keeps the deal, at 一老庄
     page.locator(".seating-link").click()
+    expect(page.locator(".seating-menu").get_by_role("link", name=re.compile("^换人"))).to_be_visible()
+    look("seating-menu")
     page.locator(".seating-menu").get_by_role("link", name=re.compile("^换人")).click()
     page.get_by_role("link", name="南 阿明").click()
     page.fill("#id_name", "大张")
@@ -185,6 +187,7 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator(".seating-preview")).to_contain_text("轮空（不在桌上）: 阿明")
     expect(page.locator(".seating-preview .new-dealer")).to_contain_text("阿芳 坐庄 · 一老庄")
     fits(page)
+    look("seating-preview")
     page.get_by_role("button", name="确认换人/换位").click()
     expect(page.locator(".alert-success")).to_contain_text("已换人/换位。")
     expect(page.locator(".tile-dealer")).to_contain_text("阿芳")
@@ -195,6 +198,7 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     chip(page, "pt-no_caishen")
     expect_refused(page, "cb-upper", "why-cb-upper", "没有吃牌")
     expect_preview(page, "阿芳 自摸 4番", {"阿芳": "+96", "大张": "−32"})
+    look("hangzhou-sheet-shifeng")
     confirm(page)
     expected.append({"outcome": "win", "winner": 3, "patterns": ["shifeng", "no_caishen"]})
     assert dealer_badge(page) == "庄·二老庄"
@@ -229,6 +233,7 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator("label[for=cb-lower]")).to_contain_text("一家付双倍 96")
     chip(page, "cb-lower")
     expect_preview(page, "小李 自摸 3番 · 阿芳承包", {"阿芳": "−96", "老王": "0", "小李": "+96"})
+    look("hangzhou-sheet-chengbao-lower")
     confirm(page)
     expected.append({"outcome": "win", "winner": 2, "patterns": ["gangkai"], "caipiao": 1, "chengbao": [3]})
 
@@ -253,11 +258,14 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
 
     # Settle by person (阿明 sitting out included), then the picture of the evening
     page.locator(".links").get_by_role("link", name="结算").click()
+    expect(page.locator("label[for=rate1]")).to_be_visible()
+    look("settle", taps=True)
     page.locator("label[for=rate1]").click()
     page.get_by_role("button", name="预览").click()
     expect(page.locator("#settle-preview .balances tbody tr")).to_have_count(5)
     page.get_by_role("button", name="结束并结算").click()
     expect(page.locator(".transfers")).to_be_visible()
+    look("settled", taps=True)
     rows = [row.split("\t") for row in page.locator(".balances tbody tr").all_inner_texts()]
     assert {name: number(points) for name, points, _yuan in rows} == PEOPLE
     assert sum(number(yuan) for *_rest, yuan in rows) == 0
@@ -267,6 +275,7 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     expect(page.get_by_text("长按图片保存或发送")).to_be_visible()
     picture = page.locator("img[data-picture]")
     expect(picture).to_have_attribute("data-png", "1")
+    look("picture")
     png = base64.b64decode(picture.get_attribute("src").split(",", 1)[1])
     width, height = struct.unpack(">II", png[16:24])  # the PNG's IHDR
     assert width == 1080
@@ -278,34 +287,5 @@ def test_a_hangzhou_evening_on_a_phone(live_server, phone, shot):
     expect(page.locator("main")).to_contain_text("杭州麻将")
     expect(page.locator("main")).to_contain_text("三老庄")
     fits(page)
+    look("hangzhou-rules")
     shot(page, "hangzhou-rules")
-
-
-@pytest.mark.parametrize("language", ["zh-hans", "en"])
-def test_the_hangzhou_pages_have_no_critical_or_serious_accessibility_violation(live_server, browser, language):
-    """The audit of tests/browser/test_accessibility.py on 杭州's own states: the sheet with greyed
-    chips and 承包 chosen, a draw's preview, the game page at 三老庄 and its rules page."""
-    from scoring.records.exports import import_game
-    from tests.browser.test_accessibility import AXE, covered, violations
-
-    game = import_game({"ruleset": "hangzhou", "players": NAMES, "hands": [{"outcome": "win", "winner": 0}] * 3})
-    base = f"{live_server.url}/g/{game.edit_token}/"
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN")
-    context.add_cookies([{"name": "django_language", "value": language, "url": live_server.url}])
-    context.add_init_script(path=str(AXE))
-    page = context.new_page()
-    found = {}
-    for name, path in (
-        ("game", ""),
-        ("sheet", "record?outcome=win&winner=2&patterns=shifeng&chengbao=lower"),
-        ("sheet-caipiao", "record?outcome=win&winner=1&caipiao=2&chengbao=upper"),
-        ("draw", "record?outcome=draw"),
-        ("rules", "rules"),
-    ):
-        page.goto(base + path)
-        page.wait_for_load_state("networkidle")
-        fits(page)
-        if bad := violations(page) + covered(page):
-            found[name] = bad
-    context.close()
-    assert found == {}

@@ -1,0 +1,1 @@
+"""Each ruleset's evening on a phone, as steps the one test of tests/browser/test_evenings.py runs."""
