@@ -105,11 +105,11 @@ def new_ruleset_game(code: str, players: list[str]) -> Game:
 
 
 @pytest.fixture
-def one_hand_game(client, game) -> Game:
-    """``game`` with one hand recorded through the entry page: the dealer (seat 0) 自摸."""
-    from tests.helpers import record
+def one_hand_game(game) -> Game:
+    """``game`` with one hand recorded through the write path: the dealer (seat 0) 自摸."""
+    from tests.factories import add_hand
 
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     return game
 
 

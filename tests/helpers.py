@@ -299,19 +299,26 @@ WALKED_PAGES = [
 ]
 
 
-def walked_game(client) -> Game:
-    """The game the whole-page walks start from: 义乌, two hands (a 自摸, a 平胡 off 阿华)."""
+WALKED_HANDS = [
+    {"outcome": "win", "winner": 0, "win_type": "zimo"},
+    {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2},
+]
+
+
+def walked_game(client=None) -> Game:
+    """The game the whole-page walks start from: 义乌, two hands (a 自摸, a 平胡 off 阿华), recorded
+    through the write path (``client``, which the browser walk passes, is not needed)."""
+    from tests.factories import add_hands
+
     game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
-    return game
+    return add_hands(game, WALKED_HANDS)
 
 
-def record_settle_hands(client, game):
-    """The two settle-up hands (SETTLE_HANDS) recorded in ``game``."""
-    for entry in SETTLE_HANDS:
-        record(client, game, entry)
-    return game  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
+def record_settle_hands(game):
+    """The two settle-up hands (SETTLE_HANDS) recorded in ``game`` through the write path."""
+    from tests.factories import add_hands
+
+    return add_hands(game, SETTLE_HANDS)  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
 
 
 ROOT = Path(__file__).resolve().parents[1]

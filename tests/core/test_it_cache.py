@@ -106,7 +106,7 @@ def test_check_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fil
 
     from tests.helpers import record_settle_hands
 
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     Hand.objects.update(result=None)
     Game.objects.filter(pk=game.pk).update(state=state)
     out = StringIO()

@@ -35,7 +35,7 @@ def test_the_legend_totals_take_the_money_colours_in_english(client, game):
 
 
 def test_pages_show_one_minus_sign(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.get(game_url(game))
     for url in (
         game_url(game) + "summary",

@@ -108,7 +108,7 @@ def test_settling_24_people_stores_transfers_that_clear_everyone_and_the_texts_s
 def test_an_evening_of_four_says_nothing_about_the_fewest(client, game):
     from tests.helpers import record_settle_hands
 
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     page = client.get(game_url(game) + "settle", FINISH)
     assert page.context["plan"].fewest
     assert ZH_NOTE not in text(page)

@@ -17,7 +17,7 @@ def _texts(svg: str) -> list[str]:
 
 
 def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "0.5", "fee_yuan": "2"})
     settle = client.get(game_url(game) + "settle").context
     texts = _texts(_svg(client, game))
@@ -48,7 +48,7 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
 
 def test_the_picture_numbers_the_standing_hands_and_skips_a_voided_one(client, game):
     record(client, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
     texts = _texts(_svg(client, game))
     assert "共 2 局" in texts
@@ -56,7 +56,7 @@ def test_the_picture_numbers_the_standing_hands_and_skips_a_voided_one(client, g
 
 
 def test_an_open_game_is_pictured_in_points(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     texts = _texts(_svg(client, game))
     assert "义乌麻将 · 未结算 · 按分计" in texts
     assert ["老王", "赢 34 分"] == texts[3:5]
@@ -79,7 +79,7 @@ def test_halves_and_long_or_hostile_names_are_drawn_exactly_and_safely(client, z
 
 
 def test_the_picture_page_is_a_whole_page_for_either_link_and_says_how_to_save(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     for view in (False, True):
         html = client.get(game_url(game, view) + "picture").content.decode()
         assert "<nav" in html or "navbar" in html
@@ -89,7 +89,7 @@ def test_the_picture_page_is_a_whole_page_for_either_link_and_says_how_to_save(c
 
 
 def test_settle_and_summary_offer_the_picture(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     assert f'href="{game_url(game)}picture"' in client.get(game_url(game) + "summary").content.decode()
     client.post(game_url(game) + "finish", FINISH)
     assert f'href="{game_url(game)}picture"' in client.get(game_url(game) + "settle").content.decode()
@@ -98,7 +98,7 @@ def test_settle_and_summary_offer_the_picture(client, game):
 def test_the_picture_speaks_english_when_the_phone_does(client, game):
     from django.conf import settings
 
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", FINISH)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     texts = _texts(_svg(client, game))

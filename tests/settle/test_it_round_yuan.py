@@ -25,7 +25,7 @@ def cleared(settlement: Settlement) -> list[int]:
 
 
 def test_a_rounded_settle_pays_whole_yuan_that_sum_to_zero_and_says_what_it_moved(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     preview = client.get(game_url(game) + "settle", ROUND).content.decode()
     assert "抹零：<bdi>阿华</bdi> +0.50，<bdi>大刘</bdi> \u22120.50" in preview
     assert 'name="round_yuan" value="True"' in preview  # 结束并结算 carries the choice
@@ -51,7 +51,7 @@ def test_a_rounded_settle_pays_whole_yuan_that_sum_to_zero_and_says_what_it_move
 
 
 def test_off_by_default_the_settle_is_exact_to_the_fen_and_says_nothing_of_it(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     page = client.get(game_url(game) + "settle").content.decode()
     assert 'id="round-yuan"' in page
     assert 'id="round-yuan" value="on" checked' not in page
@@ -63,14 +63,14 @@ def test_off_by_default_the_settle_is_exact_to_the_fen_and_says_nothing_of_it(cl
 
 
 def test_balances_already_whole_are_left_as_they_are_and_it_says_so(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", {**FINISH, "round_yuan": "on"})
     assert Settlement.objects.get().balances_fen == [3400, 400, -1900, -1900]
     assert "抹零：都是整元，没有零头。" in client.get(game_url(game) + "settle").content.decode()
 
 
 def test_a_reopened_game_settles_again_rounded_or_not_as_then_chosen(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", ROUND)
     assert client.post(game_url(game) + "reopen").status_code == 302
     assert not Settlement.objects.exists()
@@ -97,7 +97,7 @@ def test_zhuji_halves_stay_exact_up_to_the_one_rounding(client, zhuji_game):
 
 
 def test_a_backup_keeps_the_rounding_and_one_without_it_restores_exact(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", ROUND)
     backup = json.loads(client.get(game_url(game) + "export.json").content)
     assert backup["backup"]["settlement"]["round_yuan"] is True
@@ -120,7 +120,7 @@ def test_a_backup_keeps_the_rounding_and_one_without_it_restores_exact(client, g
 def test_the_standings_sum_the_rounded_money(client, game):
     group = Group.objects.create(name="周五老地方", roster=list(game.players))
     Game.objects.filter(pk=game.pk).update(group=group)
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", ROUND)
     standings = client.get(f"/group/{group.edit_token}/?period=all").context["standings"]
     assert {s.name: s.fen for s in standings} == {"老王": 1700, "小李": 200, "阿华": -900, "大刘": -1000}
