@@ -23,7 +23,8 @@ from scoring.replay import build, store
 from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
 from tests.core.test_it_no_500 import SAFE, VALUES
-from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, record
+from tests.factories import add_hand
+from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of
 from tests.speed import examples
 from tests.table.test_it_seating_page import confirm as confirm_seating
 from tests.table.test_it_seating_page import text
@@ -265,7 +266,7 @@ def test_a_game_started_from_the_group_page_is_in_the_group_with_its_people_on_t
 
 def test_an_existing_game_joins_a_group_from_its_page_with_its_edit_link_only(client, group):
     game = Game.objects.create(players=list(NAMES), rules=Rules().to_dict())
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     client.get(group_url(group))  # this phone holds the group's edit link
     page = client.get(game_url(game)).content.decode()
     assert "加入牌友圈" in page
@@ -288,7 +289,7 @@ def test_an_existing_game_joins_a_group_from_its_page_with_its_edit_link_only(cl
 
 def test_a_new_group_can_take_tonights_game_along(client, db):
     game = Game.objects.create(players=["甲", "乙", "丙", "丁"], rules=Rules().to_dict())
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     form = client.get(f"/group/new?game={game.edit_token}")
     assert form.headers["Cache-Control"] == "private, no-store"
     client.post("/group/new", {"name": "新圈", "roster": "", "game": game.edit_token})
@@ -829,8 +830,8 @@ def test_the_group_evening_on_a_phone_says_each_of_its_messages(client, group):
     tonight = Game.objects.latest("pk")
     assert response.url == game_url(tonight)
     assert (tonight.group, tonight.players, tonight.rules) == (group, NAMES, last_week.rules)
-    record(client, tonight, {"outcome": "win", "winner": 2, "win_type": "zimo"})
-    record(client, tonight, {"outcome": "win", "winner": 3, "win_type": "pinghu", "discarder": 1})
+    add_hand(tonight, {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    add_hand(tonight, {"outcome": "win", "winner": 3, "win_type": "pinghu", "discarder": 1})
     note = client.get(game_url(tonight) + "settle").content.decode()
     assert re.search(r'class="small earlier-note">这几个人以前还有 3 笔没付', note)
     client.post(game_url(tonight) + "finish", {**FINISH, "rate": "50"})

@@ -15,6 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Game, Hand, Transfer
+from tests.factories import add_hand
 from tests.helpers import FINISH, form_fields, game_url, messages_of, record, totals_on_page, version_of
 
 OLD_BACKUP = Path(__file__).resolve().parents[1] / "data" / "backups" / "yiwu-old-format.json"
@@ -187,7 +188,7 @@ def test_a_restored_settled_game_keeps_its_paid_marks_and_reopens_like_the_origi
 
 
 def test_restored_bets_placed_for_the_next_hand_are_there(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     client.post(game_url(game) + "bet", {"bet": "maizi", "seat": "2", "on": "1"})
     client.post(game_url(game) + "bet", {"bet": "xiazi", "seat": "1", "on": "1"})
     game.refresh_from_db()
@@ -238,7 +239,7 @@ def test_a_backup_from_an_earlier_version_still_imports_and_says_on_the_page_wha
 
 
 def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     backup = json.loads(client.get(game_url(game) + "export.json").content)
     backup["backup"]["totals"] = [40, -14, -12, -14]  # as if written under other rules
     response = client.post("/import", {"text": json.dumps(backup, ensure_ascii=False)}, follow=True)
@@ -250,8 +251,8 @@ def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
 
 def test_a_voided_hand_that_scores_nowhere_since_an_earlier_edit_still_restores(client, game):
     """Its 下子 needed the dealer win before it, edited into a draw since: the game holds it."""
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
     client.post(game_url(game) + "hand/2/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
     draw = {**form_fields({"outcome": "draw"}, game), "revision": "0", "confirm": "1", "version": version_of(game)}
     assert client.post(game_url(game) + "hand/1/edit", draw).status_code == 302

@@ -3,7 +3,8 @@
 import re
 
 from scoring.models import Settlement
-from tests.helpers import FINISH, game_url, record, record_settle_hands, version_of
+from tests.factories import add_hand
+from tests.helpers import FINISH, game_url, record_settle_hands, version_of
 
 
 def _svg(client, game, view: bool = False) -> str:
@@ -47,7 +48,7 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
 
 
 def test_the_picture_numbers_the_standing_hands_and_skips_a_voided_one(client, game):
-    record(client, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
+    add_hand(game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
     record_settle_hands(game)
     client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
     texts = _texts(_svg(client, game))
@@ -67,7 +68,7 @@ def test_an_open_game_is_pictured_in_points(client, game):
 def test_halves_and_long_or_hostile_names_are_drawn_exactly_and_safely(client, zhuji_game):
     zhuji_game.players = ["欧阳娜娜娜娜娜娜娜娜娜娜", "<b>阿芳</b>", "老周", "小陈"]
     zhuji_game.save()
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     client.post(game_url(zhuji_game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "1"})
     svg = _svg(client, zhuji_game)
     texts = _texts(svg)

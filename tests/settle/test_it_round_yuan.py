@@ -9,7 +9,8 @@ import json
 from django.conf import settings
 
 from scoring.models import Game, Group, Settlement
-from tests.helpers import FINISH, game_url, record, record_settle_hands
+from tests.factories import add_hand
+from tests.helpers import FINISH, game_url, record_settle_hands
 
 HALF = {**FINISH, "rate": "50"}
 ROUND = {**HALF, "round_yuan": "on"}
@@ -85,7 +86,7 @@ def test_a_reopened_game_settles_again_rounded_or_not_as_then_chosen(client, gam
 
 def test_zhuji_halves_stay_exact_up_to_the_one_rounding(client, zhuji_game):
     """诸暨's half points at an odd rate make half a 分 (points_to_fen), then 抹零 rounds the 元."""
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     terms = {**FINISH, "rate": "custom", "custom_yuan": "1.33", "round_yuan": "on"}
     client.post(game_url(zhuji_game) + "finish", terms)
     settlement = Settlement.objects.get()

@@ -1,4 +1,5 @@
 from scoring.models import Game, Hand, Settlement, Transfer
+from tests.factories import add_hand
 from tests.helpers import FINISH, SETTLE_HANDS, game_url, messages_of, record, record_settle_hands
 
 
@@ -109,7 +110,7 @@ def test_the_settle_screen_shows_the_running_totals_chart(client, game):
 
 def test_a_transfer_over_21_million_yuan_is_stored_on_every_database(client, make_game):
     game = make_game(base_dealer=100_000, base_other=100_000)
-    record(client, game, SETTLE_HANDS[0])  # 老王 (dealer) 自摸: each of the three pays 200,000 points
+    add_hand(game, SETTLE_HANDS[0])  # 老王 (dealer) 自摸: each of the three pays 200,000 points
     response = client.post(game_url(game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "10000"})
     assert response.status_code == 302
     amounts = sorted(Transfer.objects.values_list("amount_fen", flat=True))
@@ -140,7 +141,7 @@ def test_ticking_a_transfer_of_a_game_reopened_meanwhile_says_so(client, game):
 
 
 def test_a_finished_game_says_its_rate_and_fee_in_yuan(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     client.post(game_url(game) + "finish", {"rate": "50", "fee_yuan": "40", "fee_mode": "equal", "fee_payee": "0"})
     html = client.get(game_url(game) + "settle").content.decode()
     assert "每点 0.5 元 · 台费 40 元" in html

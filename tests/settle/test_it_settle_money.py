@@ -6,7 +6,8 @@ import io
 from django.conf import settings
 
 from scoring.models import Settlement
-from tests.helpers import FINISH, game_url, record, record_settle_hands
+from tests.factories import add_hand
+from tests.helpers import FINISH, game_url, record_settle_hands
 
 FEE = {**FINISH, "rate": "50", "fee_yuan": "40", "fee_payee": "0"}
 
@@ -97,7 +98,7 @@ def test_the_share_text_and_csv_follow_the_page_language(client, game):
 
 
 def test_before_settling_the_share_text_has_no_money(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     share = client.get(game_url(game) + "summary").context["share"]
     assert "¥" not in share
     assert "共1局" in share
@@ -132,7 +133,7 @@ def test_money_is_said_as_the_table_says_it_no_needless_fen(client, game):
 
 
 def test_someone_who_breaks_even_is_said_so(client, game):
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     client.post(game_url(game) + "finish", FINISH)
     share = client.get(game_url(game) + "settle").context["share"]
     assert "老王（东）0 · 不输不赢" in share

@@ -10,6 +10,7 @@ import pytest
 from scoring.models import Hand
 from scoring.replay import build, stored_replay
 from tests.conftest import new_ruleset_game
+from tests.factories import add_hand
 from tests.helpers import game_url, messages_of, record, text_of, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -61,8 +62,8 @@ def ledger_is_the_replay(game) -> None:
 
 
 def test_edit_starts_at_the_first_question_with_the_old_answers_marked(client, game):
-    record(client, game, {**DEALER_ZIMO, "maizi": [False, True, False, False]})
-    record(client, game, SOUTH_ZIMO)
+    add_hand(game, {**DEALER_ZIMO, "maizi": [False, True, False, False]})
+    add_hand(game, SOUTH_ZIMO)
     questions, sheet = through_originals(client, game_url(game) + "hand/1/edit")
     assert "谁胡了？" in questions[0]
     assert "修改第1局" in questions[0]
@@ -79,8 +80,8 @@ def test_edit_starts_at_the_first_question_with_the_old_answers_marked(client, g
 
 
 def test_an_edit_confirmed_through_the_steps_changes_the_amounts(client, game):
-    record(client, game, DEALER_ZIMO)
-    record(client, game, SOUTH_ZIMO)
+    add_hand(game, DEALER_ZIMO)
+    add_hand(game, SOUTH_ZIMO)
     first = client.get(game_url(game) + "hand/1/edit").content.decode()
     how = client.get(link_to(first, "阿华")).content.decode()  # 阿华 won it, not the dealer
     assert "阿华 胡了" in text_of(how)
@@ -143,8 +144,8 @@ def test_a_manual_hand_opens_its_form_filled_in(client, game):
 def broken_later_hand(client, game) -> str:
     """东 自摸, then a draw with 小李 下子 (allowed after a dealer win); the edit page of hand 1
     made 小李 自摸, which leaves that 下子 impossible."""
-    record(client, game, DEALER_ZIMO)
-    record(client, game, {"outcome": "draw", "xiazi_join": [1]})
+    add_hand(game, DEALER_ZIMO)
+    add_hand(game, {"outcome": "draw", "xiazi_join": [1]})
     first = client.get(game_url(game) + "hand/1/edit").content.decode()
     how = client.get(link_to(first, "小李")).content.decode()
     return client.get(link_to(how, "自摸")).content.decode()
@@ -220,14 +221,14 @@ def test_a_stale_preview_of_both_is_refused(client, game):
     refused = broken_later_hand(client, game)
     first = client.get(link_to(refused, "一起修改第2局")).content.decode()
     fields = draw_without_the_bet(client, game, first)
-    record(client, game, SOUTH_ZIMO)  # another phone records a hand meanwhile
+    add_hand(game, SOUTH_ZIMO)  # another phone records a hand meanwhile
     response = client.post(game_url(game) + "hand/2/edit", fields, follow=True)
     assert any("请看新的预览" in m for m in messages_of(response))
     assert [h.revision for h in Hand.objects.order_by("seq")] == [0, 0, 0]
 
 
 def test_a_broken_link_of_changes_changes_nothing(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     response = client.get(game_url(game) + "hand/1/edit?with=forged&outcome=draw", follow=True)
     assert any("链接已损坏" in m for m in messages_of(response))
     response = client.post(

@@ -4,6 +4,7 @@ hand's id in addresses)."""
 
 import re
 
+from tests.factories import add_hand
 from tests.helpers import game_url, messages_of, record, version_of
 
 DRAW = {"outcome": "draw"}
@@ -11,7 +12,7 @@ DRAW = {"outcome": "draw"}
 
 def four_hands_second_voided(client, game):
     for _ in range(4):
-        record(client, game, DRAW)
+        add_hand(game, DRAW)
     client.post(game_url(game) + "hand/2/void", {"reason": "记重了", "revision": "0", "version": version_of(game)})
 
 

@@ -16,6 +16,7 @@ from scoring import services
 from scoring.engine import score_game
 from scoring.models import Game, Hand, Settlement
 from scoring.people import draw
+from tests.factories import add_hand
 from tests.helpers import NEW_GAME, game_url, messages_of, record, version_of
 
 ZIMO = {"outcome": "win", "win_type": "zimo"}
@@ -360,7 +361,7 @@ def evening(client, game) -> Game:
     seated_by_the_write(game, "老王", "小李", "小周", "大刘")
     win(client, game, 2)
     seated_by_the_write(game, "阿华", "小李", "小周", "大刘")
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 3})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 3})
     return game
 
 
