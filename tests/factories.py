@@ -178,3 +178,16 @@ def void(game, seq: int, reason: str = "记错了", *, by: str = "", keep_bets: 
     )
     game.refresh_from_db()
     return hand
+
+
+def finish(
+    game, rate_fen: int = 100, *, fee_fen: int = 0, fee_mode: str = "equal", fee_payee: int = 0, round_yuan=False
+):
+    """结束并结算 at ``rate_fen`` 分 a point (``services.finish_game``), as FINISH posts it by default."""
+    from scoring import services
+
+    settlement = services.finish_game(
+        game=game, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee, round_yuan=round_yuan
+    )
+    game.refresh_from_db()
+    return settlement

@@ -23,7 +23,7 @@ from scoring.replay import build, store
 from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
 from tests.core.test_it_no_500 import SAFE, VALUES
-from tests.factories import add_hand
+from tests.factories import add_hand, finish
 from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of
 from tests.speed import examples
 from tests.table.test_it_seating_page import confirm as confirm_seating
@@ -57,11 +57,11 @@ def played(game: Game, hands: list[dict]) -> Game:
 
 
 def evening(client, group, players=NAMES, hands=SETTLE_HANDS, rate: str | None = "100", days_ago: int = 0) -> Game:
-    """A game of ``group`` with ``hands`` played, 结束并结算 on its settle page at ``rate`` 分 a
-    point (None: still playing), made ``days_ago`` days ago."""
+    """A game of ``group`` with ``hands`` played, 结束并结算 through the write path at ``rate`` 分
+    a point (None: still playing), made ``days_ago`` days ago."""
     game = played(Game.objects.create(players=list(players), rules=Rules().to_dict(), group=group), hands)
     if rate is not None:
-        assert client.post(game_url(game) + "finish", {**FINISH, "rate": rate}).status_code == 302
+        finish(game, int(rate))
     if days_ago:
         Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(days=days_ago))
     game.refresh_from_db()

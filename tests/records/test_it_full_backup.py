@@ -14,9 +14,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from scoring import services
 from scoring.models import Game, Hand, Transfer
-from tests.factories import add_hand
-from tests.helpers import FINISH, form_fields, game_url, messages_of, record, totals_on_page, version_of
+from tests.factories import add_hand, edit, finish, void
+from tests.helpers import form_fields, game_url, messages_of, record, totals_on_page, version_of
 
 OLD_BACKUP = Path(__file__).resolve().parents[1] / "data" / "backups" / "yiwu-old-format.json"
 
@@ -85,27 +86,19 @@ def seen(client: Client, url: str) -> list[str]:
 
 
 def play_evening(client: Client, game: Game, *, settle: bool) -> Game:
-    """The ruleset's evening: recorded as seat 0 (我是), one hand voided, one edited, a dealer
-    correction; settled with a table fee and one transfer ticked 已付, or left open."""
+    """The ruleset's evening, through the write path: recorded by seat 0, one hand voided, one
+    edited (by seat 1), a dealer correction; settled with a table fee and one transfer ticked
+    已付, or left open."""
     hands, (edit_seq, edit_entry) = EVENINGS[game.ruleset]
-    client.post(game_url(game) + "me/0")
+    first, second = game.players[0], game.players[1]
     for entry, fix in hands:
-        extra = {"dealer_fix": str(fix[0]), "streak_fix": str(fix[1])} if fix else {}
-        assert record(client, game, entry, **extra).status_code == 302
-    client.post(game_url(game) + "me/1")  # another phone edits and voids
-    last = len(hands)
-    assert (
-        client.post(
-            game_url(game) + f"hand/{last}/void", {"reason": "记重了", "revision": "0", "version": version_of(game)}
-        ).status_code
-        == 302
-    )
-    edit = {**form_fields(edit_entry, game), "revision": "0", "confirm": "1", "version": version_of(game)}
-    assert client.post(game_url(game) + f"hand/{edit_seq}/edit", edit).status_code == 302
+        add_hand(game, entry, fix=fix, by=first)
+    void(game, len(hands), "记重了", by=second)
+    edit(game, edit_seq, edit_entry, by=second)
     if settle:
-        client.post(game_url(game) + "finish", {**FINISH, "rate": "50", "fee_yuan": "20", "fee_payee": "1"})
+        finish(game, 50, fee_fen=2000, fee_payee=1)
         transfer = Transfer.objects.filter(settlement__game=game).first()
-        client.post(game_url(game) + f"transfer/{transfer.pk}/paid", {"paid": "1"})
+        services.mark_paid(game=game, transfer_id=transfer.pk, paid=True)
     game.refresh_from_db()
     return game
 
