@@ -11,20 +11,15 @@ from scoring.models import Hand
 from scoring.replay import build, stored_replay
 from tests.conftest import new_ruleset_game
 from tests.factories import add_hand
-from tests.helpers import game_url, messages_of, record, text_of, version_of
+from tests.helpers import game_url, messages_of, parse, record, text_of, version_of, was_links
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
-LINK = re.compile(r'<a [^>]*href="([^"]+)"[^>]*>((?:(?!</a>).)*)</a>', re.S)
-
-
-def marked(page: str) -> list[str]:
-    """The links of a question that carry 「原来」."""
-    return [entities.unescape(href) for href, inner in LINK.findall(page) if "was-mark" in inner]
+marked = was_links  # the links of a question that carry 「原来」
 
 
 def link_to(page: str, words: str) -> str:
-    return next(entities.unescape(href) for href, inner in LINK.findall(page) if words in text_of(inner))
+    return next(a.attrs["href"] for a in parse(page).find_all("a") if a.attrs.get("href") and words in a.text)
 
 
 def through_originals(client, url: str) -> tuple[list[str], str]:
@@ -43,16 +38,19 @@ def through_originals(client, url: str) -> tuple[list[str], str]:
 
 def confirm_fields(page: str) -> dict:
     """The preview form's fields as the phone posts them with 确认修改."""
-    form = page[page.index('<form id="hand-form"') : page.index("</form>")]
+    form = parse(page).find("form", id="hand-form")
     fields: dict = {}
-    for tag in re.findall(r"<(?:input|select)[^>]*>", form):
-        name = re.search(r'name="([^"]+)"', tag)
-        if not name or (('type="checkbox"' in tag or 'type="radio"' in tag) and "checked" not in tag):
+    for tag in form.elements():
+        name = tag.attrs.get("name")
+        if tag.tag not in ("input", "select") or not name:
             continue
-        value = re.search(r'value="([^"]*)"', tag)
-        fields.setdefault(name[1], []).append(entities.unescape(value[1]) if value else "")
-    for name, value in re.findall(r'<select name="([^"]+)".*?<option value="([^"]*)" selected', form, re.S):
-        fields[name] = [value]
+        if tag.attrs.get("type") in ("checkbox", "radio") and "checked" not in tag.attrs:
+            continue
+        if tag.tag == "select":
+            chosen = [o.attrs.get("value", "") for o in tag.find_all("option") if "selected" in o.attrs]
+            fields[name] = chosen[:1] or [""]
+        else:
+            fields.setdefault(name, []).append(tag.attrs.get("value", ""))
     return {**fields, "confirm": "1"}
 
 

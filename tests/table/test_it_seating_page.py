@@ -16,7 +16,7 @@ from scoring.engine import score_game
 from scoring.models import Game, Hand, Settlement
 from scoring.people import draw
 from tests.factories import add_hand, add_seating, finish
-from tests.helpers import NEW_GAME, game_url, messages_of, record, version_of
+from tests.helpers import NEW_GAME, game_url, messages_of, parse, record, totals_on_page, version_of
 
 ZIMO = {"outcome": "win", "win_type": "zimo"}
 
@@ -29,24 +29,20 @@ def english() -> Client:
 
 def text(response) -> str:
     """The page's main text, tags dropped, spaces folded."""
-    page = response.content.decode()
-    main = page[page.find("<main") : page.find("</main>")]
-    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", main)))
+    return f" {parse(response.content.decode()).find('main').text} "
 
 
 def seating_form(page: str) -> tuple[str, dict]:
     """The preview's confirm form: its address and fields (``p`` a list)."""
-    action, body = re.search(
-        r'<form method="post" action="([^"]+)" class="seating-form">(.*?)</form>', page, re.S
-    ).groups()
+    form = parse(page).find("form", method="post", cls="seating-form")
     fields: dict = {"p": []}
-    for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', body):
-        value = html_lib.unescape(value)
+    for field in form.find_all("input", type="hidden"):
+        name, value = field.attrs["name"], field.attrs.get("value", "")
         if name == "p":
             fields["p"].append(value)
         else:
             fields[name] = value
-    return html_lib.unescape(action), fields
+    return form.attrs["action"], fields
 
 
 def confirm(client, url: str, **changes):
@@ -75,8 +71,12 @@ def win(game: Game, winner: int, **entry):
 
 def tiles(client, game: Game) -> list[tuple[str, str]]:
     page = client.get(game_url(game)).content.decode()
-    names = re.findall(r'<span class="wind">[^<]*</span> <bdi>([^<]+)</bdi>', page)
-    totals = re.findall(r'data-seat="\d">([^<]+)<', page)
+    names = [
+        name.find("bdi").text
+        for name in parse(page).find_all("span", class_="name")
+        if name.find("span", class_="wind")
+    ]
+    totals = totals_on_page(page)
     return list(zip(names, totals, strict=True))
 
 
@@ -550,8 +550,8 @@ def test_no_address_of_the_seating_page_is_a_500(client, game, query):
 def me_tile(client, game: Game) -> str | None:
     """The name on the tile marked 我 (None if none is)."""
     page = client.get(game_url(game)).content.decode()
-    found = re.search(r'tile-me">.*?<bdi>([^<]+)</bdi>', page, re.S)
-    return found.group(1) if found else None
+    found = parse(page).find("div", cls="tile-me")
+    return found.find("bdi").text if found else None
 
 
 def test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out(client, game):
