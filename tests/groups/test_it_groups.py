@@ -24,7 +24,7 @@ from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
 from tests.core.test_it_no_500 import SAFE, VALUES
 from tests.factories import add_hand, finish
-from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of
+from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, parse
 from tests.speed import examples
 from tests.table.test_it_seating_page import confirm as confirm_seating
 from tests.table.test_it_seating_page import text
@@ -66,6 +66,12 @@ def evening(client, group, players=NAMES, hands=SETTLE_HANDS, rate: str | None =
         Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(days=days_ago))
     game.refresh_from_db()
     return game
+
+
+def name_links(page: str) -> list[tuple[str, str]]:
+    """The page's links that are a name (a ``<bdi>`` first in them): (name, href)."""
+    links = [a for a in parse(page).find_all("a") if "href" in a.attrs and a.children]
+    return [(a.children[0].text, a.attrs["href"]) for a in links if getattr(a.children[0], "tag", "") == "bdi"]
 
 
 def transfers_of(game: Game) -> list[tuple[str, str, int]]:
@@ -731,10 +737,10 @@ def test_a_seat_is_offered_the_groups_roster_and_a_new_name_joins_it(client, gro
     Group.objects.filter(pk=group.pk).update(roster=[*NAMES, "小周", "阿芳"])
     game = evening(client, group, rate=None)
     step = client.get(game_url(game) + "seating?how=sub&seat=0").content.decode()
-    offered = re.findall(r'href="[^"]*"[^>]*><bdi>([^<]+)</bdi>', step)
+    offered = [name for name, _href in name_links(step)]
     assert offered[-2:] == ["小周", "阿芳"]
     assert not set(offered) & set(NAMES)
-    back = html_lib.unescape(re.search(r'href="([^"]*)"[^>]*><bdi>小周</bdi>', step).group(1))
+    back = dict(name_links(step))["小周"]
     assert confirm_seating(client, back).status_code == 302
     game.refresh_from_db()
     assert game.state["table"]["seating"] == ["小周", "小李", "阿华", "大刘"]
@@ -747,7 +753,7 @@ def test_a_seat_is_offered_the_groups_roster_and_a_new_name_joins_it(client, gro
     response = client.get(game_url(game) + "seating?how=sub&seat=0")
     step = response.content.decode()
     assert "Who sits E instead of 小周?" in text(response)
-    assert {"老王", "小李", "阿芳"} <= set(re.findall(r'href="[^"]*"[^>]*><bdi>([^<]+)</bdi>', step))
+    assert {"老王", "小李", "阿芳"} <= {name for name, _href in name_links(step)}
 
 
 def test_again_keeps_the_last_games_length_in_rounds(client, group):
