@@ -6,7 +6,7 @@ import re
 import pytest
 
 from scoring.models import Game, Hand
-from tests.factories import add_hand
+from tests.factories import add_hand, finish
 from tests.helpers import game_url, version_of
 
 RLO = "\u202e"  # RIGHT-TO-LEFT OVERRIDE: 庄7 × 2 = 14 would read 41 = 2 × 7庄
@@ -40,7 +40,7 @@ def test_names_already_stored_are_isolated_next_to_the_numbers(client, db):
     assert f"<bdi>老{RLO}王</bdi></span>" in html  # the tile
     outside_bdi = re.sub(r"<bdi>.*?</bdi>", "", html.split("<body", 1)[1])
     assert f"老{RLO}王" not in outside_bdi
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     settle = client.get(game_url(game) + "settle").content.decode()
     assert f" → <bdi>老{RLO}王</bdi> <b>" in settle
     assert f"<td><bdi>老{RLO}王</bdi></td>" in settle

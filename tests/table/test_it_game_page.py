@@ -1,6 +1,6 @@
 import re
 
-from tests.factories import add_hand
+from tests.factories import add_hand, finish
 from tests.helpers import game_url, record, totals_on_page
 
 
@@ -124,7 +124,7 @@ def test_a_finished_game_has_no_write_control_and_a_poll_takes_the_bets_away(cli
     the page itself offers nothing to write (a tap would only be refused)."""
     add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert 'action="/g/' in client.get(game_url(game)).content.decode().split('id="bets"')[1].split("</section>")[0]
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_yuan": "0", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     live = client.get(game_url(game) + "poll?v=0").content.decode()
     box = re.search(r'<[a-z]+ [^>]*id="bets"[^>]*>.*?</[a-z]+>', live, re.S)[0]
     assert 'hx-swap-oob="true"' in box

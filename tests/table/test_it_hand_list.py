@@ -4,7 +4,7 @@ import re
 
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
-from tests.factories import add_hand
+from tests.factories import add_hand, finish
 from tests.helpers import game_url, version_of
 
 ROW = "table/_hand_row.html"
@@ -72,7 +72,7 @@ def test_a_hostile_name_and_void_reason_come_out_escaped_in_the_hand_list(client
 def test_a_finished_game_lists_its_hands_without_edit_or_void(client, game):
     add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert "hand/1/edit" in client.get(game_url(game)).content.decode()
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     game.refresh_from_db()
     assert game.status == Game.FINISHED
     html = client.get(game_url(game)).content.decode()

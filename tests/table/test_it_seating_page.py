@@ -270,7 +270,7 @@ def test_two_phones_confirming_never_record_twice(client, game):
 
 def test_a_view_link_cannot_and_a_finished_game_sends_to_the_settlement(client, game):
     assert client.get(game_url(game, view=True) + "seating").status_code == 403
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     response = client.get(game_url(game) + "seating")
     assert response.status_code == 302
     assert response["Location"].endswith("settle")
