@@ -4,8 +4,8 @@ import json
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
-from tests.factories import add_hand
-from tests.helpers import game_url, totals_on_page, version_of
+from tests.factories import add_hand, void
+from tests.helpers import game_url, totals_on_page
 
 HANDS = [
     {"outcome": "win", "winner": 0, "win_type": "zimo", "maizi": [0, 1, 0, 0]},
@@ -18,7 +18,7 @@ HANDS = [
 def record_hands_and_void_the_third(client, game):
     for entry in HANDS:
         add_hand(game, entry)
-    client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记重了", "revision": "0"})
+    void(game, 3, "记重了")
     return game
 
 

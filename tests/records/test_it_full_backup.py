@@ -17,7 +17,7 @@ from django.utils import timezone
 from scoring import services
 from scoring.models import Game, Hand, Transfer
 from tests.factories import add_hand, edit, finish, void
-from tests.helpers import form_fields, game_url, messages_of, record, totals_on_page, version_of
+from tests.helpers import game_url, messages_of, record, totals_on_page
 
 OLD_BACKUP = Path(__file__).resolve().parents[1] / "data" / "backups" / "yiwu-old-format.json"
 
@@ -246,9 +246,8 @@ def test_a_voided_hand_that_scores_nowhere_since_an_earlier_edit_still_restores(
     """Its 下子 needed the dealer win before it, edited into a draw since: the game holds it."""
     add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     add_hand(game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
-    client.post(game_url(game) + "hand/2/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
-    draw = {**form_fields({"outcome": "draw"}, game), "revision": "0", "confirm": "1", "version": version_of(game)}
-    assert client.post(game_url(game) + "hand/1/edit", draw).status_code == 302
+    void(game, 2, "记错了")
+    edit(game, 1, {"outcome": "draw"})
     copy = restore(client, game)
     assert rows(copy) == rows(game)
     assert "记错了" in client.get(game_url(copy)).content.decode()

@@ -3,8 +3,8 @@
 import re
 
 from scoring.models import Settlement
-from tests.factories import add_hand
-from tests.helpers import FINISH, game_url, record_settle_hands, version_of
+from tests.factories import add_hand, void
+from tests.helpers import FINISH, game_url, record_settle_hands
 
 
 def _svg(client, game, view: bool = False) -> str:
@@ -50,7 +50,7 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
 def test_the_picture_numbers_the_standing_hands_and_skips_a_voided_one(client, game):
     add_hand(game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
     record_settle_hands(game)
-    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
+    void(game, 1, "记错了")
     texts = _texts(_svg(client, game))
     assert "共 2 局" in texts
     assert "最大一局：第1局 老王 +42" in texts
