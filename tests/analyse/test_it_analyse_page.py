@@ -12,7 +12,7 @@ from django.conf import settings
 from scoring.engine import score_game
 from scoring.models import Hand
 from tests.factories import add_hand
-from tests.helpers import game_url
+from tests.helpers import game_url, parse
 
 NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
 WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
@@ -25,13 +25,11 @@ def page(client, game, query: str = "", view: bool = False):
 
 
 def text(html: str) -> str:
-    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html)))
+    return parse(html).text
 
 
 def use_urls(html: str) -> list[str]:
-    return [
-        htmllib.unescape(u) for u in re.findall(r'class="btn btn-danger flex-fill btn-center use" href="([^"]+)"', html)
-    ]
+    return [a.attrs["href"] for a in parse(html).find_all("a", class_="btn btn-danger flex-fill btn-center use")]
 
 
 def totals_of(entries: list[dict]) -> list[int]:

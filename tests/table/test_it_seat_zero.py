@@ -2,21 +2,20 @@
 bets, deals next, is edited in, voided and pays the table fee. A test for the truth of a seat
 number (``if seat:``) would read it as "nobody"."""
 
-import html as htmllib
 import re
 from urllib.parse import parse_qs, urlsplit
 
 from scoring.engine import score_game
 from scoring.models import Hand, Settlement
 from tests.factories import add_hand
-from tests.helpers import FINISH, edit_sheet, game_url, record, version_of, was_links
+from tests.helpers import FINISH, edit_sheet, game_url, parse, record, version_of, was_links
 
 NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
 WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
 
 
 def links(html: str) -> list[str]:
-    return [htmllib.unescape(u) for u in re.findall(r'href="([^"]*\?[^"]*)"', html)]
+    return [e.attrs["href"] for e in parse(html).elements() if "?" in e.attrs.get("href", "")]
 
 
 def query_of(url: str) -> dict:
