@@ -192,8 +192,7 @@ def test_restored_bets_placed_for_the_next_hand_are_there(client, game):
 def test_a_dealer_correction_mid_game_restores_the_same_totals(client, game):
     """Issue: export → import changed 义乌 totals after a 更正庄家 (+46/−35/−3/−8 became 42/−35/−1/−6)."""
     for entry, fix in EVENINGS["yiwu"][0][:5]:
-        extra = {"dealer_fix": str(fix[0]), "streak_fix": str(fix[1])} if fix else {}
-        record(client, game, entry, **extra)
+        add_hand(game, entry, fix=fix)
     before = totals_on_page(client.get(game_url(game)).content.decode())
     copy = restore(client, game)
     assert totals_on_page(client.get(game_url(copy)).content.decode()) == before
