@@ -58,15 +58,18 @@ def playwright():
 NAMES = ["老王", "小李", "阿华", "大刘"]
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_itemcollected(item):
+    """A test that uses the private redis-server (``redis_url``, under ``shared_cache`` and
+    ``shared_budgets``) is marked ``services``, which ``make test-quick`` leaves out."""
+    if "redis_url" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.services)
+
+
 @pytest.hookimpl(trylast=True)  # after pytest-django has put the tests in its order
 def pytest_collection_modifyitems(items):
-    """A test that uses the private redis-server (``redis_url``, under ``shared_cache`` and
-    ``shared_budgets``) is marked ``services``, which ``make test-quick`` leaves out. Under xdist
-    (``make test``), each worker starts its share of the long browser tests early instead of one
-    worker ending the run alone with them (tests/speed.py ``share_out``)."""
-    for item in items:
-        if "redis_url" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.services)
+    """Under xdist (``make test``), each worker starts its share of the long browser tests early
+    instead of one worker ending the run alone with them (tests/speed.py ``share_out``)."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         items[:] = speed.share_out(items, workers)
