@@ -1,10 +1,10 @@
-# The two commands: `make run` and `make test`. Everything else is a helper for them.
+# The two commands: `make run` and `make test` (`make test-quick` while working). Everything else is a helper for them.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test screenshots lint format serve-prod bench bench-flood bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
+.PHONY: run test test-quick test-app screenshots lint format serve-prod bench bench-flood bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,19 @@ run: $(VENV)/.runtime
 # each worker re-compiles and re-rewrites every test module's asserts on every run.
 test: $(VENV)/.dev
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist worksteal
+
+# A contributor's loop of seconds: no browser, no real install, no benchmark runs, nothing that
+# needs an outside program (redis-server, PostgreSQL, Chromium: the `services` marker). pytest's
+# cache is on, so `ARGS=--lf` (last failed), `--ff` or `--sw` work here and with plain pytest.
+QUICK := -m "not browser and not services and not long" --ignore=tests/host --ignore=tests/browser --ignore=tests/test_benchmarks.py
+
+test-quick: $(VENV)/.dev
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 --dist worksteal $(QUICK) $(ARGS)
+
+# One app's tests, the browser's left out: `make test-app APP=table` runs tests/table.
+test-app: $(VENV)/.dev
+	@test -n "$(APP)" || { echo "usage: make test-app APP=<folder under tests/>, e.g. APP=table"; exit 2; }
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -m "not browser" tests/$(APP) $(ARGS)
 
 # The browser tests again, saving each page they pass through at 390×844 in tests/browser/screenshots/.
 screenshots: $(VENV)/.dev

@@ -58,6 +58,14 @@ def playwright():
 NAMES = ["老王", "小李", "阿华", "大刘"]
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m deselects by marker
+def pytest_itemcollected(item):
+    """A test that uses the private redis-server (``redis_url``, under ``shared_cache`` and
+    ``shared_budgets``) is marked ``services``, which ``make test-quick`` leaves out."""
+    if "redis_url" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.services)
+
+
 @pytest.hookimpl(trylast=True)  # after pytest-django has put the tests in its order
 def pytest_collection_modifyitems(items):
     """Under xdist (``make test``), each worker starts its share of the long browser tests early
@@ -100,11 +108,11 @@ def new_ruleset_game(code: str, players: list[str]) -> Game:
 
 
 @pytest.fixture
-def one_hand_game(client, game) -> Game:
-    """``game`` with one hand recorded through the entry page: the dealer (seat 0) 自摸."""
-    from tests.helpers import record
+def one_hand_game(game) -> Game:
+    """``game`` with one hand recorded through the write path: the dealer (seat 0) 自摸."""
+    from tests.factories import add_hand
 
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     return game
 
 

@@ -1,5 +1,7 @@
 """Random valid 义乌 games, and long games stored the way the app stores them: for the
-query-count, paging and browser tests, and for the benchmarks (bench/ imports them from here)."""
+query-count, paging and browser tests, and for the benchmarks (bench/ imports them from here).
+And the state a test starts from, built through the write path (``scoring.services``) instead of
+posting forms: ``new_game``, ``add_hand``/``add_hands``, ``add_seating``, ``check``, ``edit``, ``void``."""
 
 import random
 
@@ -98,3 +100,94 @@ def random_complete(rng: random.Random, ruleset: str, max_wilds: int) -> tuple[s
             tiles[i] = code
     rng.shuffle(tiles)
     return flip, tiles
+
+
+NAMES = ["老王", "小李", "阿华", "大刘"]
+
+
+def new_game(players: list[str] | None = None, *, ruleset: str = "yiwu", first_dealer: int = 0, rules=None, **options):
+    """A new game as the new-game form makes it (``services.create_game``): ``rules`` a dict, else the ruleset's
+    defaults with ``options`` (e.g. ``maizi_points=2``); ``group``, ``round_length``, ``checks_required`` pass through."""
+    from scoring import services
+    from scoring.engine import get_ruleset
+
+    plugin = get_ruleset(ruleset)
+    kept = {k: options.pop(k) for k in ("group", "round_length", "checks_required") if k in options}
+    rules = rules if rules is not None else plugin.rules_class(**options).to_dict()
+    players = list(players or NAMES)
+    return services.create_game(ruleset=plugin, players=players, first_dealer=first_dealer, rules=rules, **kept)
+
+
+def add_hand(game, entry: dict, *, fix: tuple[int, int] | None = None, by: str = ""):
+    """Hand ``entry`` (a contract HAND object) recorded next, as a confirmed entry form records it; the stored Hand."""
+    import secrets
+
+    from scoring import services
+
+    game.refresh_from_db()
+    next_seq = (game.hands.order_by("-seq").values_list("seq", flat=True).first() or 0) + 1
+    token = secrets.token_urlsafe(16)
+    hand = services.record_hand(game=game, entry=entry, fix=fix, next_seq=next_seq, form_token=token, entered_by=by)
+    game.refresh_from_db()
+    return hand
+
+
+def add_hands(game, entries: list[dict]):
+    """Each of ``entries`` recorded in turn; ``game``, refreshed."""
+    for entry in entries:
+        add_hand(game, entry)
+    return game
+
+
+def add_seating(game, players: list[str], *, by: str = "", **extra):
+    """换人/换位: ``players`` at the seats from the next hand on (``extra``: ``dealer``…), recorded as the seating page does."""
+    return add_hand(game, {"outcome": "seating", "players": list(players), **extra}, by=by)
+
+
+def _hand(game, seq: int):
+    return game.hands.get(seq=seq)
+
+
+def check(game, seq: int, person: str, verdict: str = "ok", note: str = ""):
+    """核对 of hand ``seq`` by ``person`` at its present revision (``services.check_hand``)."""
+    from scoring import services
+
+    hand = _hand(game, seq)
+    made = services.check_hand(game=game, seq=seq, revision=hand.revision, person=person, verdict=verdict, note=note)
+    game.refresh_from_db()
+    return made
+
+
+def edit(game, seq: int, entry: dict, *, fix: tuple[int, int] | None = None, by: str = ""):
+    """Hand ``seq`` changed to ``entry`` (``services.edit_hand``)."""
+    from scoring import services
+
+    hand = services.edit_hand(
+        game=game, seq=seq, revision=_hand(game, seq).revision, entry=entry, fix=fix, edited_by=by
+    )
+    game.refresh_from_db()
+    return hand
+
+
+def void(game, seq: int, reason: str = "记错了", *, by: str = "", keep_bets: bool = True):
+    """Hand ``seq`` voided (``services.void_hand``)."""
+    from scoring import services
+
+    hand = services.void_hand(
+        game=game, seq=seq, revision=_hand(game, seq).revision, reason=reason, voided_by=by, keep_bets=keep_bets
+    )
+    game.refresh_from_db()
+    return hand
+
+
+def finish(
+    game, rate_fen: int = 100, *, fee_fen: int = 0, fee_mode: str = "equal", fee_payee: int = 0, round_yuan=False
+):
+    """结束并结算 at ``rate_fen`` 分 a point (``services.finish_game``), as FINISH posts it by default."""
+    from scoring import services
+
+    settlement = services.finish_game(
+        game=game, rate_fen=rate_fen, fee_fen=fee_fen, fee_mode=fee_mode, fee_payee=fee_payee, round_yuan=round_yuan
+    )
+    game.refresh_from_db()
+    return settlement

@@ -2,12 +2,13 @@
 
 import atexit
 import difflib
-import html as html_entities
 import os
 import re
 import subprocess
 import sys
 from contextlib import contextmanager
+from html.parser import HTMLParser
+from itertools import accumulate
 from pathlib import Path
 
 from django.db import transaction
@@ -72,8 +73,115 @@ def version_of(game: Game) -> str:
     return str(game.version)
 
 
+# Pages are read with a parser (the standard library's html.parser: the templates are well formed,
+# and a test needs no package for it), never with regular expressions over the HTML.
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Node:
+    """An element of a parsed page: its tag, attributes (entities resolved), children (nodes and
+    text) and where it starts and ends in the page's source."""
+
+    def __init__(self, tag: str, attrs: dict, start: int, parent=None):
+        self.tag, self.attrs, self.start, self.end, self.parent = tag, attrs, start, None, parent
+        self.children: list = []
+
+    @property
+    def classes(self) -> list[str]:
+        return (self.attrs.get("class") or "").split()
+
+    def elements(self):
+        """Every element below this one, in page order."""
+        for child in self.children:
+            if isinstance(child, Node):
+                yield child
+                yield from child.elements()
+
+    def find_all(self, tag: str | None = None, cls: str | None = None, **attrs) -> list["Node"]:
+        """The elements below with that tag, that class among theirs, and those attributes (``class_``: the exact class attribute)."""
+        attrs = {name.rstrip("_").replace("_", "-"): value for name, value in attrs.items()}
+        return [
+            e
+            for e in self.elements()
+            if (tag is None or e.tag == tag)
+            and (cls is None or cls in e.classes)
+            and all(e.attrs.get(name) == value for name, value in attrs.items())
+        ]
+
+    def find(self, *args, **kwargs) -> "Node | None":
+        found = self.find_all(*args, **kwargs)
+        return found[0] if found else None
+
+    def kids(self) -> list["Node"]:
+        return [c for c in self.children if isinstance(c, Node)]
+
+    def pieces(self):
+        """The text below, a "" at each tag's edge (where text_of puts a space)."""
+        for child in self.children:
+            if isinstance(child, Node):
+                yield ""
+                yield from child.pieces()
+                yield ""
+            else:
+                yield child
+
+    @property
+    def text(self) -> str:
+        """The text below, with spaces where tags were, runs of white space made one."""
+        return " ".join(" ".join(self.pieces()).split())
+
+
+class TreeBuilder(HTMLParser):
+    def __init__(self, source: str):
+        super().__init__(convert_charrefs=True)
+        self.source = source
+        self.lines = [0, *accumulate(len(line) for line in source.splitlines(keepends=True))]
+        self.root = Node("", {}, 0)
+        self.open = [self.root]
+
+    def at(self) -> int:
+        line, column = self.getpos()
+        return self.lines[line - 1] + column
+
+    def handle_starttag(self, tag, attrs):
+        node = Node(tag, {name: value or "" for name, value in attrs}, self.at(), self.open[-1])
+        self.open[-1].children.append(node)
+        if tag in VOID:
+            node.end = self.source.index(">", node.start) + 1
+        else:
+            self.open.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in VOID:
+            self.open.pop().end = self.source.index(">", self.at()) + 1
+
+    def handle_endtag(self, tag):
+        names = [n.tag for n in self.open]
+        if tag not in names[1:]:
+            return  # a stray end tag
+        end = self.source.index(">", self.at()) + 1
+        while True:
+            node = self.open.pop()
+            node.end = end
+            if node.tag == tag:
+                return
+
+    def handle_data(self, data):
+        self.open[-1].children.append(data)
+
+
+def parse(html: str) -> Node:
+    """The page as a tree of ``Node``: its root holds the top elements."""
+    builder = TreeBuilder(html)
+    builder.feed(html)
+    builder.close()
+    return builder.root
+
+
 def totals_on_page(html: str) -> list[str]:
-    return re.findall(r'data-seat="\d">([^<]+)<', html)
+    """The game page's running totals, by seat, as written."""
+    return [e.text for e in parse(html).elements() if "data-seat" in e.attrs]
 
 
 def messages_of(response) -> list[str]:
@@ -100,22 +208,28 @@ def sheet_tap(client, game: Game, entry: dict, path: str = "record", **extra) ->
 
 def preview_of(html: str) -> tuple[str, dict[str, str]]:
     """A preview's title and each player's net as the panel writes them (+128, −2, 0)."""
-    title = re.search(r'<div class="fw-semibold"><bdi>(.*?)</bdi></div>', html)[1]
-    nets = re.findall(
-        r'<div class="col preview-net"><div class="small"><bdi>([^<]*)</bdi></div><div class="fs-4 fw-bold[^"]*">([^<]*)</div>',
-        html,
-    )
-    return title, dict(nets)
+    page = parse(html)
+    title = next(e for e in page.find_all("div", class_="fw-semibold") if [k.tag for k in e.kids()] == ["bdi"])
+    nets = {}
+    for net in page.find_all("div", class_="col preview-net"):
+        name, amount = net.kids()
+        nets[name.find("bdi").text] = amount.text
+    return title.text, nets
 
 
 def after_of(html: str) -> dict[str, str]:
     """The preview's 之后 column: each player's total after the hand, as written."""
-    rows = re.findall(
-        r'<th scope="row" class="fw-normal"><bdi>([^<]*)</bdi></th><td class="text-end"><span[^>]*>[^<]*</span></td>'
-        r'<td class="text-end fw-bold"><span[^>]*>([^<]*)</span>',
-        html,
-    )
-    return dict(rows)
+    after = {}
+    for row in parse(html).find_all("tr"):
+        cells = row.kids()
+        if [(c.tag, c.attrs.get("class")) for c in cells] == [
+            ("th", "fw-normal"),
+            ("td", "text-end"),
+            ("td", "text-end fw-bold"),
+        ]:
+            if cells[0].attrs.get("scope") == "row" and all(c.find("span") for c in cells[1:]):
+                after[cells[0].find("bdi").text] = cells[2].find("span").text
+    return after
 
 
 def element(html: str, opening: str) -> str:
@@ -124,33 +238,34 @@ def element(html: str, opening: str) -> str:
     start = html.find(opening)
     if start < 0:
         return ""
-    name = re.match(r"<(\w+)", opening)[1]
-    depth = 0
-    for tag in re.finditer(rf"<(/?){name}\b", html[start:]):
-        depth += -1 if tag[1] else 1
-        if depth == 0:
-            return html[start : start + tag.end() + 1]  # through the closing tag's ">"
-    raise AssertionError(f"{opening} is never closed")
+    tail = html[start:]
+    first = parse(tail).kids()[0]
+    if first.end is None:
+        raise AssertionError(f"{opening} is never closed")
+    return tail[: first.end]
 
 
 def text_of(html: str) -> str:
-    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
+    return parse(html).text
 
 
 def panel_note(html: str) -> tuple[str, str, bool]:
     """What the preview panel says besides a preview: its grey requirement and its red refusal
     (as text, "" when it has none), and whether it offers 确认."""
-    panel = element(html, '<div id="preview-panel"')
-    requirement = element(panel, '<div class="alert alert-secondary py-2 mb-2 requirement"')
-    refusal = element(panel, '<div class="alert alert-danger')
-    return text_of(requirement), text_of(refusal), 'name="confirm"' in panel
+    panel = parse(html).find("div", id="preview-panel")
+    if panel is None:
+        return "", "", False
+    requirement = next((e for e in panel.find_all("div", cls="requirement") if "alert-secondary" in e.classes), None)
+    refusal = next((e for e in panel.find_all("div", cls="alert") if "alert-danger" in e.classes), None)
+    offers = any(e.attrs.get("name") == "confirm" for e in panel.elements())
+    return (requirement.text if requirement else ""), (refusal.text if refusal else ""), offers
 
 
 def link(page: str, words: str) -> str:
     """The href of the page's link whose text (tags and spaces left out) starts with ``words``."""
-    for href, text in re.findall(r'<a [^>]*href="([^"]*)"[^>]*>(.*?)</a>', page, re.S):
-        if re.sub(r"<[^>]+>|\s", "", text).startswith(words):
-            return html_entities.unescape(href)
+    for a in parse(page).find_all("a"):
+        if "href" in a.attrs and "".join(a.text.split()).startswith(words):
+            return a.attrs["href"]
     raise AssertionError(f"no link {words}")
 
 
@@ -184,19 +299,26 @@ WALKED_PAGES = [
 ]
 
 
-def walked_game(client) -> Game:
-    """The game the whole-page walks start from: 义乌, two hands (a 自摸, a 平胡 off 阿华)."""
+WALKED_HANDS = [
+    {"outcome": "win", "winner": 0, "win_type": "zimo"},
+    {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2},
+]
+
+
+def walked_game(client=None) -> Game:
+    """The game the whole-page walks start from: 义乌, two hands (a 自摸, a 平胡 off 阿华), recorded
+    through the write path (``client``, which the browser walk passes, is not needed)."""
+    from tests.factories import add_hands
+
     game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
-    return game
+    return add_hands(game, WALKED_HANDS)
 
 
-def record_settle_hands(client, game):
-    """The two settle-up hands (SETTLE_HANDS) recorded in ``game``."""
-    for entry in SETTLE_HANDS:
-        record(client, game, entry)
-    return game  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
+def record_settle_hands(game):
+    """The two settle-up hands (SETTLE_HANDS) recorded in ``game`` through the write path."""
+    from tests.factories import add_hands
+
+    return add_hands(game, SETTLE_HANDS)  # totals 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
 
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -291,12 +413,9 @@ def kept_for_the_module(django_db_blocker):
             outer.__exit__(None, None, None)
 
 
-WAS_LINK = re.compile(r'<a [^>]*href="([^"]+)"[^>]*>((?:(?!</a>).)*)</a>', re.S)
-
-
 def was_links(page: str) -> list[str]:
     """The links of an edit's question that carry 「原来」: the stored hand's answer."""
-    return [html_entities.unescape(href) for href, inner in WAS_LINK.findall(page) if "was-mark" in inner]
+    return [a.attrs["href"] for a in parse(page).find_all("a") if a.attrs.get("href") and a.find(cls="was-mark")]
 
 
 def edit_sheet(client, url: str, **extra):

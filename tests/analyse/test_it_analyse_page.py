@@ -11,7 +11,8 @@ from django.conf import settings
 
 from scoring.engine import score_game
 from scoring.models import Hand
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url, parse
 
 NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
 WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
@@ -24,13 +25,11 @@ def page(client, game, query: str = "", view: bool = False):
 
 
 def text(html: str) -> str:
-    return re.sub(r"\s+", " ", htmllib.unescape(re.sub(r"<[^>]+>", " ", html)))
+    return parse(html).text
 
 
 def use_urls(html: str) -> list[str]:
-    return [
-        htmllib.unescape(u) for u in re.findall(r'class="btn btn-danger flex-fill btn-center use" href="([^"]+)"', html)
-    ]
+    return [a.attrs["href"] for a in parse(html).find_all("a", class_="btn btn-danger flex-fill btn-center use")]
 
 
 def totals_of(entries: list[dict]) -> list[int]:
@@ -165,7 +164,7 @@ def test_fourteen_tiles_won_on_a_discarded_caishen_read_as_self_drawn(client, ga
 
 
 def test_waits_are_priced_at_the_current_table_state(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 老王 stays dealer, 连庄
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 老王 stays dealer, 连庄
     before = {"outcome": "win", "winner": 0, "win_type": "zimo"}
     now = {"outcome": "win", "winner": 1, "win_type": "zimo"}
     expected = totals_of([before, now])[1] - totals_of([before])[1]

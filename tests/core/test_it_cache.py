@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from scoring import services
 from scoring.models import Game, Hand
 from scoring.replay import STORED_VERSION, ReplayError, build, result_json, stored_replay
+from tests.factories import add_hand
 from tests.rulesets.yiwu.strategies import valid_hand
 from tests.speed import examples
 
@@ -67,9 +68,9 @@ def test_the_cache_equals_a_fresh_replay_after_any_writes(data, ops):
 
 
 def test_a_missing_or_outdated_cache_is_rebuilt_from_the_replay(client, game):
-    from tests.helpers import game_url, record
+    from tests.helpers import game_url
 
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     Hand.objects.update(result=None)
     Game.objects.update(state={"v": STORED_VERSION - 1})
     html = client.get(game_url(game)).content.decode()
@@ -82,9 +83,7 @@ def test_verify_ledgers_reports_and_repairs_a_wrong_cache(game, client):
 
     from django.core.management import call_command
 
-    from tests.helpers import record
-
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     hand = Hand.objects.get()
     hand.result = {**hand.result, "net": [0, 0, 0, 0]}
     hand.save()
@@ -106,7 +105,7 @@ def test_verify_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fi
 
     from tests.helpers import record_settle_hands
 
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     Hand.objects.update(result=None)
     Game.objects.filter(pk=game.pk).update(state=state)
     out = StringIO()

@@ -6,7 +6,8 @@ from pathlib import Path
 from django.conf import settings
 
 from scoring.forms import MAX_FEE_YUAN, NAME_LIMIT, VOID_REASON_LIMIT
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
 
@@ -24,7 +25,7 @@ def test_no_template_repeats_a_forms_limit_by_hand():
 
 def test_the_limits_reach_the_pages_from_the_forms(client, game):
     assert f'maxlength="{NAME_LIMIT}"' in client.get("/new").content.decode()
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     assert f'maxlength="{VOID_REASON_LIMIT}"' in client.get(game_url(game) + "hand/1/void").content.decode()
     settle = client.get(game_url(game) + "settle").content.decode()
     assert f'max="{MAX_FEE_YUAN}"' in settle

@@ -10,7 +10,8 @@ from scoring.charts import running_totals_svg
 from scoring.engine.contract import MAX_NAME
 from scoring.forms import NAME_LIMIT
 from scoring.models import Game
-from tests.helpers import NEW_GAME, game_url, record, record_settle_hands
+from tests.factories import add_hand
+from tests.helpers import NEW_GAME, game_url, record_settle_hands
 
 RED, GREEN = "#c62828", "#2e7d32"
 
@@ -28,14 +29,14 @@ def test_the_legend_totals_take_the_money_colours_in_chinese(db):
 
 
 def test_the_legend_totals_take_the_money_colours_in_english(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     svg = client.get(game_url(game) + "chart").content.decode()
     assert legend_totals(svg) == {"+42": GREEN, "\u221214": RED}
 
 
 def test_pages_show_one_minus_sign(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.get(game_url(game))
     for url in (
         game_url(game) + "summary",

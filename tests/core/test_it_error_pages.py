@@ -5,7 +5,8 @@ import pytest
 from django.template.loader import get_template
 
 from scoring.models import Hand
-from tests.helpers import game_url, messages_of, record, version_of
+from tests.factories import add_hand
+from tests.helpers import game_url, messages_of, version_of
 
 DRAW = {"outcome": "draw"}
 
@@ -75,8 +76,8 @@ def test_a_crash_answers_the_apps_500_page(client, game, monkeypatch):
     ("method", "path", "data"), [("get", "hand/1/edit", {}), ("post", "hand/1/void", {"reason": "x", "revision": "0"})]
 )
 def test_a_hand_voided_meanwhile_is_named_on_the_game_page(client, game, method, path, data):
-    record(client, game, DRAW)
-    record(client, game, DRAW)
+    add_hand(game, DRAW)
+    add_hand(game, DRAW)
     client.post(game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "另一台手机", "revision": "0"})
     client.get(game_url(game))  # read that message
     response = getattr(client, method)(game_url(game) + path, data, follow=True)
@@ -85,7 +86,7 @@ def test_a_hand_voided_meanwhile_is_named_on_the_game_page(client, game, method,
 
 
 def test_an_overlong_void_reason_is_shown_as_an_error(client, game):
-    record(client, game, DRAW)
+    add_hand(game, DRAW)
     response = client.post(
         game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "长" * 201, "revision": "0"}
     )
@@ -97,7 +98,7 @@ def test_an_overlong_void_reason_is_shown_as_an_error(client, game):
 
 def test_the_voided_meanwhile_message_reads_in_english_too(client, game):
     client.cookies["django_language"] = "en"
-    record(client, game, DRAW)
+    add_hand(game, DRAW)
     client.post(game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "x", "revision": "0"})
     client.get(game_url(game))
     response = client.get(game_url(game) + "hand/1/edit", follow=True)

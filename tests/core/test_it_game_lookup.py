@@ -8,12 +8,12 @@ from django.test import RequestFactory
 
 from scoring.access import find_game
 from scoring.models import Game
-from tests.helpers import record
+from tests.factories import add_hand
 
 
 @pytest.mark.parametrize("link", ["edit_token", "view_token"])
 def test_the_game_of_a_link_is_the_orms_field_for_field(client, game, link):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     Game.objects.create(players=["甲", "乙", "丙", "丁"])  # another game, not this one
     token = getattr(game, link)
     found = find_game(RequestFactory().get("/"), token)

@@ -4,7 +4,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 PO = Path(settings.BASE_DIR) / "locale" / "en" / "LC_MESSAGES" / "django.po"
 
@@ -21,7 +22,7 @@ def test_chinese_is_the_default_even_for_an_english_browser(client, game):
 
 
 def test_english_when_the_player_picks_it(client, game):
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
     html = english(client).get(game_url(game)).content.decode()
     assert '<html lang="en">' in html
     assert "Record a hand: who won?" in html

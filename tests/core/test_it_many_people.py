@@ -12,6 +12,7 @@ from django.test import Client, override_settings
 from scoring import circle
 from scoring.engine.transfers import NOT_FEWEST
 from scoring.models import Game, Group, Hand, SettleUp, Transfer
+from tests.factories import finish
 from tests.helpers import FINISH, game_url, messages_of, next_seq_of, version_of
 from tests.table.test_it_seating_page import confirm, text
 
@@ -108,11 +109,11 @@ def test_settling_24_people_stores_transfers_that_clear_everyone_and_the_texts_s
 def test_an_evening_of_four_says_nothing_about_the_fewest(client, game):
     from tests.helpers import record_settle_hands
 
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     page = client.get(game_url(game) + "settle", FINISH)
     assert page.context["plan"].fewest
     assert ZH_NOTE not in text(page)
-    client.post(game_url(game) + "finish", FINISH)
+    finish(game)
     page = client.get(game_url(game) + "settle")
     assert ZH_NOTE not in text(page)
     assert ZH_NOTE not in page.context["share"]

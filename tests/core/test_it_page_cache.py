@@ -12,6 +12,7 @@ from django.core.management import call_command
 from django.test import Client
 
 from scoring.models import Hand
+from tests.factories import add_hand
 from tests.helpers import game_url, record, totals_on_page, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}  # 老王 +42, the others −14
@@ -39,7 +40,7 @@ def strip_csrf(html: str) -> str:
 
 
 def test_a_page_served_from_the_cache_is_the_page_rendered(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     html = cached(client, game)
     assert totals_on_page(html) == ["+42", "−14", "−14", "−14"]
 
@@ -52,7 +53,7 @@ def test_an_unchanged_game_is_served_from_the_cache_with_one_query(client, one_h
 
 
 def test_an_edit_shows_at_once(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     cached(client, game)
     hand = Hand.objects.get()
     edited = {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": hand.revision}
@@ -64,7 +65,7 @@ def test_an_edit_shows_at_once(client, game):
 
 @pytest.mark.parametrize("how", ["void", "undo"])
 def test_a_void_or_an_undo_shows_at_once(client, game, how):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     cached(client, game)
     if how == "undo":
         assert client.get(game_url(game) + "undo").status_code == 302
@@ -144,7 +145,7 @@ def test_each_phone_gets_its_own_csrf_token(one_hand_game):
 
 def test_a_repaired_replay_cache_shows_at_once(client, game):
     """``verify_ledgers --repair`` rewrites a wrong stored result without any write to the hands."""
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     hand = Hand.objects.get()
     hand.result = {**hand.result, "net": [0, 0, 0, 0]}
     hand.save()

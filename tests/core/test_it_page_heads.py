@@ -5,7 +5,8 @@ import re
 
 import pytest
 
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 HEAD = re.compile(
     r'<div class="d-flex justify-content-between align-items-baseline( no-print)?">\s*'
@@ -29,7 +30,7 @@ def head(html: str) -> tuple[str, str, str, str]:
     ],
 )
 def test_a_game_page_heads_with_its_heading_and_the_way_back(client, game, path, heading, back):
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     html = client.get(game_url(game) + path).content.decode()
     assert head(html) == ("", heading, game_url(game), back)
 
@@ -42,7 +43,7 @@ def test_the_analysis_page_heads_with_its_ruleset_and_the_game(client, game):
 
 
 def test_the_summary_head_is_left_off_the_print(client, game):
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     html = client.get(game_url(game) + "summary").content.decode()
     assert head(html) == (" no-print", "战绩", game_url(game), "返回记分")
     assert html.index("战绩") < html.index('<table class="table table-sm">')

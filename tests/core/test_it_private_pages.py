@@ -4,7 +4,8 @@ import pytest
 from django.test import override_settings
 
 from scoring.device import GAMES_COOKIE, ME_COOKIE
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 TOKEN_PAGES = [
     "",
@@ -24,7 +25,7 @@ TOKEN_PAGES = [
 
 @pytest.mark.parametrize("path", TOKEN_PAGES)
 def test_token_bearing_pages_are_private_and_not_stored(client, game, path):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     response = client.get(game_url(game) + path)
     assert response.status_code == 200
     assert response["Cache-Control"] == "private, no-store"

@@ -195,6 +195,7 @@ def test_a_database_address_nothing_listens_on_is_not_ready_at_once(client, db, 
     assert client.get("/healthz").status_code == 200
 
 
+@pytest.mark.services
 def test_a_postgresql_that_stops_answering_is_not_ready_within_the_deadline(client, db, monkeypatch):
     with relayed_postgres() as (relay, probe):
         monkeypatch.setattr(ready, "connections", {"default": probe})
@@ -209,6 +210,7 @@ def test_a_postgresql_that_stops_answering_is_not_ready_within_the_deadline(clie
         assert client.get("/healthz").status_code == 200
 
 
+@pytest.mark.services
 def test_a_postgresql_that_stops_answering_before_the_connection_is_made_fails_at_its_connect_timeout(
     client, db, monkeypatch
 ):
@@ -239,6 +241,7 @@ def stoppable_redis(settings):
         redis_server.stop(server, folder)
 
 
+@pytest.mark.services
 def test_a_redis_that_hangs_is_not_ready_within_its_socket_timeout_and_ready_again_after(client, db, stoppable_redis):
     assert client.get("/readyz").status_code == 200
     stoppable_redis.send_signal(signal.SIGSTOP)

@@ -5,7 +5,8 @@ import re
 
 from scoring.lang import table_words
 from scoring.models import Hand
-from tests.helpers import form_fields, game_url, record, version_of
+from tests.factories import add_hands
+from tests.helpers import form_fields, game_url, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 
@@ -34,8 +35,7 @@ def test_a_refused_hand_says_why_exactly_once(client, game):
 
 
 def test_a_refused_void_links_to_the_hand_it_names(client, game):
-    record(client, game, DEALER_ZIMO)
-    record(client, game, {"outcome": "draw", "xiazi_join": [1]})
+    add_hands(game, [DEALER_ZIMO, {"outcome": "draw", "xiazi_join": [1]}])
     html = client.get(game_url(game) + "hand/1/void").content.decode()
     assert "作废后对不上" in html
     assert "§" not in html
@@ -45,8 +45,7 @@ def test_a_refused_void_links_to_the_hand_it_names(client, game):
 
 
 def test_the_list_header_counts_voided_hands_apart(client, game):
-    record(client, game, DEALER_ZIMO)
-    record(client, game, DEALER_ZIMO)
+    add_hands(game, [DEALER_ZIMO, DEALER_ZIMO])
     assert "共 2 局</h2>" in client.get(game_url(game)).content.decode()
     client.post(game_url(game) + "hand/2/void", {"version": version_of(game), "reason": "x", "revision": "0"})
     assert Hand.objects.get(seq=2).voided

@@ -167,7 +167,9 @@ def test_a_deleted_games_links_answer_404_on_every_server_at_once(
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize("shared", [False, True], ids=["one server", "shared cache"])
+@pytest.mark.parametrize(
+    "shared", [False, pytest.param(True, marks=pytest.mark.services)], ids=["one server", "shared cache"]
+)
 def test_a_poll_names_the_version_as_its_etag_and_answers_304_to_it(client, game, request, shared):
     if shared:
         request.getfixturevalue("shared_cache")
@@ -231,6 +233,7 @@ def small_lru_redis():
     redis_server.stop(server, folder)
 
 
+@pytest.mark.services
 @pytest.mark.parametrize("budgets_in", ["database", "own redis"])
 def test_flooding_the_page_cache_pushes_out_no_budget(db, settings, small_lru_redis, budgets_in, request):
     """The review's probe: junk enough to fill the pages' Redis evicted a client's import count,

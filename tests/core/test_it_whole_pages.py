@@ -14,7 +14,8 @@ import pytest
 from django.conf import settings
 
 from scoring.models import Hand
-from tests.helpers import WALKED_PAGES, form_fields, game_url, record, version_of, walked_game
+from tests.factories import add_hand
+from tests.helpers import WALKED_PAGES, form_fields, game_url, version_of, walked_game
 
 PART = {"HX-Request": "true"}
 BOOSTED = {"HX-Request": "true", "HX-Boosted": "true"}
@@ -31,7 +32,7 @@ def whole(html: str) -> bool:
 
 @pytest.mark.parametrize("headers", [BOOSTED, RESTORE], ids=["boosted", "history-restore"])
 def test_a_navigation_to_the_settle_screen_gets_the_whole_page(client, game, headers):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     for query in ("settle", "settle?rate=100&fee_yuan=10&fee_mode=equal&fee_payee=0"):
         html = client.get(game_url(game) + query, headers=headers).content.decode()
         assert whole(html), query

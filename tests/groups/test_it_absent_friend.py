@@ -9,6 +9,7 @@ from scoring.models import Game, Group, Settlement
 from scoring.replay import stored_replay, who_played
 from scoring.settle.picture import facts_of
 from scoring.share import share_text
+from tests.factories import finish
 from tests.groups.test_it_groups import group_url, played
 from tests.helpers import FINISH, game_url
 
@@ -50,7 +51,7 @@ def test_the_friend_replaced_before_the_first_hand_is_in_no_part_of_the_money(cl
 
 def test_he_is_not_counted_in_the_groups_standings_nor_in_the_stats(client, group):
     game = tonight(group)
-    client.post(game_url(game) + "finish", FINISH)
+    finish(game)
     assert {s.name for s in client.get(group_url(group)).context["standings"]} == {"老王", "小李", "阿华", "大刘"}
     assert client.get(game_url(game)).status_code == 200  # this phone remembers the game
     stats = {s.name: s for s in client.get("/stats").context["stats"]}

@@ -23,7 +23,8 @@ from scoring.replay import build, store
 from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
 from tests.core.test_it_no_500 import SAFE, VALUES
-from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, record
+from tests.factories import add_hand, finish
+from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, parse
 from tests.speed import examples
 from tests.table.test_it_seating_page import confirm as confirm_seating
 from tests.table.test_it_seating_page import text
@@ -56,15 +57,21 @@ def played(game: Game, hands: list[dict]) -> Game:
 
 
 def evening(client, group, players=NAMES, hands=SETTLE_HANDS, rate: str | None = "100", days_ago: int = 0) -> Game:
-    """A game of ``group`` with ``hands`` played, 结束并结算 on its settle page at ``rate`` 分 a
-    point (None: still playing), made ``days_ago`` days ago."""
+    """A game of ``group`` with ``hands`` played, 结束并结算 through the write path at ``rate`` 分
+    a point (None: still playing), made ``days_ago`` days ago."""
     game = played(Game.objects.create(players=list(players), rules=Rules().to_dict(), group=group), hands)
     if rate is not None:
-        assert client.post(game_url(game) + "finish", {**FINISH, "rate": rate}).status_code == 302
+        finish(game, int(rate))
     if days_ago:
         Game.objects.filter(pk=game.pk).update(created_at=timezone.now() - timedelta(days=days_ago))
     game.refresh_from_db()
     return game
+
+
+def name_links(page: str) -> list[tuple[str, str]]:
+    """The page's links that are a name (a ``<bdi>`` first in them): (name, href)."""
+    links = [a for a in parse(page).find_all("a") if "href" in a.attrs and a.children]
+    return [(a.children[0].text, a.attrs["href"]) for a in links if getattr(a.children[0], "tag", "") == "bdi"]
 
 
 def transfers_of(game: Game) -> list[tuple[str, str, int]]:
@@ -265,7 +272,7 @@ def test_a_game_started_from_the_group_page_is_in_the_group_with_its_people_on_t
 
 def test_an_existing_game_joins_a_group_from_its_page_with_its_edit_link_only(client, group):
     game = Game.objects.create(players=list(NAMES), rules=Rules().to_dict())
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     client.get(group_url(group))  # this phone holds the group's edit link
     page = client.get(game_url(game)).content.decode()
     assert "加入牌友圈" in page
@@ -288,7 +295,7 @@ def test_an_existing_game_joins_a_group_from_its_page_with_its_edit_link_only(cl
 
 def test_a_new_group_can_take_tonights_game_along(client, db):
     game = Game.objects.create(players=["甲", "乙", "丙", "丁"], rules=Rules().to_dict())
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     form = client.get(f"/group/new?game={game.edit_token}")
     assert form.headers["Cache-Control"] == "private, no-store"
     client.post("/group/new", {"name": "新圈", "roster": "", "game": game.edit_token})
@@ -730,10 +737,10 @@ def test_a_seat_is_offered_the_groups_roster_and_a_new_name_joins_it(client, gro
     Group.objects.filter(pk=group.pk).update(roster=[*NAMES, "小周", "阿芳"])
     game = evening(client, group, rate=None)
     step = client.get(game_url(game) + "seating?how=sub&seat=0").content.decode()
-    offered = re.findall(r'href="[^"]*"[^>]*><bdi>([^<]+)</bdi>', step)
+    offered = [name for name, _href in name_links(step)]
     assert offered[-2:] == ["小周", "阿芳"]
     assert not set(offered) & set(NAMES)
-    back = html_lib.unescape(re.search(r'href="([^"]*)"[^>]*><bdi>小周</bdi>', step).group(1))
+    back = dict(name_links(step))["小周"]
     assert confirm_seating(client, back).status_code == 302
     game.refresh_from_db()
     assert game.state["table"]["seating"] == ["小周", "小李", "阿华", "大刘"]
@@ -746,7 +753,7 @@ def test_a_seat_is_offered_the_groups_roster_and_a_new_name_joins_it(client, gro
     response = client.get(game_url(game) + "seating?how=sub&seat=0")
     step = response.content.decode()
     assert "Who sits E instead of 小周?" in text(response)
-    assert {"老王", "小李", "阿芳"} <= set(re.findall(r'href="[^"]*"[^>]*><bdi>([^<]+)</bdi>', step))
+    assert {"老王", "小李", "阿芳"} <= {name for name, _href in name_links(step)}
 
 
 def test_again_keeps_the_last_games_length_in_rounds(client, group):
@@ -829,8 +836,8 @@ def test_the_group_evening_on_a_phone_says_each_of_its_messages(client, group):
     tonight = Game.objects.latest("pk")
     assert response.url == game_url(tonight)
     assert (tonight.group, tonight.players, tonight.rules) == (group, NAMES, last_week.rules)
-    record(client, tonight, {"outcome": "win", "winner": 2, "win_type": "zimo"})
-    record(client, tonight, {"outcome": "win", "winner": 3, "win_type": "pinghu", "discarder": 1})
+    add_hand(tonight, {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    add_hand(tonight, {"outcome": "win", "winner": 3, "win_type": "pinghu", "discarder": 1})
     note = client.get(game_url(tonight) + "settle").content.decode()
     assert re.search(r'class="small earlier-note">这几个人以前还有 3 笔没付', note)
     client.post(game_url(tonight) + "finish", {**FINISH, "rate": "50"})

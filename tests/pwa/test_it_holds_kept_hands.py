@@ -8,7 +8,7 @@ import re
 from django.test import Client
 
 from scoring.models import Game, Hand
-from tests.helpers import form_fields, game_url, record
+from tests.helpers import form_fields, game_url, parse, record
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}  # 老王, the first dealer
 AHUA_ZIMO = {"outcome": "win", "winner": 2, "win_type": "zimo"}
@@ -30,7 +30,7 @@ def kept_preview(client: Client, game: Game, entry: dict) -> dict:
     its hidden fields (the server's stamp of what it shows among them) and 确认."""
     query = {k: v for k, v in form_fields(entry, game).items()}
     html = client.get(game_url(game) + "record", query).content.decode()
-    hidden = dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', html))
+    hidden = {i.attrs["name"]: i.attrs.get("value", "") for i in parse(html).find_all("input", type="hidden")}
     assert hidden.get("kept"), "the preview carries the stamp of what it shows"
     return {**query, **{k: hidden[k] for k in ("kept", "next_seq", "version", "form_token")}, "confirm": "1"}
 
@@ -41,12 +41,10 @@ def send(client: Client, game: Game, fields: dict, **extra):
 
 def amounts(card: str) -> list[tuple[str, ...]]:
     """The card's rows: (name, before, after) when it shows a change, else (name, amount)."""
-    body = re.search(r"<tbody>(.*?)</tbody>", card, re.S)[1]
     rows = []
-    for row in re.findall(r"<tr>(.*?)</tr>", body, re.S):
-        name = re.search(r"<bdi>(.*?)</bdi>", row)[1]
-        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r'<td class="text-end[^"]*">(.*?)</td>', row)]
-        rows.append((name, *cells))
+    for row in parse(card).find("tbody").find_all("tr"):
+        cells = [c.text for c in row.find_all("td") if c.attrs.get("class", "").startswith("text-end")]
+        rows.append((row.find("bdi").text, *cells))
     return rows
 
 
@@ -81,7 +79,7 @@ def test_a_kept_dealer_win_that_another_hand_made_a_non_dealer_win_is_held_with_
     assert "确认，记为第2局" in card
     assert "修改" in card
     assert "丢掉" in card
-    edit = re.search(r'href="([^"]+)" data-held-answer="edit"', card)[1].replace("&amp;", "&")
+    edit = parse(card).find(data_held_answer="edit").attrs["href"]
     assert edit.startswith(game_url(game) + "record?")
     assert "winner=0" in edit
     assert "kept=" not in edit

@@ -5,7 +5,8 @@ exactly once however often it is sent, and refused with the reason when the rule
 from django.test import Client
 
 from scoring.models import Game, Hand
-from tests.helpers import FINISH, edit_sheet, form_fields, game_url, record
+from tests.factories import add_hand, finish
+from tests.helpers import edit_sheet, form_fields, game_url, record
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 DRAW = {"outcome": "draw"}
@@ -95,8 +96,8 @@ def test_a_bet_the_table_no_longer_allows_is_refused_with_the_reason_and_nothing
 
 
 def test_a_finished_game_refuses_a_queued_hand(client, game):
-    record(client, game, ZIMO)
-    client.post(game_url(game) + "finish", FINISH)
+    add_hand(game, ZIMO)
+    finish(game)
     answer = send_queued(client, game, DRAW, next_seq=2, form_token="kept-5")
     assert answer.status_code == 409
     assert answer.json() == {"ok": False, "reason": "牌局已结束；要修改请先在结算页重新打开。"}

@@ -6,7 +6,8 @@ from django.test import Client
 from django.utils import timezone
 
 from scoring.models import Game, Hand, SavedGame
-from tests.helpers import game_url, messages_of, record
+from tests.factories import add_hand
+from tests.helpers import game_url, messages_of
 
 NAMES = ["甲", "乙", "丙", "丁"]
 
@@ -17,7 +18,7 @@ def same_names_twice(client, db) -> tuple[Game, Game]:
     for winner in (0, 2):
         game = Game.objects.create(players=NAMES, rules={})
         for _ in range(5):
-            record(client, game, {"outcome": "win", "winner": winner, "win_type": "pinghu", "discarder": 1})
+            add_hand(game, {"outcome": "win", "winner": winner, "win_type": "pinghu", "discarder": 1})
         games.append(game)
     return games[0], games[1]
 
@@ -30,7 +31,7 @@ def row_of(html: str, game: Game) -> str:
 def test_home_rows_show_the_ruleset_date_leader_and_every_total(client, db):
     a, b = same_names_twice(client, db)
     c = Game.objects.create(ruleset="zhuji", players=NAMES, rules={})
-    record(client, c, {"outcome": "win", "winner": 3, "tai": {"shape": "pinghu"}})
+    add_hand(c, {"outcome": "win", "winner": 3, "tai": {"shape": "pinghu"}})
     for game in (a, b, c):
         client.get(game_url(game))
     html = client.get("/").content.decode()

@@ -4,7 +4,8 @@ import json
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
-from tests.helpers import game_url, record, totals_on_page, version_of
+from tests.factories import add_hand, void
+from tests.helpers import game_url, totals_on_page
 
 HANDS = [
     {"outcome": "win", "winner": 0, "win_type": "zimo", "maizi": [0, 1, 0, 0]},
@@ -16,8 +17,8 @@ HANDS = [
 
 def record_hands_and_void_the_third(client, game):
     for entry in HANDS:
-        record(client, game, entry)
-    client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记重了", "revision": "0"})
+        add_hand(game, entry)
+    void(game, 3, "记重了")
     return game
 
 
@@ -104,7 +105,7 @@ def test_summary_has_a_share_text_and_prints_cleanly(client, game):
 def test_csv_text_cells_that_a_spreadsheet_would_run_as_formulas_are_quoted_but_numbers_stay_numbers(client, db):
     names = ['=HYPERLINK("http://x")', "+1", "-2", "@SUM(A1)"]
     game = Game.objects.create(players=names, first_dealer=0)
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
     raw = client.get(game_url(game) + "export.csv").content.decode("utf-8-sig")
     rows = list(csv.reader(io.StringIO(raw)))
     assert rows[0][10:14] == ['\'=HYPERLINK("http://x")输赢', "'+1输赢", "'-2输赢", "'@SUM(A1)输赢"]

@@ -14,8 +14,10 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from scoring import services
 from scoring.models import Game, Hand, Transfer
-from tests.helpers import FINISH, form_fields, game_url, messages_of, record, totals_on_page, version_of
+from tests.factories import add_hand, edit, finish, void
+from tests.helpers import game_url, messages_of, record, totals_on_page
 
 OLD_BACKUP = Path(__file__).resolve().parents[1] / "data" / "backups" / "yiwu-old-format.json"
 
@@ -84,27 +86,19 @@ def seen(client: Client, url: str) -> list[str]:
 
 
 def play_evening(client: Client, game: Game, *, settle: bool) -> Game:
-    """The ruleset's evening: recorded as seat 0 (我是), one hand voided, one edited, a dealer
-    correction; settled with a table fee and one transfer ticked 已付, or left open."""
+    """The ruleset's evening, through the write path: recorded by seat 0, one hand voided, one
+    edited (by seat 1), a dealer correction; settled with a table fee and one transfer ticked
+    已付, or left open."""
     hands, (edit_seq, edit_entry) = EVENINGS[game.ruleset]
-    client.post(game_url(game) + "me/0")
+    first, second = game.players[0], game.players[1]
     for entry, fix in hands:
-        extra = {"dealer_fix": str(fix[0]), "streak_fix": str(fix[1])} if fix else {}
-        assert record(client, game, entry, **extra).status_code == 302
-    client.post(game_url(game) + "me/1")  # another phone edits and voids
-    last = len(hands)
-    assert (
-        client.post(
-            game_url(game) + f"hand/{last}/void", {"reason": "记重了", "revision": "0", "version": version_of(game)}
-        ).status_code
-        == 302
-    )
-    edit = {**form_fields(edit_entry, game), "revision": "0", "confirm": "1", "version": version_of(game)}
-    assert client.post(game_url(game) + f"hand/{edit_seq}/edit", edit).status_code == 302
+        add_hand(game, entry, fix=fix, by=first)
+    void(game, len(hands), "记重了", by=second)
+    edit(game, edit_seq, edit_entry, by=second)
     if settle:
-        client.post(game_url(game) + "finish", {**FINISH, "rate": "50", "fee_yuan": "20", "fee_payee": "1"})
+        finish(game, 50, fee_fen=2000, fee_payee=1)
         transfer = Transfer.objects.filter(settlement__game=game).first()
-        client.post(game_url(game) + f"transfer/{transfer.pk}/paid", {"paid": "1"})
+        services.mark_paid(game=game, transfer_id=transfer.pk, paid=True)
     game.refresh_from_db()
     return game
 
@@ -187,7 +181,7 @@ def test_a_restored_settled_game_keeps_its_paid_marks_and_reopens_like_the_origi
 
 
 def test_restored_bets_placed_for_the_next_hand_are_there(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     client.post(game_url(game) + "bet", {"bet": "maizi", "seat": "2", "on": "1"})
     client.post(game_url(game) + "bet", {"bet": "xiazi", "seat": "1", "on": "1"})
     game.refresh_from_db()
@@ -198,8 +192,7 @@ def test_restored_bets_placed_for_the_next_hand_are_there(client, game):
 def test_a_dealer_correction_mid_game_restores_the_same_totals(client, game):
     """Issue: export → import changed 义乌 totals after a 更正庄家 (+46/−35/−3/−8 became 42/−35/−1/−6)."""
     for entry, fix in EVENINGS["yiwu"][0][:5]:
-        extra = {"dealer_fix": str(fix[0]), "streak_fix": str(fix[1])} if fix else {}
-        record(client, game, entry, **extra)
+        add_hand(game, entry, fix=fix)
     before = totals_on_page(client.get(game_url(game)).content.decode())
     copy = restore(client, game)
     assert totals_on_page(client.get(game_url(copy)).content.decode()) == before
@@ -238,7 +231,7 @@ def test_a_backup_from_an_earlier_version_still_imports_and_says_on_the_page_wha
 
 
 def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     backup = json.loads(client.get(game_url(game) + "export.json").content)
     backup["backup"]["totals"] = [40, -14, -12, -14]  # as if written under other rules
     response = client.post("/import", {"text": json.dumps(backup, ensure_ascii=False)}, follow=True)
@@ -250,11 +243,10 @@ def test_a_backup_whose_totals_no_longer_replay_says_which_differ(client, game):
 
 def test_a_voided_hand_that_scores_nowhere_since_an_earlier_edit_still_restores(client, game):
     """Its 下子 needed the dealer win before it, edited into a draw since: the game holds it."""
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
-    client.post(game_url(game) + "hand/2/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
-    draw = {**form_fields({"outcome": "draw"}, game), "revision": "0", "confirm": "1", "version": version_of(game)}
-    assert client.post(game_url(game) + "hand/1/edit", draw).status_code == 302
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 2, "xiazi_join": [1]})
+    void(game, 2, "记错了")
+    edit(game, 1, {"outcome": "draw"})
     copy = restore(client, game)
     assert rows(copy) == rows(game)
     assert "记错了" in client.get(game_url(copy)).content.decode()

@@ -1,14 +1,15 @@
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 
 def two_games(client):
     a = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules().to_dict())
-    record(client, a, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, a, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
+    add_hand(a, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(a, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
     b = Game.objects.create(players=["小李", "老王", "阿华", "大刘"], rules=Rules().to_dict())  # other seats
-    record(client, b, {"outcome": "win", "winner": 1, "win_type": "caishentou"})
+    add_hand(b, {"outcome": "win", "winner": 1, "win_type": "caishentou"})
     for game in (a, b):
         client.get(game_url(game))  # this phone opened both
     return a, b

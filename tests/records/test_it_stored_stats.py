@@ -13,8 +13,8 @@ from scoring.models import Game, Hand
 from scoring.records.exports import import_game
 from scoring.replay import ReplayError, build
 from tests.examples import game_examples, load
-from tests.factories import random_game
-from tests.helpers import game_url, record, version_of
+from tests.factories import add_hand, random_game
+from tests.helpers import game_url, version_of
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 
@@ -139,7 +139,7 @@ def test_stored_stats_equal_the_replay_after_record_edit_void_undo_and_import(cl
     assert Hand.objects.get(pk=last.pk).voided
     imported = import_game({"ruleset": "yiwu", "players": NAMES[::-1], "hands": random_game(40, seed=3)["hands"]})
     opened(client, [imported])
-    record(client, imported, {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    add_hand(imported, {"outcome": "win", "winner": 2, "win_type": "zimo"})
     games = [Game.objects.get(pk=g.pk) for g in [*games, imported]]
     assert page_stats(client) == replayed_stats(games)
     for game in games:  # and game by game, what each game's row keeps

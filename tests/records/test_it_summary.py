@@ -1,9 +1,10 @@
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 
 def test_the_summary_names_each_hand_not_win_or_draw(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "draw"})
     html = client.get(game_url(game) + "summary").content.decode()
     assert "老王 自摸 ×2" in html
     assert '<td class="title"><bdi>流局</bdi></td>' in html

@@ -1,6 +1,7 @@
 import re
 
 from scoring.charts import running_totals, running_totals_svg
+from tests.factories import add_hand
 
 
 def test_running_totals_start_at_zero_and_add_up_each_hand():
@@ -23,9 +24,9 @@ def test_the_chart_is_plain_svg_with_a_line_and_a_legend_per_player():
 
 
 def test_the_game_page_loads_the_chart_when_it_is_unfolded(client, game):
-    from tests.helpers import game_url, record
+    from tests.helpers import game_url
 
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     html = client.get(game_url(game)).content.decode()
     assert f'hx-get="{game_url(game)}chart" hx-trigger="toggle once"' in html
     svg = client.get(game_url(game) + "chart").content.decode()
@@ -45,11 +46,11 @@ def test_long_names_are_cut_to_their_slot_of_the_legend():
 def test_the_settle_page_charts_every_counted_hand_not_only_the_latest(client, game, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 100}  # 21 writes at test speed
     from scoring.engine import score_game
-    from tests.helpers import game_url, record, version_of
+    from tests.helpers import game_url, version_of
 
     hands = [{"outcome": "win", "winner": n % 4, "win_type": "zimo"} for n in range(20)]  # more than a page lists
     for entry in hands:
-        record(client, game, entry)
+        add_hand(game, entry)
     client.post(
         f"{game_url(game)}hand/3/void",
         {"version": version_of(game), "reason": "记错了", "revision": "0", "confirm": "1"},
@@ -80,10 +81,10 @@ def test_half_points_draw_lines_with_plain_decimal_coordinates():
 
 
 def test_a_zhuji_game_with_halves_charts_every_line_on_each_page(client, zhuji_game):
-    from tests.helpers import game_url, record
+    from tests.helpers import game_url
 
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
-    record(client, zhuji_game, {"outcome": "win", "winner": 0, "tai": {"shape": "pinghu"}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 0, "tai": {"shape": "pinghu"}})
     for page in ("chart", "settle"):
         svg = re.search(r'<svg class="chart".*?</svg>', client.get(game_url(zhuji_game) + page).content.decode())
         lines = _polyline_points(svg.group(0))

@@ -3,7 +3,8 @@
 import re
 
 from scoring.models import Settlement
-from tests.helpers import FINISH, game_url, record, record_settle_hands, version_of
+from tests.factories import add_hand, void
+from tests.helpers import FINISH, game_url, record_settle_hands
 
 
 def _svg(client, game, view: bool = False) -> str:
@@ -17,7 +18,7 @@ def _texts(svg: str) -> list[str]:
 
 
 def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "0.5", "fee_yuan": "2"})
     settle = client.get(game_url(game) + "settle").context
     texts = _texts(_svg(client, game))
@@ -47,16 +48,16 @@ def test_the_picture_of_a_settled_game_has_the_settle_pages_money_and_transfers(
 
 
 def test_the_picture_numbers_the_standing_hands_and_skips_a_voided_one(client, game):
-    record(client, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
-    record_settle_hands(client, game)
-    client.post(game_url(game) + "hand/1/void", {"reason": "记错了", "revision": "0", "version": version_of(game)})
+    add_hand(game, {"outcome": "win", "winner": 2, "win_type": "zimo"})  # voided below
+    record_settle_hands(game)
+    void(game, 1, "记错了")
     texts = _texts(_svg(client, game))
     assert "共 2 局" in texts
     assert "最大一局：第1局 老王 +42" in texts
 
 
 def test_an_open_game_is_pictured_in_points(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     texts = _texts(_svg(client, game))
     assert "义乌麻将 · 未结算 · 按分计" in texts
     assert ["老王", "赢 34 分"] == texts[3:5]
@@ -67,7 +68,7 @@ def test_an_open_game_is_pictured_in_points(client, game):
 def test_halves_and_long_or_hostile_names_are_drawn_exactly_and_safely(client, zhuji_game):
     zhuji_game.players = ["欧阳娜娜娜娜娜娜娜娜娜娜", "<b>阿芳</b>", "老周", "小陈"]
     zhuji_game.save()
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     client.post(game_url(zhuji_game) + "finish", {**FINISH, "rate": "custom", "custom_yuan": "1"})
     svg = _svg(client, zhuji_game)
     texts = _texts(svg)
@@ -79,7 +80,7 @@ def test_halves_and_long_or_hostile_names_are_drawn_exactly_and_safely(client, z
 
 
 def test_the_picture_page_is_a_whole_page_for_either_link_and_says_how_to_save(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     for view in (False, True):
         html = client.get(game_url(game, view) + "picture").content.decode()
         assert "<nav" in html or "navbar" in html
@@ -89,7 +90,7 @@ def test_the_picture_page_is_a_whole_page_for_either_link_and_says_how_to_save(c
 
 
 def test_settle_and_summary_offer_the_picture(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     assert f'href="{game_url(game)}picture"' in client.get(game_url(game) + "summary").content.decode()
     client.post(game_url(game) + "finish", FINISH)
     assert f'href="{game_url(game)}picture"' in client.get(game_url(game) + "settle").content.decode()
@@ -98,7 +99,7 @@ def test_settle_and_summary_offer_the_picture(client, game):
 def test_the_picture_speaks_english_when_the_phone_does(client, game):
     from django.conf import settings
 
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", FINISH)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
     texts = _texts(_svg(client, game))

@@ -9,7 +9,8 @@ import json
 from django.conf import settings
 
 from scoring.models import Game, Group, Settlement
-from tests.helpers import FINISH, game_url, record, record_settle_hands
+from tests.factories import add_hand
+from tests.helpers import FINISH, game_url, record_settle_hands
 
 HALF = {**FINISH, "rate": "50"}
 ROUND = {**HALF, "round_yuan": "on"}
@@ -25,7 +26,7 @@ def cleared(settlement: Settlement) -> list[int]:
 
 
 def test_a_rounded_settle_pays_whole_yuan_that_sum_to_zero_and_says_what_it_moved(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     preview = client.get(game_url(game) + "settle", ROUND).content.decode()
     assert "抹零：<bdi>阿华</bdi> +0.50，<bdi>大刘</bdi> \u22120.50" in preview
     assert 'name="round_yuan" value="True"' in preview  # 结束并结算 carries the choice
@@ -51,7 +52,7 @@ def test_a_rounded_settle_pays_whole_yuan_that_sum_to_zero_and_says_what_it_move
 
 
 def test_off_by_default_the_settle_is_exact_to_the_fen_and_says_nothing_of_it(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     page = client.get(game_url(game) + "settle").content.decode()
     assert 'id="round-yuan"' in page
     assert 'id="round-yuan" value="on" checked' not in page
@@ -63,14 +64,14 @@ def test_off_by_default_the_settle_is_exact_to_the_fen_and_says_nothing_of_it(cl
 
 
 def test_balances_already_whole_are_left_as_they_are_and_it_says_so(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", {**FINISH, "round_yuan": "on"})
     assert Settlement.objects.get().balances_fen == [3400, 400, -1900, -1900]
     assert "抹零：都是整元，没有零头。" in client.get(game_url(game) + "settle").content.decode()
 
 
 def test_a_reopened_game_settles_again_rounded_or_not_as_then_chosen(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", ROUND)
     assert client.post(game_url(game) + "reopen").status_code == 302
     assert not Settlement.objects.exists()
@@ -85,7 +86,7 @@ def test_a_reopened_game_settles_again_rounded_or_not_as_then_chosen(client, gam
 
 def test_zhuji_halves_stay_exact_up_to_the_one_rounding(client, zhuji_game):
     """诸暨's half points at an odd rate make half a 分 (points_to_fen), then 抹零 rounds the 元."""
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     terms = {**FINISH, "rate": "custom", "custom_yuan": "1.33", "round_yuan": "on"}
     client.post(game_url(zhuji_game) + "finish", terms)
     settlement = Settlement.objects.get()
@@ -97,7 +98,7 @@ def test_zhuji_halves_stay_exact_up_to_the_one_rounding(client, zhuji_game):
 
 
 def test_a_backup_keeps_the_rounding_and_one_without_it_restores_exact(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", ROUND)
     backup = json.loads(client.get(game_url(game) + "export.json").content)
     assert backup["backup"]["settlement"]["round_yuan"] is True
@@ -120,7 +121,7 @@ def test_a_backup_keeps_the_rounding_and_one_without_it_restores_exact(client, g
 def test_the_standings_sum_the_rounded_money(client, game):
     group = Group.objects.create(name="周五老地方", roster=list(game.players))
     Game.objects.filter(pk=game.pk).update(group=group)
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", ROUND)
     standings = client.get(f"/group/{group.edit_token}/?period=all").context["standings"]
     assert {s.name: s.fen for s in standings} == {"老王": 1700, "小李": 200, "阿华": -900, "大刘": -1000}

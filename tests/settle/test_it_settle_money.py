@@ -6,7 +6,8 @@ import io
 from django.conf import settings
 
 from scoring.models import Settlement
-from tests.helpers import FINISH, game_url, record, record_settle_hands
+from tests.factories import add_hand
+from tests.helpers import FINISH, game_url, record_settle_hands
 
 FEE = {**FINISH, "rate": "50", "fee_yuan": "40", "fee_payee": "0"}
 
@@ -27,7 +28,7 @@ def test_the_settle_form_speaks_of_yuan_per_point_and_who_advances_the_fee(clien
 
 
 def test_the_preview_and_the_finished_page_explain_the_fee_advance(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     preview = client.get(game_url(game) + "settle", FEE).content.decode()
     assert "老王</bdi> 垫付台费 40 元（已算入）" in preview
     client.post(game_url(game) + "finish", FEE)
@@ -37,19 +38,19 @@ def test_the_preview_and_the_finished_page_explain_the_fee_advance(client, game)
 
 
 def test_no_fee_no_advance_line(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     assert "（已算入）" not in client.get(game_url(game) + "settle", FINISH).content.decode()
 
 
 def test_balances_use_one_minus_sign(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     html = client.get(game_url(game) + "settle", FINISH).content.decode()
     assert "\u221219.00" in html
     assert ">-19.00" not in html
 
 
 def test_the_share_text_carries_each_persons_money_and_every_transfer(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", FEE)
     settlement = Settlement.objects.get()
     names = game.players
@@ -69,7 +70,7 @@ def test_the_share_text_carries_each_persons_money_and_every_transfer(client, ga
 
 
 def test_the_share_text_and_csv_follow_the_page_language(client, game):
-    record_settle_hands(client, game)
+    record_settle_hands(game)
     client.post(game_url(game) + "finish", FEE)
     english(client)
     share = client.get(game_url(game) + "summary").context["share"]
@@ -97,7 +98,7 @@ def test_the_share_text_and_csv_follow_the_page_language(client, game):
 
 
 def test_before_settling_the_share_text_has_no_money(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     share = client.get(game_url(game) + "summary").context["share"]
     assert "¥" not in share
     assert "共1局" in share
@@ -105,7 +106,7 @@ def test_before_settling_the_share_text_has_no_money(client, game):
 
 def test_money_is_said_as_the_table_says_it_no_needless_fen(client, game):
     """「老王 赢 47 元」「阿华 输 19.50 元」「阿华 → 老王 19.50 元」: whole 元 without .00, fen kept when there are some."""
-    record_settle_hands(client, game)  # 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
+    record_settle_hands(game)  # 老王 +34, 小李 +4, 阿华 −19, 大刘 −19
     client.post(game_url(game) + "finish", FEE)  # at 0.5 元: 17, 2, −9.50, −9.50; the fee 10 each, 老王 advanced it
     share = client.get(game_url(game) + "settle").context["share"].splitlines()
     assert share[1:5] == [
@@ -132,7 +133,7 @@ def test_money_is_said_as_the_table_says_it_no_needless_fen(client, game):
 
 
 def test_someone_who_breaks_even_is_said_so(client, game):
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     client.post(game_url(game) + "finish", FINISH)
     share = client.get(game_url(game) + "settle").context["share"]
     assert "老王（东）0 · 不输不赢" in share

@@ -6,6 +6,7 @@ from django.test import Client
 from scoring import services
 from scoring.models import Game, Hand
 from scoring.rulesets.yiwu import form_side as yiwu
+from tests.factories import add_hand
 from tests.helpers import game_url, record
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -31,7 +32,7 @@ def test_before_any_hand_every_player_may_buy_and_nobody_may_bet(client, game):
 
 
 def test_after_a_dealer_win_each_non_dealer_is_offered_the_dealers_multiplier(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     html = client.get(game_url(game)).content.decode()
     assert html.count('name="bet" value="xiazi"') == 3  # not the dealer
     assert "小李</bdi> 下子 2" in html
@@ -47,7 +48,7 @@ def test_after_a_dealer_win_each_non_dealer_is_offered_the_dealers_multiplier(cl
 
 def test_up_to_offers_one_to_the_multiplier(client, make_game):
     game = make_game(xiazi_amount="up_to")
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     html = client.get(game_url(game)).content.decode()
     assert '<option value="1"' in html
     bet(client, game, "xiazi", 2, amount=1)
@@ -62,11 +63,11 @@ def test_refused_bets_say_why(client, game, make_game):
     assert pending(game) == {}
     messages = [str(m) for m in client.get(game_url(game)).context["messages"]]
     assert any("庄家胡牌后的下一局" in m for m in messages)
-    record(client, game, {**ZIMO, "maizi": [0, 1, 0, 0]})
+    add_hand(game, {**ZIMO, "maizi": [0, 1, 0, 0]})
     html = client.get(game_url(game)).content.decode()
     assert "小李</bdi> · 已买，换庄前不退" in html
     tenure = make_game(maizi_buy="tenure_start")
-    record(client, tenure, ZIMO)
+    add_hand(tenure, ZIMO)
     assert "连庄后不可买子" in client.get(game_url(tenure)).content.decode()
     bet(client, tenure, "maizi", 2)
     assert pending(tenure) == {}
@@ -80,7 +81,7 @@ def test_withdrawing_is_one_tap(client, game):
 
 
 def test_the_record_form_starts_with_the_bets_and_recording_clears_them(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     bet(client, game, "xiazi", 1)
     bet(client, game, "maizi", 3)
     response = client.get(game_url(game) + "record?winner=0&outcome=win&win_type=zimo")
@@ -98,7 +99,7 @@ def test_the_record_form_starts_with_the_bets_and_recording_clears_them(client, 
 
 
 def test_still_editable_in_the_form(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     bet(client, game, "xiazi", 1)
     record(client, game, ZIMO)  # the form posted without the bet: unticked there
     assert "xiazi_join" not in Hand.objects.get(seq=2).entry
@@ -136,7 +137,7 @@ def test_a_manual_hand_keeps_the_bets(client, game):
 
 def test_a_bet_the_form_cannot_read_is_refused_with_a_message_and_changes_nothing(client, make_game):
     game = make_game(xiazi_amount="up_to")
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     client.get(game_url(game))  # the hand's 「已记录」 is read
     version = Game.objects.get().version
     for data in (
@@ -155,7 +156,7 @@ def test_a_bet_the_form_cannot_read_is_refused_with_a_message_and_changes_nothin
 
 def test_the_up_to_select_is_drawn_from_the_bet_form_once_per_seat_without_ids(client, make_game):
     game = make_game(xiazi_amount="up_to")
-    record(client, game, ZIMO)  # 老王 deals on ×2
+    add_hand(game, ZIMO)  # 老王 deals on ×2
     html = client.get(game_url(game)).content.decode()
     assert html.count('<select name="amount" class="form-select form-select-sm w-auto" aria-label="下子数额">') == 3
     assert 'id="id_amount"' not in html
@@ -167,7 +168,7 @@ def test_the_up_to_select_is_drawn_from_the_bet_form_once_per_seat_without_ids(c
 
 def test_after_a_dealer_win_the_game_page_asks_plainly_who_bets(client, game):
     assert "谁下子" not in client.get(game_url(game)).content.decode()  # before any hand: nothing to ask
-    record(client, game, ZIMO)  # 老王, seat 0, deals and wins
+    add_hand(game, ZIMO)  # 老王, seat 0, deals and wins
     html = client.get(game_url(game)).content.decode()
     assert '<div class="question xiazi-question" id="xiazi-question"><bdi>老王</bdi>连庄：谁下子？</div>' in html
     offers = html[html.index('id="xiazi-question"') : html.index('class="d-flex flex-wrap gap-1 maizi-offers"')]
@@ -175,15 +176,15 @@ def test_after_a_dealer_win_the_game_page_asks_plainly_who_bets(client, game):
 
 
 def test_after_a_win_by_seat_1_the_question_names_him_and_offers_seat_0(client, game):
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # 小李 takes the deal
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # and wins it
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # 小李 takes the deal
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # and wins it
     html = client.get(game_url(game)).content.decode()
     assert "<bdi>小李</bdi>连庄：谁下子？" in html
     assert '<input type="hidden" name="seat" value="0">' in html[html.index("xiazi-question") :]
 
 
 def test_the_preview_says_the_bets_in_force_and_that_nobody_bet_with_one_tap_to_change(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     preview = client.get(game_url(game) + "record", {"outcome": "win", "winner": 2, "win_type": "zimo"})
     html = preview.content.decode()
     assert "下注: <bdi>这局没人下子</bdi> · <a" in html

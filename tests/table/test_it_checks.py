@@ -10,6 +10,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.models import Game, Group, Hand, HandCheck
+from tests.factories import add_hand
 from tests.helpers import FINISH, form_fields, game_url, messages_of, new_game_form, record, text_of
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}  # 老王 自摸: everyone pays
@@ -50,7 +51,7 @@ def strip(html: str, seq: int) -> str:
 
 
 def test_a_player_checks_a_hand_with_one_tap_and_everyone_sees_the_tick(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     xiaoli = phone_of(game, 1)
     page = xiaoli.get(game_url(game)).content.decode()
     assert "待核对：<bdi>老王</bdi>、<bdi>小李</bdi>、<bdi>阿华</bdi>、<bdi>大刘</bdi>" in strip(page, 1)
@@ -70,7 +71,7 @@ def test_a_player_checks_a_hand_with_one_tap_and_everyone_sees_the_tick(client, 
 
 
 def test_wrong_with_a_note_flags_the_hand_on_every_phone_with_a_link_to_fix_it(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     laowang = phone_of(game, 0)
     laowang.get(game_url(game))
     polled = Game.objects.get().version
@@ -88,7 +89,7 @@ def test_wrong_with_a_note_flags_the_hand_on_every_phone_with_a_link_to_fix_it(c
 
 
 def test_a_view_link_checks_nothing_and_a_phone_must_say_who_it_is(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     viewer = phone_of(game, 1)
     assert check(viewer, game, 1, token=game.view_token).status_code == 403
     nobody = Client()
@@ -98,7 +99,7 @@ def test_a_view_link_checks_nothing_and_a_phone_must_say_who_it_is(client, game)
 
 
 def test_only_who_played_the_hand_checks_it(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     services.record_hand(
         game=game,
         entry={"outcome": "seating", "players": ["老王", "小李", "阿华", "阿明"]},
@@ -107,7 +108,7 @@ def test_only_who_played_the_hand_checks_it(client, game):
         form_token="",
         entered_by="",
     )
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     aming = phone_of(game, 3)
     page = aming.get(game_url(game)).content.decode()
     assert 'name="verdict"' in strip(page, 3)
@@ -120,7 +121,7 @@ def test_only_who_played_the_hand_checks_it(client, game):
 
 
 def test_a_second_tap_or_another_tab_records_the_check_once(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     xiaoli = phone_of(game, 1)
     check(xiaoli, game, 1)
     version = Game.objects.get().version
@@ -133,7 +134,7 @@ def test_a_second_tap_or_another_tab_records_the_check_once(client, game):
 
 
 def test_a_check_of_a_hand_changed_since_the_page_was_shown_is_refused(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     xiaoli = phone_of(game, 1)
     hand = Hand.objects.get(game=game, seq=1)
     Hand.objects.filter(pk=hand.pk).update(revision=1)  # another phone's edit
@@ -146,14 +147,14 @@ def test_a_check_of_a_hand_changed_since_the_page_was_shown_is_refused(client, g
 
 def test_checks_spend_the_games_budget_of_changes(client, game, settings):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "changes": 1}
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     check(phone_of(game, 1), game, 1)
     assert check(phone_of(game, 2), game, 1).status_code == 429
     assert list(said(game, 1)) == ["小李"]
 
 
 def test_a_check_leaves_an_open_preview_confirmable(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     version = Game.objects.get().version  # the next hand's preview, shown on 老王's phone
     check(phone_of(game, 1), game, 1)
     response = record(client, game, {"outcome": "draw"}, version=version)
@@ -162,9 +163,9 @@ def test_a_check_leaves_an_open_preview_confirmable(client, game):
 
 
 def test_an_edit_or_a_void_takes_back_the_checks_of_the_hands_whose_amounts_it_moves_only(client, game):
-    record(client, game, ZIMO)  # 老王 deals and wins
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})  # the deal passes
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # 小李 wins as dealer: 7 a pair
+    add_hand(game, ZIMO)  # 老王 deals and wins
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})  # the deal passes
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # 小李 wins as dealer: 7 a pair
     for seq in (1, 2, 3):
         checks_all(game, seq)
     game.refresh_from_db()
@@ -190,10 +191,10 @@ def test_an_edit_or_a_void_takes_back_the_checks_of_the_hands_whose_amounts_it_m
 
 
 def test_hands_changed_together_take_back_the_checks_of_every_hand_whose_amounts_move(client, game):
-    record(client, game, ZIMO)
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, ZIMO)
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 2})
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
+    add_hand(game, {"outcome": "draw"})
     for seq in (1, 2, 3, 4):
         checks_all(game, seq)
     game.refresh_from_db()
@@ -206,8 +207,8 @@ def test_hands_changed_together_take_back_the_checks_of_every_hand_whose_amounts
 
 
 def test_the_settle_screen_names_the_hands_not_checked_and_still_finishes(client, game):
-    record(client, game, ZIMO)
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, ZIMO)
+    add_hand(game, {"outcome": "draw"})
     checks_all(game, 1)
     check(phone_of(game, 2), game, 2, "wrong", "其实阿华听了")
     page = client.get(game_url(game) + "settle", FINISH).content.decode()
@@ -222,8 +223,8 @@ def test_the_settle_screen_names_the_hands_not_checked_and_still_finishes(client
 
 def test_all_checked_before_settling_refuses_to_finish_until_every_hand_is(client, game):
     Game.objects.filter(pk=game.pk).update(checks_required=True)
-    record(client, game, ZIMO)
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, ZIMO)
+    add_hand(game, {"outcome": "draw"})
     checks_all(game, 1)
     page = client.get(game_url(game) + "settle", FINISH).content.decode()
     assert "这一场要全部核对后才能结算" in page
@@ -249,8 +250,8 @@ def test_the_setting_is_the_new_games_and_a_groups_new_games_start_with_it(clien
 @pytest.mark.parametrize("required", [True, False])
 def test_the_checks_and_the_setting_go_into_the_backup_and_come_back(client, game, required):
     Game.objects.filter(pk=game.pk).update(checks_required=required)
-    record(client, game, ZIMO)
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, ZIMO)
+    add_hand(game, {"outcome": "draw"})
     checks_all(game, 1)
     check(phone_of(game, 2), game, 2, "wrong", "其实阿华听了")
     backup = json.loads(client.get(game_url(game) + "export.json").content)

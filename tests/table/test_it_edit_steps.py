@@ -10,20 +10,16 @@ import pytest
 from scoring.models import Hand
 from scoring.replay import build, stored_replay
 from tests.conftest import new_ruleset_game
-from tests.helpers import game_url, messages_of, record, text_of, version_of
+from tests.factories import add_hand
+from tests.helpers import game_url, messages_of, parse, record, text_of, version_of, was_links
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
-LINK = re.compile(r'<a [^>]*href="([^"]+)"[^>]*>((?:(?!</a>).)*)</a>', re.S)
-
-
-def marked(page: str) -> list[str]:
-    """The links of a question that carry 「原来」."""
-    return [entities.unescape(href) for href, inner in LINK.findall(page) if "was-mark" in inner]
+marked = was_links  # the links of a question that carry 「原来」
 
 
 def link_to(page: str, words: str) -> str:
-    return next(entities.unescape(href) for href, inner in LINK.findall(page) if words in text_of(inner))
+    return next(a.attrs["href"] for a in parse(page).find_all("a") if a.attrs.get("href") and words in a.text)
 
 
 def through_originals(client, url: str) -> tuple[list[str], str]:
@@ -42,16 +38,19 @@ def through_originals(client, url: str) -> tuple[list[str], str]:
 
 def confirm_fields(page: str) -> dict:
     """The preview form's fields as the phone posts them with 确认修改."""
-    form = page[page.index('<form id="hand-form"') : page.index("</form>")]
+    form = parse(page).find("form", id="hand-form")
     fields: dict = {}
-    for tag in re.findall(r"<(?:input|select)[^>]*>", form):
-        name = re.search(r'name="([^"]+)"', tag)
-        if not name or (('type="checkbox"' in tag or 'type="radio"' in tag) and "checked" not in tag):
+    for tag in form.elements():
+        name = tag.attrs.get("name")
+        if tag.tag not in ("input", "select") or not name:
             continue
-        value = re.search(r'value="([^"]*)"', tag)
-        fields.setdefault(name[1], []).append(entities.unescape(value[1]) if value else "")
-    for name, value in re.findall(r'<select name="([^"]+)".*?<option value="([^"]*)" selected', form, re.S):
-        fields[name] = [value]
+        if tag.attrs.get("type") in ("checkbox", "radio") and "checked" not in tag.attrs:
+            continue
+        if tag.tag == "select":
+            chosen = [o.attrs.get("value", "") for o in tag.find_all("option") if "selected" in o.attrs]
+            fields[name] = chosen[:1] or [""]
+        else:
+            fields.setdefault(name, []).append(tag.attrs.get("value", ""))
     return {**fields, "confirm": "1"}
 
 
@@ -61,8 +60,8 @@ def ledger_is_the_replay(game) -> None:
 
 
 def test_edit_starts_at_the_first_question_with_the_old_answers_marked(client, game):
-    record(client, game, {**DEALER_ZIMO, "maizi": [False, True, False, False]})
-    record(client, game, SOUTH_ZIMO)
+    add_hand(game, {**DEALER_ZIMO, "maizi": [False, True, False, False]})
+    add_hand(game, SOUTH_ZIMO)
     questions, sheet = through_originals(client, game_url(game) + "hand/1/edit")
     assert "谁胡了？" in questions[0]
     assert "修改第1局" in questions[0]
@@ -79,8 +78,8 @@ def test_edit_starts_at_the_first_question_with_the_old_answers_marked(client, g
 
 
 def test_an_edit_confirmed_through_the_steps_changes_the_amounts(client, game):
-    record(client, game, DEALER_ZIMO)
-    record(client, game, SOUTH_ZIMO)
+    add_hand(game, DEALER_ZIMO)
+    add_hand(game, SOUTH_ZIMO)
     first = client.get(game_url(game) + "hand/1/edit").content.decode()
     how = client.get(link_to(first, "阿华")).content.decode()  # 阿华 won it, not the dealer
     assert "阿华 胡了" in text_of(how)
@@ -143,8 +142,8 @@ def test_a_manual_hand_opens_its_form_filled_in(client, game):
 def broken_later_hand(client, game) -> str:
     """东 自摸, then a draw with 小李 下子 (allowed after a dealer win); the edit page of hand 1
     made 小李 自摸, which leaves that 下子 impossible."""
-    record(client, game, DEALER_ZIMO)
-    record(client, game, {"outcome": "draw", "xiazi_join": [1]})
+    add_hand(game, DEALER_ZIMO)
+    add_hand(game, {"outcome": "draw", "xiazi_join": [1]})
     first = client.get(game_url(game) + "hand/1/edit").content.decode()
     how = client.get(link_to(first, "小李")).content.decode()
     return client.get(link_to(how, "自摸")).content.decode()
@@ -220,14 +219,14 @@ def test_a_stale_preview_of_both_is_refused(client, game):
     refused = broken_later_hand(client, game)
     first = client.get(link_to(refused, "一起修改第2局")).content.decode()
     fields = draw_without_the_bet(client, game, first)
-    record(client, game, SOUTH_ZIMO)  # another phone records a hand meanwhile
+    add_hand(game, SOUTH_ZIMO)  # another phone records a hand meanwhile
     response = client.post(game_url(game) + "hand/2/edit", fields, follow=True)
     assert any("请看新的预览" in m for m in messages_of(response))
     assert [h.revision for h in Hand.objects.order_by("seq")] == [0, 0, 0]
 
 
 def test_a_broken_link_of_changes_changes_nothing(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     response = client.get(game_url(game) + "hand/1/edit?with=forged&outcome=draw", follow=True)
     assert any("链接已损坏" in m for m in messages_of(response))
     response = client.post(

@@ -8,7 +8,8 @@ from django.conf import settings
 
 from scoring.engine.manual import MAX_NOTE
 from scoring.rulesets.zhuji.form_side import MAX_EXTRA
-from tests.helpers import game_url, record, template_dirs
+from tests.factories import add_hand
+from tests.helpers import game_url, template_dirs
 
 FORM_SIDE = Path(settings.BASE_DIR) / "templates" / "scoring" / "entry"
 CSS = Path(settings.BASE_DIR) / "static" / "css" / "app.css"
@@ -39,7 +40,7 @@ def test_the_selects_sit_in_the_form_whose_changes_refresh_the_preview(client, g
 
 
 def test_the_limits_and_the_placeholder_come_from_the_forms(client, game, zhuji_game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # the dealer stays: 连1
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # the dealer stays: 连1
     streak = tag(client.get(game_url(game) + "record?outcome=draw").content.decode(), "streak_fix")
     assert 'min="0"' in streak
     assert 'max="999"' in streak

@@ -9,6 +9,7 @@
 from html.parser import HTMLParser
 
 from scoring.models import Hand
+from tests.factories import add_hand
 from tests.helpers import form_fields, game_url, record, version_of
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -70,7 +71,7 @@ def test_a_plain_confirm_still_redirects_to_the_game_page(client, game):
 
 
 def test_an_htmx_void_confirm_answers_the_game_page_too(client, game):
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     response = client.post(
         game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "记错了", "revision": "0"}, **HTMX
     )
@@ -129,7 +130,7 @@ def test_other_entry_pages_are_still_not_stored(client, game):
     assert client.get(url + f"&v={game.version}")["Cache-Control"] == "private, no-store"  # not htmx
     assert client.get(url, **HTMX)["Cache-Control"] == "private, no-store"  # no version
     assert client.get(url + f"&v={game.version + 1}", **HTMX)["Cache-Control"] == "private, no-store"
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     edit = client.get(game_url(game) + "hand/1/edit?winner=0&v=99", **HTMX)
     assert edit["Cache-Control"] == "private, no-store"
     assert client.get(game_url(game), **HTMX)["Cache-Control"] == "private, no-store"

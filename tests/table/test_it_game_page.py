@@ -1,5 +1,6 @@
 import re
 
+from tests.factories import add_hand, finish
 from tests.helpers import game_url, record, totals_on_page
 
 
@@ -11,8 +12,8 @@ def test_game_page_shows_four_tiles_in_seat_order_with_the_dealer(client, game):
 
 
 def test_hands_are_listed_newest_first_with_nets_and_explanations(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 3, "win_type": "caishentou"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 3, "win_type": "caishentou"})
     html = client.get(game_url(game)).content.decode()
     assert html.index('id="hand-2"') < html.index('id="hand-1"')
     assert "大刘 财神头 ×4" in html
@@ -22,14 +23,14 @@ def test_hands_are_listed_newest_first_with_nets_and_explanations(client, game):
 
 
 def test_gains_and_losses_carry_colour_classes(client, game):
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0})
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "pinghu", "discarder": 0})
     html = client.get(game_url(game)).content.decode()
     assert 'class="total gain" data-seat="1">+18<' in html
     assert 'class="total loss" data-seat="0">−8<' in html
 
 
 def test_view_link_shows_the_ledger_without_entry_buttons(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     html = client.get(game_url(game, view=True)).content.decode()
     assert "只读链接" in html
     assert "+42" in html
@@ -61,7 +62,7 @@ def test_me_marks_who_records_from_this_phone(client, game):
 def test_each_hands_edit_and_void_links_open_that_hand(client, game):
     import re
 
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     html = client.get(game_url(game)).content.decode()
     links = re.findall(r'href="([^"]+/hand/1/(?:edit|void))"', html)
     assert links == [game_url(game) + "hand/1/edit", game_url(game) + "hand/1/void"]
@@ -70,7 +71,7 @@ def test_each_hands_edit_and_void_links_open_that_hand(client, game):
 
 def test_a_long_game_shows_the_latest_hands_and_a_link_to_the_rest(client, game):
     for _ in range(17):
-        record(client, game, {"outcome": "draw"})
+        add_hand(game, {"outcome": "draw"})
     html = client.get(game_url(game)).content.decode()
     assert 'id="hand-17"' in html
     assert 'id="hand-3"' in html
@@ -121,9 +122,9 @@ def test_a_ruleset_without_bets_draws_no_bets_box(client, zhuji_game, wuyi2_game
 def test_a_finished_game_has_no_write_control_and_a_poll_takes_the_bets_away(client, game):
     """Another phone settled the game: the next poll leaves no 买子/下子 button on this one, and
     the page itself offers nothing to write (a tap would only be refused)."""
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert 'action="/g/' in client.get(game_url(game)).content.decode().split('id="bets"')[1].split("</section>")[0]
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_yuan": "0", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     live = client.get(game_url(game) + "poll?v=0").content.decode()
     box = re.search(r'<[a-z]+ [^>]*id="bets"[^>]*>.*?</[a-z]+>', live, re.S)[0]
     assert 'hx-swap-oob="true"' in box

@@ -4,7 +4,8 @@ import re
 
 from scoring.models import Game
 from scoring.rulesets.yiwu.engine import Rules
-from tests.helpers import game_url, record, version_of
+from tests.factories import add_hand, finish
+from tests.helpers import game_url, version_of
 
 ROW = "table/_hand_row.html"
 HOSTILE = "<script>alert(1)</script>\"'&"
@@ -16,8 +17,8 @@ def rows_rendered(response) -> int:
 
 
 def test_each_row_is_rendered_once_then_served_from_the_cache_until_its_result_changes(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert rows_rendered(client.get(game_url(game))) == 2
     assert rows_rendered(client.get(game_url(game))) == 0  # nothing changed: both rows cached
     assert rows_rendered(client.get(game_url(game, view=True))) == 2  # no 修改/作废 there: its own rows
@@ -36,12 +37,12 @@ def test_each_row_is_rendered_once_then_served_from_the_cache_until_its_result_c
     response = client.get(game_url(game))
     assert rows_rendered(response) == 2
     assert "庄: <bdi>小李</bdi>" in response.content.decode()  # hand 2, dealt by 小李 now
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     assert rows_rendered(client.get(game_url(game))) == 1  # only the new hand
 
 
 def test_the_english_page_has_its_own_rows(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert "第1局" in client.get(game_url(game)).content.decode()
     client.post("/i18n/setlang/", {"language": "en", "next": "/"})
     html = client.get(game_url(game)).content.decode()
@@ -51,11 +52,11 @@ def test_the_english_page_has_its_own_rows(client, game):
 
 def test_a_hostile_name_and_void_reason_come_out_escaped_in_the_hand_list(client, db):
     game = Game.objects.create(players=[HOSTILE, "小李", "阿华", "大刘"], rules=Rules().to_dict())
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     client.post(game_url(game) + "hand/2/void", {"version": version_of(game), "reason": REASON, "revision": "0"})
     client.post(game_url(game) + "me/0")
-    record(client, game, {"outcome": "draw"})  # entered_by: the hostile name
+    add_hand(game, {"outcome": "draw"})  # entered_by: the hostile name
     html = client.get(game_url(game)).content.decode()
     hands = html[html.index('id="hands"') : html.index('id="poller"')]
     assert "<script>alert" not in hands
@@ -69,9 +70,9 @@ def test_a_hostile_name_and_void_reason_come_out_escaped_in_the_hand_list(client
 
 
 def test_a_finished_game_lists_its_hands_without_edit_or_void(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     assert "hand/1/edit" in client.get(game_url(game)).content.decode()
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     game.refresh_from_db()
     assert game.status == Game.FINISHED
     html = client.get(game_url(game)).content.decode()

@@ -4,6 +4,7 @@ hand's id in addresses)."""
 
 import re
 
+from tests.factories import add_hand, void
 from tests.helpers import game_url, messages_of, record, version_of
 
 DRAW = {"outcome": "draw"}
@@ -11,8 +12,8 @@ DRAW = {"outcome": "draw"}
 
 def four_hands_second_voided(client, game):
     for _ in range(4):
-        record(client, game, DRAW)
-    client.post(game_url(game) + "hand/2/void", {"reason": "记重了", "revision": "0", "version": version_of(game)})
+        add_hand(game, DRAW)
+    void(game, 2, "记重了")
 
 
 def test_the_hand_list_numbers_the_hands_that_stand(client, game):

@@ -3,7 +3,8 @@ earlier hand is refused and shown again, fresh; each request scores or replays o
 
 import scoring.replay
 from scoring.models import Hand
-from tests.helpers import form_fields, game_url, messages_of, record, version_of
+from tests.factories import add_hand
+from tests.helpers import form_fields, game_url, messages_of, version_of
 
 DEALER_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
 SOUTH_ZIMO = {"outcome": "win", "winner": 1, "win_type": "zimo"}
@@ -15,7 +16,7 @@ def confirm_post(client, game, path: str, entry: dict, **extra):
 
 
 def test_a_preview_made_before_an_earlier_hand_changed_is_refused_with_the_new_preview(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     game.refresh_from_db()
     seen = game.version  # phone A previews hand 2 now: 东 deals, so 南's 自摸 pays 闲 5 from 西 and 北
     edit = {**form_fields(SOUTH_ZIMO, game), "revision": "0", "confirm": "1", "version": str(seen)}
@@ -30,8 +31,8 @@ def test_a_preview_made_before_an_earlier_hand_changed_is_refused_with_the_new_p
 
 
 def test_edits_and_voids_from_a_stale_preview_are_refused_too(client, game):
-    record(client, game, DEALER_ZIMO)
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     game.refresh_from_db()
     seen = game.version
     client.post(game_url(game) + "hand/1/void", {"version": version_of(game), "reason": "记错了", "revision": "0"})
@@ -46,7 +47,7 @@ def test_edits_and_voids_from_a_stale_preview_are_refused_too(client, game):
 
 
 def test_a_current_preview_confirms_normally(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     game.refresh_from_db()
     response = confirm_post(client, game, "record", SOUTH_ZIMO, next_seq="2", version=str(game.version))
     assert "已记录第2局。" in messages_of(response)
@@ -66,7 +67,7 @@ def test_an_htmx_refresh_of_the_preview_gets_only_the_panel(client, game):
 
 def test_an_edit_preview_replays_the_game_once(client, game, monkeypatch):
     for _ in range(6):
-        record(client, game, DEALER_ZIMO)
+        add_hand(game, DEALER_ZIMO)
     scored = []
     real = scoring.replay.replay
     monkeypatch.setattr(scoring.replay, "replay", lambda *a, **k: scored.append(len(a[2])) or real(*a, **k))
@@ -87,7 +88,7 @@ def test_a_confirm_without_the_games_version_records_nothing_and_says_why(client
 
 
 def test_an_edit_or_void_without_version_or_revision_changes_nothing(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     game.refresh_from_db()
     stamps = {"version": str(game.version), "revision": "0"}
     for missing in stamps:
@@ -103,7 +104,7 @@ def test_an_edit_or_void_without_version_or_revision_changes_nothing(client, gam
 
 
 def test_a_preview_made_stale_by_another_phones_bet_says_whose_bet(client, game):
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     game.refresh_from_db()
     seen = game.version  # phone A previews hand 2
     client.post(game_url(game) + "bet", {"bet": "maizi", "seat": "1", "on": "1"})  # phone B: 小李 buys 买子
@@ -113,8 +114,8 @@ def test_a_preview_made_stale_by_another_phones_bet_says_whose_bet(client, game)
 
 
 def test_a_stale_preview_names_who_changed_which_hand(client, game):
-    record(client, game, DEALER_ZIMO)
-    record(client, game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
+    add_hand(game, DEALER_ZIMO)
     game.refresh_from_db()
     seen = game.version
     client.post(game_url(game) + "me/2")  # this phone is 阿华

@@ -6,7 +6,8 @@ import pytest
 
 from scoring.engine import score_game
 from scoring.models import Hand
-from tests.helpers import game_url, record, totals_on_page, version_of
+from tests.factories import add_hand
+from tests.helpers import game_url, totals_on_page, version_of
 
 PENALTY = {"outcome": "manual", "net": [-10, 5, 3, 2], "note": "诈胡罚分"}
 
@@ -71,12 +72,12 @@ def test_wuyi2_has_two_players(client, wuyi2_game):
 
 
 def test_the_next_dealer_is_optional(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     post(client, game, {"n0": "-1", "n1": "1", "note": "换庄", "next_dealer": "2"})
     assert Hand.objects.get(seq=2).entry["dealer"] == 2
     html = client.get(game_url(game)).content.decode()
     assert "下一局阿华坐庄" in html
-    record(client, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 2, "win_type": "zimo"})
     assert Hand.objects.get(seq=3).result["dealer"] == 2
 
 

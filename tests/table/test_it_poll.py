@@ -1,6 +1,7 @@
 """Live updates: every open phone polls a cheap endpoint with the version it shows."""
 
-from tests.helpers import game_url, record, version_of
+from tests.factories import add_hand
+from tests.helpers import game_url, version_of
 
 
 def test_the_game_page_polls_with_its_version(client, game):
@@ -19,7 +20,7 @@ def test_nothing_new_is_one_query_and_an_empty_204(client, game, django_assert_n
 
 
 def test_a_new_hand_sends_the_fresh_ledger_and_the_next_version(client, game):
-    record(client, game, {"outcome": "win", "winner": 2, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 2, "win_type": "zimo"})
     response = client.get(game_url(game, view=True) + "poll?v=0")
     html = response.content.decode()
     assert response.status_code == 200
@@ -31,7 +32,7 @@ def test_a_new_hand_sends_the_fresh_ledger_and_the_next_version(client, game):
 
 
 def test_edits_and_voids_bump_the_version(client, game):
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     client.post(
         game_url(game) + "hand/1/edit",
         {"outcome": "win", "winner": "1", "win_type": "zimo", "revision": "0", "confirm": "1", "version": "1"},

@@ -1,6 +1,7 @@
 import re
 
 from scoring.models import Hand
+from tests.factories import add_hand, add_hands, void
 from tests.helpers import game_url, messages_of, record, totals_on_page, version_of
 
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -104,7 +105,7 @@ def test_maizi_bought_in_the_form_is_recorded_and_locked_afterwards(client, game
 def test_xiazi_toggles_appear_only_right_after_a_dealer_win_with_the_amount(client, game):
     html = client.get(game_url(game) + "record?outcome=draw").content.decode()
     assert "下子（" not in html
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "caishentou"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "caishentou"})
     html = client.get(game_url(game) + "record?outcome=draw").content.decode()
     assert "这局可下 4" in html
     assert "小李 下4" in html
@@ -183,9 +184,8 @@ def test_a_game_of_2000_hands_takes_no_more_and_says_why(client, db):
 def test_a_game_holding_as_many_records_as_a_backup_holds_takes_no_more_voided_ones_included(client, game, monkeypatch):
     """Voiding frees a hand, never a record: else a game would grow past what its backup imports."""
     monkeypatch.setattr("scoring.services.hands.MAX_RECORDS", 3)
-    for _ in range(3):
-        record(client, game, ZIMO)
-    client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记错了", "revision": "0"})
+    add_hands(game, [ZIMO] * 3)
+    void(game, 3)
     response = record(client, game, ZIMO)
     assert Hand.objects.filter(game=game).count() == 3
     assert "一场最多记 3 条（作废的也算）" in " ".join(messages_of(client.get(response["Location"])))
@@ -193,7 +193,7 @@ def test_a_game_holding_as_many_records_as_a_backup_holds_takes_no_more_voided_o
 
 def test_a_hand_changed_as_often_as_a_backup_holds_is_changed_no_more(client, game, monkeypatch):
     monkeypatch.setattr("scoring.services.hands.MAX_REVISION", 1)
-    record(client, game, ZIMO)
+    add_hand(game, ZIMO)
     void = {"version": version_of(game), "reason": "记错了", "revision": "0"}
     Hand.objects.filter(game=game).update(revision=1)  # as if edited once
     response = client.post(game_url(game) + "hand/1/void", {**void, "revision": "1"}, follow=True)

@@ -5,7 +5,8 @@ import re
 
 from django.conf import settings
 
-from tests.helpers import game_url, record
+from tests.factories import add_hand
+from tests.helpers import game_url
 
 
 def round_label(client, game) -> str:
@@ -15,8 +16,8 @@ def round_label(client, game) -> str:
 
 def test_the_round_counts_dealers_and_never_says_ju(client, game):
     assert round_label(client, game) == "东风圈（1/4）"
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 老王 keeps the deal
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # the deal passes to 小李
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 老王 keeps the deal
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})  # the deal passes to 小李
     label = round_label(client, game)
     assert label == "东风圈（2/4）"
     assert "局" not in label

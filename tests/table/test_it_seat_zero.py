@@ -2,20 +2,20 @@
 bets, deals next, is edited in, voided and pays the table fee. A test for the truth of a seat
 number (``if seat:``) would read it as "nobody"."""
 
-import html as htmllib
 import re
 from urllib.parse import parse_qs, urlsplit
 
 from scoring.engine import score_game
 from scoring.models import Hand, Settlement
-from tests.helpers import FINISH, edit_sheet, game_url, record, version_of, was_links
+from tests.factories import add_hand
+from tests.helpers import FINISH, edit_sheet, game_url, parse, record, version_of, was_links
 
 NINE = "1m,2m,3m,4m,5m,6m,7m,8m,9m"
 WAITING = f"{NINE},1s,1s,1s,E"  # 13 tiles: waits on 东 (and on the wild)
 
 
 def links(html: str) -> list[str]:
-    return [htmllib.unescape(u) for u in re.findall(r'href="([^"]*\?[^"]*)"', html)]
+    return [e.attrs["href"] for e in parse(html).elements() if "?" in e.attrs.get("href", "")]
 
 
 def query_of(url: str) -> dict:
@@ -90,7 +90,7 @@ def test_seat_zero_buys_maizi_and_places_xiazi(client, make_game):
     assert game.pending["maizi"] == [0]
     html = client.get(game_url(game) + "record?winner=1&outcome=win&win_type=zimo").content.decode()
     assert re.search(r'name="maizi" value="0"[^>]*checked', html)
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo", "maizi": [1, 0, 0, 0]})
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo", "maizi": [1, 0, 0, 0]})
     client.post(game_url(game) + "bet", {"bet": "xiazi", "seat": "0", "on": "1"})
     game.refresh_from_db()
     assert game.pending["xiazi"] == {"0": 2}
@@ -134,7 +134,7 @@ def test_a_manual_hand_passes_the_deal_to_seat_zero(client, make_game):
 
 
 def test_an_edit_makes_seat_zero_the_winner_and_starts_from_it(client, game):
-    record(client, game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
     edit = game_url(game) + "hand/1/edit"
     body = {"outcome": "win", "winner": "0", "win_type": "pinghu", "discarder": "2", "revision": "0"}
     client.post(edit, {**body, "confirm": "1", "version": version_of(game)})
@@ -145,7 +145,7 @@ def test_an_edit_makes_seat_zero_the_winner_and_starts_from_it(client, game):
 
 
 def test_voiding_a_hand_seat_zero_won_previews_and_clears_its_gain(client, game):
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "zimo"})
     response = client.get(game_url(game) + "hand/1/void")
     name, before, after, change = response.context["change"][0]
     assert (name, after) == ("老王", 0)
@@ -160,7 +160,7 @@ def test_voiding_a_hand_seat_zero_won_previews_and_clears_its_gain(client, game)
 
 def test_seat_zero_pays_the_table_fee(client, game):
     entry = {"outcome": "win", "winner": 1, "win_type": "zimo"}
-    record(client, game, entry)
+    add_hand(game, entry)
     client.post(game_url(game) + "finish", {**FINISH, "fee_yuan": "4", "fee_payee": "0"})
     settlement = Settlement.objects.get()
     assert settlement.fee_payee == 0

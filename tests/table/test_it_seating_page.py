@@ -12,11 +12,11 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from scoring import services
 from scoring.engine import score_game
 from scoring.models import Game, Hand, Settlement
 from scoring.people import draw
-from tests.helpers import NEW_GAME, game_url, messages_of, record, version_of
+from tests.factories import add_hand, add_seating, finish
+from tests.helpers import NEW_GAME, game_url, messages_of, parse, record, totals_on_page, version_of
 
 ZIMO = {"outcome": "win", "win_type": "zimo"}
 
@@ -29,24 +29,20 @@ def english() -> Client:
 
 def text(response) -> str:
     """The page's main text, tags dropped, spaces folded."""
-    page = response.content.decode()
-    main = page[page.find("<main") : page.find("</main>")]
-    return re.sub(r"\s+", " ", html_lib.unescape(re.sub(r"<[^>]+>", " ", main)))
+    return f" {parse(response.content.decode()).find('main').text} "
 
 
 def seating_form(page: str) -> tuple[str, dict]:
     """The preview's confirm form: its address and fields (``p`` a list)."""
-    action, body = re.search(
-        r'<form method="post" action="([^"]+)" class="seating-form">(.*?)</form>', page, re.S
-    ).groups()
+    form = parse(page).find("form", method="post", cls="seating-form")
     fields: dict = {"p": []}
-    for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', body):
-        value = html_lib.unescape(value)
+    for field in form.find_all("input", type="hidden"):
+        name, value = field.attrs["name"], field.attrs.get("value", "")
         if name == "p":
             fields["p"].append(value)
         else:
             fields[name] = value
-    return html_lib.unescape(action), fields
+    return form.attrs["action"], fields
 
 
 def confirm(client, url: str, **changes):
@@ -62,15 +58,25 @@ def seat(client, game: Game, *names: str, **params) -> None:
     assert response.status_code == 302, text(response)
 
 
-def win(client, game: Game, winner: int, **entry):
-    response = record(client, game, {**ZIMO, "winner": winner, **entry})
+def signed(client, game: Game, winner: int):
+    """``winner`` 自摸, recorded by this phone through the entry form (signed with its 「我是」)."""
+    response = record(client, game, {**ZIMO, "winner": winner})
     assert response.status_code == 302
+
+
+def win(game: Game, winner: int, **entry):
+    """``winner`` 自摸, recorded through the write path (tests/factories.py)."""
+    add_hand(game, {**ZIMO, "winner": winner, **entry})
 
 
 def tiles(client, game: Game) -> list[tuple[str, str]]:
     page = client.get(game_url(game)).content.decode()
-    names = re.findall(r'<span class="wind">[^<]*</span> <bdi>([^<]+)</bdi>', page)
-    totals = re.findall(r'data-seat="\d">([^<]+)<', page)
+    names = [
+        name.find("bdi").text
+        for name in parse(page).find_all("span", class_="name")
+        if name.find("span", class_="wind")
+    ]
+    totals = totals_on_page(page)
     return list(zip(names, totals, strict=True))
 
 
@@ -107,7 +113,7 @@ def test_every_step_is_a_plain_link_and_the_preview_says_who_sits_where(client, 
 
 
 def test_a_substitute_is_recorded_and_the_table_shows_who_sits_and_who_sits_out(client, game):
-    win(client, game, 0)  # 老王 (庄) 自摸 ×2: +42, the others −14
+    win(game, 0)  # 老王 (庄) 自摸 ×2: +42, the others −14
     response = confirm(client, game_url(game) + "seating?how=sub&seat=2&name=小周")
     assert "已换人/换位。" in messages_of(client.get(response["Location"]))
     assert Hand.objects.get(game=game, seq=2).entry == {
@@ -169,7 +175,7 @@ def test_the_random_draw_never_falls_as_everyone_already_sits():
 
 
 def test_a_new_dealer_and_what_a_seating_ends(client, game):
-    win(client, game, 0)  # 老王 deals on: 连1, 下子 may be placed
+    win(game, 0)  # 老王 deals on: 连1, 下子 may be placed
     client.post(game_url(game) + "bet", {"bet": "xiazi", "seat": "1", "on": "1"})
     client.post(game_url(game) + "bet", {"bet": "maizi", "seat": "3", "on": "1"})
     url = game_url(game) + "seating?p=老王&p=小李&p=阿华&p=小周&dealer=1"
@@ -184,7 +190,7 @@ def test_a_new_dealer_and_what_a_seating_ends(client, game):
 
 
 def test_the_streak_is_the_dealers_not_the_seats(client, game):
-    win(client, game, 0)  # 老王 deals on: 连1
+    win(game, 0)  # 老王 deals on: 连1
     assert "（老王不在桌上，换坐这个位子的人坐庄）" in text(
         client.get(game_url(game) + "seating?p=小周&p=小李&p=阿华&p=大刘")
     )
@@ -196,7 +202,7 @@ def test_the_streak_is_the_dealers_not_the_seats(client, game):
 
 
 def test_the_deal_and_its_streak_follow_the_dealer_to_another_seat(client, game):
-    win(client, game, 0)  # 老王 deals on: 连1
+    win(game, 0)  # 老王 deals on: 连1
     swap = game_url(game) + "seating?p=小李&p=老王&p=阿华&p=大刘"  # 老王 and 小李 swap seats
     preview = text(client.get(swap))
     assert "下一局: 老王 坐庄 · 连1 （庄跟着人走）" in preview
@@ -206,7 +212,7 @@ def test_the_deal_and_its_streak_follow_the_dealer_to_another_seat(client, game)
     assert confirm(client, swap).status_code == 302
     game.refresh_from_db()
     assert (game.state["table"]["dealer"], game.state["table"]["streak"]) == (1, 1)
-    win(client, game, 1)  # 老王 wins again from 南: 连2, still his
+    win(game, 1)  # 老王 wins again from 南: 连2, still his
     game.refresh_from_db()
     assert (game.state["table"]["dealer"], game.state["table"]["streak"]) == (1, 2)
     chosen = game_url(game) + "seating?p=老王&p=小李&p=阿华&p=大刘&dealer=0"  # the table picks 老王 again, at 东
@@ -264,7 +270,7 @@ def test_two_phones_confirming_never_record_twice(client, game):
 
 def test_a_view_link_cannot_and_a_finished_game_sends_to_the_settlement(client, game):
     assert client.get(game_url(game, view=True) + "seating").status_code == 403
-    client.post(game_url(game) + "finish", {"rate": "100", "fee_mode": "equal", "fee_payee": "0"})
+    finish(game)
     response = client.get(game_url(game) + "seating")
     assert response.status_code == 302
     assert response["Location"].endswith("settle")
@@ -292,9 +298,9 @@ def test_the_pages_are_english_in_english(client, game):
 
 
 def test_a_seatings_edit_previews_every_persons_total_and_replays(client, game):
-    win(client, game, 0)  # 老王 +42
+    win(game, 0)  # 老王 +42
     seat(client, game, "老王", "小李", "小周", "大刘")
-    win(client, game, 2)  # 小周 (闲) 自摸 ×2: 老王 (庄) pays 14, 小李 and 大刘 10 each
+    win(game, 2)  # 小周 (闲) 自摸 ×2: 老王 (庄) pays 14, 小李 and 大刘 10 each
     # It was 小陈, not 小周, who sat down: the +34 moves to 小陈.
     url = game_url(game) + "hand/2/edit?p=老王&p=小李&p=小陈&p=大刘"
     preview = client.get(url)
@@ -309,9 +315,9 @@ def test_a_seatings_edit_previews_every_persons_total_and_replays(client, game):
 
 
 def test_voiding_a_seating_previews_who_gets_the_hands_after_it(client, game):
-    win(client, game, 0)
+    win(game, 0)
     seat(client, game, "老王", "小李", "小周", "大刘")
-    win(client, game, 2)  # 小周 +34; 老王 −14, 小李 −10, 大刘 −10
+    win(game, 2)  # 小周 +34; 老王 −14, 小李 −10, 大刘 −10
     void = client.get(game_url(game) + "hand/2/void")
     assert "作废这次换人/换位？" in text(void)
     change = {name: (before, after) for name, before, after, _diff in void.context["change"]}
@@ -347,20 +353,17 @@ PEOPLE = {"老王": 18, "小李": 1, "阿华": -6, "大刘": -40, "小周": 27}
 
 def seated_by_the_write(game: Game, *names: str) -> None:
     """A seating through the one write every hand takes (the page's 确认 calls it: tests above)."""
-    game.refresh_from_db()
-    seq = game.hands.count() + 1
-    entry = {"outcome": "seating", "players": list(names)}
-    services.record_hand(game=game, entry=entry, fix=None, next_seq=seq, form_token="", entered_by="")
+    add_seating(game, names)
 
 
 @pytest.fixture
 def evening(client, game) -> Game:
-    win(client, game, 0)
-    win(client, game, 1)
+    win(game, 0)
+    win(game, 1)
     seated_by_the_write(game, "老王", "小李", "小周", "大刘")
-    win(client, game, 2)
+    win(game, 2)
     seated_by_the_write(game, "阿华", "小李", "小周", "大刘")
-    record(client, game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 3})
+    add_hand(game, {"outcome": "win", "winner": 0, "win_type": "pinghu", "discarder": 3})
     return game
 
 
@@ -441,7 +444,7 @@ def test_history_and_stats_are_by_person(client, evening):
 
 
 def test_a_backup_of_a_settled_evening_restores_by_person(client, evening):
-    client.post(game_url(evening) + "finish", {"rate": "100", "fee_yuan": "10", "fee_mode": "equal", "fee_payee": "4"})
+    finish(evening, 100, fee_fen=1000, fee_payee=4)
     Game.objects.filter(pk=evening.pk).update(round_length=4)
     backup = json.loads(client.get(game_url(evening) + "export.json").content)
     assert backup["backup"]["settlement"]["fee_payee"] == 4
@@ -461,16 +464,16 @@ def test_a_backup_of_a_settled_evening_restores_by_person(client, evening):
 def test_rounds_count_the_deal_passing_and_a_set_length_offers_seats_or_settling(client, game):
     Game.objects.filter(pk=game.pk).update(round_length=1)
     assert "东风圈（1/4）" in text(client.get(game_url(game)))
-    win(client, game, 0)  # the dealer wins: the deal stays, still the first of four
+    win(game, 0)  # the dealer wins: the deal stays, still the first of four
     assert "东风圈（1/4）" in text(client.get(game_url(game)))
-    win(client, game, 1)  # the deal passes to 小李
-    win(client, game, 2)
+    win(game, 1)  # the deal passes to 小李
+    win(game, 2)
     assert "东风圈（3/4）" in text(client.get(game_url(game)))
-    win(client, game, 3)
+    win(game, 3)
     page = text(client.get(game_url(game)))
     assert "东风圈（4/4）" in page
     assert "1 圈打完了" not in page
-    win(client, game, 0)  # 大刘 dealt and lost: the deal is back at 东, a round
+    win(game, 0)  # 大刘 dealt and lost: the deal is back at 东, a round
     page = client.get(game_url(game)).content.decode()
     assert "南风圈（1/4）" in text(client.get(game_url(game)))
     assert "1 圈打完了" in text(client.get(game_url(game)))
@@ -490,7 +493,7 @@ def english_of(client) -> Client:
 def test_a_longer_game_says_which_round_ended_and_offers_to_change_seats(client, game):
     Game.objects.filter(pk=game.pk).update(round_length=2)
     for winner in (1, 2, 3, 0):
-        win(client, game, winner)
+        win(game, winner)
     page = text(client.get(game_url(game)))
     assert "东风圈打完了" in page
     assert "换位" in page
@@ -547,8 +550,8 @@ def test_no_address_of_the_seating_page_is_a_500(client, game, query):
 def me_tile(client, game: Game) -> str | None:
     """The name on the tile marked 我 (None if none is)."""
     page = client.get(game_url(game)).content.decode()
-    found = re.search(r'tile-me">.*?<bdi>([^<]+)</bdi>', page, re.S)
-    return found.group(1) if found else None
+    found = parse(page).find("div", cls="tile-me")
+    return found.find("bdi").text if found else None
 
 
 def test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out(client, game):
@@ -559,7 +562,7 @@ def test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out(
     seat(client, game, "小李", "老王", "阿华", "大刘")
     assert me_tile(client, game) == "小李"
     assert client.get(game_url(game)).context["me"] == 0
-    win(client, game, 0)
+    signed(client, game, 0)
     assert Hand.objects.get(game=game, seq=2).entered_by == "小李"
     seat(client, game, "小周", "老王", "阿华", "大刘")  # 小李 goes home
     assert me_tile(client, game) is None
@@ -569,7 +572,7 @@ def test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out(
     assert "I am 小李 (sitting out now; what I record is still signed with this name)" in text(
         phone.get(game_url(game))
     )
-    win(client, game, 1)
+    signed(client, game, 1)
     assert Hand.objects.get(game=game, seq=4).entered_by == "小李"
     seat(client, game, "小周", "老王", "小李", "大刘")  # back, in 西
     assert me_tile(client, game) == "小李"
@@ -588,7 +591,7 @@ def test_someone_sitting_out_can_say_i_am_on_a_fresh_phone(client, game):
     assert "现在轮空" not in text(client.get(game_url(game)))
     assert client.post(game_url(game) + "me", {"name": "阿华"}).status_code == 302
     assert "我是 阿华 （现在轮空，记录仍署这个名字）" in text(client.get(game_url(game)))
-    win(client, game, 0)
+    signed(client, game, 0)
     assert Hand.objects.get(game=game, seq=3).entered_by == "阿华"
     viewer = Client()
     assert viewer.post(f"/g/{game.view_token}/me", {"name": "阿华"}).status_code == 404  # the view link signs nothing
@@ -603,7 +606,7 @@ def test_an_older_phones_seat_means_whoever_sits_there_now(client, game):
     seat(client, game, "小李", "老王", "阿华", "大刘")
     client.cookies[ME_COOKIE] = signing.get_cookie_signer(salt=ME_COOKIE + ME_COOKIE).sign(f"{game.id}:1")
     assert me_tile(client, game) == "老王"
-    win(client, game, 0)
+    signed(client, game, 0)
     assert Hand.objects.get(game=game, seq=2).entered_by == "老王"
     client.post(game_url(game) + "me/0")  # taps 小李's tile: from now on it is 小李, wherever he sits
     seat(client, game, "老王", "小李", "阿华", "大刘")

@@ -15,6 +15,7 @@ from scoring.engine import all_rulesets
 from scoring.engine.ruleset import unregister
 from scoring.models import Game
 from tests.conftest import new_ruleset_game
+from tests.factories import add_hand
 from tests.helpers import game_url, record
 
 TOY = "tests.rulesets.toy.engine"
@@ -224,7 +225,7 @@ def test_zhuji_asks_for_the_network_where_its_sheet_needs_a_tai_and_wuyi2_names_
 
 
 def test_the_bundle_names_the_next_hands_seq(client, game):
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "draw"})
     text = client.get(game_url(game) + "steps").content.decode()
     assert 'data-next-seq="2"' in text
 

@@ -9,6 +9,7 @@ from scoring.engine import score_game
 from scoring.models import Game, Hand
 from scoring.rulesets.hangzhou.engine import PATTERNS, RULE_INFO
 from tests.conftest import new_ruleset_game
+from tests.factories import add_hand
 from tests.helpers import (
     dealer_tile,
     edit_sheet,
@@ -17,7 +18,6 @@ from tests.helpers import (
     game_url,
     panel_note,
     preview_of,
-    record,
     sheet_tap,
     text_of,
     totals_on_page,
@@ -122,7 +122,7 @@ def test_a_chip_that_cannot_join_is_greyed_with_the_reason(client, db):
 
 def test_chengbao_names_the_winners_left_and_right_with_what_each_would_pay(client, db):
     game = hangzhou_game()
-    record(client, game, {"outcome": "win", "winner": 0})  # 老王 deals on at 二老庄
+    add_hand(game, {"outcome": "win", "winner": 0})  # 老王 deals on at 二老庄
     sheet = sheet_tap(client, game, {"outcome": "win", "winner": 1, "patterns": ["baotou"]})
     liable = text_of(element(sheet, '<div class="sheet-row" role="group" aria-label="承包"'))
     assert liable == "老王 包 阿明吃了他三次 一家付 12 小李 包 他吃了阿明三次 一家付双倍 24"  # 2 · (4 + 1 + 1)
@@ -138,23 +138,23 @@ def test_chengbao_names_the_winners_left_and_right_with_what_each_would_pay(clie
 def test_the_dealers_laozhuang_shows_where_a_streak_would(client, db):
     game = hangzhou_game()
     for _ in range(3):
-        record(client, game, {"outcome": "win", "winner": 0})
+        add_hand(game, {"outcome": "win", "winner": 0})
     assert "庄·三老庄" in dealer_tile(client, game)
     page = client.get(game_url(game)).content.decode()
     assert "庄: 老王 · 二老庄" in text_of(element(page, '<details class="hand-row border-bottom" id="hand-2"'))
     sheet = client.get(game_url(game) + "record?outcome=win&winner=2").content.decode()
     assert "庄 老王 三老庄 ×8" in text_of(sheet)
-    record(client, game, {"outcome": "draw"})
-    record(client, game, {"outcome": "win", "winner": 2, "caipiao": 2})
+    add_hand(game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "win", "winner": 2, "caipiao": 2})
     assert "小李" in dealer_tile(client, game)
     assert "庄·一老庄" in dealer_tile(client, game)
 
 
 def test_an_evening_edits_voids_and_exports_to_the_same_totals(client, db):
     game = hangzhou_game()
-    record(client, game, {"outcome": "win", "winner": 0})
-    record(client, game, {"outcome": "win", "winner": 0, "patterns": ["haohua_qidui"]})  # 16 × 4 from each
-    record(client, game, {"outcome": "draw"})
+    add_hand(game, {"outcome": "win", "winner": 0})
+    add_hand(game, {"outcome": "win", "winner": 0, "patterns": ["haohua_qidui"]})  # 16 × 4 from each
+    add_hand(game, {"outcome": "draw"})
     edit = edit_sheet(client, game_url(game) + "hand/2/edit").content.decode()
     assert re.search(r'id="pt-haohua_qidui"[^>]* checked', edit)
     fixed = {"outcome": "win", "winner": 0, "patterns": ["qidui", "baotou"], "chengbao": [0]}

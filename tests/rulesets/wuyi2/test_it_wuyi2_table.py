@@ -6,7 +6,8 @@ import re
 from scoring.engine import score_game
 from scoring.models import Game, Hand
 from scoring.rulesets.wuyi2.engine import PATTERNS
-from tests.helpers import game_url, record, totals_on_page, version_of
+from tests.factories import add_hand
+from tests.helpers import game_url, totals_on_page, version_of
 
 
 def test_new_game_for_two_asks_two_names(client, db):
@@ -91,11 +92,11 @@ def test_a_chip_that_cannot_join_is_disabled_with_the_reason(client, wuyi2_game)
 
 
 def test_an_evening_replays_and_exports_to_the_same_totals(client, wuyi2_game):
-    record(client, wuyi2_game, {"outcome": "win", "winner": 0, "patterns": ["pinghu"]})  # 自摸: 2 · 2 = 4
-    record(
-        client, wuyi2_game, {"outcome": "win", "winner": 1, "discarder": 0, "patterns": ["pengpenghu", "qingyise"]}
+    add_hand(wuyi2_game, {"outcome": "win", "winner": 0, "patterns": ["pinghu"]})  # 自摸: 2 · 2 = 4
+    add_hand(
+        wuyi2_game, {"outcome": "win", "winner": 1, "discarder": 0, "patterns": ["pengpenghu", "qingyise"]}
     )  # 2^3 · 2 · 2 = 32
-    record(client, wuyi2_game, {"outcome": "draw"})
+    add_hand(wuyi2_game, {"outcome": "draw"})
     assert Hand.objects.count() == 3
     client.post(
         game_url(wuyi2_game) + "hand/1/edit",

@@ -5,6 +5,7 @@ import re
 
 from scoring.engine import score_game
 from scoring.models import Game, Hand
+from tests.factories import add_hand
 from tests.helpers import game_url, record, totals_on_page, version_of
 
 PINGHU_ZIMO = {"outcome": "win", "winner": 1, "tai": {"shape": "pinghu"}}
@@ -46,12 +47,12 @@ def test_a_one_tai_pinghu_zimo_is_three_taps_and_a_confirm(client, zhuji_game):
     response = client.post(url, {"winner": "1", "zimo": "on", "shape": "pinghu", "next_seq": "1"})  # tap 3: 平胡
     assert [row[3] for row in response.context["change"]] == [-2, 6, -2, -2]  # each pays 1·2^1
     assert "阿芳 自摸 1台" in response.content.decode()
-    record(client, zhuji_game, PINGHU_ZIMO)  # 确认
+    add_hand(zhuji_game, PINGHU_ZIMO)  # 确认
     assert Hand.objects.get().entry == PINGHU_ZIMO
 
 
 def test_winds_on_the_sheet_are_relative_to_the_dealer_and_mark_the_winners_own(client, zhuji_game):
-    record(client, zhuji_game, {"outcome": "win", "winner": 1, "tai": {"shape": "pinghu"}})  # deal passes to 1
+    add_hand(zhuji_game, {"outcome": "win", "winner": 1, "tai": {"shape": "pinghu"}})  # deal passes to 1
     response = client.get(game_url(zhuji_game) + "record?winner=2&zimo=on")
     winds = {w["code"]: w for w in response.context["winds"]}
     assert winds["dong"]["name"] == "阿芳"  # the dealer is 东
@@ -63,11 +64,11 @@ def test_winds_on_the_sheet_are_relative_to_the_dealer_and_mark_the_winners_own(
 
 
 def test_a_discard_at_zero_tai_pays_half_points_shown_and_totalled_exactly(client, zhuji_game):
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     html = client.get(game_url(zhuji_game)).content.decode()
     assert totals_on_page(html) == ["−1", "−2", "−1", "+4"]
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     html = client.get(game_url(zhuji_game)).content.decode()
     assert totals_on_page(html) == ["−1.5", "−3", "−1.5", "+6"]
     assert "0.5" in html  # each half payment is written as it is
@@ -82,9 +83,9 @@ def test_a_refused_sheet_names_both_exceptions_and_records_nothing(client, zhuji
 
 
 def test_edit_and_void_replay_and_the_export_reproduces_the_totals(client, zhuji_game):
-    record(client, zhuji_game, PINGHU_ZIMO)
-    record(client, zhuji_game, {"outcome": "win", "winner": 1, "discarder": 0, "tai": {"dragon_pungs": ["zhong"]}})
-    record(client, zhuji_game, {"outcome": "draw"})
+    add_hand(zhuji_game, PINGHU_ZIMO)
+    add_hand(zhuji_game, {"outcome": "win", "winner": 1, "discarder": 0, "tai": {"dragon_pungs": ["zhong"]}})
+    add_hand(zhuji_game, {"outcome": "draw"})
     edit = client.post(
         game_url(zhuji_game) + "hand/2/edit",
         {
@@ -114,7 +115,7 @@ def test_edit_and_void_replay_and_the_export_reproduces_the_totals(client, zhuji
 
 
 def test_the_csv_counts_tai_and_the_rules_page_shows_the_tai_table(client, zhuji_game):
-    record(client, zhuji_game, PINGHU_ZIMO)
+    add_hand(zhuji_game, PINGHU_ZIMO)
     csv = client.get(game_url(zhuji_game) + "export.csv").content.decode("utf-8-sig")
     assert csv.splitlines()[0].split(",")[5] == "台"
     html = client.get(game_url(zhuji_game) + "rules").content.decode()
@@ -123,7 +124,7 @@ def test_the_csv_counts_tai_and_the_rules_page_shows_the_tai_table(client, zhuji
 
 
 def test_half_points_settle_to_whole_fen_summing_to_zero_and_say_so(client, zhuji_game):
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
     response = client.get(
         game_url(zhuji_game) + "settle?rate=custom&custom_yuan=0.01&fee_yuan=0&fee_mode=equal&fee_payee=0"
     )
@@ -134,15 +135,15 @@ def test_half_points_settle_to_whole_fen_summing_to_zero_and_say_so(client, zhuj
 
 
 def test_the_game_page_shows_winds_relative_to_the_dealer(client, zhuji_game):
-    record(client, zhuji_game, PINGHU_ZIMO)  # 阿芳 (seat 1) won: she deals next
+    add_hand(zhuji_game, PINGHU_ZIMO)  # 阿芳 (seat 1) won: she deals next
     html = client.get(game_url(zhuji_game)).content.decode()
     winds = re.findall(r'<span class="wind">(.)</span> <bdi>(.+?)</bdi>', html)
     assert winds == [("北", "阿强"), ("东", "阿芳"), ("南", "老周"), ("西", "小陈")]
 
 
 def test_a_zhuji_backup_imports_as_a_zhuji_game_with_the_same_half_point_totals(client, zhuji_game):
-    record(client, zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
-    record(client, zhuji_game, PINGHU_ZIMO)
+    add_hand(zhuji_game, {"outcome": "win", "winner": 3, "discarder": 1, "tai": {"no_caishen": True}})
+    add_hand(zhuji_game, PINGHU_ZIMO)
     exported = client.get(game_url(zhuji_game) + "export.json").content.decode()
     assert client.post("/import", {"text": exported}).status_code == 302
     copy = Game.objects.exclude(pk=zhuji_game.pk).get()
