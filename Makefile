@@ -39,11 +39,13 @@ test: $(VENV)/.dev
 
 # A contributor's loop of seconds: no browser, no real install, no benchmark runs, nothing that
 # needs an outside program (redis-server, PostgreSQL, Chromium: the `services` marker). pytest's
-# cache is on, so `ARGS=--lf` (last failed), `--ff` or `--sw` work here and with plain pytest.
-QUICK := -m "not browser and not services and not long" --ignore=tests/host --ignore=tests/browser --ignore=tests/test_benchmarks.py
+# cache is on, so `ARGS=--lf` (last failed), `--ff` or `--sw` work here and with plain pytest. The
+# slowest client tests (`slow`: tests/speed.py SLOW) and the property tests' larger counts are left
+# to `make test`.
+QUICK := -m "not browser and not services and not long and not slow" --ignore=tests/host --ignore=tests/browser --ignore=tests/test_benchmarks.py
 
 test-quick: $(VENV)/.dev
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n 2 --dist worksteal $(QUICK) $(ARGS)
+	env -u PYTHONDONTWRITEBYTECODE HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-quick} $(BIN)/pytest -n 2 --dist worksteal $(QUICK) $(ARGS)
 
 # One app's tests, the browser's left out: `make test-app APP=table` runs tests/table.
 test-app: $(VENV)/.dev

@@ -64,6 +64,8 @@ def pytest_itemcollected(item):
     ``shared_budgets``) is marked ``services``, which ``make test-quick`` leaves out."""
     if "redis_url" in getattr(item, "fixturenames", ()):
         item.add_marker(pytest.mark.services)
+    if speed.slow(item):  # tests/speed.py SLOW: make test runs them, make test-quick does not
+        item.add_marker(pytest.mark.slow)
 
 
 @pytest.hookimpl(trylast=True)  # after pytest-django has put the tests in its order

@@ -1,7 +1,9 @@
-"""How hard the property tests try: quick by default, the full counts under ``HYPOTHESIS_PROFILE=ci``.
+"""How hard the property tests try: the full counts under ``HYPOTHESIS_PROFILE=ci`` (CI), fewer by
+default (``make test``), fewest under ``quick`` (``make test-quick``, the loop a contributor waits for).
 
 ``tests/conftest.py`` loads the profile. A test that names its own count writes
-``@settings(max_examples=examples(300))``: 300 in CI, an eighth of it (at least 10) elsewhere.
+``@settings(max_examples=examples(300))``: 300 in CI, an eighth of it (at least 10) by default, a
+sixteenth (at least 5) in the quick loop.
 """
 
 import os
@@ -17,11 +19,14 @@ settings.register_profile(
     "ci", deadline=None, print_blob=True, suppress_health_check=SLOW_IS_FINE
 )  # counts as each test names them
 settings.register_profile("dev", max_examples=30, deadline=None, suppress_health_check=SLOW_IS_FINE)
+settings.register_profile("quick", max_examples=10, deadline=None, suppress_health_check=SLOW_IS_FINE)
 
 
 def examples(n: int) -> int:
-    """``n`` under the ci profile; otherwise a fraction of it, never fewer than 10 (nor more than n)."""
-    return n if FULL else min(n, max(10, n // 8))
+    """``n`` under the ci profile; otherwise a fraction of it, never fewer than 10 (5 in the quick loop), nor more than n."""
+    if FULL:
+        return n
+    return min(n, max(5, n // 16)) if PROFILE == "quick" else min(n, max(10, n // 8))
 
 
 def load() -> None:
@@ -64,3 +69,115 @@ def share_out(items: list, workers: int) -> list:
         runs += own + plain[:take]
         plain = plain[take:]
     return runs
+
+
+# The slowest Django-client and property tests (over 0.15 s of CPU each here, per parameter: the
+# whole-page tours in English, the largest backup, the stats over many games, the step bundle's
+# walk, the biggest property runs): `make test` and CI run them, `make test-quick` leaves them out
+# (the `slow` marker) so that the loop stays within 30 s. Measured with `make test-quick ARGS=--durations=0`;
+# docs/performance.md has the figures.
+SLOW = {
+    "tests/accounts/test_it_accounts.py::test_nobody_needs_an_account",
+    "tests/api/test_it_hostile_json.py::test_both_commands_exit_2_with_the_error_json_not_a_traceback",
+    "tests/concurrency/test_concurrent_checks.py::test_four_phones_each_tapping_twice_record_each_check_once",
+    "tests/concurrency/test_concurrent_phones.py::test_a_double_tap_from_one_phone_is_one_hand",
+    "tests/concurrency/test_concurrent_phones.py::test_eight_phones_submitting_the_same_next_hand_record_exactly_one",
+    "tests/concurrency/test_concurrent_phones.py::test_eight_simultaneous_edits_from_one_version_apply_once",
+    "tests/concurrency/test_concurrent_phones.py::test_no_hand_is_lost_when_every_phone_records_its_own",
+    "tests/concurrency/test_kept_answers.py::test_every_phone_answering_not_the_same_at_once_records_one_and_asks_the_rest_about_it",
+    "tests/concurrency/test_kept_answers.py::test_every_phone_dropping_at_once_records_nothing",
+    "tests/concurrency/test_kept_answers.py::test_one_kept_hand_answered_from_every_tab_at_once_is_recorded_once",
+    "tests/concurrency/test_kept_answers.py::test_the_same_hand_kept_on_every_phone_and_sent_at_once_is_recorded_once_and_asked_on_the_others",
+    "tests/core/test_it_cache.py::test_the_cache_equals_a_fresh_replay_after_any_writes",
+    "tests/core/test_it_change_budgets.py::test_a_hundred_bets_in_a_minute_raise_the_version_only_as_often_as_the_budget_allows",
+    "tests/core/test_it_client_address.py::test_start_up_is_quiet_without_a_header",
+    "tests/core/test_it_client_address.py::test_start_up_warns_about_a_header_name_no_request_can_carry",
+    "tests/core/test_it_client_address.py::test_start_up_warns_that_a_client_can_choose_its_address_when_debug_serves_it_directly",
+    "tests/core/test_it_english_pages.py::test_edited_voided_and_settled_games_are_english",
+    "tests/core/test_it_english_pages.py::test_every_entry_step_and_preview_is_english",
+    "tests/core/test_it_english_pages.py::test_every_game_page_and_its_hands_are_english",
+    "tests/core/test_it_english_pages.py::test_refusals_on_a_preview_are_english",
+    "tests/core/test_it_english_pages.py::test_suanpai_is_english_in_every_ruleset",
+    "tests/core/test_it_english_pages.py::test_the_examples_cover_every_kind_of_hand",
+    "tests/core/test_it_forkserver.py::test_a_served_run_is_a_real_run_byte_for_byte",
+    "tests/core/test_it_forkserver.py::test_a_settings_error_is_the_same_traceback_and_status_as_a_real_run",
+    "tests/core/test_it_language.py::test_engine_messages_follow_the_language",
+    "tests/core/test_it_logging.py::test_a_4xx_answer_is_not_logged",
+    "tests/core/test_it_logging.py::test_a_500_under_production_settings_is_logged_with_its_traceback_to_stderr",
+    "tests/core/test_it_logging.py::test_a_lost_announcement_under_production_settings_is_logged_to_stderr_without_the_links",
+    "tests/core/test_it_logging.py::test_a_request_the_shared_cache_fails_is_a_500_logged_with_its_traceback_to_stderr",
+    "tests/core/test_it_logging.py::test_warnings_of_the_app_libraries_and_django_reach_stderr_with_debug_off",
+    "tests/core/test_it_many_people.py::test_group_netting_of_many_peoples_evenings_clears_everyone_and_says_it_may_not_be_the_fewest",
+    "tests/core/test_it_no_500.py::test_a_hostile_backup_is_refused_or_makes_a_game_every_page_can_show",
+    "tests/core/test_it_query_counts.py::test_editing_and_voiding_cost_a_bounded_number_of_queries",
+    "tests/core/test_it_rate_limits.py::test_reading_the_import_page_is_not_counted",
+    "tests/core/test_it_rate_limits.py::test_the_json_doors_and_import_share_one_anonymous_budget_per_client",
+    "tests/core/test_it_readiness.py::test_under_production_settings_a_balancer_asks_over_plain_http_and_gets_the_answer",
+    "tests/core/test_it_security.py::test_check_deploy_is_clean_with_production_settings",
+    "tests/core/test_it_settings.py::test_postgresql_and_redis_that_do_not_answer_fail_a_request_in_seconds",
+    "tests/core/test_it_settings.py::test_the_budgets_counts_are_never_in_the_cache_of_pages",
+    "tests/core/test_it_settings.py::test_the_people_limits_default_to_the_contracts_and_are_read_from_the_environment",
+    "tests/core/test_it_shared_cache.py::test_the_quiet_polls_address_is_the_one_the_url_resolver_sends_to_the_poll",
+    "tests/core/test_it_whole_pages.py::test_every_tap_and_every_back_of_the_walk_lands_on_a_whole_page_in_english",
+    "tests/core/test_po_wrapped_lines.py::test_no_translation_starts_with_another_glued_to_it",
+    "tests/core/test_write_path.py::test_only_the_write_path_writes_a_games_or_a_groups_rows",
+    "tests/engine/test_analyse_properties.py::test_brute_force_over_wild_assignments_agrees",
+    "tests/engine/test_english_texts.py::test_no_english_text_in_the_code_holds_chinese",
+    "tests/engine/test_english_texts.py::test_the_source_has_bilingual_texts_to_check",
+    "tests/engine/test_hygiene.py::test_every_character_a_name_may_not_hold_is_unprintable_so_a_printable_name_is_passed_at_once",
+    "tests/groups/test_it_groups.py::test_a_settle_up_is_undone_until_something_of_it_is_paid",
+    "tests/groups/test_it_groups.py::test_every_group_page_answers_in_english_with_no_chinese_left",
+    "tests/groups/test_it_groups.py::test_settling_tonight_with_last_weeks_unpaid_transfers_nets_them_into_the_fewest",
+    "tests/groups/test_it_groups.py::test_standings_are_the_sums_of_the_settled_games_money_per_person",
+    "tests/groups/test_it_groups.py::test_the_group_evening_on_a_phone_says_each_of_its_messages",
+    "tests/pwa/test_it_holds_kept_hands.py::test_a_hand_kept_from_a_link_is_held_when_the_deal_passed_and_when_the_bets_changed",
+    "tests/pwa/test_it_installable.py::test_make_run_serves_static_files_as_production_does",
+    "tests/records/test_it_full_backup.py::test_a_backup_restores_a_game_that_looks_the_same",
+    "tests/records/test_it_full_backup.py::test_a_restored_settled_game_keeps_its_paid_marks_and_reopens_like_the_original",
+    "tests/records/test_it_history_stats.py::test_history_pages_twenty_games_at_a_time_newest_first",
+    "tests/records/test_it_largest_backup.py::test_its_import_keeps_every_hand_and_every_voided_record",
+    "tests/records/test_it_largest_backup.py::test_the_largest_backup_is_under_the_import_limit",
+    "tests/records/test_it_stored_stats.py::test_history_and_stats_cost_the_same_queries_for_one_game_or_many_and_read_no_hand",
+    "tests/records/test_it_stored_stats.py::test_history_shows_the_replayed_totals_and_hand_counts",
+    "tests/records/test_it_stored_stats.py::test_stored_stats_equal_the_replay_after_record_edit_void_undo_and_import",
+    "tests/rulesets/hangzhou/test_hangzhou_properties.py::test_nets_sum_to_zero_and_totals_are_their_sum",
+    "tests/rulesets/test_every_ruleset.py::test_no_app_code_names_a_ruleset_outside_its_own_folder",
+    "tests/rulesets/toy/test_toy_is_whole.py::test_with_the_toy_registered_the_installed_come_first_and_no_app_code_names_it",
+    "tests/rulesets/toy/test_toy_walk.py::test_a_toy_game_walks_every_page",
+    "tests/rulesets/wuyi2/test_it_wuyi2_evening.py::test_a_wuyi2_evening_sheet_by_sheet",
+    "tests/rulesets/wuyi2/test_wuyi2_properties.py::test_a_mangled_hand_returns_the_contract_error_at_its_index",
+    "tests/rulesets/wuyi2/test_wuyi2_properties.py::test_every_win_pays_base_times_two_to_the_fan_times_the_doublings",
+    "tests/rulesets/wuyi2/test_wuyi2_properties.py::test_nets_sum_to_zero_and_totals_are_the_sum_of_nets",
+    "tests/rulesets/wuyi2/test_wuyi2_properties.py::test_scoring_a_prefix_gives_the_same_first_hands",
+    "tests/rulesets/wuyi2/test_wuyi2_rules.py::test_conflicts_says_refused_iff_scoring_refuses_for_every_code_added_to_a_valid_set",
+    "tests/rulesets/yiwu/test_yiwu_properties.py::test_invalid_entries_give_the_contract_error_and_nothing_else",
+    "tests/rulesets/zhuji/test_it_zhuji_evening.py::test_a_zhuji_evening_sheet_by_sheet",
+    "tests/rulesets/zhuji/test_zhuji_properties.py::test_a_prefix_replays_the_same_first_hands",
+    "tests/rulesets/zhuji/test_zhuji_properties.py::test_mangled_input_gives_the_contract_error_and_never_another_exception",
+    "tests/rulesets/zhuji/test_zhuji_properties.py::test_random_valid_games_nets_sum_to_zero_and_totals_are_the_sum_of_nets",
+    "tests/settle/test_it_charts.py::test_the_settle_page_charts_every_counted_hand_not_only_the_latest",
+    "tests/settle/test_it_paycodes.py::test_a_groups_code_serves_every_evening_and_a_games_own_comes_first",
+    "tests/table/test_it_game_page.py::test_the_whole_list_comes_in_pages_of_100_and_a_poll_keeps_the_page",
+    "tests/table/test_it_record_hand.py::test_a_game_of_2000_hands_takes_no_more_and_says_why",
+    "tests/table/test_it_seating.py::test_a_backup_holding_a_seating_imports_and_every_page_answers",
+    "tests/table/test_it_seating.py::test_a_backup_with_a_voided_seating_and_a_hand_after_it_restores",
+    "tests/table/test_it_seating_evening.py::test_the_seating_evening_says_every_amount_and_message_the_phone_showed",
+    "tests/table/test_it_seating_page.py::test_i_am_follows_my_person_through_a_swap_and_signs_by_name_when_i_sit_out",
+    "tests/table/test_it_seating_page.py::test_rounds_count_the_deal_passing_and_a_set_length_offers_seats_or_settling",
+    "tests/table/test_it_table_flow.py::test_the_evening_on_a_phone_says_every_amount_and_message_it_showed",
+    "tests/table/test_it_win_or_draw_pages.py::test_the_sheet_sits_in_the_form_above_the_dealer_correction",
+    "tests/table/test_steps.py::test_each_link_past_the_questions_is_named_with_its_previews_title_or_none",
+    "tests/table/test_steps.py::test_the_bundle_holds_exactly_the_questions_reachable_each_as_its_page_shows_it",
+    "tests/table/test_steps.py::test_with_a_buy_in_placed_on_the_game_page_each_question_carries_it_as_its_page_does",
+    "tests/test_architecture.py::test_each_of_the_double_words_names_one_thing",
+    "tests/test_architecture.py::test_the_core_imports_no_feature_app",
+    "tests/test_architecture.py::test_the_graph_reads_every_kind_of_import",
+    "tests/test_comment_paths.py::test_every_path_a_comment_cites_exists",
+    "tests/test_stands_alone.py::test_every_document_the_code_cites_is_in_the_repository",
+    "tests/test_stands_alone.py::test_no_file_names_the_spec_folder_or_its_files",
+}
+
+
+def slow(item) -> bool:
+    """Whether ``item`` (any of its parameters) is one of SLOW."""
+    return item.nodeid.split("[", 1)[0] in SLOW

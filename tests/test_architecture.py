@@ -3,6 +3,7 @@ view short, and the engine plain Python. The import graph is read from the sourc
 imports at module level and inside functions, relative ones resolved."""
 
 import ast
+import functools
 import inspect
 import textwrap
 from pathlib import Path
@@ -50,6 +51,7 @@ def internal(target: str) -> str | None:
     return target or None
 
 
+@functools.cache
 def import_graph() -> dict[str, set[str]]:
     graph = {}
     for name, path in MODULES.items():
@@ -290,8 +292,9 @@ ONE_MEANING = {
 }
 
 
-def names_containing(word: str) -> dict[str, set[str]]:
-    """Every identifier under scoring/ (its migrations aside) holding ``word``, with the files it is in."""
+@functools.cache
+def identifiers() -> dict[str, frozenset[str]]:
+    """Every identifier under scoring/ (its migrations aside), with the modules it is in; read once."""
     import tokenize
 
     found: dict[str, set[str]] = {}
@@ -300,9 +303,14 @@ def names_containing(word: str) -> dict[str, set[str]]:
             continue
         with path.open("rb") as source:
             for token in tokenize.tokenize(source.readline):
-                if token.type == tokenize.NAME and word in token.string.lower():
+                if token.type == tokenize.NAME:
                     found.setdefault(token.string, set()).add(name)
-    return found
+    return {name: frozenset(modules) for name, modules in found.items()}
+
+
+def names_containing(word: str) -> dict[str, frozenset[str]]:
+    """The identifiers holding ``word``, with the modules each is in."""
+    return {name: modules for name, modules in identifiers().items() if word in name.lower()}
 
 
 def test_each_of_the_double_words_names_one_thing():

@@ -2,6 +2,7 @@
 
 import pytest
 
+from tests import speed
 from tests.speed import kind, share_out
 
 
@@ -60,3 +61,17 @@ def long_marked(items) -> list:
 def test_a_collection_that_cannot_be_shared_out_is_left_as_it_was():
     items = [Item(f"br{i}", ["live_server"], transaction=True) for i in range(7)]  # 4 for a run of 3
     assert share_out(items, 2) == items
+
+
+def test_every_slow_test_named_is_a_test_that_exists():
+    """A renamed or removed test leaves no stale name in SLOW (which would quietly put nothing aside)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    missing = [
+        nodeid
+        for nodeid in sorted(speed.SLOW)
+        if f"def {nodeid.split('::')[-1]}(" not in (root / nodeid.split("::")[0]).read_text(encoding="utf-8")
+    ]
+    assert missing == []
+    assert len(speed.SLOW) < 100  # a handful of the slowest, not a second suite
