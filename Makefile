@@ -30,12 +30,14 @@ run: $(VENV)/.runtime
 	@$(BIN)/python -m yiwu_site.lan 8000
 	$(RUN) $(BIN)/python manage.py runserver 0.0.0.0:8000
 
-# One xdist worker per core, each with its own Chromium; a worker that runs dry takes tests from
-# the other (worksteal), so the long browser evenings do not leave one core idle at the end.
-# Bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (this sandbox sets it): otherwise
-# each worker re-compiles and re-rewrites every test module's asserts on every run.
+# One xdist worker per core and one more, each with its own Chromium: the suite also waits on real
+# time (polls, servers starting, the real install's subprocesses), which the extra worker fills; a
+# worker that runs dry takes tests from another (worksteal). Bytecode is cached even where
+# PYTHONDONTWRITEBYTECODE is set (this sandbox sets it): otherwise each worker re-compiles and
+# re-rewrites every test module's asserts on every run. Figures: docs/performance.md.
+WORKERS ?= $(shell echo $$(( $$(nproc) + 1 )))
 test: $(VENV)/.dev
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n auto --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/pytest -n $(WORKERS) --dist worksteal
 
 # A contributor's loop of seconds: no browser, no real install, no benchmark runs, nothing that
 # needs an outside program (redis-server, PostgreSQL, Chromium: the `services` marker). pytest's
