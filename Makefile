@@ -18,17 +18,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime
 
-# Static files as production serves them (collected: fingerprinted, gzipped, a year's cache): the
-# phones on the Wi-Fi load the game page's 66 KB once, not 315 KB on every visit (bench/page.py
-# --make-run). A change under static/ shows after the next `make run`; `$(DEV) manage.py
-# runserver` serves static/ as it is, for working on it.
-RUN := $(DEV) DJANGO_COLLECTED_STATIC=1
-
+# The table's own server (yiwu_site/table_server.py): gunicorn with debug off on every interface, so phones
+# on the same Wi-Fi open the printed address; data, secret and 14 days of backups in DATA (~/yiwu-mahjong);
+# PORT=8000. To work on the code instead: DJANGO_DEBUG=1 .venv/bin/python manage.py runserver.
 run: $(VENV)/.runtime
-	$(RUN) $(BIN)/python manage.py collectstatic --no-input --verbosity 0
-	$(RUN) $(BIN)/python manage.py migrate --no-input
-	@$(BIN)/python -m yiwu_site.lan 8000
-	$(RUN) $(BIN)/python manage.py runserver 0.0.0.0:8000
+	$(BIN)/python -m yiwu_site.table_server --port $(or $(PORT),8000) $(if $(DATA),--data "$(DATA)")
 
 # One xdist worker per core, each with its own Chromium; a worker that runs dry takes tests from
 # the other (worksteal), so the long browser evenings do not leave one core idle at the end.
