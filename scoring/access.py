@@ -1,4 +1,4 @@
-"""Who may open a game: its two link tokens, and budgets per client, account and game (README.md, "Sharing a game").
+"""Who may open a game: its two link tokens, and budgets per client, account and game (docs/manual.md, "Sharing a game").
 
 A wrong token answers 404, like a missing game. Counts live where every worker sees them and no
 traffic evicts them: ``AccessMiss`` rows, or settings.SHARED_BUDGETS' own Redis; never raw input as a key."""

@@ -6,4 +6,4 @@ class ScoringConfig(AppConfig):
     verbose_name = "义乌麻将记分"
 
     def ready(self) -> None:
-        from scoring import checks  # noqa: F401  (registers the start-up checks)
+        from scoring import settings_warnings  # noqa: F401  (registers the warnings manage.py check gives)

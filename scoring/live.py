@@ -1,4 +1,4 @@
-"""The version each polling phone compares with, kept in the shared cache when there is one.
+"""The version each polling phone compares with, held in the shared cache when there is one.
 
 Keys only ever go up (one atomic Lua script), so out-of-order writes and retries are safe; what
 Redis holds and losing it: docs/deploy.md. Without a shared cache each poll asks the database."""
@@ -63,7 +63,7 @@ def remember(token: str, version: int) -> None:
     _raise([token], version)
 
 
-# Announcements that failed, kept for the next try: game pk → (its tokens, the highest version).
+# Announcements that failed, held for the next try: game pk → (its tokens, the highest version).
 _late: dict[int, tuple[list[str], int]] = {}
 _late_lock = threading.Lock()
 # While the cache stays down, only one request in this many seconds pays for a retry's timeout.
@@ -73,8 +73,8 @@ _next_retry = 0.0
 
 def _keep_late(game_id: int, tokens: list[str], version: int) -> None:
     with _late_lock:
-        _, kept = _late.get(game_id, (tokens, version))
-        _late[game_id] = (tokens, max(kept, version))
+        _, held = _late.get(game_id, (tokens, version))
+        _late[game_id] = (tokens, max(held, version))
 
 
 def retry_late() -> None:
@@ -101,7 +101,7 @@ def retry_late() -> None:
 
 
 def _announce(game_id: int, tokens: list[str], version: int) -> None:
-    """Once the write has committed; a failure is logged (never the tokens, which are the links) and kept for a retry."""
+    """Once the write has committed; a failure is logged (never the tokens, which are the links) and held for a retry."""
     if _late:
         retry_late()
     try:

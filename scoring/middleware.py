@@ -73,7 +73,7 @@ class ContentSecurityPolicyMiddleware:
 
 
 class PrivateTokenPagesMiddleware:
-    """A page whose URL holds a game token is kept by no cache (a proxy's, a borrowed phone's back-forward
+    """A page whose URL holds a game token is stored by no cache (a proxy's, a borrowed phone's back-forward
     store), unless its view set its own ``private`` policy (the record flow's preloaded steps)."""
 
     def __init__(self, get_response):

@@ -15,8 +15,8 @@ from scoring.engine.money import rounded_away
 from scoring.engine.points import from_json
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
-KEPT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
-CHECKED = "check"  # a kept change that moved no amount (核对): ``Game.amounts_same_since``
+RECENT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
+CHECKED = "check"  # a recent change that moved no amount (核对): ``Game.amounts_same_since``
 
 
 def new_token() -> str:
@@ -93,20 +93,20 @@ class Game(models.Model):
         ``change`` (zh, en) is what a stale preview names; ``amounts`` False (a 核对) keeps earlier previews valid."""
         fields = {"updated_at": timezone.now()}
         if change is not None:
-            kept = [self.version + 1, *change, *([] if amounts else [CHECKED])]
-            self.changes = [*(self.changes or [])[-(KEPT_CHANGES - 1) :], kept]
+            latest = [self.version + 1, *change, *([] if amounts else [CHECKED])]
+            self.changes = [*(self.changes or [])[-(RECENT_CHANGES - 1) :], latest]
             fields["changes"] = self.changes
         Game.objects.filter(pk=self.pk).bump_versions(**fields)
         self.refresh_from_db(fields=["version", "updated_at"])
         live.announce(self)
 
     def changes_since(self, version: int) -> list[tuple[str, str]]:
-        """What changed after ``version``, oldest first (empty when no longer kept)."""
+        """What changed after ``version``, oldest first (empty when no longer among the recent)."""
         return [(zh, en) for v, zh, en, *_kind in self.changes or [] if v > version]
 
     def amounts_same_since(self, version: int) -> bool:
         """True when every change after ``version`` moved no amount, so a preview made then still stores what it shows."""
-        if not 0 <= self.version - version <= KEPT_CHANGES:
+        if not 0 <= self.version - version <= RECENT_CHANGES:
             return False
         checks = {v for v, *_words, kind in (c for c in self.changes or [] if len(c) == 4) if kind == CHECKED}
         return all(v in checks for v in range(version + 1, self.version + 1))
@@ -179,7 +179,7 @@ class HandCheck(models.Model):
 
 
 class SavedGame(models.Model):
-    """A signed-in person's game, kept across devices, with the strongest link they opened."""
+    """A signed-in person's game, saved across devices, with the strongest link they opened."""
 
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="saved_games")
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="saved_by")

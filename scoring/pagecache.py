@@ -1,4 +1,4 @@
-"""Whole pages kept rendered in Django's cache for the pages phones open again and again: the game
+"""Whole pages cached rendered in Django's cache for the pages phones open again and again: the game
 page and its poll's fresh ledger.
 
 A page is stored under a digest of everything it is rendered from, so a stored page is served only

@@ -9,9 +9,10 @@ import re
 import warnings
 
 import segno
+import zxingcpp
+from PIL import Image, UnidentifiedImageError
 
 from scoring.engine.errors import BilingualError
-from scoring.engine.seating import key
 
 MAX_BYTES = 8 * 1024 * 1024  # a phone's screenshot is 0.2-5 MB
 MAX_PIXELS = 20_000_000  # e.g. 4000 × 5000; a 1290 × 2796 screenshot is 3.6 million
@@ -44,8 +45,6 @@ def too_large() -> PayCodeRefused:
 
 def _image(data: bytes):
     """The picture in ``data``, its size checked from the header before its pixels are decoded."""
-    from PIL import Image, UnidentifiedImageError
-
     if len(data) > MAX_BYTES:
         raise too_large()
     with warnings.catch_warnings():
@@ -68,8 +67,6 @@ def _image(data: bytes):
 
 def read_paycode(data: bytes) -> tuple[str, str]:
     """(kind, address) of the personal 收款码 in screenshot ``data``; ``PayCodeRefused`` says why not."""
-    import zxingcpp
-
     image = _image(data)
     found = [code.text for code in zxingcpp.read_barcodes(image, formats=zxingcpp.BarcodeFormat.QRCode)]
     if not found:
@@ -94,91 +91,3 @@ def paycode_png(address: str) -> bytes:
     """The code drawn again by the app: a PNG large enough to read from a phone's screen."""
     uri = segno.make_qr(address, error="m").png_data_uri(scale=10, border=4)
     return base64.b64decode(uri.partition(",")[2])
-
-
-# -- the pages' side: which codes a transfer shows, an upload read, its picture served ----------
-
-
-def codes_by_person(*, game=None, group=None) -> dict[str, list]:
-    """Each person's codes by ``key``, WeChat first: ``game``'s, else its group's of that kind; or ``group``'s. One query."""
-    from django.db.models import Q
-
-    from scoring.models import PayCode
-
-    if game is not None:
-        where = Q(game=game) | Q(group_id=game.group_id) if game.group_id is not None else Q(game=game)
-    else:
-        where = Q(group=group)
-    chosen: dict[tuple[str, str], object] = {}
-    for code in PayCode.objects.filter(where):
-        mine = chosen.get((code.person, code.kind))
-        if mine is None or (mine.game_id is None and code.game_id is not None):
-            chosen[code.person, code.kind] = code
-    out: dict[str, list] = {}
-    for (person, _kind), code in sorted(chosen.items(), key=lambda item: (item[0][0], item[0][1] != WECHAT)):
-        out.setdefault(person, []).append(code)
-    return out
-
-
-def listed(codes: dict, people: list[str]) -> list:
-    """Every code of ``codes`` (``codes_by_person``), in the order of ``people``."""
-    order = {key(name): n for n, name in enumerate(people)}
-    return [code for person in sorted(codes, key=lambda p: (order.get(p, len(order)), p)) for code in codes[person]]
-
-
-def served_png(request, paycode):
-    """The code's picture, cached a day since its id never shows another code; 304 on its tag."""
-    import hashlib
-
-    from django.http import HttpResponse, HttpResponseNotModified
-
-    tag = '"' + hashlib.blake2b(paycode.address.encode(), digest_size=12).hexdigest() + '"'
-    if request.headers.get("If-None-Match") == tag:
-        response = HttpResponseNotModified()
-    else:
-        response = HttpResponse(paycode_png(paycode.address), content_type="image/png")
-        if request.GET.get("download") == "1":
-            response["Content-Disposition"] = f'attachment; filename="paycode-{paycode.pk}.png"'
-    response["ETag"] = tag
-    response["Cache-Control"] = "private, max-age=86400"
-    return response
-
-
-def upload(request, **owner) -> None:
-    """Read the posted screenshot and keep it as ``owner``'s (``game=`` or ``group=``), saying as a message what happened or why not."""
-    from django.contrib import messages
-
-    from scoring import services
-    from scoring.access import spend_change, throttle
-    from scoring.lang import pick, say
-
-    throttle(request, "paycodes")  # each upload is decoded: counted before, refused or not
-    spend_change(**owner)
-    image, name = request.FILES.get("image"), request.POST.get("name", "")
-    try:
-        if image is None:
-            raise PayCodeRefused("请选一张收款码的截图。", "Choose a screenshot of the payment code.", "image")
-        if image.size > MAX_BYTES:
-            raise too_large()  # refused unread
-        kind, address = read_paycode(image.read())
-        code = services.add_paycode(**owner, name=name, kind=kind, address=address)
-    except (PayCodeRefused, services.Conflict) as refusal:
-        messages.warning(request, say(refusal))
-        return
-    app = APP_NAMES[kind]
-    messages.success(request, pick(f"已保存{code.name}的{app[0]}收款码。", f"{code.name}'s {app[1]} code is saved."))
-
-
-def remove(request, paycode_id: int, **owner) -> None:
-    """Remove ``owner``'s code ``paycode_id``, saying why not as a message."""
-    from django.contrib import messages
-
-    from scoring import services
-    from scoring.access import spend_change
-    from scoring.lang import say
-
-    spend_change(**owner)
-    try:
-        services.remove_paycode(**owner, paycode_id=paycode_id)
-    except services.Conflict as conflict:
-        messages.warning(request, say(conflict))

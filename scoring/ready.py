@@ -26,7 +26,7 @@ class NoAnswer(Exception):
     pass
 
 
-def checks() -> dict[str, str]:
+def probes() -> dict[str, str]:
     results = {"database": _run("database", lambda: database(connections["default"]))}
     for alias in settings.CACHES:  # the shared cache, and the budgets' Redis
         if isinstance(store := caches[alias], RedisCache):
@@ -35,10 +35,10 @@ def checks() -> dict[str, str]:
     return results
 
 
-def _run(name: str, check) -> str:
+def _run(name: str, probe) -> str:
     started = time.monotonic()
     try:
-        check()
+        probe()
     except Exception as error:
         took = time.monotonic() - started
         log.warning("readiness: %s failed after %.2f s: %s: %s", name, took, type(error).__name__, error)

@@ -1,4 +1,4 @@
-"""The replay: a game's hands through the engine (``Replay``) and the same kept in its rows (``StoredReplay``).
+"""The replay: a game's hands through the engine (``Replay``) and the same stored in its rows (``StoredReplay``).
 
 Both satisfy one read model (docs/glossary.md); every write recomputes what it changes under the game's row lock."""
 
@@ -357,7 +357,7 @@ def played(game: Game) -> set[str]:
 
 
 def who_played(game: Game) -> list[tuple[str, object]]:
-    """(name, points) of the people in the evening's money, in order of first appearance (README.md, "At the table")."""
+    """(name, points) of the people in the evening's money, in order of first appearance (docs/manual.md, "At the table")."""
     state, _next = table(game)
     keys = played(game) or {key(name) for name in state.seating}
     return [person for person in state.people() if key(person[0]) in keys]

@@ -95,6 +95,27 @@ def views_app(name: str) -> str | None:
     return ".".join(parts[: parts.index("views")]) if "views" in parts[1:] else None
 
 
+def feature_apps() -> list[str]:
+    """The feature apps of settings.INSTALLED_APPS (the core, ``scoring``, is none), longest first."""
+    from django.conf import settings
+
+    return sorted((app for app in settings.INSTALLED_APPS if app.startswith("scoring.")), key=len, reverse=True)
+
+
+def app_of(name: str, apps: list[str]) -> str | None:
+    """The feature app a module lies in, or None for the core."""
+    return next((app for app in apps if name == app or name.startswith(app + ".")), None)
+
+
+def app_graph(graph: dict[str, set[str]], apps: list[str]) -> dict[str, set[str]]:
+    """The modules' imports grouped by feature app: app → the other feature apps it imports."""
+    grouped: dict[str, set[str]] = {app: set() for app in apps}
+    for name, targets in graph.items():
+        if (app := app_of(name, apps)) is not None:
+            grouped[app] |= {app_of(target, apps) for target in targets} - {None, app}
+    return grouped
+
+
 def routed_views():
     """Every function a URL pattern of the project routes to, decorators unwrapped."""
 
@@ -132,6 +153,39 @@ def test_a_circle_is_any_strongly_connected_component():
 
 def test_no_import_circles():
     assert circles(import_graph()) == []
+
+
+def test_the_app_graph_groups_modules_by_app_and_finds_their_circles():
+    apps = ["scoring.a", "scoring.b", "scoring.c"]
+    graph = {
+        "scoring.a.views": {"scoring.b.pages", "scoring.models"},
+        "scoring.b.pages": {"scoring.b.presenters"},
+        "scoring.b.presenters": {"scoring.c"},
+        "scoring.c": {"scoring.a.listing"},
+        "scoring.a.listing": set(),
+        "scoring.models": set(),
+    }
+    grouped = app_graph(graph, apps)
+    assert grouped == {"scoring.a": {"scoring.b"}, "scoring.b": {"scoring.c"}, "scoring.c": {"scoring.a"}}
+    assert circles(grouped) == [apps]
+    assert circles(app_graph({**graph, "scoring.c": set()}, apps)) == []
+
+
+def test_no_circle_of_imports_between_feature_apps():
+    """Grouped by app, the imports form no circle: what two apps share lives in the core or in one of them."""
+    assert circles(app_graph(import_graph(), feature_apps())) == []
+
+
+def test_no_views_module_imports_another():
+    """A views module imports pages, presenters and the core, never another views module, its own app's or not."""
+    crossing = [
+        f"{name} imports {target}"
+        for name, targets in import_graph().items()
+        if views_app(name)
+        for target in sorted(targets)
+        if views_app(target)
+    ]
+    assert crossing == []
 
 
 def test_no_app_views_import_another_apps_views():
@@ -188,3 +242,73 @@ def _engine(parts: list[str]) -> bool:
     if parts[:2] == ["scoring", "engine"]:
         return True
     return parts[:2] == ["scoring", "rulesets"] and (len(parts) == 2 or parts[3:4] == ["engine"])
+
+
+MAX_MODULE_LINES = 500
+
+
+def test_no_module_under_scoring_is_over_500_lines():
+    """A module past 500 lines holds several things: split it (as scoring/services/ is)."""
+    sizes = {name: len(path.read_text(encoding="utf-8").splitlines()) for name, path in MODULES.items()}
+    assert {name: lines for name, lines in sizes.items() if lines > MAX_MODULE_LINES} == {}
+
+
+# One name per thing (docs/glossary.md, "Words kept to one meaning"): "check" is only 核对, "carry"
+# only the 牌友圈's carry-over (结转), "kept" only a hand the phone keeps offline.
+ONE_MEANING = {
+    "check": {
+        # 核对, and what its pages and rows call it
+        "CHECKED",
+        "CHECKS_TEMPLATE",
+        "CHECK_FIELDS",
+        "CheckForm",
+        "HandCheck",
+        "HandChecks",
+        "RowChecks",
+        "_checks",
+        "check",
+        "check_hand",
+        "checks",
+        "checks_of",
+        "checks_required",
+        "checks_required_field",
+        "handchecks",
+        "mine_check",
+        "not_checked",
+        "not_checked_words",
+        "restored_checks",
+        "row_checks",
+        "sort_checks",
+        # Django's and the standard library's own names, and an HTML checkbox's state
+        "CheckConstraint",
+        "health_check_done",
+        "runtime_checkable",
+        "checked",
+    },
+    "carr": {"carry", "carry_paid", "carry_plan", "carry_undo", "group_carry"},
+    "kept": {"KEPT_SALT", "Kept", "kept", "kept_stamp", "kept_table", "drop_kept_hand", "seat_kept_the_deal"},
+}
+
+
+def names_containing(word: str) -> dict[str, set[str]]:
+    """Every identifier under scoring/ (its migrations aside) holding ``word``, with the files it is in."""
+    import tokenize
+
+    found: dict[str, set[str]] = {}
+    for name, path in MODULES.items():
+        if ".migrations." in name:
+            continue
+        with path.open("rb") as source:
+            for token in tokenize.tokenize(source.readline):
+                if token.type == tokenize.NAME and word in token.string.lower():
+                    found.setdefault(token.string, set()).add(name)
+    return found
+
+
+def test_each_of_the_double_words_names_one_thing():
+    strays = {
+        word: {name: sorted(files) for name, files in names_containing(word).items() if name not in allowed}
+        for word, allowed in ONE_MEANING.items()
+    }
+    assert strays == {"check": {}, "carr": {}, "kept": {}}
+    assert "validate_win" in names_containing("validate")  # the rulesets' rules of what may win

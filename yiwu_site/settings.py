@@ -1,4 +1,4 @@
-"""One settings file, read from the environment (README.md's "Operating it" lists every variable)."""
+"""One settings file, read from the environment (docs/deploy.md "Settings" lists every variable)."""
 
 import os
 import tempfile
@@ -137,7 +137,7 @@ TEMPLATES = [
     },
 ]
 
-# Unset or empty: SQLite in the project folder (README, "Operating it").
+# Unset or empty: SQLite in the project folder (docs/deploy.md, "Settings").
 DATABASE_URL = os.environ.get("DATABASE_URL", "").strip() or f"sqlite:///{BASE_DIR / 'db.sqlite3'}"
 conn_max_age = env_int("DJANGO_CONN_MAX_AGE", 60)
 try:
@@ -242,7 +242,7 @@ PASSWORD_HASHERS = (
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-# Behind a reverse proxy that terminates HTTPS (README, deployment).
+# Behind a reverse proxy that terminates HTTPS (docs/deploy.md).
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # A balancer asks each app server for these over plain HTTP (docs/deploy.md, "Readiness").
 SECURE_REDIRECT_EXEMPT = [r"^(healthz|readyz)$"]

@@ -248,11 +248,11 @@ def answer_text(game, answer: dict) -> str:
 
 def use_links(game, record_url: str, q: Query, answer: dict) -> list[dict]:
     """「用这个记分」: one link (self-drawn, or the discarder known) or one per other player."""
-    module = game.plugin.form_side
+    form_side = game.plugin.form_side
     said = words(game)
 
     def url(discarder):
-        data = module.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
+        data = form_side.initial(hand_entry(game.ruleset, answer, q.winner, discarder), None)
         return f"{record_url}?{urlencode(data, doseq=True)}"
 
     def use_with(seat):  # 「用这个记分（小李放铳）」

@@ -9,8 +9,8 @@ from django.views.decorators.csrf import csrf_exempt
 from scoring.access import TooManyAttempts, throttle
 from scoring.engine import ScoringError, score_game_or_error, settle_balances
 from scoring.engine.analyse import analyse_or_error
-from scoring.engine.errors import BilingualError, check_object
-from scoring.engine.hygiene import check_names, loads
+from scoring.engine.errors import BilingualError, validate_object
+from scoring.engine.hygiene import loads, validate_names
 
 JSON_DUMPS = {"ensure_ascii": False}
 
@@ -73,7 +73,7 @@ def _parse_balances(balances) -> dict[str, int]:
             "balances",
         )
     try:  # names show up on every transfer line: the contract's check for players' names
-        check_names(list(balances), field="balances")
+        validate_names(list(balances), field="balances")
     except ScoringError as error:
         raise SettleInputError(error.zh, error.en, "balances") from None
     for name, points in balances.items():
@@ -92,7 +92,7 @@ def _parse_balances(balances) -> dict[str, int]:
 
 
 def _parse_settle(body) -> tuple[dict[str, int], int]:
-    check_object(
+    validate_object(
         body, SETTLE_FIELDS, "请求应为 JSON 对象", "The request must be a JSON object", "body", SettleInputError
     )
     if "balances" not in body:

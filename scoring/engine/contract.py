@@ -1,8 +1,8 @@
 """The JSON contract (docs/contract.md): a game object in, the result object out."""
 
-from .errors import ScoringError, check_object
+from .errors import ScoringError, validate_object
 from .game import replay, score
-from .hygiene import MAX_NAME, check_names
+from .hygiene import MAX_NAME, validate_names
 from .points import to_json
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from .seating import OUTCOME, is_seating, seat
@@ -16,8 +16,8 @@ MAX_HANDS = 2_000  # a long evening is under 100 hands
 MAX_PEOPLE = 16
 
 
-def _check_game(game) -> Ruleset:
-    check_object(game, GAME_FIELDS, "牌局应为 JSON 对象", "The game must be a JSON object", "game")
+def _validate_game(game) -> Ruleset:
+    validate_object(game, GAME_FIELDS, "牌局应为 JSON 对象", "The game must be a JSON object", "game")
     ruleset = get_ruleset(game.get("ruleset", DEFAULT_RULESET))
     seats = ruleset.seats
     first = game.get("first_dealer", 0)
@@ -37,7 +37,7 @@ def _check_game(game) -> Ruleset:
             "players",
         )
     if players is not None:
-        check_names(players)
+        validate_names(players)
     hands = game.get("hands")
     if not isinstance(hands, list):
         raise ScoringError("hands 应为一局一局的列表", "hands must be a list of hands", "hands")
@@ -63,7 +63,7 @@ def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
         raise ScoringError("corrections 应为列表", "corrections must be a list", "corrections")
     fixes: dict[int, tuple[int, int]] = {}
     for item in raw:
-        check_object(item, CORRECTION_FIELDS, "更正应为 JSON 对象", "A correction must be an object", "corrections")
+        validate_object(item, CORRECTION_FIELDS, "更正应为 JSON 对象", "A correction must be an object", "corrections")
         hand, dealer, streak = item.get("hand"), item.get("dealer"), item.get("streak")
         if not (
             _whole(hand, max(fixes, default=-1) + 1, hands - 1)
@@ -83,7 +83,7 @@ def corrections(game, seats: int) -> dict[int, tuple[int, int]]:
 
 def score_game(game, max_people: int = MAX_PEOPLE) -> dict:
     """The contract's output for ``game`` (``people`` when it names its players); ``ScoringError`` on bad input."""
-    ruleset = _check_game(game)
+    ruleset = _validate_game(game)
     rules = ruleset.parse_rules(game.get("rules", {}))
     fixes = corrections(game, ruleset.seats)
     players = game.get("players")
@@ -109,7 +109,7 @@ def seat_kept_the_deal(game: dict) -> dict:
     """``game`` with each seating lacking ``dealer`` given the dealing seat, so a file written when the
     deal stayed at its seat scores as it did; a game that does not score comes back unchanged."""
     try:
-        ruleset = _check_game(game)
+        ruleset = _validate_game(game)
         rules = ruleset.parse_rules(game.get("rules", {}))
         fixes = corrections(game, ruleset.seats)
         if game.get("players") is None:

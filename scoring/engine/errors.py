@@ -56,7 +56,7 @@ class ScoringError(BilingualError):
         }
 
 
-def check_object(raw, allowed: frozenset, zh: str, en: str, field: str, error=None) -> dict:
+def validate_object(raw, allowed: frozenset, zh: str, en: str, field: str, error=None) -> dict:
     """``raw`` if a JSON object of only ``allowed`` keys, else the error naming the first unknown one."""
     error = error or ScoringError
     if not isinstance(raw, dict):

@@ -2,7 +2,7 @@
 
 from .errors import ScoringError
 from .ruleset import Ruleset
-from .seating import SeatingEntry, check_room, seat
+from .seating import SeatingEntry, seat, validate_room
 
 LIMIT = 10**12  # no amount or running total may reach this in size
 
@@ -21,7 +21,7 @@ def _too_big(totals: list, result) -> bool:
 def score(ruleset: Ruleset, rules, state, hand, max_people: int | None = None):
     """Score one hand in ``state`` and advance ``state``, which is untouched on an error."""
     if max_people is not None and type(hand) is SeatingEntry:
-        check_room(state, hand, max_people)
+        validate_room(state, hand, max_people)
     result = ruleset.score_hand(rules, state, hand)
     if _too_big(state.totals, result):
         raise ScoringError(

@@ -41,7 +41,7 @@ def _bad(name: str, zh: str, en: str) -> ScoringError:
     return ScoringError(f"规则 {name}：{zh}", f"Rule {name}: {en}", field=name)
 
 
-def _check_int(info: RuleInfo, value, name: str) -> int:
+def _validate_int(info: RuleInfo, value, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise _bad(name, "应为整数", "must be a whole number")
     if not info.minimum <= value <= info.maximum:
@@ -51,7 +51,7 @@ def _check_int(info: RuleInfo, value, name: str) -> int:
     return value
 
 
-def check_value(info: RuleInfo, value):
+def validate_value(info: RuleInfo, value):
     """``value`` if it suits ``info``, else a ``ScoringError`` naming the rule."""
     if info.kind == "bool":
         if not isinstance(value, bool):
@@ -68,19 +68,19 @@ def check_value(info: RuleInfo, value):
         for key, number in value.items():
             if key not in info.keys:
                 raise _bad(info.name, f"未知的项：{shown(key)}", f"unknown entry: {shown(key)}")
-            _check_int(info, number, f"{info.name}.{key}")
+            _validate_int(info, number, f"{info.name}.{key}")
         return dict(value)
     if info.kind == "list":
         count = len(info.entries)
         if not isinstance(value, list | tuple) or len(value) != count:
             raise _bad(info.name, f"应为 {count} 个整数的列表", f"must be a list of {count} whole numbers")
         return tuple(
-            _check_int(info, number, f"{info.name}.{key}")
+            _validate_int(info, number, f"{info.name}.{key}")
             for (key, *_), number in zip(info.entries, value, strict=True)
         )
     if info.kind == "cap" and value is None:
         return None
-    return _check_int(info, value, info.name)
+    return _validate_int(info, value, info.name)
 
 
 def parse_rules(raw, defaults, rule_info: dict[str, RuleInfo]):
@@ -92,5 +92,5 @@ def parse_rules(raw, defaults, rule_info: dict[str, RuleInfo]):
         info = rule_info.get(name)
         if info is None:
             raise ScoringError(f"未知的规则：{shown(name)}", f"Unknown rule: {shown(name)}", field=shown(name))
-        overrides[name] = check_value(info, value)
+        overrides[name] = validate_value(info, value)
     return replace(defaults, **overrides)

@@ -96,7 +96,7 @@ def loads(raw: bytes):
     return data
 
 
-def check_text(text, *, limit: int, field: str, what: tuple[str, str]) -> str:
+def validate_text(text, *, limit: int, field: str, what: tuple[str, str]) -> str:
     """``text`` if a string of 1–``limit`` characters, not only spaces, with no bad character; else ``ScoringError``."""
     zh, en = what
     if not isinstance(text, str) or not text.strip() or len(text) > limit:
@@ -112,10 +112,10 @@ def check_text(text, *, limit: int, field: str, what: tuple[str, str]) -> str:
     return text
 
 
-def check_names(names: list, *, field: str = "players") -> list[str]:
+def validate_names(names: list, *, field: str = "players") -> list[str]:
     seen = set()
     for name in names:
-        check_text(name, limit=MAX_NAME, field=field, what=("名字", "Names"))
+        validate_text(name, limit=MAX_NAME, field=field, what=("名字", "Names"))
         if name.strip() in seen:
             raise ScoringError(
                 f"玩家的名字不能重复：{shown(name)}", f"Two players have the same name: {shown(name)}", field

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .errors import ScoringError, unknown_field
-from .hygiene import check_text
+from .hygiene import validate_text
 from .payment import BasePayment
 from .points import fmt, norm, to_json
 
@@ -104,7 +104,7 @@ def parse(raw: dict, seats: int, halves: bool) -> ManualHand:
         raise _err(
             f"手动记分需要说明（1-{MAX_NOTE} 字）", f"A manual hand needs a note of 1-{MAX_NOTE} characters", "note"
         )
-    check_text(note, limit=MAX_NOTE, field="note", what=("说明", "The note"))
+    validate_text(note, limit=MAX_NOTE, field="note", what=("说明", "The note"))
     dealer = raw.get("dealer")
     if "dealer" in raw and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats):
         raise _err(f"dealer 应为座位号 0-{seats - 1}", f"dealer must be a seat 0-{seats - 1}", "dealer")

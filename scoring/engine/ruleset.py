@@ -2,11 +2,11 @@
 
 Code outside a ruleset's folder asks its ``Ruleset`` and never names its code; the registry fills on
 first use, so importing the engine imports no ruleset. A package offers, by conventional names:
-- ``Rules`` (frozen, ``to_dict()``), ``RULE_INFO``, ``parse_rules(raw)`` (a game-level ``ScoringError``);
-- ``parse_hand(raw)`` (``ScoringError`` with the offending ``field``);
-- ``TableState`` (``new_state``, ``state_from_dict``), ``score_hand(rules, state, hand)`` (leaves
-  ``state`` alone) and ``advance(rules, state, hand, result)``;
-- ``formula(why, zh, names)``, ``why`` as the replay made it or as JSON gave it back (lists);
+- ``rules.py``: ``Rules`` (frozen, ``to_dict()``), ``RULE_INFO``, ``parse_rules(raw)`` (a game-level ``ScoringError``);
+- ``hands.py``: ``parse_hand(raw)`` (``ScoringError`` with the offending ``field``);
+- ``score.py``: ``TableState`` (``new_state``, ``state_from_dict``), ``score_hand(rules, state, hand)``
+  (leaves ``state`` alone) and ``advance(rules, state, hand, result)``;
+- ``explain.py``: ``formula(why, zh, names)``, ``why`` as ``score_hand`` made it or as JSON gave it back (lists);
 - optionally ``analyser`` (its 算牌, docs/analysis.md) and ``after_seating`` (its bets end on a
   change of people, docs/contract.md "People and seats").
 ``register`` adds the manual hand (``manual.py``) and the seating entry (``seating.py``) to every one.
@@ -133,7 +133,7 @@ def register_package(
     package: str,
     rules,
     hands,
-    replay,
+    score,
     explain,
     analyser=None,
     halves=False,
@@ -155,10 +155,10 @@ def register_package(
         default_preset=rules.DEFAULT_PRESET,
         parse_rules=rules.parse_rules,
         parse_hand=hands.parse_hand,
-        new_state=_new_state(replay.TableState),
-        state_from_dict=replay.TableState.from_dict,
-        score_hand=replay.score_hand,
-        advance=replay.advance,
+        new_state=_new_state(score.TableState),
+        state_from_dict=score.TableState.from_dict,
+        score_hand=score.score_hand,
+        advance=score.advance,
         formula=explain.formula,
         why_to_json=why_to_json,
         halves=halves,

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
 from .errors import ScoringError, shown, unknown_field
-from .hygiene import check_names
+from .hygiene import validate_names
 from .points import from_json, norm, to_json
 
 OUTCOME = "seating"
@@ -61,7 +61,7 @@ def parse(raw: dict, seats: int) -> SeatingEntry:
         raise ScoringError(
             f"换人/换位需要 {seats} 个名字，按座位顺序", f"A seating needs {seats} names, in seat order", "players"
         )
-    check_names(players)
+    validate_names(players)
     dealer = raw.get("dealer")
     if "dealer" in raw and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < seats):
         raise ScoringError(f"dealer 应为座位号 0-{seats - 1}", f"dealer must be a seat 0-{seats - 1}", "dealer")
@@ -175,7 +175,7 @@ def next_deal(state: Seated, hand: SeatingEntry) -> tuple[int, int]:
     return dealer, state.streak if now[dealer] == dealing else 0
 
 
-def check_room(state, hand: SeatingEntry, limit: int) -> None:
+def validate_room(state, hand: SeatingEntry, limit: int) -> None:
     """At most ``limit`` people ever; a seating bringing nobody new is never refused (a lowered limit plays on)."""
     if not isinstance(state, Seated):
         return

@@ -2,65 +2,34 @@
 
 Standings count settled games only, in 元 as each settlement rounded them (抹零 included, the table
 fee left out), so they sum to zero per game. The writes, and the reads they check under their
-locks, are scoring/services.py's and scoring/circle.py's."""
+locks, are in scoring/services/ and scoring/circle.py."""
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from django.conf import settings
-from django.core.exceptions import PermissionDenied
 from django.db.models import Q
-from django.http import Http404, HttpRequest
+from django.http import HttpRequest
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from scoring import device
-from scoring.access import missed, well_formed
 from scoring.circle import (
     GroupConflict,
     Owed,
     free_transfers,
-    last_game,
     names_at,
     net,
+    netted_fewest,
     people_with_totals,
-    seating_of,
     transfer_names,
 )
 from scoring.engine.money import points_to_fen
 from scoring.engine.points import from_json
 from scoring.engine.seating import key
-from scoring.engine.transfers import proven_fewest
-from scoring.forms import answers_for
-from scoring.lang import pick
 from scoring.models import Game, Group, SettleUp, SettleUpTransfer
 from scoring.replay import ReplayError, who_played
 from scoring.stats import new_tally
 
 PERIODS = ("week", "month", "all")
-
-
-def find_group(request: HttpRequest, token: str) -> Group:
-    """The group ``token`` opens (edit or view link), or 404 (and a wrong token counted)."""
-    group = Group.objects.filter(Q(edit_token=token) | Q(view_token=token)).first() if well_formed(token) else None
-    if group is None:
-        missed(request)
-        raise Http404(_("没有这个牌友圈"))
-    return group
-
-
-def load_group(request: HttpRequest, token: str) -> tuple[Group, bool]:
-    """The group a link opens, and whether the link may change it."""
-    group = find_group(request, token)
-    return group, group.edit_token == token
-
-
-def writable_group(request: HttpRequest, token: str) -> Group:
-    """The group an edit link opens; a view link gets the 403 page."""
-    group, can_edit = load_group(request, token)
-    if not can_edit:
-        raise PermissionDenied(_("只读链接不能修改牌友圈。"))
-    return group
 
 
 def my_groups(request: HttpRequest) -> list[tuple[Group, str]]:
@@ -87,60 +56,12 @@ def group_token_for(request: HttpRequest, group: Group) -> str:
     return group.view_token
 
 
-def page_inputs(request: HttpRequest, game: Game) -> list:
-    """What the game page's 牌友圈 box adds to its cache key, so one phone's group edit link never shows on another's page."""
-    inputs: list = [device.remembered_groups(request)]
-    user = request.user
-    if user.is_authenticated:
-        inputs.append(list(Group.objects.filter(owner=user).values_list("pk", "name")))
-    if game.group_id is not None:
-        inputs.append(Group.objects.filter(pk=game.group_id).values_list("name", flat=True).first())
-    return inputs
-
-
 def game_token(game: Game, can_edit: bool) -> str:
     """A group's edit link opens its games' edit links; its view link, their view links."""
     return game.edit_token if can_edit else game.view_token
 
 
 # -- the roster and the games -------------------------------------------------------------------
-
-
-def roster_full(left: list[str]) -> str:
-    """What a write says when the roster had no room for ``left`` (the game itself is kept)."""
-    limit, names = settings.MAX_PEOPLE_PER_GROUP, "、".join(left)
-    return pick(
-        f"牌友圈名单已满（最多 {limit} 人）：{names} 没有加进名单。可以在牌友圈页删掉不来的人。",
-        f"The group's roster is full (at most {limit} people): {', '.join(left)} not added. "
-        "Remove people who no longer come on the group page.",
-    )
-
-
-def new_game_names(group: Group, seats: int) -> list[str]:
-    """A new group game's names: the last game's people in their seats if it had as many, else the roster's first."""
-    last = last_game(group)
-    if last is not None and last.plugin.seats == seats:
-        return seating_of(last)
-    return group.roster[:seats]
-
-
-def new_game_initial(group: Group | None, ruleset) -> dict:
-    """The new-game form's answers in ``group``: its names and, for the same ruleset, the last game's rules and 打几圈."""
-    if group is None:
-        return {}
-    initial = {f"name{seat}": name for seat, name in enumerate(new_game_names(group, ruleset.seats))}
-    initial["checks_required"] = group.checks_required
-    last = last_game(group)
-    if last is not None and last.ruleset == ruleset.code:
-        initial.update(answers_for(ruleset, last.rules, last.round_length))
-    return initial
-
-
-def offer_roster(form, group: Group | None) -> None:
-    """The new-game form's name fields suggest the roster (``<datalist id="roster">``)."""
-    if group is not None:
-        for field in form.name_fields():
-            field.field.widget.attrs["list"] = "roster"
 
 
 # -- standings ----------------------------------------------------------------------------------
@@ -273,7 +194,7 @@ def _open_settle_ups(group: Group):
 
 
 @dataclass
-class Plan:
+class SettleUpPlan:
     """A settle-up before it is made: the transfers it takes in and the netted ones it makes."""
 
     parts: list[Owed]
@@ -288,31 +209,22 @@ class Plan:
         return ",".join(str(o.transfer.pk) for o in self.parts)
 
 
-def netted_fewest(transfers) -> bool:
-    """Whether netted ``transfers`` (payer, payee, 分) are the proven fewest, from their balances."""
-    balances: dict[str, int] = {}
-    for payer, payee, fen in transfers:
-        balances[key(payer)] = balances.get(key(payer), 0) - fen
-        balances[key(payee)] = balances.get(key(payee), 0) + fen
-    return proven_fewest(balances.values())
-
-
-def carry_plan(group: Group, game: Game) -> Plan | None:
+def carry_plan(group: Group, game: Game) -> SettleUpPlan | None:
     """Every unpaid group transfer between ``game``'s people, netted; None without an earlier one or under two."""
     people = {key(name) for name in names_at(game)}
     parts = [o for o in free_transfers(group) if key(o.payer) in people and key(o.payee) in people]
     if len(parts) < 2 or all(o.game.pk == game.pk for o in parts):
         return None
-    return Plan(parts, net(parts))
+    return SettleUpPlan(parts, net(parts))
 
 
-def group_plan(group: Group) -> Plan | None:
+def group_plan(group: Group) -> SettleUpPlan | None:
     """Every unpaid transfer of the group netted (「一起结清」), or None with fewer than two."""
     parts = free_transfers(group)
     if len(parts) < 2:
         return None
     try:
-        return Plan(parts, net(parts))
+        return SettleUpPlan(parts, net(parts))
     except GroupConflict:
         return None
 
@@ -385,18 +297,3 @@ def balances_by_person(owed: list[Owed], settle_ups: list[OpenSettleUp]) -> list
                 add(t.payer, -t.amount_fen)
                 add(t.payee, t.amount_fen)
     return sorted(((names[k], fen) for k, fen in total.items() if fen), key=lambda item: (-item[1], item[0]))
-
-
-def together_at(game: Game) -> tuple[list[str], list[tuple[str, str, int]]] | None:
-    """The 一起结清 made at ``game`` (earlier evenings' 月-日 and the netted transfers), or None if settled alone."""
-    settle_up = (
-        SettleUp.objects.filter(game=game)
-        .prefetch_related("transfers", "parts__transfer__settlement__game")
-        .order_by("-created_at", "-pk")
-        .first()
-    )
-    if settle_up is None:
-        return None
-    days = sorted({p.transfer.settlement.game.created_at for p in settle_up.parts.all()} - {game.created_at})
-    dates = [f"{timezone.localtime(day):%m-%d}" for day in days]
-    return dates, [(t.payer, t.payee, t.amount_fen) for t in settle_up.transfers.all()]

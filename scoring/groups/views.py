@@ -15,15 +15,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
 
-from scoring import circle, device, paycodes, services
+from scoring import circle, device, paycode_requests, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, checks_required_field, no_control_characters, refusal
 from scoring.groups import evenings
 from scoring.lang import say
+from scoring.links import lan_base, qr_svg
+from scoring.listing import lines
 from scoring.models import Group, PayCode
-from scoring.records.listing import lines
-from scoring.table.pages import lan_base, qr_svg
 
 GAMES_PAGE = 20
 SEPARATORS = re.compile(r"[\n,，、;；]+")
@@ -83,7 +83,7 @@ def new_group(request: HttpRequest) -> HttpResponse:
         left = services.join_group(game, group) if game is not None else []
         messages.success(request, _("已建好牌友圈「%(name)s」。") % {"name": group.name})
         if left:
-            messages.warning(request, evenings.roster_full(left))
+            messages.warning(request, circle.roster_full(left))
         response = redirect("group", token=group.edit_token)
         device.remember_group(request, response, group.edit_token)
         return response
@@ -100,7 +100,7 @@ def _period(request: HttpRequest) -> str:
 
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """The group: 再来一局, standings, what is still owed, the games (``?archived=1`` the archived) and the roster."""
-    group, can_edit = evenings.load_group(request, token)
+    group, can_edit = circle.load_group(request, token)
     standing = standings_context(request, group, can_edit)
     listed = games_context(request, group, can_edit)
     owed = owed_context(group, can_edit)
@@ -128,8 +128,12 @@ def group_page(request: HttpRequest, token: str) -> HttpResponse:
 
 def paycode_context(group: Group) -> dict:
     """The group's 收款码: under its settle-ups' transfers, listed by the roster, added there."""
-    codes = paycodes.codes_by_person(group=group)
-    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, group.roster), "paycode_people": group.roster}
+    codes = paycode_requests.codes_by_person(group=group)
+    return {
+        "paycodes": codes,
+        "paycode_list": paycode_requests.listed(codes, group.roster),
+        "paycode_people": group.roster,
+    }
 
 
 def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
@@ -169,7 +173,7 @@ def owed_context(group: Group, can_edit: bool) -> dict:
 
 def share(request: HttpRequest, token: str) -> HttpResponse:
     """邀请: the group's links and QR codes; the view link hands out only the view link."""
-    group, can_edit = evenings.load_group(request, token)
+    group, can_edit = circle.load_group(request, token)
     base = lan_base(request)
 
     def absolute(path: str) -> str:
@@ -183,7 +187,7 @@ def share(request: HttpRequest, token: str) -> HttpResponse:
 
 def person(request: HttpRequest, token: str) -> HttpResponse:
     """A person's page (``?name=``): standings, their evenings, newest first, and what they owe or are owed."""
-    group, can_edit = evenings.load_group(request, token)
+    group, can_edit = circle.load_group(request, token)
     name = request.GET.get("name", "").strip()
     nights = evenings.evenings(group, can_edit)
     theirs = [(e, e.night_of(name)) for e in nights if name and e.night_of(name) is not None]
@@ -226,7 +230,7 @@ def person_owed(group: Group, name: str) -> dict:
 @require_POST
 def again(request: HttpRequest, token: str) -> HttpResponse:
     """再来一局: the next game, opened at once (``draw=1``: seats drawn at random)."""
-    group = evenings.writable_group(request, token)
+    group = circle.writable_group(request, token)
     if circle.last_game(group) is None:
         messages.warning(request, _("这个牌友圈还没有牌局：先开一局。"))
         return redirect(reverse("new-game") + f"?group={group.edit_token}")
@@ -243,7 +247,7 @@ def again(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def edit_roster(request: HttpRequest, token: str) -> HttpResponse:
     """改名单: the group's name and roster as typed."""
-    group = evenings.writable_group(request, token)
+    group = circle.writable_group(request, token)
     form = GroupForm(request.POST)
     if not form.is_valid():
         messages.warning(request, refusal(form))
@@ -279,7 +283,7 @@ def group_game(request: HttpRequest, token: str):
 @require_POST
 def settle_up(request: HttpRequest, token: str) -> HttpResponse:
     """一起结清 from the group page: the unpaid transfers it showed, netted."""
-    group = evenings.writable_group(request, token)
+    group = circle.writable_group(request, token)
     ids = evenings.parse_ids(request.POST.get("ids", ""))
     spend_change(group=group)
     said(request, lambda: services.settle_together(group, ids), _("已合并成最少的转账，付了就点「标为已付」。"))
@@ -289,7 +293,7 @@ def settle_up(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     """已付 on a settle-up's transfer, from the group page."""
-    group = evenings.writable_group(request, token)
+    group = circle.writable_group(request, token)
     spend_change(group=group)
     said(request, lambda: services.settle_up_paid(group, transfer_id, request.POST.get("paid") == "1"))
     return redirect("group", token=token)
@@ -298,7 +302,7 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
 @require_POST
 def undo(request: HttpRequest, token: str, settle_up_id: int) -> HttpResponse:
     """撤销一起结清, from the group page."""
-    group = evenings.writable_group(request, token)
+    group = circle.writable_group(request, token)
     spend_change(group=group)
     said(request, lambda: services.undo_settle_up(group, settle_up_id), UNDONE)
     return redirect("group", token=token)
@@ -310,12 +314,12 @@ def game_group(request: HttpRequest, token: str) -> HttpResponse:
     game = writable_game(request, token)
     group_token = request.POST.get("group", "")
     if group_token:
-        group = evenings.writable_group(request, group_token)
+        group = circle.writable_group(request, group_token)
         spend_change(game=game)  # 429 past the game's changes per minute
         left = services.join_group(game, group)
         messages.success(request, _("已加入牌友圈「%(name)s」。") % {"name": group.name})
         if left:
-            messages.warning(request, evenings.roster_full(left))
+            messages.warning(request, circle.roster_full(left))
     else:
         spend_change(game=game)
         services.join_group(game, None)
@@ -362,20 +366,20 @@ def _back_to_codes(token: str):
 @require_POST
 def add_paycode(request: HttpRequest, token: str) -> HttpResponse:
     """A roster person's 收款码, kept for every evening of the group (only its address)."""
-    paycodes.upload(request, group=evenings.writable_group(request, token))
+    paycode_requests.upload(request, group=circle.writable_group(request, token))
     return _back_to_codes(token)
 
 
 @require_POST
 def remove_paycode(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
-    paycodes.remove(request, paycode_id, group=evenings.writable_group(request, token))
+    paycode_requests.remove(request, paycode_id, group=circle.writable_group(request, token))
     return _back_to_codes(token)
 
 
 def paycode_png(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
     """A group's code as a PNG (view link too: the payers need it)."""
-    group, _can_edit = evenings.load_group(request, token)
+    group, _can_edit = circle.load_group(request, token)
     found = PayCode.objects.filter(pk=paycode_id, group=group).first()
     if found is None:
         raise Http404(_("没有这个收款码"))
-    return paycodes.served_png(request, found)
+    return paycode_requests.served_png(request, found)

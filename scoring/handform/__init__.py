@@ -24,7 +24,7 @@ what the ruleset has (the defaults are a plain win or draw with no bets). The co
   下子) or None, ``prefill(data, pending, state, rules)``: an entry's answers with the bets
   placed there, and ``change_bet(pending, state, rules, *, bet, seat, amount, on)``: one placed
   or taken back (``BetRefused`` when the rules do not allow it);
-- ``placed_bets(entry, state, rules)``, ``carry_bets(entry, bets, state, rules)`` and
+- ``placed_bets(entry, state, rules)``, ``move_bets(entry, bets, state, rules)`` and
   ``merge_pending(pending, bets)``: the bets placed before a hand, kept by a void for the next
   hand that stands (or the next one recorded);
 - ``RULES_TEMPLATE`` and ``rules_context(rules)``: the ruleset's part of the rules page;
@@ -51,3 +51,9 @@ def form_side_of(game, data) -> FormSide:
     if manual.is_manual(data):
         return manual.MANUAL
     return SEATING if is_seating(data) else form_side_for(game)
+
+
+def hand_title(game, entry: dict, result=None, names: list[str] | None = None, form_side=None) -> str:
+    """A hand's title in the ruleset's words (南家 自摸 ×2, 流局), with ``names`` (the first seating by default);
+    ``form_side``: the entry's, when the caller has it already."""
+    return (form_side or form_side_of(game, entry)).title(names or game.players, entry, result)

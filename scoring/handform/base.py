@@ -255,7 +255,7 @@ class FormSide:
     def placed_bets(self, entry, state, rules) -> dict:
         return {}
 
-    def carry_bets(self, entry, bets, state, rules) -> dict | None:
+    def move_bets(self, entry, bets, state, rules) -> dict | None:
         """None: this hand cannot take bets placed before another (a void looks further on)."""
         return None
 

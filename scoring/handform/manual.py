@@ -56,7 +56,7 @@ def is_manual(data) -> bool:
     return bool(data) and data.get("outcome") == "manual"
 
 
-class ManualEntry(FormSide):
+class ManualFormSide(FormSide):
     Form = Form
     FIELD_OF = {"dealer": "next_dealer"}  # the field that shows a refusal of the contract's "dealer"
     TEMPLATE = "table/handform/manual.html"
@@ -86,4 +86,4 @@ class ManualEntry(FormSide):
         return text
 
 
-MANUAL = ManualEntry()
+MANUAL = ManualFormSide()

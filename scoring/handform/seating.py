@@ -6,7 +6,7 @@ from scoring.handform.base import FormSide
 from scoring.lang import pick
 
 
-class SeatingEntry(FormSide):
+class SeatingFormSide(FormSide):
     Form = None
 
     def title(self, names: list[str], entry: dict, result=None) -> str:
@@ -19,7 +19,7 @@ class SeatingEntry(FormSide):
         return text
 
 
-SEATING = SeatingEntry()
+SEATING = SeatingFormSide()
 
 
 def recordable(entry: FormSide) -> bool:

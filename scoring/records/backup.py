@@ -12,12 +12,12 @@ from scoring import services
 from scoring.engine import ScoringError
 from scoring.engine.contract import corrections
 from scoring.engine.points import fmt, from_json, to_json
+from scoring.handform import hand_title
 from scoring.lang import pick
 from scoring.models import Game, Hand, HandCheck, Settlement
 from scoring.people import people_in_order
-from scoring.records.backup_check import FORMAT, BackupError, read_backup
+from scoring.records.backup_reader import FORMAT, BackupError, read_backup
 from scoring.replay import ReplayView, table
-from scoring.table.presenters import hand_title
 
 # --- writing ------------------------------------------------------------------------------
 
@@ -41,7 +41,7 @@ def contract_game(ledger: ReplayView) -> dict:
     }
 
 
-def _check_record(check: HandCheck) -> dict:
+def _validate_record(check: HandCheck) -> dict:
     return {"person": check.person, "verdict": check.verdict, "note": check.note, "at": _when(check.at)}
 
 
@@ -64,7 +64,7 @@ def _hand_record(hand: Hand, checks: list[HandCheck]) -> dict:
             streak_fix=hand.streak_fix,
         )
     if checks:  # 核对 (format 4)
-        record["checks"] = [_check_record(c) for c in checks]
+        record["checks"] = [_validate_record(c) for c in checks]
     return record
 
 
@@ -121,7 +121,7 @@ def backup_text(ledger: ReplayView) -> str:
 # --- restoring -----------------------------------------------------------------------------
 
 
-def _check_voided(records: list[dict], ruleset, players: list[str]) -> None:
+def _validate_voided(records: list[dict], ruleset, players: list[str]) -> None:
     """A voided hand is only shown, so it must be readable and titled, but need not score where it stands."""
     game = Game(ruleset=ruleset.code, players=players)
     for record in records:
@@ -146,7 +146,7 @@ def _rows(records: list[dict], entries: list, fixes: dict) -> list[Hand]:
     for record in records:
         checks = record.get("checks", [])
         hand = Hand(**{k: v for k, v in record.items() if k != "checks"})
-        hand.kept_checks = [HandCheck(**check) for check in checks]  # saved once the hand is
+        hand.restored_checks = [HandCheck(**check) for check in checks]  # saved once the hand is
         if not hand.voided:
             index, hand.entry = next(standing)
             hand.dealer_fix, hand.streak_fix = fixes.get(index, (None, None))
@@ -163,7 +163,7 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
     """Create the game ``data`` describes; ``BackupError`` (nothing created) if ``backup`` cannot be restored."""
     saved = read_backup(data, ruleset, people=people_in_order(players, seatings_in(data)))
     if saved:
-        _check_voided(saved["hands"], ruleset, players)
+        _validate_voided(saved["hands"], ruleset, players)
     now = timezone.now()
     records = (
         saved["hands"]

@@ -8,14 +8,14 @@ from dataclasses import dataclass, field
 from django.utils import timezone
 from django.utils.html import escape
 
+from scoring import charts
+from scoring.charts import RED, clip, money_colour, running_totals_svg, width
+from scoring.circle import netted_fewest, together_at
 from scoring.engine.points import fmt, from_json
 from scoring.engine.transfers import NOT_FEWEST, proven_fewest
-from scoring.groups.evenings import netted_fewest, together_at
 from scoring.lang import chinese, pick
 from scoring.models import Game, Settlement
 from scoring.replay import all_nets
-from scoring.settle import charts
-from scoring.settle.charts import RED, clip, money_colour, running_totals_svg, width
 from scoring.yuan import money, rounding_words, won_or_lost, yuan_text
 
 WIDTH = 1080

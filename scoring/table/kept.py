@@ -127,7 +127,7 @@ def result_key(entry: dict, names: list[str]) -> tuple | None:
     return (entry.get("outcome"), entry.get("win_type"), *people, manual)
 
 
-class Check:
+class Hold:
     """``services.record_hand``'s ``hold`` for a kept hand: raises ``services.Held`` for the same hand or a changed score."""
 
     def __init__(self, entry: dict, kept: Kept, agreed: Agreed | None = None):

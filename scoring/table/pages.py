@@ -3,26 +3,23 @@
 import re
 from urllib.parse import urlencode
 
-import segno
-from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.http.request import split_domain_port
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django_htmx.http import push_url
 
-from scoring import device, services
+from scoring import circle, device, services
 from scoring.access import claim, load_game
 from scoring.forms import ASCII_DIGITS, ascii_int
-from scoring.groups import evenings
+from scoring.handform import hand_title
 from scoring.lang import say
 from scoring.models import Game
 from scoring.pagecache import game_stamp, render_page
 from scoring.people import person_nets
 from scoring.replay import PAGE_HANDS, RECENT_HANDS, ReplayError, stored_replay
-from scoring.table.presenters import game_context, hand_title
+from scoring.table.presenters import game_context
 
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
 # What a stale confirm's fresh preview leaves out of the form it re-asks.
@@ -114,20 +111,6 @@ def answers_url(request: HttpRequest) -> str:
     return f"{request.path}?{urlencode(query)}"
 
 
-LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
-
-
-def lan_base(request: HttpRequest, always: bool = False) -> str | None:
-    """The address friends' phones can open under ``make run`` (http://192.168.1.23:8000): for a page opened on the machine itself unless ``always``."""
-    addresses = getattr(settings, "LAN_ADDRESSES", [])
-    if not addresses:
-        return None
-    host, port = split_domain_port(request.get_host())
-    if not always and host not in LOCAL_HOSTS:
-        return None  # the phone already came by an address it can open
-    return f"http://{addresses[0]}:{port or request.get_port()}"
-
-
 def ledger_context(request: HttpRequest, game: Game, token: str, can_edit: bool, page: int | None) -> dict:
     """The page's ledger from the replay cache: two queries, however long the game."""
     limit, offset = (RECENT_HANDS, 0) if page is None else (PAGE_HANDS, (page - 1) * PAGE_HANDS)
@@ -157,7 +140,7 @@ def ledger_page(
     def context() -> dict:
         return {**ledger_context(request, game, token, can_edit, page), "here": here}
 
-    box = evenings.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
+    box = circle.page_inputs(request, game) if template == "table/game.html" else []  # its 牌友圈 box
     return render_page(request, template, [game_stamp(game), me, here, page, *box], context)
 
 
@@ -167,7 +150,3 @@ def game_response(request: HttpRequest, game: Game, token: str, can_edit: bool, 
     device.remember_game(request, response, token)
     claim(request, game, token)
     return response
-
-
-def qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(scale=6, border=2, dark="#000")

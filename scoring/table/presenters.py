@@ -14,7 +14,7 @@ from django.utils.safestring import SafeString, mark_safe
 from scoring import device, handchecks
 from scoring.engine import SEATS_ZH
 from scoring.engine.seating import is_seating, key
-from scoring.handform import form_side_for, form_side_of
+from scoring.handform import form_side_for, hand_title
 from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import CSRF_MARK, build
@@ -58,11 +58,6 @@ class HandRow:
     checked: list[str] = ()  # who of its players said 对 (核对): a ✓ by their name
 
 
-def hand_title(game: Game, entry: dict, result=None, names: list[str] | None = None) -> str:
-    """A hand's title in the ruleset's words (南家 自摸 ×2, 流局), with ``names`` (the first seating by default)."""
-    return form_side_of(game, entry).title(names or game.players, entry, result)
-
-
 def evening_people(game: Game) -> list[str]:
     """Everyone of the evening in order of first appearance, from the stored replay (no query)."""
     seatings = Seatings.of_game(game)
@@ -87,8 +82,9 @@ def hand_row(
     number: int | None = None,
     names: list[str] | None = None,
     people: list[str] | None = None,
+    form_side=None,
 ) -> HandRow:
-    """A hand as the list shows it, with ``names`` in seat order and its amounts in ``people``'s order."""
+    """A hand as the list shows it, with ``names`` in seat order and its amounts in ``people``'s order (``form_side``: its entry's, if known)."""
     names = list(names or game.players)
     seating = is_seating(hand.entry)
     nets = []
@@ -101,7 +97,7 @@ def hand_row(
     )
     dealer = names[result.dealer] if result and not seating else ""
     seated = [(translation.gettext(SEATS_ZH[s]), name) for s, name in enumerate(names)]
-    title = hand_title(game, hand.entry, result, names)
+    title = hand_title(game, hand.entry, result, names, form_side)
     streak = form_side_for(game).streak_text(result.streak) if result and not seating else ""
     return HandRow(hand, title, result, nets, payments, dealer, number, seated, seating, streak)
 
@@ -200,8 +196,8 @@ def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None 
 def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -> list[Tile]:
     """One tile per seat: who sits there now and their evening's total over every seat they sat in."""
     state = ledger.state if ledger else None
-    module = form_side_for(game)
-    marks = module.marks
+    form_side = form_side_for(game)
+    marks = form_side.marks
     names = list(state.seating) if state is not None else list(game.players)
     if state is not None:
         person = {key(name): total for name, total in state.people()}
@@ -209,12 +205,12 @@ def tiles(game: Game, totals: list, ledger: ReplayView | None, me: int | None) -
     return [
         Tile(
             seat=s,
-            wind=translation.gettext(module.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
+            wind=translation.gettext(form_side.wind(state, s) if state else SEATS_ZH[s]),  # 东 → E in English
             name=names[s],
             total=totals[s],
             dealer=state is not None and state.dealer == s,
             streak=state.streak if state else 0,
-            streak_text=module.streak_text(state.streak) if state else "",
+            streak_text=form_side.streak_text(state.streak) if state else "",
             marks=marks(state, s, game.pending) if state else [],
             me=me == s,
         )

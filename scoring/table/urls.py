@@ -1,6 +1,6 @@
 from django.urls import path
 
-from scoring.table.views import checks, edit, games, hands, seating, steps
+from scoring.table.views import checks, edit, games, hands, seating, steps, void
 
 urlpatterns = [
     path("", games.home, name="home"),
@@ -19,8 +19,8 @@ urlpatterns = [
     path("g/<str:token>/steps", steps.steps, name="steps"),
     path("g/<str:token>/seating", seating.seating, name="seating"),
     path("g/<str:token>/hand/<int:seq>/edit", edit.edit, name="edit-hand"),
-    path("g/<str:token>/hand/<int:seq>/void", edit.void, name="void-hand"),
+    path("g/<str:token>/hand/<int:seq>/void", void.void, name="void-hand"),
     path("g/<str:token>/hand/<int:seq>/check", checks.check, name="check-hand"),
-    path("g/<str:token>/undo", hands.undo, name="undo"),
+    path("g/<str:token>/undo", void.undo, name="undo"),
     path("g/<str:token>/bet", hands.bet, name="bet"),
 ]

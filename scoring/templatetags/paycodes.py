@@ -11,7 +11,7 @@ register = template.Library()
 
 @register.filter
 def codes_of(codes: dict | None, name: str) -> list:
-    """The codes of the person ``name`` among ``codes`` (``scoring.paycodes.codes_by_person``)."""
+    """The codes of the person ``name`` among ``codes`` (``scoring.paycode_requests.codes_by_person``)."""
     return (codes or {}).get(key(name), [])
 
 

@@ -4,7 +4,7 @@
 // hand's title (the button's data-facts) in localStorage under the game's token. The game page
 // shows them as 「待同步」 rows and a banner; the `online` event, the page coming back into view
 // and a retry with backoff send them in order with queued=1. The server records a queued hand
-// after whatever is there now and answers JSON (scoring/table/views/hands.py record_queued); the form
+// after whatever is there now and answers JSON (scoring/table/offline.py record_queued); the form
 // token makes a resend harmless. A hand the server refuses stays, with its reason, 删除 and 修改.
 // A hand the server holds (another phone recorded the same hand meanwhile, or it scores
 // differently now: scoring/table/kept.py) stays too, with the server's card on the game page;
@@ -12,7 +12,7 @@
 (function () {
   "use strict";
   var PREFIX = "yiwu-offline:";
-  var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/table/views/hands.py FORM_TOKEN, never empty
+  var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/table/pages.py FORM_TOKEN, never empty
   var FIRST_DELAY = 2000, LONGEST_DELAY = 60000;
   var words = {};
   try {

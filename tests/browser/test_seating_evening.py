@@ -4,7 +4,7 @@ name, and the settle-up by person. Every page it passes through fits the phone's
 
 What needs the phone is tapped here: the seating menu and each of its three ways, the round's end
 card, the settle-up. The hands between them only repeat the 自摸 taps tests/browser/test_table_flow.py
-makes, so they are recorded through the one write every hand takes (scoring/services.py) and the
+makes, so they are recorded through the one write every hand takes (scoring/services/hands.py) and the
 page is opened after them; every amount and message of the evening as this test first tapped it
 (a substitute before hand 5, not after) is asserted by tests/table/test_it_seating_evening.py."""
 

@@ -77,7 +77,7 @@ def test_a_missing_or_outdated_cache_is_rebuilt_from_the_replay(client, game):
     assert_cache_is_the_replay(game)
 
 
-def test_check_ledgers_reports_and_repairs_a_wrong_cache(game, client):
+def test_verify_ledgers_reports_and_repairs_a_wrong_cache(game, client):
     from io import StringIO
 
     from django.core.management import call_command
@@ -90,14 +90,14 @@ def test_check_ledgers_reports_and_repairs_a_wrong_cache(game, client):
     hand.save()
     out = StringIO()
     with pytest.raises(SystemExit):
-        call_command("check_ledgers", stdout=out)
+        call_command("verify_ledgers", stdout=out)
     assert f"game {game.pk}" in out.getvalue()
-    call_command("check_ledgers", "--repair", stdout=StringIO())
+    call_command("verify_ledgers", "--repair", stdout=StringIO())
     assert_cache_is_the_replay(game)
 
 
 @pytest.mark.parametrize("state", [None, {"v": STORED_VERSION - 1, "table": {}}])
-def test_check_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fills_the_cache(client, game, state):
+def test_verify_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fills_the_cache(client, game, state):
     """After the upgrade's migrate no game's cache has been filled (or it is an older version's):
     every page rebuilds it on first read, so it differs from nothing."""
     from io import StringIO
@@ -110,11 +110,11 @@ def test_check_ledgers_right_after_an_upgrade_finds_nothing_wrong_and_repair_fil
     Hand.objects.update(result=None)
     Game.objects.filter(pk=game.pk).update(state=state)
     out = StringIO()
-    call_command("check_ledgers", stdout=out)  # exit 0: no SystemExit
+    call_command("verify_ledgers", stdout=out)  # exit 0: no SystemExit
     assert "0 game(s) differed" in out.getvalue()
     assert "1 game(s) not cached yet" in out.getvalue()
-    call_command("check_ledgers", "--repair", stdout=StringIO())
+    call_command("verify_ledgers", "--repair", stdout=StringIO())
     assert_cache_is_the_replay(game)
     out = StringIO()
-    call_command("check_ledgers", stdout=out)
+    call_command("verify_ledgers", stdout=out)
     assert "not cached yet" not in out.getvalue()

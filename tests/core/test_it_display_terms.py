@@ -6,10 +6,10 @@ import re
 
 from django.conf import settings
 
+from scoring.charts import running_totals_svg
 from scoring.engine.contract import MAX_NAME
 from scoring.forms import NAME_LIMIT
 from scoring.models import Game
-from scoring.settle.charts import running_totals_svg
 from tests.helpers import NEW_GAME, game_url, record, record_settle_hands
 
 RED, GREEN = "#c62828", "#2e7d32"

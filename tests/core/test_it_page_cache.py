@@ -143,13 +143,13 @@ def test_each_phone_gets_its_own_csrf_token(one_hand_game):
 
 
 def test_a_repaired_replay_cache_shows_at_once(client, game):
-    """``check_ledgers --repair`` rewrites a wrong stored result without any write to the hands."""
+    """``verify_ledgers --repair`` rewrites a wrong stored result without any write to the hands."""
     record(client, game, DEALER_ZIMO)
     hand = Hand.objects.get()
     hand.result = {**hand.result, "net": [0, 0, 0, 0]}
     hand.save()
     assert '<span class="net"><bdi>老王</bdi> <b class="even">0</b>' in cached(client, game)  # the wrong row, as stored
-    call_command("check_ledgers", "--repair", stdout=StringIO())
+    call_command("verify_ledgers", "--repair", stdout=StringIO())
     assert '<span class="net"><bdi>老王</bdi> <b class="gain">+42</b>' in page(client, game)
 
 

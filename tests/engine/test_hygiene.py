@@ -7,7 +7,7 @@ import pytest
 
 from scoring.engine import ScoringError, score_game
 from scoring.engine.errors import BAD_CATEGORIES, shown
-from scoring.engine.hygiene import bad_character, check_names, loads
+from scoring.engine.hygiene import bad_character, loads, validate_names
 
 
 @pytest.mark.parametrize(
@@ -33,7 +33,7 @@ def test_shown_escapes_what_a_page_cannot_show_and_cuts_long_input():
 )
 def test_check_names_refuses_repeats_blanks_and_invisible_characters(names):
     with pytest.raises(ScoringError) as refused:
-        check_names(names)
+        validate_names(names)
     assert refused.value.field == "players"
 
 

@@ -6,9 +6,9 @@ import pytest
 
 from scoring import services
 from scoring.models import Game, Group, Settlement
-from scoring.records.exports import share_text
 from scoring.replay import stored_replay, who_played
 from scoring.settle.picture import facts_of
+from scoring.share import share_text
 from tests.groups.test_it_groups import group_url, played
 from tests.helpers import FINISH, game_url
 

@@ -1,6 +1,6 @@
 """A hand kept on a phone offline that another phone recorded meanwhile, or that would score
 differently now than the phone showed, is held, nothing recorded: the answer is a card the phone
-shows (scoring/table/kept.py, scoring/table/views/held.py), and the phone's answer to it is applied
+shows (scoring/table/kept.py, scoring/table/held.py), and the phone's answer to it is applied
 once. Only a hand that scores the same as shown goes in by itself."""
 
 import re

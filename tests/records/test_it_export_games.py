@@ -16,7 +16,7 @@ def test_every_game_is_written_as_its_page_exports_it_and_comes_back_with_the_sa
     archived = Game.objects.create(players=["甲", "乙", "丙", "丁"], rules=game.rules)
     Game.objects.filter(pk=archived.pk).update(archived_at=game.created_at)
     call_command("export_games", str(tmp_path), verbosity=0)
-    files = sorted(tmp_path.iterdir())
+    files = sorted(tmp_path.iterdir(), key=lambda path: int(path.name.split("-")[0]))  # by game, 9 before 10
     assert [path.name.split("-")[:2] for path in files] == [[str(game.pk), "yiwu"], [str(archived.pk), "yiwu"]]
     assert files[0].read_bytes() == client.get(game_url(game) + "export.json").content
 

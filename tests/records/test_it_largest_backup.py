@@ -14,7 +14,7 @@ from scoring.engine.hygiene import MAX_NAME
 from scoring.engine.manual import MAX_AMOUNT, MAX_NOTE
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, VOID_REASON_LIMIT
 from scoring.models import Game, Hand, Transfer
-from scoring.records.backup_check import MAX_RECORDS, MAX_REVISION, MAX_SEQ
+from scoring.records.backup_reader import MAX_RECORDS, MAX_REVISION, MAX_SEQ
 from scoring.records.exports import import_game
 from scoring.records.views.records import MAX_IMPORT_BYTES
 from scoring.replay import table

@@ -182,7 +182,7 @@ def test_history_and_stats_cost_the_same_queries_for_one_game_or_many_and_read_n
     assert [sql for sqls in many.values() for sql in sqls if hand_table in sql] == []
 
 
-def test_check_ledgers_reports_and_repairs_a_wrong_tally(client, db):
+def test_verify_ledgers_reports_and_repairs_a_wrong_tally(client, db):
     from io import StringIO
 
     import pytest
@@ -193,8 +193,8 @@ def test_check_ledgers_reports_and_repairs_a_wrong_tally(client, db):
     Game.objects.filter(pk=game.pk).update(state={**game.state, "tally": [dict(s, wins=9) for s in right]})
     out = StringIO()
     with pytest.raises(SystemExit):
-        call_command("check_ledgers", stdout=out)
+        call_command("verify_ledgers", stdout=out)
     assert f"game {game.pk}: cache differs" in out.getvalue()
-    call_command("check_ledgers", "--repair", stdout=StringIO())
+    call_command("verify_ledgers", "--repair", stdout=StringIO())
     game.refresh_from_db()
     assert game.state["tally"] == right

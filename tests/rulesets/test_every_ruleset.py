@@ -31,7 +31,7 @@ ENTRY_NAMES = (
     "marks",
     "streak_text",
     "placed_bets",
-    "carry_bets",
+    "move_bets",
     "merge_pending",
     "bets",
     "prefill",

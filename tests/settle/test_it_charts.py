@@ -1,6 +1,6 @@
 import re
 
-from scoring.settle.charts import running_totals, running_totals_svg
+from scoring.charts import running_totals, running_totals_svg
 
 
 def test_running_totals_start_at_zero_and_add_up_each_hand():
@@ -34,7 +34,7 @@ def test_the_game_page_loads_the_chart_when_it_is_unfolded(client, game):
 
 
 def test_long_names_are_cut_to_their_slot_of_the_legend():
-    from scoring.settle.charts import legend_name
+    from scoring.charts import legend_name
 
     assert legend_name("老王", 4) == "老王"
     assert legend_name("欧阳娜娜娜娜", 4) == "欧阳娜…"

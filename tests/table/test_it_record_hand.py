@@ -182,7 +182,7 @@ def test_a_game_of_2000_hands_takes_no_more_and_says_why(client, db):
 
 def test_a_game_holding_as_many_records_as_a_backup_holds_takes_no_more_voided_ones_included(client, game, monkeypatch):
     """Voiding frees a hand, never a record: else a game would grow past what its backup imports."""
-    monkeypatch.setattr("scoring.services.MAX_RECORDS", 3)
+    monkeypatch.setattr("scoring.services.hands.MAX_RECORDS", 3)
     for _ in range(3):
         record(client, game, ZIMO)
     client.post(game_url(game) + "hand/3/void", {"version": version_of(game), "reason": "记错了", "revision": "0"})
@@ -192,7 +192,7 @@ def test_a_game_holding_as_many_records_as_a_backup_holds_takes_no_more_voided_o
 
 
 def test_a_hand_changed_as_often_as_a_backup_holds_is_changed_no_more(client, game, monkeypatch):
-    monkeypatch.setattr("scoring.services.MAX_REVISION", 1)
+    monkeypatch.setattr("scoring.services.hands.MAX_REVISION", 1)
     record(client, game, ZIMO)
     void = {"version": version_of(game), "reason": "记错了", "revision": "0"}
     Hand.objects.filter(game=game).update(revision=1)  # as if edited once

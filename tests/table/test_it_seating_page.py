@@ -1,4 +1,4 @@
-"""换人/换位 at the table (scoring/table/views/seating.py): each step is a plain link, the preview says who
+"""换人/换位 at the table (scoring/table/seatingpage.py): each step is a plain link, the preview says who
 sits where and what ends, 确认 records the seating as a hand (the form token, the game's version,
 the row lock), its 修改 and 作废 work like any hand's; and every page that says who won or owes says
 it by person, sitting out or not. Both languages."""

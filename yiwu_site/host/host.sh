@@ -4,7 +4,7 @@
 #                            nightly backup; run again, it is the upgrade (same secret, same data)
 #   host.sh backup           make host-backup: one backup now
 #   host.sh restore FILE     make host-restore FILE=...: a backup folder or its db.dump, or games' .json
-#   host.sh manage ARGS...   manage.py as the service runs it (check_ledgers, axes_reset, ...)
+#   host.sh manage ARGS...   manage.py as the service runs it (verify_ledgers, axes_reset, ...)
 # Where systemd is not running (a container) it says so and runs the services in the foreground.
 set -euo pipefail
 
@@ -358,7 +358,7 @@ restore() {
 	fi
 }
 
-# manage.py as the service runs (its user, its environment, the current release): check_ledgers, axes_reset...
+# manage.py as the service runs (its user, its environment, the current release): verify_ledgers, axes_reset...
 manage() {
 	need_root "${1:-}"
 	[ -f "$ENV_FILE" ] || die "nothing installed yet: make host DOMAIN=... first"

@@ -14,7 +14,7 @@ TRAITS = {
     "WILDS": None,  # the codes of the tiles wild whatever is flipped (then a request sends no flip); None: the flip decides
     "FIELDS": None,  # the request fields it takes (None: every one of request.FIELDS)
     "SELF_DRAWN_ONLY": False,  # every win is self-drawn: self_drawn is true or absent, and no page asks it
-    "check": None,  # check(ctx): its own checks of a parsed request (ScoringError), or None
+    "validate": None,  # validate(ctx): its own rules for a parsed request (ScoringError), or None
     "waits_extra": None,  # waits_extra(ctx, counts, wilds) -> dict: what a waits answer adds, or None
     # What its 算牌 page asks that the tiles cannot show (scoring/analyse/sheet.py): the query keys and
     # options, questions(answer, chosen, request, winner) and with_answers(...) applying the choice.

@@ -116,7 +116,7 @@ def parse(request) -> Context:
         raise unknown_field(sorted(k for k in request if k not in FIELDS)[0])
     ruleset = request.get("ruleset", DEFAULT_RULESET)
     analyser(ruleset)  # a ruleset that offers 算牌, or ScoringError
-    fields, fixed, drawn_only, check = _own(ruleset)
+    fields, fixed, drawn_only, validate = _own(ruleset)
     if fields is not None and not fields.issuperset(request):
         _not_taken(ruleset, sorted(k for k in request if k not in fields)[0])
     if fixed and "flip" in request:
@@ -200,20 +200,20 @@ def parse(request) -> Context:
             rules,
         ),
     )
-    if check is not None:
-        check(ctx)
+    if validate is not None:
+        validate(ctx)
     return ctx
 
 
 @cache
 def _own(ruleset: str) -> tuple:
-    """What the analyser says of its requests (fields, fixed wilds, self-drawn only, its check), kept per code."""
+    """What the analyser says of its requests (fields, fixed wilds, self-drawn only, its validate), per code."""
     fields = trait(ruleset, "FIELDS")
     return (
         None if fields is None else frozenset(fields),
         fixed_wilds(ruleset),
         trait(ruleset, "SELF_DRAWN_ONLY"),
-        trait(ruleset, "check"),
+        trait(ruleset, "validate"),
     )
 
 

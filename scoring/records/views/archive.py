@@ -9,7 +9,7 @@ from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.access import spend_change, writable_game
-from scoring.records.listing import lines
+from scoring.listing import lines
 
 
 def _back(request: HttpRequest) -> HttpResponse:

@@ -10,20 +10,21 @@ from django.views.decorators.cache import never_cache
 
 from scoring import device
 from scoring.access import load_game, spend_new_game, throttle
+from scoring.charts import ledger_chart
 from scoring.engine import ScoringError
 from scoring.engine.hygiene import loads
 from scoring.forms import ImportForm
+from scoring.handform import hand_title
 from scoring.lang import say
+from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game, Settlement
 from scoring.people import by_person
 from scoring.records.backup import backup_text, notes
-from scoring.records.exports import ImportRefused, game_csv, import_game, share_text
-from scoring.records.listing import lines, my_games, my_tokens
+from scoring.records.exports import ImportRefused, game_csv, import_game
 from scoring.records.render import summary_rows_html
 from scoring.replay import stored_replay
-from scoring.settle.charts import ledger_chart
+from scoring.share import share_text
 from scoring.stats import player_stats
-from scoring.table.presenters import hand_title
 
 MAX_IMPORT_BYTES = 10 * 1024 * 1024  # above the largest backup of any game (docs/contract.md "A backup")
 

@@ -107,7 +107,7 @@ def _whole(entry: dict, state, rules) -> int | None:
     return sum(p.amount for p in result.payments)
 
 
-class HangzhouEntry(FormSide):
+class HangzhouFormSide(FormSide):
     """杭州 offers its own sheet, title, 老庄 words and rules page; seats keep their wind, no bets."""
 
     Form = Form
@@ -226,4 +226,4 @@ class HangzhouEntry(FormSide):
         return {"patterns": patterns, "levels": levels}
 
 
-FORM_SIDE = HangzhouEntry()
+FORM_SIDE = HangzhouFormSide()

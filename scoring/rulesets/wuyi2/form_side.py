@@ -52,7 +52,7 @@ def _chip(code: str, chosen: bool, refused: dict, fan_table: dict) -> dict:
     }
 
 
-class Wuyi2Entry(FormSide):
+class Wuyi2FormSide(FormSide):
     """武义二人 offers its own chips, title and 番 table; seats keep their wind and no bets are placed."""
 
     Form = Form
@@ -106,4 +106,4 @@ class Wuyi2Entry(FormSide):
         return {"patterns": [replace(p, fan=rules.fan_table[p.code]) for p in PATTERNS], "groups": GROUPS}
 
 
-FORM_SIDE = Wuyi2Entry()
+FORM_SIDE = Wuyi2FormSide()

@@ -1,5 +1,5 @@
 """义乌's bets placed before a hand (docs/rules/yiwu.md §7 买子, §8 下子): kept on the game until the
-hand is recorded, shown on every phone, filled into the record form, and carried past a voided hand
+hand is recorded, shown on every phone, filled into the record form, and moved past a voided hand
 to the next one that stands."""
 
 from dataclasses import dataclass
@@ -81,19 +81,19 @@ def placed_bets(entry: dict, state, rules) -> dict:
     return bets if bets["maizi"] or bets["xiazi"] else {}
 
 
-def carry_bets(entry: dict, bets: dict, state, rules) -> dict | None:
+def move_bets(entry: dict, bets: dict, state, rules) -> dict | None:
     """``entry`` with ``bets`` (as ``placed_bets`` gives them) placed before it at ``state``."""
-    carried = dict(entry)
+    moved = dict(entry)
     if bets.get("maizi"):
         flags = entry.get("maizi") or state.maizi
-        carried["maizi"] = [1 if flags[s] or state.maizi[s] or s in bets["maizi"] else 0 for s in range(4)]
+        moved["maizi"] = [1 if flags[s] or state.maizi[s] or s in bets["maizi"] else 0 for s in range(4)]
     if bets.get("xiazi"):
         joins = entry.get("xiazi_join") or []
         joins = dict(joins) if isinstance(joins, dict) else {str(s): None for s in joins}
         joins.update(bets["xiazi"])
         fixed = rules.xiazi_amount == "fixed"
-        carried["xiazi_join"] = sorted(map(int, joins)) if fixed else dict(sorted(joins.items()))
-    return carried
+        moved["xiazi_join"] = sorted(map(int, joins)) if fixed else dict(sorted(joins.items()))
+    return moved
 
 
 def merge_pending(pending: dict, bets: dict) -> dict:

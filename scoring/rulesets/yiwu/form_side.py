@@ -13,7 +13,7 @@ from scoring.lang import pick, say, table_words
 from scoring.models import Game
 from scoring.rulesets.yiwu import bets as placed
 from scoring.rulesets.yiwu.engine import COMMON_ORDER, WIN_TYPES, Rules, TableState
-from scoring.rulesets.yiwu.engine.checks import piao_refusal
+from scoring.rulesets.yiwu.engine.validity import piao_refusal
 
 MORE_TYPES = [WIN_TYPES[c] for c in COMMON_ORDER if c not in ("zimo", "pinghu") and not WIN_TYPES[c].piao_level]
 PIAO_TYPES = [t for t in WIN_TYPES.values() if t.piao_level]
@@ -235,7 +235,7 @@ def _offered_types(rules, winner: int | None, data: dict) -> dict:
     }
 
 
-class YiwuEntry(FormSide):
+class YiwuFormSide(FormSide):
     """义乌 offers its own form, its bets placed before a hand (bets.py), 逃跑, and its 算牌 words."""
 
     Form = Form
@@ -257,7 +257,7 @@ class YiwuEntry(FormSide):
     prefill = staticmethod(placed.prefill)
     change_bet = staticmethod(placed.change_bet)
     placed_bets = staticmethod(placed.placed_bets)
-    carry_bets = staticmethod(placed.carry_bets)
+    move_bets = staticmethod(placed.move_bets)
     merge_pending = staticmethod(placed.merge_pending)
 
     def edit_start(self, answers: dict) -> dict:
@@ -357,4 +357,4 @@ class YiwuEntry(FormSide):
         return {"win_types": [WIN_TYPES[code] for code in COMMON_ORDER]}
 
 
-FORM_SIDE = YiwuEntry()
+FORM_SIDE = YiwuFormSide()

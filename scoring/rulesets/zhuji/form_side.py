@@ -9,8 +9,8 @@ from scoring.forms import StrictIntegerField
 from scoring.handform.base import DiscardForm, FormSide, seated_names, win_initial, win_title
 from scoring.lang import pick, table_words
 from scoring.rulesets.zhuji.engine import hands as tai_names
-from scoring.rulesets.zhuji.engine.checks import first_round_refusal
 from scoring.rulesets.zhuji.engine.hands import TAI_NAMES, seat_wind, wind_tai
+from scoring.rulesets.zhuji.engine.validity import first_round_refusal
 
 # The sheet's chips, named from the engine's one table of 台 items (engine/hands.py).
 DRAGONS = tuple((code, *TAI_NAMES[code]) for code in tai_names.DRAGONS)
@@ -84,7 +84,7 @@ def _special(code: str, label: str, data: dict, dealer: int) -> dict:
     }
 
 
-class ZhujiEntry(FormSide):
+class ZhujiFormSide(FormSide):
     """诸暨 offers its own sheet, title, winds and 算牌 words; no bets are placed before a hand."""
 
     Form = Form
@@ -145,4 +145,4 @@ class ZhujiEntry(FormSide):
         return SEATS_ZH[seat_wind(seat, state.dealer)]
 
 
-FORM_SIDE = ZhujiEntry()
+FORM_SIDE = ZhujiFormSide()

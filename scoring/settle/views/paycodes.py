@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import paycodes
+from scoring import paycode_requests
 from scoring.access import load_game, writable_game
 from scoring.models import PayCode
 
@@ -18,13 +18,13 @@ def back(token: str):
 @require_POST
 def add(request: HttpRequest, token: str) -> HttpResponse:
     """A screenshot of a person's 收款码, read here; only its address is kept."""
-    paycodes.upload(request, game=writable_game(request, token))
+    paycode_requests.upload(request, game=writable_game(request, token))
     return back(token)
 
 
 @require_POST
 def remove(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
-    paycodes.remove(request, paycode_id, game=writable_game(request, token))
+    paycode_requests.remove(request, paycode_id, game=writable_game(request, token))
     return back(token)
 
 
@@ -36,4 +36,4 @@ def png(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
         found = PayCode.objects.filter(pk=paycode_id, group_id=game.group_id).first()
     if found is None:
         raise Http404(_("没有这个收款码"))
-    return paycodes.served_png(request, found)
+    return paycode_requests.served_png(request, found)

@@ -6,8 +6,9 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import handchecks, paycodes, services
+from scoring import handchecks, paycode_requests, services
 from scoring.access import load_game, spend_change, writable_game
+from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
 from scoring.engine.transfers import proven_fewest
@@ -15,9 +16,8 @@ from scoring.forms import SettleForm, refusal
 from scoring.lang import chinese, say
 from scoring.models import Settlement
 from scoring.partial import wants_part
-from scoring.records.exports import share_text
 from scoring.replay import stored_replay, who_played
-from scoring.settle.charts import game_chart
+from scoring.share import share_text
 from scoring.yuan import money, yuan, yuan_text
 
 
@@ -75,7 +75,7 @@ def planned(form: SettleForm, totals: list, names: list[str]) -> dict:
 
 def paycodes_context(codes: dict, people: list[str]) -> dict:
     """The 收款码 each transfer's payee has, the list of them all and whose a new one may be."""
-    return {"paycodes": codes, "paycode_list": paycodes.listed(codes, people), "paycode_people": people}
+    return {"paycodes": codes, "paycode_list": paycode_requests.listed(codes, people), "paycode_people": people}
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
@@ -86,7 +86,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     settlement = Settlement.objects.filter(game=game).first()
     if settlement is not None:
         context.update(settled(settlement, settlement.people()), chart=game_chart(game))
-        context.update(paycodes_context(paycodes.codes_by_person(game=game), settlement.people()))
+        context.update(paycodes_context(paycode_requests.codes_by_person(game=game), settlement.people()))
         context["share"] = share_text(ledger, settlement)
         return render(request, "settle/settle.html", context)
     people = who_played(game)

@@ -7,36 +7,33 @@ from functools import partial
 from urllib.parse import urlencode
 
 from django.contrib import messages
-from django.core import signing
 from django.http import HttpRequest, HttpResponse, QueryDict
-from django.shortcuts import redirect, render
+from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from scoring import services
 from scoring.access import spend_hand_write
 from scoring.engine.seating import is_seating
-from scoring.forms import VoidForm, ascii_int
+from scoring.forms import ascii_int
 from scoring.handform import form_side_of
-from scoring.lang import pick, say
+from scoring.lang import say
 from scoring.models import Game, Hand
 from scoring.replay import ReplayError, build, number_in
-from scoring.table.pages import confirm, confirming, other_hands, people_change, signed, unstamped
-from scoring.table.views import hands as hand_views
-from scoring.table.views.seating import seating
-
-TOGETHER = "with"  # the field of the changes confirmed together with this page's
-SALT = "scoring.edit.together"
+from scoring.table.handpage import HandPage, gone, load_hand
+from scoring.table.pages import confirm, confirming, signed, unstamped
+from scoring.table.seatingpage import seating_page
+from scoring.table.together import TOGETHER, broken, numbers, opened, sealed
 
 
-class EditPage(hand_views.HandPage):
+class EditPage(HandPage):
     """The entry page of a stored hand, with the changes confirmed with it (``earlier``) and a broken later hand (``blocked``)."""
 
-    def __init__(self, request, game, before, data, *, hands, hand, earlier, **context):
-        super().__init__(request, game, before, data, **context)
+    def __init__(self, request, game, before, data, *, hands, hand, earlier, stored, **context):
+        """``stored``: the stored hand's form side; the answers' (``data``'s) is looked up here, once."""
+        super().__init__(request, game, before, data, form_side_of(game, data), mode="edit", **context)
         self.hands, self.hand, self.earlier = hands, hand, earlier
-        module = form_side_of(game, hand.entry)
-        self.context.update(original=module.initial(hand.entry, hand.fix()), together=numbers(hands, earlier))
+        self.context.update(original=stored.initial(hand.entry, hand.fix()), together=numbers(hands, earlier))
         self.context["with_changes"] = data.get(TOGETHER, "") if earlier else ""
 
     def change(self) -> services.Change:
@@ -57,38 +54,13 @@ class EditPage(hand_views.HandPage):
         }
 
 
-def sealed(token: str, changes: list[services.Change]) -> str:
-    rows = [[c.seq, c.revision, c.entry, list(c.fix) if c.fix else None, c.reason, c.keep_bets] for c in changes]
-    return signing.dumps(rows, salt=f"{SALT}:{token}", compress=True)
-
-
-def opened(token: str, data) -> list[services.Change] | None:
-    """The changes ``data`` carries to confirm together ([] for none), or None when they are broken."""
-    raw = data.get(TOGETHER, "")
-    if not raw:
-        return []
-    try:
-        rows = signing.loads(raw, salt=f"{SALT}:{token}")
-        if len(rows) >= services.MAX_TOGETHER:
-            return None
-        return [services.Change(s, r, e, tuple(f) if f else None, reason, keep) for s, r, e, f, reason, keep in rows]
-    except (signing.BadSignature, TypeError, ValueError):
-        return None
-
-
-def numbers(hands: list[Hand], changes: list[services.Change]) -> str:
-    """「1、3」: the 第N局 of ``changes``, as the confirm says them."""
-    return pick("、", ", ").join(str(number_in(hands, c.seq)) for c in changes)
-
-
-def answers(request: HttpRequest, game: Game, hand: Hand):
-    """A POST's or GET's answers, or for the first question the stored hand's less those asked again."""
+def answers(request: HttpRequest, hand: Hand, stored):
+    """A POST's or GET's answers, or for the first question the stored hand's less those asked again (``stored``: its form side)."""
     query = request.POST if request.method == "POST" else request.GET
     if set(query) - {TOGETHER}:
         return query
-    module = form_side_of(game, hand.entry)
     start = QueryDict(mutable=True)
-    for key, value in module.edit_start(module.initial(hand.entry, hand.fix())).items():
+    for key, value in stored.edit_start(stored.initial(hand.entry, hand.fix())).items():
         start.setlist(key, [str(v) for v in value] if isinstance(value, list) else [str(value)])
     if TOGETHER in query:
         start[TOGETHER] = query[TOGETHER]
@@ -101,18 +73,14 @@ def table_before(game: Game, hands: list[Hand], seq: int, earlier: list[services
     return build(game, [h for h in now if h.seq < seq]).state
 
 
-def broken(request: HttpRequest, token: str, seq: int, view: str = "edit-hand") -> HttpResponse:
-    messages.warning(request, _("一起修改的链接已损坏或过期，什么都没有改。请重新打开这一局。"))
-    return redirect(view, token=token, seq=seq)
-
-
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    game, hands, hand = hand_views.load_hand(request, token, seq)
+    game, hands, hand = load_hand(request, token, seq)
     if hand is None or game.status == Game.FINISHED:
-        return hand_views.gone(request, game, token, seq)
+        return gone(request, game, token, seq)
     if is_seating(hand.entry):  # 换人/换位 is changed on its own page
-        return seating(request, token, hand=hand, game=game, hands=hands)
-    data = answers(request, game, hand)
+        return seating_page(request, game, token, hand=hand, hands=hands)
+    stored = form_side_of(game, hand.entry)  # the stored hand's form side, looked up once
+    data = answers(request, hand, stored)
     if (earlier := opened(token, data)) is None:
         return broken(request, token, seq)
     try:
@@ -121,7 +89,7 @@ def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
         messages.warning(request, say(conflict))
         return redirect("edit-hand", token=token, seq=seq)
     revision = ascii_int(data.get("revision", hand.revision), -1)
-    page = EditPage(request, game, before, data, hands=hands, hand=hand, earlier=earlier, token=token, mode="edit")
+    page = EditPage(request, game, before, data, hands=hands, hand=hand, earlier=earlier, stored=stored, token=token)
     page.context.update(
         revision=revision, form_url=reverse("edit-hand", args=[token, seq]), number=number_in(hands, seq)
     )
@@ -145,7 +113,7 @@ def confirm_edit(request: HttpRequest, token: str, page: EditPage) -> HttpRespon
     else:
         write = partial(services.edit_hand, game=game, seq=change.seq, revision=change.revision, entry=change.entry)
         write = partial(write, fix=change.fix, **signed(request, game, "edited_by"))
-        done = hand_views.edited_message(hands, change.seq) % {"seq": page.context["number"]}
+        done = edited_message(hands, change.seq) % {"seq": page.context["number"]}
     return confirm(request, token, write, done, page)
 
 
@@ -168,46 +136,7 @@ def preview_edit(page: EditPage) -> HttpResponse:
     return page.render()
 
 
-def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
-    """作废: alone (the void page), or with the edits carried from the hand it would break."""
-    data = request.POST if request.method == "POST" else request.GET
-    if not data.get(TOGETHER):
-        return hand_views.void(request, token, seq)
-    game, hands, hand = hand_views.load_hand(request, token, seq)
-    if hand is None or game.status == Game.FINISHED:
-        return hand_views.gone(request, game, token, seq)
-    if not (earlier := opened(token, data)):
-        return broken(request, token, seq, "void-hand")
-    keep = data.get("keep_bets", "1") != "0"
-    form = VoidForm(request.POST or None, initial={"reason": _("记错了")})
-    context = void_together_context(request, game, hands, hand, earlier, keep, form=form, token=token)
-    if context.get("blocked") or not (request.method == "POST" and form.is_valid()):
-        return render(request, "table/void.html", context)
-    if refused := unstamped(request, "version", "revision"):
-        form.add_error(None, refused)
-        return render(request, "table/void.html", context)
-    spend_hand_write(game=game)  # 429 past the game's writes per minute
-    reason = form.cleaned_data["reason"] or _("作废")
-    mine = services.Change(seq, ascii_int(request.POST["revision"], -1), None, reason=reason, keep_bets=keep)
-    changes = [*earlier, mine]
-    write = partial(services.change_hands, game=game, changes=changes, **signed(request, game, "by"))
-    done = _("已修改第%(edited)s局并作废第%(seq)s局。") % {"edited": numbers(hands, earlier), "seq": context["number"]}
-    return confirm(request, token, write, done)
-
-
-def void_together_context(request, game, hands, hand, earlier, keep, **context) -> dict:
-    """The void page's context with the ``earlier`` edits previewed with the void."""
-    context.update(game=game, hand=hand, version=game.version, keep=keep, together=numbers(hands, earlier))
-    context.update(
-        hand_views.void_context(game, hands, hand), with_changes=request.GET.get(TOGETHER) or request.POST[TOGETHER]
-    )
-    changes = [*earlier, services.Change(hand.seq, hand.revision, None, keep_bets=keep)]
-    try:
-        preview = services.preview_changes(game=game, hands=hands, changes=changes)
-    except ReplayError as error:
-        return {**context, **hand_views.void_blocked(context["token"], hands, error)}
-    except services.Conflict as conflict:
-        return {**context, "blocked": say(conflict), "blocked_seq": number_in(hands, hand.seq), "blocked_url": ""}
-    change = people_change(preview)
-    people = [name for name, *_rest in change]
-    return {**context, "change": change, "other_hands": other_hands(game, preview, people), "other_people": people}
+def edited_message(hands: list[Hand], seq: int) -> str:
+    if any(h.seq > seq and not h.voided for h in hands):
+        return _("已修改第%(seq)s局，之后的每一局都已重算。")
+    return _("已修改第%(seq)s局。")

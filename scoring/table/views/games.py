@@ -13,19 +13,19 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
-from scoring import device, live, ready, services
+from scoring import circle, device, live, ready, services
 from scoring.access import claim, game_version, load_game, spend_new_game
+from scoring.charts import game_chart
 from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.engine.seating import key
 from scoring.forms import NewGameForm
-from scoring.groups import evenings
 from scoring.handform import form_side_for
 from scoring.lang import pick
+from scoring.links import lan_base, qr_svg
+from scoring.listing import lines, my_games, my_tokens
 from scoring.models import Game
 from scoring.people import Seatings, people_in_order
-from scoring.records.listing import lines, my_games, my_tokens
-from scoring.settle.charts import game_chart
-from scoring.table.pages import game_response, lan_base, ledger_page, qr_svg
+from scoring.table.pages import game_response, ledger_page
 
 
 def healthz(request: HttpRequest) -> HttpResponse:
@@ -36,7 +36,7 @@ def healthz(request: HttpRequest) -> HttpResponse:
 @require_safe
 def readyz(request: HttpRequest) -> HttpResponse:
     """Readiness for the load balancer: 200 or 503 naming each check (scoring/ready.py); writes only Redis's probe key."""
-    results = ready.checks()
+    results = ready.probes()
     ok = all(result == "ok" for result in results.values())
     response = JsonResponse(results, status=200 if ok else 503)
     response.headers["Cache-Control"] = "no-store"
@@ -78,9 +78,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     data = request.POST if request.method == "POST" else request.GET
     code = data.get("ruleset", DEFAULT_RULESET)
     ruleset = next((r for r in all_rulesets() if r.code == code), None) or get_ruleset(DEFAULT_RULESET)
-    group = evenings.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
-    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=evenings.new_game_initial(group, ruleset))
-    evenings.offer_roster(form, group)
+    group = circle.writable_group(request, data["group"]) if data.get("group") else None  # 在牌友圈里开
+    form = NewGameForm(request.POST or None, ruleset=ruleset, initial=circle.new_game_initial(group, ruleset))
+    circle.offer_roster(form, group)
     if request.method == "POST" and form.is_valid():
         spend_new_game(request)  # the budget of new games and an account's cap (429/403 page)
         first_dealer = form.cleaned_data["first_dealer"]
@@ -94,7 +94,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             group=group,
         )
         if group is not None and (left := services.add_to_roster(group, form.names())):
-            messages.warning(request, evenings.roster_full(left))
+            messages.warning(request, circle.roster_full(left))
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)
@@ -177,13 +177,13 @@ def rules_page(request: HttpRequest, token: str) -> HttpResponse:
     game, _can_edit = load_game(request, token)
     rules = game.house_rules().to_dict()
     house = [(info, rules[name]) for name, info in game.plugin.rule_info.items()]
-    module = form_side_for(game)
+    form_side = form_side_for(game)
     context = {
         "game": game,
         "token": token,
         "house": house,
-        "ruleset_rules": module.RULES_TEMPLATE,
-        **module.rules_context(game.house_rules()),
+        "ruleset_rules": form_side.RULES_TEMPLATE,
+        **form_side.rules_context(game.house_rules()),
     }
     return render(request, "table/rules.html", context)
 

@@ -20,12 +20,12 @@ from django.utils.safestring import mark_safe
 
 from scoring import services
 from scoring.access import writable_game
+from scoring.handform import form_side_of, hand_title
 from scoring.models import Game
 from scoring.pagecache import CSRF_MARK, PAGE_SECONDS, game_stamp, page_key
 from scoring.replay import ReplayError, table
 from scoring.table import kept
-from scoring.table.presenters import hand_title
-from scoring.table.views.hands import HandPage, prefilled, record_page
+from scoring.table.handpage import HandPage, prefilled, record_page
 from scoring.templatetags.table import other_outcomes
 
 HERE_MARK = "here-0b6c9f2e"  # where the language switch's return address goes in a walk's frame
@@ -54,7 +54,7 @@ class Walk:
 def walk(request: HttpRequest, game: Game, token: str) -> Walk:
     """Each question reachable from the game page, and each link past them, with its title."""
     before, seq = table(game)
-    pages: dict[str, tuple[str, QueryDict]] = {}  # a question's link → (its step, its answers)
+    pages: dict[str, tuple] = {}  # a question's link → (its step, its answers, their form side)
     shown: dict[str, str] = {}
     leaves: dict[str, str] = {}
     frame: list[str] = []  # body()'s, the same for every question of the walk
@@ -65,16 +65,18 @@ def walk(request: HttpRequest, game: Game, token: str) -> Walk:
         if link in shown or link in leaves:
             continue
         if link not in pages:
-            answers = prefilled(game, before, QueryDict(link.partition("?")[2]))
-            page = record_page(request, game, token, before, seq, answers, form_url, drawn=False)
+            query = QueryDict(link.partition("?")[2])
+            form_side = form_side_of(game, query)  # once per link
+            answers = prefilled(game, before, query, form_side)
+            page = record_page(request, game, token, before, seq, answers, form_side, form_url, drawn=False)
             if not page.choice():
                 leaves[link] = whole_hand(game, page)
                 continue
-            pages[link] = (page.form.step(), answers)
+            pages[link] = (page.form.step(), answers, form_side)
         if pages[link][0] == came_from:
             continue
-        step, answers = pages[link]
-        page = record_page(request, game, token, before, seq, answers, form_url)  # drawn: fields of its own
+        step, answers, form_side = pages[link]
+        page = record_page(request, game, token, before, seq, answers, form_side, form_url)  # drawn: fields of its own
         links: list[str] = []
         shown[link] = body(request, page, link, links, frame)
         queue.extend((target, step) for target in links)
@@ -90,7 +92,7 @@ def whole_hand(game: Game, page: HandPage) -> str:
         preview = services.preview_record(game=game, state=page.state, entry=entry)
     except ReplayError:
         return ""
-    return hand_title(game, entry, preview.result, page.names)
+    return hand_title(game, entry, preview.result, page.names, page.form_side)
 
 
 def body(request: HttpRequest, page: HandPage, link: str, links: list[str], frame: list[str]) -> str:

@@ -26,7 +26,7 @@ def toy():
 
 @pytest.fixture
 def bare_toy():
-    """The toy registered from tests/rulesets/toy/bare/, whose entry overrides nothing of the
+    """The toy registered from tests/rulesets/toy/bare/, whose form side overrides nothing of the
     plug-in class (scoring/handform/base.py FormSide), for one test."""
     yield registered(BARE)
     unregister("toy")

@@ -6,7 +6,7 @@ from scoring.handform.base import FormSide
 from scoring.lang import pick
 
 
-class ToyEntry(FormSide):
+class ToyFormSide(FormSide):
     RULES_TEMPLATE = "toy/rules.html"
 
     def rules_context(self, rules) -> dict:
@@ -24,4 +24,4 @@ class ToyEntry(FormSide):
         }
 
 
-FORM_SIDE = ToyEntry()
+FORM_SIDE = ToyFormSide()

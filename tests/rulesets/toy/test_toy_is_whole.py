@@ -1,5 +1,5 @@
 """The toy is a whole ruleset by the registry's own account: its rules document, its templates,
-every name an entry module offers (scoring/handform/__init__.py), and no 算牌 at any door."""
+every name a form side offers (scoring/handform/__init__.py), and no 算牌 at any door."""
 
 import json
 import re
@@ -13,7 +13,7 @@ from scoring.models import Game
 from scoring.records.exports import import_game
 from tests.rulesets import test_every_ruleset as whole
 
-# The names the entry docs define: ``name`` or ``name(args)`` followed by its description (":"),
+# The names the form side docs define: ``name`` or ``name(args)`` followed by its description (":"),
 # or by the next name ("," / " and ").
 BULLETS = re.compile(r"^- .*?(?=^- |^The views)", re.MULTILINE | re.DOTALL)
 DEFINED = re.compile(r"``([A-Za-z_]\w*)(?:\([^`]*\))?``(?=:|,|\s+and\s)")
@@ -39,7 +39,7 @@ def test_the_entry_docs_name_what_the_views_ask():
             "title",
             "wind",
         ),
-        *("marks", "streak_text", "bets", "prefill", "change_bet", "placed_bets", "carry_bets", "merge_pending"),
+        *("marks", "streak_text", "bets", "prefill", "change_bet", "placed_bets", "move_bets", "merge_pending"),
         *("RULES_TEMPLATE", "rules_context"),
         *("FIELD_OF", "other_outcomes", "PRESET_LABEL", "ANALYSE_WORDS", "analyse_text"),
     }

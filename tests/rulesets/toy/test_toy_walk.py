@@ -119,12 +119,12 @@ def test_the_toy_registers_last_after_the_installed_rulesets(toy):
 
 @pytest.fixture(params=["toy", "bare_toy"])
 def walked(request):
-    """The toy, and the toy whose entry overrides nothing (its rules lines are the toy's own)."""
+    """The toy, and the toy whose form side overrides nothing (its rules lines are the toy's own)."""
     return request.getfixturevalue(request.param), request.param == "toy"
 
 
 def test_a_toy_game_walks_every_page(client, db, walked, lang):
-    """The same walk with an entry that overrides nothing: the plug-in class alone gets every page."""
+    """The same walk with a form side that overrides nothing: the plug-in class alone gets every page."""
     _ruleset, own_rules = walked
     words, names, pages = WORDS[lang], NAMES[lang], Pages()
     ok = pages.ok

@@ -2,11 +2,11 @@
 
 from scoring.engine.ruleset import register_package
 
-from . import analyse, explain, hands, replay, rules
+from . import analyse, explain, hands, rules, score
 from .hands import HandEntry, parse_hand
 from .patterns import BY_CODE, CODES, GROUPS, LISTABLE, PATTERNS, Pattern, chengbao_problem, chips_of, conflicts
-from .replay import HandResult, Payment, TableState, advance, factors, fan_items, score_hand
 from .rules import DEFAULT_PRESET, LEVELS, LEVELS_EN, PRESETS, RULE_INFO, Rules, level, parse_rules
+from .score import HandResult, Payment, TableState, advance, factors, fan_items, score_hand
 
 HANGZHOU = register_package(
     "hangzhou",
@@ -16,7 +16,7 @@ HANGZHOU = register_package(
     package=__name__,
     rules=rules,
     hands=hands,
-    replay=replay,
+    score=score,
     explain=explain,
     analyser=analyse,
     count_word=("番", "Fan"),

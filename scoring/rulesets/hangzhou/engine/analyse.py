@@ -10,11 +10,10 @@ from scoring.engine.analyse.request import Context
 from scoring.engine.errors import ScoringError
 
 from .analyse_questions import QUESTIONS, questions, with_answers
-from .patterns import BY_CODE, CAIPIAO, LISTABLE
+from .patterns import BY_CODE, CAIPIAO, TABLE
 
-# §3's order: the order ``patterns`` lists its codes in, and the tie-break ("Readings settled").
-ORDER = LISTABLE
-_TIE = {code: 1 << (len(ORDER) - 1 - place) for place, code in enumerate(ORDER)}
+# §3's order, the order ``patterns`` lists its codes in, is the tie-break ("Readings settled").
+_TIE = TABLE.tie_bits()
 
 
 def _readings(ctx: Context, hand: Hand):
@@ -59,7 +58,7 @@ def waits_extra(ctx: Context, counts, wilds: int) -> dict:
     return {"any_tile": lone}
 
 
-def check(ctx: Context) -> None:
+def validate(ctx: Context) -> None:
     """杠开 is won on the tile drawn after one's own kong, and a kong is a melded set (§3)."""
     if ctx.after_kong and ctx.melded == 0:
         raise ScoringError(

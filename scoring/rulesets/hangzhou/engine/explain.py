@@ -5,6 +5,7 @@ added up, ``fan`` after the cap, ``d`` the dealer's factor at 老庄 ``level``; 
 ``upper`` (they pay the whole hand) or ``lower`` (twice the whole hand).
 """
 
+from scoring.engine.fans import power
 from scoring.engine.points import fmt
 from scoring.engine.seats import SEATS_EN, SEATS_ZH
 
@@ -36,12 +37,7 @@ def dealer_words(level: int, zh: bool = True) -> str:
 def formula(why, zh: bool = True, names=None) -> str:
     """The right-hand side (``names``: the common interface; it names no players)."""
     kind, _dealer, level, d, fan, raw, items, base, last = why
-    inner = _items(items, zh)
-    if raw != fan:
-        inner += f" = {raw}，封顶{fan}" if zh else f" = {raw}, capped at {fan}"
-    text = f"2^{fan} 番（{inner}）" if zh else f"2^{fan} fan ({inner})"
-    if base != 1:
-        text = f"{base} × {text}"
+    text = power(_items(items, zh), raw, fan, base, zh)
     if kind == "pay":  # right after the full-width bracket the Chinese needs no space: ）× 4 庄·二老庄
         return f"{text}{'' if zh else ' '}× {d} {dealer_words(level, zh)}" if last else text
     shares = " + ".join(str(n) for n in last)

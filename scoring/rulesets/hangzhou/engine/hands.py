@@ -1,15 +1,15 @@
-"""One 杭州 hand as entered (docs/rules/hangzhou.md §7): its shape, no win naming a discarder; §4 is judged in ``replay``."""
+"""One 杭州 hand as entered (docs/rules/hangzhou.md §7): its shape, no win naming a discarder; §4 is judged in ``score``."""
 
 from dataclasses import dataclass
 
-from scoring.engine.errors import ScoringError, check_object, required, win_or_draw
+from scoring.engine.errors import ScoringError, required, validate_object, win_or_draw
+from scoring.engine.fans import parse_patterns
 
 from .patterns import MAX_CAIPIAO
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "patterns", "caipiao", "chengbao"))
 WIN_FIELDS = ("winner", "discarder", "patterns", "caipiao", "chengbao")
 SEATS = 4
-MAX_PATTERNS = 20  # far more than any hand can list validly; bounds the work on bad input
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +28,6 @@ def _seat(value, field: str) -> int:
     if value.__class__ is not int or not 0 <= value < SEATS:
         raise ScoringError(f"{field} 应为座位号 0-3", f"{field} must be a seat 0-3", field)
     return value
-
-
-def _patterns(value) -> tuple[str, ...]:
-    if value.__class__ is not list or any(c.__class__ is not str for c in value):
-        raise ScoringError("patterns 应为番型代码的列表", "patterns must be a list of pattern codes", "patterns")
-    if len(value) > MAX_PATTERNS:
-        raise ScoringError(f"番型最多 {MAX_PATTERNS} 个", f"At most {MAX_PATTERNS} patterns", "patterns")
-    return tuple(value)
 
 
 def _caipiao(value) -> int:
@@ -62,7 +54,7 @@ def _chengbao(value) -> tuple[int, ...]:
 
 
 def parse_hand(raw) -> HandEntry:
-    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    validate_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, WIN_FIELDS) == "draw":
         return DRAW
     if "discarder" in raw:  # JSON null too: there is no discarder to name (§1, §4)
@@ -72,7 +64,7 @@ def parse_hand(raw) -> HandEntry:
             "discarder",
         )
     winner = _seat(required(raw, "winner", "胡牌需要填写谁胡了", "A win needs a winner"), "winner")
-    patterns = _patterns(raw["patterns"]) if "patterns" in raw else ()
+    patterns = parse_patterns(raw["patterns"]) if "patterns" in raw else ()
     caipiao = _caipiao(raw["caipiao"]) if "caipiao" in raw else 0
     chengbao = _chengbao(raw["chengbao"]) if "chengbao" in raw else ()
     return HandEntry("win", winner, patterns, caipiao, chengbao)

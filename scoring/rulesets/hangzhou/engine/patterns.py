@@ -1,20 +1,9 @@
-"""The 番 of a 杭州 win (docs/rules/hangzhou.md §3) and which go together (§4, §5 承包): ``problem`` is
-the one source of truth for the validator and for the chips the sheet greys; 财飘 is the chip
+"""The 番 of a 杭州 win (docs/rules/hangzhou.md §3) and which go together (§4, §5 承包): ``TABLE.problem``
+is the one source of truth for the validator and for the chips the sheet greys; 财飘 is the chip
 ``caipiao`` when its count is 1 or more."""
 
-from dataclasses import dataclass
-
-from scoring.engine.errors import ScoringError, shown
-
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    code: str
-    zh: str
-    en: str
-    fan: int  # the rulebook's 番 (§3); the table's own in ``Rules.fan_table``
-    group: str  # a key of GROUPS
-
+from scoring.engine.errors import ScoringError
+from scoring.engine.fans import FanTable, Pattern, Problem
 
 # group -> (中文, English), in the order the entry sheet shows them (§3).
 GROUPS: dict[str, tuple[str, str]] = {
@@ -38,9 +27,6 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("no_caishen", "无财神", "No wilds", 1, "no_caishen"),
 )
 
-BY_CODE: dict[str, Pattern] = {p.code: p for p in PATTERNS}
-CODES: tuple[str, ...] = tuple(BY_CODE)  # the ``fan`` rule's keys
-LISTABLE: tuple[str, ...] = tuple(c for c in CODES if c != "caipiao")  # what ``patterns`` may hold
 CAIPIAO = "caipiao"
 MAX_CAIPIAO = 3  # §4: 财飘 0-3
 QIDUI = frozenset(("qidui", "haohua_qidui"))
@@ -48,47 +34,41 @@ SHIFENG = frozenset(("shifeng", "shifeng_bai"))
 NEEDS_A_WILD = frozenset(("baotou", CAIPIAO))  # 爆头 and 财飘 need a 财神 in the hand
 NO_CHOWS = QIDUI | SHIFENG  # hands without a chow: their winner cannot have chowed three times
 
-Problem = tuple[str, str]  # (zh, en) naming the broken rule
 
-
-def _pair_problem(a: str, b: str) -> Problem | None:
-    """Why two chips cannot stand together (symmetric), or None."""
-    pa, pb = BY_CODE[a], BY_CODE[b]
-    if a == b:
-        return (f"§4 {pa.zh}只能算一次", f"§4 {pa.en} is counted once")
-    if pa.group == pb.group:
+def _pair(x: Pattern, y: Pattern) -> Problem | None:
+    """Why chip ``x`` cannot count with ``y`` of another group (asked both ways round), or None."""
+    if x.code in SHIFENG and y.code != "no_caishen":
         return (
-            f"§4 {pa.zh}和{pb.zh}只能算一个",
-            f"§4 Only one of {pa.en} and {pb.en} counts",
+            f"§4 {x.zh}是单独的一种胡法，只能再加无财神，不能与{y.zh}同时算",
+            f"§4 {x.en} is a hand of its own: only No wilds goes with it, not {y.en}",
         )
-    for x, y in ((pa, pb), (pb, pa)):
-        if x.code in SHIFENG and y.code != "no_caishen":
-            return (
-                f"§4 {x.zh}是单独的一种胡法，只能再加无财神，不能与{y.zh}同时算",
-                f"§4 {x.en} is a hand of its own: only No wilds goes with it, not {y.en}",
-            )
-        if x.code == "no_caishen" and y.code in NEEDS_A_WILD:
-            return (
-                f"§4 {y.zh}要手里有财神，不能与无财神同时算",
-                f"§4 {y.en} needs a wild in the hand: it cannot go with No wilds",
-            )
-        if x.code in QIDUI and y.code == "gangkai":
-            return (
-                f"§4 {x.zh}没有杠，不能算杠开",
-                f"§4 {x.en} holds no kong: no Kong bloom with it",
-            )
+    if x.code == "no_caishen" and y.code in NEEDS_A_WILD:
+        return (
+            f"§4 {y.zh}要手里有财神，不能与无财神同时算",
+            f"§4 {y.en} needs a wild in the hand: it cannot go with No wilds",
+        )
+    if x.code in QIDUI and y.code == "gangkai":
+        return (f"§4 {x.zh}没有杠，不能算杠开", f"§4 {x.en} holds no kong: no Kong bloom with it")
     return None
 
 
-def problem(code, chosen) -> Problem | None:
-    """Why chip ``code`` cannot be added to the chips ``chosen`` (already valid together), or None."""
-    if not isinstance(code, str) or code not in BY_CODE:
-        return (f"§4 未知的番型：{shown(code)}", f"§4 Unknown pattern: {shown(code)}")
-    for other in chosen:
-        found = _pair_problem(code, other)
-        if found:
-            return found
-    return None
+TABLE = FanTable(
+    PATTERNS,
+    GROUPS,
+    twice=lambda p: (f"§4 {p.zh}只能算一次", f"§4 {p.en} is counted once"),
+    same_group=lambda pa, pb: (f"§4 {pa.zh}和{pb.zh}只能算一个", f"§4 Only one of {pa.en} and {pb.en} counts"),
+    pair=_pair,
+    unlisted={
+        CAIPIAO: (
+            "§4 财飘不列在番型里：在 caipiao 填连续打出的财神张数（1-3）",
+            "§4 Wild float is not listed as a pattern: give caipiao, the wilds discarded in a row (1-3)",
+        )
+    },
+)
+BY_CODE = TABLE.by_code
+CODES = TABLE.codes  # the ``fan`` rule's keys
+LISTABLE = TABLE.listable  # what ``patterns`` may hold
+problem = TABLE.problem  # problem(chip, chosen): why a chip cannot join the chips chosen, or None
 
 
 def chengbao_problem(chips) -> Problem | None:
@@ -108,23 +88,13 @@ def chips_of(codes, caipiao: int) -> tuple[str, ...]:
     return (*codes, CAIPIAO) if caipiao else tuple(codes)
 
 
-def check_patterns(codes: tuple, caipiao: int) -> None:
+def validate_patterns(codes: tuple, caipiao: int) -> None:
     """§4 for the listed codes and the 财飘 count; ``ScoringError`` (field ``patterns``)."""
-    for i, code in enumerate(codes):
-        if code == CAIPIAO:
-            raise ScoringError(
-                "§4 财飘不列在番型里：在 caipiao 填连续打出的财神张数（1-3）",
-                "§4 Wild float is not listed as a pattern: give caipiao, the wilds discarded in a row (1-3)",
-                field="patterns",
-            )
-        found = problem(code, codes[:i])
-        if found:
-            raise ScoringError(found[0], found[1], field="patterns")
+    TABLE.validate(codes)
     if caipiao and (found := problem(CAIPIAO, codes)):
         raise ScoringError(found[0], found[1], field="caipiao")
 
 
 def conflicts(chips) -> dict[str, Problem]:
     """chip -> (zh, en) reason for every chip that cannot join the valid ``chips`` (the chosen left out)."""
-    chosen = tuple(c for c in chips if c in BY_CODE)  # an unknown code is refused where it is entered
-    return {code: found for code in CODES if code not in chosen and (found := problem(code, chosen))}
+    return TABLE.conflicts(chips, among=CODES)

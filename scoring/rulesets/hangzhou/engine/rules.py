@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from scoring.engine import houserules
 from scoring.engine.houserules import RuleInfo
 
-from .patterns import BY_CODE, CODES, PATTERNS
+from .patterns import TABLE
 
 MAX_FAN = 10  # §9: a table's own 番 for a code
 MAX_CAP = 20  # §9: fan_cap
@@ -29,9 +29,7 @@ class Rules:
 
     def __post_init__(self):
         object.__setattr__(self, "laozhuang", tuple(self.laozhuang))  # stored as a JSON list
-        table = {code: p.fan for code, p in BY_CODE.items()}
-        table.update(self.fan)
-        object.__setattr__(self, "fan_table", table)
+        object.__setattr__(self, "fan_table", TABLE.fans(self.fan))
 
     def __hash__(self):
         return hash(
@@ -111,16 +109,7 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         ),
     ),
     RuleInfo("caipiao_stack", "bool", "财飘叠加", "连续打出几个财神，财飘就算几番。", "Wild floats stack"),
-    RuleInfo(
-        "fan",
-        "map",
-        "番数表",
-        "每个番型几番（0-10），默认是规则书的番数；按本桌习惯改。",
-        "Fan table",
-        maximum=MAX_FAN,
-        keys=CODES,
-        entries=tuple((p.code, p.zh, p.en, p.fan) for p in PATTERNS),
-    ),
+    TABLE.fan_rule("每个番型几番（0-10），默认是规则书的番数；按本桌习惯改。", MAX_FAN),
     en_help=EN_HELP,
 )
 

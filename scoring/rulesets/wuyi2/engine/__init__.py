@@ -2,11 +2,11 @@
 
 from scoring.engine.ruleset import register_package
 
-from . import analyse, explain, hands, replay, rules
+from . import analyse, explain, hands, rules, score
 from .hands import HandEntry, parse_hand
 from .patterns import BY_CODE, CODES, GROUPS, LISTABLE, PATTERNS, Pattern, conflicts
-from .replay import HandResult, Payment, TableState, advance, fan_items, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
+from .score import HandResult, Payment, TableState, advance, fan_items, score_hand
 
 WUYI2 = register_package(
     "wuyi2",
@@ -16,7 +16,7 @@ WUYI2 = register_package(
     package=__name__,
     rules=rules,
     hands=hands,
-    replay=replay,
+    score=score,
     explain=explain,
     analyser=analyse,
     count_word=("番", "Fan"),

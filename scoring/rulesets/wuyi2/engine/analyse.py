@@ -9,13 +9,13 @@ from scoring.engine.analyse.hand import Hand
 from scoring.engine.analyse.request import Context
 from scoring.engine.analyse.tiles import Memo, suit_of
 
-from .patterns import BY_CODE, LISTABLE
+from .patterns import BY_CODE, LISTABLE, TABLE
 
 # §2 in its order (the tie-break order): the engine's pattern table, 自摸 left out (only in ``fan``).
 ORDER = LISTABLE
 CAI_SHAPES = ("pinghu", "pengpenghu")
 # A code's tie bit: an earlier §2 item outweighs all later ones together ("Readings settled").
-_TIE_BIT = {code: 1 << (len(ORDER) - 1 - place) for place, code in enumerate(ORDER)}
+_TIE_BIT = TABLE.tie_bits()
 _FAN = 1 << len(ORDER)  # one 番 in a worth: above every tie bit together
 
 

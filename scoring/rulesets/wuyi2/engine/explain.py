@@ -4,6 +4,8 @@ why = ("win", dealer, items, raw_fan, fan, base, discard, dealer_double): ``item
 pairs added up, ``fan`` after the cap, ``discard`` and ``dealer_double`` whether each doubling applied.
 """
 
+from scoring.engine.fans import power
+
 from .patterns import BY_CODE
 
 QQR_ZIMO = "quanqiuren@zimo"  # 全求人 on a 自摸: scores as 平胡 (§2, §5)
@@ -32,12 +34,7 @@ def _items(items: tuple, zh: bool) -> str:
 def formula(why: tuple, zh: bool = True, names=None) -> str:
     """The right-hand side (``names``: the common interface; it names no players)."""
     _, _dealer, items, raw_fan, fan, base, discard, dealer_double = why
-    inner = _items(items, zh)
-    if raw_fan != fan:
-        inner += f" = {raw_fan}，封顶{fan}" if zh else f" = {raw_fan}, capped at {fan}"
-    text = f"2^{fan} 番（{inner}）" if zh else f"2^{fan} fan ({inner})"
-    if base != 1:
-        text = f"{base} × {text}"
+    text = power(_items(items, zh), raw_fan, fan, base, zh)
     doubled = [f"× 2 {label[not zh]}" for label, on in zip(DOUBLINGS, (discard, dealer_double), strict=True) if on]
     # Right after the full-width bracket the Chinese needs no space: ）× 2 放铳 × 2 庄.
     return text + (" ".join(doubled) if zh else "".join(" " + d for d in doubled))

@@ -1,12 +1,12 @@
-"""One hand as entered (docs/contract.md "A 武义二人 hand"): its shape; §4 is judged in ``replay.score_hand``."""
+"""One hand as entered (docs/contract.md "A 武义二人 hand"): its shape; §4 is judged in ``score.score_hand``."""
 
 from dataclasses import dataclass
 
-from scoring.engine.errors import ScoringError, check_object, required, win_or_draw
+from scoring.engine.errors import ScoringError, required, validate_object, win_or_draw
+from scoring.engine.fans import parse_patterns
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "patterns"))
 SEATS = 2
-MAX_PATTERNS = 20  # far more than any hand can list validly; bounds the work on bad input
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,20 +28,12 @@ def _seat(value, field: str) -> int:
     return value
 
 
-def _patterns(value) -> tuple[str, ...]:
-    if value.__class__ is not list or any(c.__class__ is not str for c in value):
-        raise ScoringError("patterns 应为番型代码的列表", "patterns must be a list of pattern codes", "patterns")
-    if len(value) > MAX_PATTERNS:
-        raise ScoringError(f"番型最多 {MAX_PATTERNS} 个", f"At most {MAX_PATTERNS} patterns", "patterns")
-    return tuple(value)
-
-
 def parse_hand(raw) -> HandEntry:
-    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    validate_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder", "patterns")) == "draw":
         return DRAW
     winner = _seat(required(raw, "winner", "胡牌需要填写谁胡了", "A win needs a winner"), "winner")
     # JSON null is not a 自摸: a 自摸 leaves the discarder out (docs/contract.md "A game (input)").
     discarder = _seat(raw["discarder"], "discarder") if "discarder" in raw else None
-    patterns = _patterns(raw["patterns"]) if "patterns" in raw else ()
+    patterns = parse_patterns(raw["patterns"]) if "patterns" in raw else ()
     return HandEntry("win", winner, discarder, patterns)

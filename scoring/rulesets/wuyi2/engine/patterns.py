@@ -1,19 +1,7 @@
-"""The patterns (番型) of docs/rules/wuyi2.md §2 and their checks (§4, §5): ``problem`` is the one
-source of truth for the validator and for the chips the app greys."""
+"""The patterns (番型) of docs/rules/wuyi2.md §2 and which go together (§4, §5): ``TABLE.problem`` is
+the one source of truth for the validator and for the chips the app greys."""
 
-from dataclasses import dataclass
-
-from scoring.engine.errors import ScoringError, shown
-
-
-@dataclass(frozen=True, slots=True)
-class Pattern:
-    code: str
-    zh: str
-    en: str
-    fan: int  # the default 番
-    group: str  # a key of GROUPS
-
+from scoring.engine.fans import FanTable, Pattern, Problem
 
 # group -> (中文, English); the order the entry form shows them in.
 GROUPS: dict[str, tuple[str, str]] = {
@@ -51,60 +39,46 @@ PATTERNS: tuple[Pattern, ...] = (
     Pattern("zimo", "自摸", "Self-draw", 1, "zimo"),
 )
 
-BY_CODE: dict[str, Pattern] = {p.code: p for p in PATTERNS}
-CODES: tuple[str, ...] = tuple(BY_CODE)  # every code, zimo included (the ``fan`` rule's keys)
-LISTABLE: tuple[str, ...] = tuple(c for c in CODES if c != "zimo")  # what a hand may list
 DEFAULT_SHAPE = "pinghu"
-
 FENG_SHAPES = frozenset(("shisanbukao", "qifeng", "luanfeng", "qingfeng"))  # no 清一色 with these
 CAISHEN_SHAPES = frozenset(("pinghu", "pengpenghu"))  # the only shapes a 财神 pattern goes with
 
-Problem = tuple[str, str]  # (zh, en) naming the broken rule
 
-
-def _pair_problem(a: str, b: str) -> Problem | None:
-    """Why two listed codes cannot stand together (symmetric), or None."""
-    pa, pb = BY_CODE[a], BY_CODE[b]
-    if a == b:
-        return (f"§4 {pa.zh}只能算一次", f"§4 {pa.en} is listed twice")
-    if pa.group == pb.group:
-        zh_group, en_group = GROUPS[pa.group]
-        if pa.group == "shape":
-            return (
-                f"§2 只能有一种牌型：{pa.zh}和{pb.zh}不能同时算",
-                f"§2 Only one shape: {pa.en} and {pb.en} cannot both count",
-            )
+def _same_group(pa: Pattern, pb: Pattern) -> Problem:
+    if pa.group == "shape":
         return (
-            f"§2 {zh_group}只能算一种：{pa.zh}和{pb.zh}不能同时算",
-            f"§2 At most one of the {en_group} group: {pa.en} and {pb.en} cannot both count",
+            f"§2 只能有一种牌型：{pa.zh}和{pb.zh}不能同时算",
+            f"§2 Only one shape: {pa.en} and {pb.en} cannot both count",
         )
-    for x, y in ((pa, pb), (pb, pa)):
-        if x.group == "suit" and y.code in FENG_SHAPES:
-            return (
-                f"§2 清一色不能与{y.zh}同时算",
-                f"§2 {x.en} cannot count with {y.en}",
-            )
-        if x.code == "qingyise_cai" and y.code == "qingqidui":
-            return (
-                "§2 清七对没有财神，不能算有财神的清一色（应选无财神的清一色）",
-                "§2 Pure seven pairs has no wilds: choose One suit (without wilds), not One suit with wilds",
-            )
-        if x.code == "qingyise" and (y.group == "caishen" or y.code == "qidui_baotou"):
-            return (
-                f"§2 {y.zh}有财神，清一色应选“有财神”的一种",
-                f"§2 {y.en} holds a wild: choose One suit with wilds",
-            )
-        if x.group == "caishen" and y.group == "shape" and y.code not in CAISHEN_SHAPES:
-            return (
-                f"§2 {x.zh}只能与平胡或碰碰胡同时算，不能与{y.zh}",
-                f"§2 {x.en} goes only with Plain win or All pungs, not {y.en}",
-            )
+    zh_group, en_group = GROUPS[pa.group]
+    return (
+        f"§2 {zh_group}只能算一种：{pa.zh}和{pb.zh}不能同时算",
+        f"§2 At most one of the {en_group} group: {pa.en} and {pb.en} cannot both count",
+    )
+
+
+def _pair(x: Pattern, y: Pattern) -> Problem | None:
+    """Why ``x`` cannot count with ``y`` of another group (asked both ways round), or None."""
+    if x.group == "suit" and y.code in FENG_SHAPES:
+        return (f"§2 清一色不能与{y.zh}同时算", f"§2 {x.en} cannot count with {y.en}")
+    if x.code == "qingyise_cai" and y.code == "qingqidui":
+        return (
+            "§2 清七对没有财神，不能算有财神的清一色（应选无财神的清一色）",
+            "§2 Pure seven pairs has no wilds: choose One suit (without wilds), not One suit with wilds",
+        )
+    if x.code == "qingyise" and (y.group == "caishen" or y.code == "qidui_baotou"):
+        return (f"§2 {y.zh}有财神，清一色应选“有财神”的一种", f"§2 {y.en} holds a wild: choose One suit with wilds")
+    if x.group == "caishen" and y.group == "shape" and y.code not in CAISHEN_SHAPES:
+        return (
+            f"§2 {x.zh}只能与平胡或碰碰胡同时算，不能与{y.zh}",
+            f"§2 {x.en} goes only with Plain win or All pungs, not {y.en}",
+        )
     return None
 
 
-def _context_problem(code: str, winner: int | None, dealer: int, self_drawn: bool) -> Problem | None:
+def _alone(code: str, winner: int | None, dealer: int, self_drawn: bool) -> Problem | None:
     """Why ``code`` cannot count for this winner and way of winning (§4), or None."""
-    p = BY_CODE[code]
+    p = TABLE.by_code[code]
     if code in ("gangkai", "haidi", "tianhu", "renhu") and not self_drawn:
         return (f"§4 {p.zh}只能自摸，不能有放铳者", f"§4 {p.en} is self-drawn only: no discarder")
     if code == "dihu" and self_drawn:
@@ -118,49 +92,32 @@ def _context_problem(code: str, winner: int | None, dealer: int, self_drawn: boo
     return None
 
 
-def problem(code, chosen, winner: int | None, dealer: int, self_drawn: bool) -> Problem | None:
-    """Why ``code`` cannot be added to the codes ``chosen`` (already valid together), or None."""
-    if not isinstance(code, str) or code not in BY_CODE:
-        return (f"§4 未知的番型：{shown(code)}", f"§4 Unknown pattern: {shown(code)}")
-    if code == "zimo":
-        return (
+TABLE = FanTable(
+    PATTERNS,
+    GROUPS,
+    twice=lambda p: (f"§4 {p.zh}只能算一次", f"§4 {p.en} is listed twice"),
+    same_group=_same_group,
+    pair=_pair,
+    alone=_alone,
+    unlisted={
+        "zimo": (
             "§5 自摸不用填写，没有放铳者时自动算",
             "§5 zimo is never listed: it counts by itself when nobody discarded",
         )
-    found = _context_problem(code, winner, dealer, self_drawn)
-    if found:
-        return found
-    for other in chosen:
-        found = _pair_problem(code, other)
-        if found:
-            return found
-    return None
+    },
+)
+BY_CODE = TABLE.by_code
+CODES = TABLE.codes  # every code, zimo included (the ``fan`` rule's keys)
+LISTABLE = TABLE.listable  # what a hand may list
+SHAPES = TABLE.in_group("shape")
 
 
-# Pattern lists found valid, by (codes, winner is dealer, self-drawn); bounded against odd input.
-_VALID: set[tuple] = set()
-_VALID_MAX = 4096
-
-
-def check_patterns(codes: tuple, winner: int, dealer: int, self_drawn: bool) -> None:
+def validate_patterns(codes: tuple, winner: int, dealer: int, self_drawn: bool) -> None:
     """§4 validation of a hand's listed patterns; ``ScoringError`` (field ``patterns``)."""
-    key = (codes, winner == dealer, self_drawn)
-    if key in _VALID:
-        return
-    for i, code in enumerate(codes):
-        found = problem(code, codes[:i], winner, dealer, self_drawn)
-        if found:
-            raise ScoringError(found[0], found[1], field="patterns")
-    if len(_VALID) < _VALID_MAX:
-        _VALID.add(key)
+    TABLE.validate(codes, winner, dealer, self_drawn, memo=(winner == dealer, self_drawn))
 
 
 def conflicts(codes, winner: int | None, dealer: int, self_drawn: bool) -> dict[str, Problem]:
     """code -> (zh, en) reason for every listable pattern that cannot join the valid ``codes``
     (``winner`` None skips the checks needing who won)."""
-    chosen = tuple(c for c in codes if c in BY_CODE)  # an unknown code is refused where it is entered
-    return {
-        code: found
-        for code in LISTABLE
-        if code not in chosen and (found := problem(code, chosen, winner, dealer, self_drawn))
-    }
+    return TABLE.conflicts(codes, winner, dealer, self_drawn)

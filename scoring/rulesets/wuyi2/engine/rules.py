@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 from scoring.engine import houserules
 from scoring.engine.houserules import RuleInfo
 
-from .patterns import BY_CODE, CODES, PATTERNS
+from .patterns import TABLE
 
 MAX_FAN = 20  # §6: an overridden 番
 MAX_CAP = 100  # §6: fan_cap
@@ -21,9 +21,7 @@ class Rules:
     fan_table: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        table = {code: p.fan for code, p in BY_CODE.items()}
-        table.update(self.fan)
-        object.__setattr__(self, "fan_table", table)
+        object.__setattr__(self, "fan_table", TABLE.fans(self.fan))
 
     def __hash__(self):
         return hash((self.base, self.dealer_double, self.fan_cap, tuple(sorted(self.fan.items()))))
@@ -54,16 +52,7 @@ RULE_INFO: dict[str, RuleInfo] = houserules.rule_table(
         ),
     ),
     RuleInfo("fan_cap", "cap", "番数封顶", "一把最多按几番算；空＝不封顶。", "Fan cap (empty = none)", maximum=MAX_CAP),
-    RuleInfo(
-        "fan",
-        "map",
-        "番数表",
-        "每个番型几番（0-20），默认是标准番数；按本桌习惯改。",
-        "Fan table",
-        maximum=MAX_FAN,
-        keys=CODES,
-        entries=tuple((p.code, p.zh, p.en, p.fan) for p in PATTERNS),
-    ),
+    TABLE.fan_rule("每个番型几番（0-20），默认是标准番数；按本桌习惯改。", MAX_FAN),
     en_help=EN_HELP,
 )
 

@@ -2,10 +2,10 @@
 
 from scoring.engine.ruleset import register_package
 
-from . import analyse, explain, hands, replay, rules
+from . import analyse, explain, hands, rules, score
 from .hands import HandEntry, parse_hand
-from .replay import HandResult, Payment, TableState
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
+from .score import HandResult, Payment, TableState
 from .wintypes import COMMON_ORDER, WIN_TYPES, WinType
 
 # Its contract fields as the table says them (an import's refusal: 「win_type 应为…」 → 「胡牌型 应为…」).
@@ -27,12 +27,12 @@ YIWU = register_package(
     package=__name__,
     rules=rules,
     hands=hands,
-    replay=replay,
+    score=score,
     explain=explain,
     analyser=analyse,
     count_word=("倍数", "Multiplier"),
     field_terms=FIELD_TERMS,
-    after_seating=replay.after_seating,  # §7 §8: a change of people ends 买子 and 下子
+    after_seating=score.after_seating,  # §7 §8: a change of people ends 买子 and 下子
 )
 
 __all__ = [

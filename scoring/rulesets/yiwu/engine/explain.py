@@ -12,7 +12,7 @@ from scoring.engine.seats import SEATS_EN, SEATS_ZH
 
 from .wintypes import WIN_TYPES
 
-# A unit term's labels by code, see replay._terms.
+# A unit term's labels by code, see score._terms.
 TERMS = {
     "dealer": ("庄", "dealer"),
     "base": ("闲", "base"),

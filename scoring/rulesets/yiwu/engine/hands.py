@@ -1,8 +1,8 @@
-"""One hand as entered (docs/contract.md "A 义乌 hand"): its shape parsed, the rules needing state judged in ``replay``."""
+"""One hand as entered (docs/contract.md "A 义乌 hand"): its shape parsed, the rules needing state judged in ``score``."""
 
 from dataclasses import dataclass
 
-from scoring.engine.errors import ScoringError, check_object
+from scoring.engine.errors import ScoringError, validate_object
 
 from .wintypes import WIN_TYPES, WinType
 
@@ -100,7 +100,7 @@ def _caishen(value) -> int:
 
 
 def parse_hand(raw) -> HandEntry:
-    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    validate_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     outcome = raw.get("outcome")
     if outcome not in OUTCOMES:
         raise ScoringError(

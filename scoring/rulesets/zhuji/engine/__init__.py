@@ -2,11 +2,11 @@
 
 from scoring.engine.ruleset import register_package
 
-from . import analyse, explain, hands, replay, rules
-from .checks import check_win
+from . import analyse, explain, hands, rules, score
 from .hands import HandEntry, Tai, parse_hand, parse_tai, seat_wind, tai_count, tai_items
-from .replay import HandResult, Payment, TableState, advance, score_hand
 from .rules import DEFAULT_PRESET, PRESETS, RULE_INFO, Rules, parse_rules
+from .score import HandResult, Payment, TableState, advance, score_hand
+from .validity import validate_win
 
 # Amounts may be halves (§5): a manual hand may be typed in halves too.
 ZHUJI = register_package(
@@ -17,7 +17,7 @@ ZHUJI = register_package(
     package=__name__,
     rules=rules,
     hands=hands,
-    replay=replay,
+    score=score,
     explain=explain,
     analyser=analyse,
     halves=True,
@@ -38,7 +38,6 @@ __all__ = [
     "TableState",
     "Tai",
     "advance",
-    "check_win",
     "parse_hand",
     "parse_rules",
     "parse_tai",
@@ -46,4 +45,5 @@ __all__ = [
     "seat_wind",
     "tai_count",
     "tai_items",
+    "validate_win",
 ]

@@ -1,9 +1,9 @@
 """One 诸暨 hand as entered (docs/contract.md "A 诸暨 hand") and the 台 it declares (docs/rules/zhuji.md
-§3); the rules of §4 that need the table state are in ``checks``."""
+§3); the rules of §4 that need the table state are in ``validity``."""
 
 from dataclasses import dataclass
 
-from scoring.engine.errors import ScoringError, check_object, required, shown, win_or_draw
+from scoring.engine.errors import ScoringError, required, shown, validate_object, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder", "tai"))
 TAI_FIELDS = frozenset(
@@ -123,7 +123,7 @@ def parse_tai(raw) -> Tai:
 
 
 def parse_hand(raw) -> HandEntry:
-    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    validate_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder", "tai")) == "draw":
         return DRAW
     winner = required(raw, "winner", "胡牌需要填写谁胡了（winner）", "A win needs the winner")

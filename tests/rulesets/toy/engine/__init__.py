@@ -5,7 +5,7 @@ from pathlib import Path
 
 from scoring.engine.ruleset import register_package
 
-from . import explain, hands, replay, rules
+from . import explain, hands, rules, score
 
 TOY = register_package(
     "toy",
@@ -15,7 +15,7 @@ TOY = register_package(
     package=__name__,
     rules=rules,
     hands=hands,
-    replay=replay,
+    score=score,
     explain=explain,
     analyser=None,  # no 算牌
     count_word=("份数", "Shares"),

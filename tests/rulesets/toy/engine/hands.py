@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from scoring.engine.errors import ScoringError, check_object, required, win_or_draw
+from scoring.engine.errors import ScoringError, required, validate_object, win_or_draw
 
 HAND_FIELDS = frozenset(("outcome", "winner", "discarder"))
 SEATS = 4
@@ -22,7 +22,7 @@ def _seat(value, field: str) -> int:
 
 
 def parse_hand(raw) -> HandEntry:
-    check_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
+    validate_object(raw, HAND_FIELDS, "每一局应为一个对象", "Each hand must be an object", "hand")
     if win_or_draw(raw, ("winner", "discarder")) == "draw":
         return HandEntry("draw")
     winner = _seat(required(raw, "winner", "胡牌需要填写谁胡了", "A win needs a winner"), "winner")

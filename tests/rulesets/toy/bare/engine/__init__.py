@@ -2,7 +2,7 @@
 code, rules and document as the toy, none of its templates."""
 
 from scoring.engine.ruleset import register_package
-from tests.rulesets.toy.engine import TOY, explain, hands, replay, rules
+from tests.rulesets.toy.engine import TOY, explain, hands, rules, score
 
 BARE = register_package(
     "toy",
@@ -12,7 +12,7 @@ BARE = register_package(
     package=__name__,
     rules=rules,
     hands=hands,
-    replay=replay,
+    score=score,
     explain=explain,
     count_word=("份数", "Shares"),
     field_terms={"discarder": "放冲的人"},

@@ -1,14 +1,14 @@
-"""The table's state from hand to hand and each hand's settlement (docs/rules/hangzhou.md §2-§5)."""
-
-from dataclasses import dataclass
+"""The table's state from hand to hand and each hand's score (docs/rules/hangzhou.md §2-§5)."""
 
 from scoring.engine.errors import ScoringError
-from scoring.engine.payment import BasePayment, BaseResult
+from scoring.engine.fans import FanResult as HandResult
+from scoring.engine.fans import added, capped
+from scoring.engine.payment import BasePayment
 from scoring.engine.state import PlainState
 
 from .explain import explain, formula
 from .hands import HandEntry
-from .patterns import CAIPIAO, PATTERNS, check_patterns, chengbao_problem, chips_of
+from .patterns import CAIPIAO, PATTERNS, chengbao_problem, chips_of, validate_patterns
 from .rules import Rules, level
 
 SEATS = 4
@@ -16,13 +16,6 @@ SEATS = 4
 
 class Payment(BasePayment, explain=explain, formula=formula):
     __slots__ = ()
-
-
-@dataclass(slots=True)
-class HandResult(BaseResult):
-    PAID_ON = "fan"  # paid on the 番
-
-    fan: int  # the 番 paid on, after the cap; 0 for a draw
 
 
 class TableState(PlainState):
@@ -46,9 +39,9 @@ def fan_items(rules: Rules, patterns: tuple, caipiao: int) -> tuple:
     return tuple(items)
 
 
-def check_win(hand: HandEntry) -> None:
+def validate_win(hand: HandEntry) -> None:
     """§4: the 番 go together, and a winner liable for three chows holds a hand with chows."""
-    check_patterns(hand.patterns, hand.caipiao)
+    validate_patterns(hand.patterns, hand.caipiao)
     if hand.winner in hand.chengbao and (found := chengbao_problem(chips_of(hand.patterns, hand.caipiao))):
         raise ScoringError(found[0], found[1], field="chengbao")
 
@@ -63,11 +56,10 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     dealer, streak = state.dealer, state.streak
     if hand.outcome != "win":
         return HandResult(dealer, streak, 0, net=[0, 0, 0, 0], payments=[])
-    check_win(hand)
+    validate_win(hand)
     items = fan_items(rules, hand.patterns, hand.caipiao)
-    raw = sum(each * times for _, each, times in items)
-    cap = rules.fan_cap
-    fan = raw if cap is None or raw <= cap else cap
+    raw = added(items)
+    fan = capped(raw, rules.fan_cap)
     winner, base = hand.winner, rules.base
     points = base << fan  # §5 基本分 B
     owed = factors(rules, dealer, streak, winner)

@@ -8,7 +8,7 @@ from .rules import Rules
 from .wintypes import WinType
 
 
-def check_win(rules: Rules, hand: HandEntry) -> None:
+def validate_win(rules: Rules, hand: HandEntry) -> None:
     wt, winner = hand.win_type, hand.winner
     if winner is None or wt is None:
         raise ScoringError(
@@ -29,7 +29,7 @@ def check_win(rules: Rules, hand: HandEntry) -> None:
         raise ScoringError(
             f"§9 {wt.zh}不是放铳胡，不能有放铳者", f"§9 {wt.en} is not a discard win: no discarder", "discarder"
         )
-    _check_piao_win(rules, hand, wt, winner)
+    _validate_piao_win(rules, hand, wt, winner)
     if hand.caishen is not None and not wt.piao_level:
         if hand.caishen == 2 and wt.discard:
             raise ScoringError(
@@ -45,7 +45,7 @@ def check_win(rules: Rules, hand: HandEntry) -> None:
             )
 
 
-def _check_piao_win(rules: Rules, hand: HandEntry, wt: WinType, winner: int) -> None:
+def _validate_piao_win(rules: Rules, hand: HandEntry, wt: WinType, winner: int) -> None:
     if refusal := piao_refusal(rules, wt, winner, hand.piao_player, hand.piao_level):
         raise refusal
 
@@ -91,7 +91,7 @@ def piao_refusal(rules: Rules, wt: WinType, winner: int, piao: int | None, level
     return None
 
 
-def check_feeders(hand: HandEntry) -> None:
+def validate_feeders(hand: HandEntry) -> None:
     feeders = hand.feeders
     if not feeders:
         return
@@ -103,7 +103,7 @@ def check_feeders(hand: HandEntry) -> None:
         raise ScoringError("§9 喂家不能重复", "§9 A feeder is listed twice", "feeders")
 
 
-def check_no_win_fields(hand: HandEntry, what_zh: str, what_en: str) -> None:
+def validate_no_win_fields(hand: HandEntry, what_zh: str, what_en: str) -> None:
     # caishen is optional on any hand (docs/contract.md); it only matters for a winner.
     for name in ("winner", "win_type", "discarder"):
         if getattr(hand, name) is not None:

@@ -8,7 +8,7 @@ from itertools import pairwise
 from django.utils import timezone
 
 from scoring.engine.contract import MAX_STREAK
-from scoring.engine.errors import BilingualError, check_object
+from scoring.engine.errors import BilingualError, validate_object
 from scoring.engine.game import LIMIT
 from scoring.engine.money import FEE_MODES
 from scoring.engine.points import from_json
@@ -87,7 +87,7 @@ def _text(value, limit: int, what: tuple[str, str]) -> str:
 
 
 def _object(raw, fields: frozenset, what: tuple[str, str], optional: frozenset = frozenset()) -> dict:
-    check_object(raw, fields | optional, f"备份：{what[0]}应为 JSON 对象", f"Backup: {what[1]} must be an object",
+    validate_object(raw, fields | optional, f"备份：{what[0]}应为 JSON 对象", f"Backup: {what[1]} must be an object",
                  "backup", error=BackupError)  # fmt: skip
     if missing := sorted(fields - raw.keys()):
         _refuse(f"{what[0]}缺少 {missing[0]}。", f"{what[1]} has no {missing[0]}.")

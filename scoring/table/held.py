@@ -9,18 +9,22 @@ from django.utils.translation import gettext as _
 
 from scoring import services
 from scoring.engine.seating import key
+from scoring.handform import hand_title
 from scoring.models import Game
 from scoring.people import Seatings
 from scoring.replay import result_from_json
 from scoring.table import kept
 from scoring.table.pages import ONE_TIME
-from scoring.table.presenters import hand_title
 
 
-def held_json(request, game: Game, token: str, entry: dict, at: kept.Kept, held: services.Held, check) -> JsonResponse:
+def held_json(
+    request, game: Game, token: str, entry: dict, at: kept.Kept, held: services.Held, hold, form_side
+) -> JsonResponse:
     """A kept hand held (scoring/table/kept.py): the card the phone shows, and the stamp of its question."""
-    dismissed = check.agreed.dismissed if check.agreed else set()
-    card = render_to_string("table/_held_hand.html", held_context(game, token, request.POST, entry, at, held), request)
+    dismissed = hold.agreed.dismissed if hold.agreed else set()
+    card = render_to_string(
+        "table/_held_hand.html", held_context(game, token, request.POST, entry, at, held, form_side), request
+    )
     reason = _("可能和别的手机记的是同一局，等你回答") if held.kind == "same" else _("金额和离线时不一样，等你确认")
     body = {"ok": False, "held": held.kind, "card": card, "reason": reason, "badge": _("等你确认")}
     body.update(sending=_("正在发送你的回答…"), later=_("你的回答已存在这台手机上，联网后发送。"))
@@ -28,11 +32,11 @@ def held_json(request, game: Game, token: str, entry: dict, at: kept.Kept, held:
     return JsonResponse(body, status=409)
 
 
-def held_context(game: Game, token: str, post, entry: dict, at: kept.Kept, held: services.Held) -> dict:
+def held_context(game: Game, token: str, post, entry: dict, at: kept.Kept, held: services.Held, form_side) -> dict:
     """What the held card says: the question or the change, each person's amount before → after."""
     names_now = list(held.state.seating)
     result = held.result
-    title = hand_title(game, entry, result, at.names)
+    title = hand_title(game, entry, result, at.names, form_side)
     before = kept.by_person(at.names, at.before) if at.before is not None else {}
     after = kept.by_person(names_now, result.net) if result is not None else {}
     spelled = {key(n): n for n in [*at.names, *names_now]}

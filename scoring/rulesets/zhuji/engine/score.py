@@ -1,4 +1,4 @@
-"""The table's state from hand to hand and each hand's settlement (docs/rules/zhuji.md §2, §5); a
+"""The table's state from hand to hand and each hand's score (docs/rules/zhuji.md §2, §5); a
 ``Fraction`` appears only for a half point."""
 
 from dataclasses import dataclass
@@ -8,10 +8,10 @@ from scoring.engine.payment import BasePayment, BaseResult
 from scoring.engine.points import norm
 from scoring.engine.state import PlainState
 
-from .checks import check_win
 from .explain import explain, formula
 from .hands import HandEntry
 from .rules import Rules
+from .validity import validate_win
 
 
 class Payment(BasePayment, explain=explain, formula=formula):
@@ -35,7 +35,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     dealer = state.dealer
     if hand.outcome != "win":
         return HandResult(dealer, state.streak, 0, net=[0, 0, 0, 0], payments=[])
-    raw = check_win(hand, dealer)
+    raw = validate_win(hand, dealer)
     cap = rules.tai_cap
     t = raw if cap is None or raw <= cap else cap
     winner, discarder, base = hand.winner, hand.discarder, rules.base

@@ -1,14 +1,14 @@
-"""Game replay under docs/rules/yiwu.md (§2 dealer to §10 逃跑): a hand is judged and scored, then applied."""
+"""Each hand judged and scored, then applied to the table's state (docs/rules/yiwu.md §2 dealer to §10 逃跑)."""
 
 from dataclasses import dataclass, field
 
 from scoring.engine.errors import ScoringError
 from scoring.engine.payment import BasePayment, BaseResult
 
-from .checks import apply_joins, apply_maizi, check_feeders, check_no_win_fields, check_win
 from .explain import explain, formula
 from .hands import HandEntry
 from .rules import Rules
+from .validity import apply_joins, apply_maizi, validate_feeders, validate_no_win_fields, validate_win
 
 PIAO_MULT = {1: 8, 2: 16}  # §10: a feeder who leaves pays the 飘-success total
 ABANDON_MULT = {0: 1, 1: 2, 2: 4}  # §10: the leaver's c by 飘 level
@@ -180,13 +180,13 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
     dealer = state.dealer
     maizi = apply_maizi(rules, state, hand)
     xiazi = apply_joins(rules, state, hand)
-    check_feeders(hand)
+    validate_feeders(hand)
     if hand.outcome == "win":
-        check_win(rules, hand)
+        validate_win(rules, hand)
         payments = _settle_win(rules, dealer, maizi, xiazi, hand)
         multiplier = hand.win_type.multiplier
     elif hand.outcome == "draw":
-        check_no_win_fields(hand, "流局", "A draw")
+        validate_no_win_fields(hand, "流局", "A draw")
         if hand.leaver is not None:
             raise ScoringError("只有逃跑才填写逃跑者", "Only an abandon has a leaver", "leaver")
         payments = _settle_draw(rules, dealer, maizi, xiazi, hand)
@@ -196,7 +196,7 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
             raise ScoringError(
                 "§10 本局规则没有开启逃跑", "§10 Abandons are not enabled in this game's rules", "outcome"
             )
-        check_no_win_fields(hand, "逃跑", "An abandon")
+        validate_no_win_fields(hand, "逃跑", "An abandon")
         if hand.leaver is None:
             raise ScoringError("§10 逃跑需要填写谁逃跑了", "§10 An abandon needs the leaver", "leaver")
         payments = _settle_abandon(rules, dealer, maizi, xiazi, hand)

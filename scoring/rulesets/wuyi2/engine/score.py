@@ -1,28 +1,21 @@
-"""The table's state from hand to hand and each hand's settlement (docs/rules/wuyi2.md §1-§4)."""
+"""The table's state from hand to hand and each hand's score (docs/rules/wuyi2.md §1-§4)."""
 
 from dataclasses import dataclass, field
 
 from scoring.engine.errors import ScoringError
-from scoring.engine.payment import BasePayment, BaseResult
+from scoring.engine.fans import FanResult as HandResult
+from scoring.engine.fans import added, capped
+from scoring.engine.payment import BasePayment
 from scoring.engine.state import PlainState
 
 from .explain import QQR_ZIMO, explain, formula
 from .hands import HandEntry
-from .patterns import BY_CODE, DEFAULT_SHAPE, check_patterns
+from .patterns import DEFAULT_SHAPE, SHAPES, validate_patterns
 from .rules import Rules
-
-SHAPES = frozenset(c for c, p in BY_CODE.items() if p.group == "shape")
 
 
 class Payment(BasePayment, explain=explain, formula=formula):
     __slots__ = ()
-
-
-@dataclass(slots=True)
-class HandResult(BaseResult):
-    PAID_ON = "fan"  # paid on the 番
-
-    fan: int  # the 番 paid on, after the cap; 0 for a draw
 
 
 @dataclass(slots=True)
@@ -56,11 +49,10 @@ def score_hand(rules: Rules, state: TableState, hand: HandEntry) -> HandResult:
             "§4 放铳者应是另一位玩家，不能是胡牌者自己", "§4 The discarder must be the other player", "discarder"
         )
     self_drawn = discarder is None
-    check_patterns(hand.patterns, winner, dealer, self_drawn)
+    validate_patterns(hand.patterns, winner, dealer, self_drawn)
     items = fan_items(rules, hand.patterns, self_drawn)
-    raw_fan = sum(f for _, f in items)
-    cap = rules.fan_cap
-    fan = raw_fan if cap is None or raw_fan <= cap else cap
+    raw_fan = added(items)
+    fan = capped(raw_fan, rules.fan_cap)
     loser = 1 - winner
     mode = rules.dealer_double
     dealer_double = mode == "both" or (mode == "payer" and loser == dealer)

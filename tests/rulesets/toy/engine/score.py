@@ -1,4 +1,4 @@
-"""Settle one toy hand and move the table on (rules.md §1, §2)."""
+"""Score one toy hand and move the table on (rules.md §1, §2)."""
 
 from dataclasses import dataclass
 

@@ -1,11 +1,11 @@
-"""Who may win: docs/rules/zhuji.md §4, as read in §6; each check raises a ``ScoringError`` naming the rule."""
+"""Who may win: docs/rules/zhuji.md §4, as read in §6; each rule broken raises a ``ScoringError`` naming the rule."""
 
 from scoring.engine.errors import ScoringError
 
 from .hands import DRAGONS, WIND_INDEX, WIND_LABELS, HandEntry, Tai, tai_count
 
 
-def _check_repeats(tai: Tai) -> None:
+def _validate_repeats(tai: Tai) -> None:
     """§4 a tile can be listed once."""
     for name, listed in (("dragon_pungs", tai.dragon_pungs), ("wind_pungs", tai.wind_pungs)):
         if len(set(listed)) != len(listed):
@@ -42,13 +42,13 @@ def first_round_refusal(special: str | None, winner: int, discarder: int | None,
     return None
 
 
-def check_win(hand: HandEntry, dealer: int) -> int:
+def validate_win(hand: HandEntry, dealer: int) -> int:
     """§4 and §6 for a win played with ``dealer`` dealing; returns the 台 before any cap."""
     winner, discarder, tai = hand.winner, hand.discarder, hand.tai
     if discarder == winner:
         raise ScoringError("放冲者不能是胡牌的人自己", "The discarder cannot be the winner", "discarder")
     if tai.dragon_pungs or tai.wind_pungs:
-        _check_repeats(tai)
+        _validate_repeats(tai)
         if tai.shape == "pinghu":
             raise ScoringError(
                 "平胡四副都是顺子，不能有中发白或风的碰/杠",

@@ -1,4 +1,4 @@
-"""``manage.py check_ledgers [--repair]``: compare every game's cache with its replay; a cache never filled
+"""``manage.py verify_ledgers [--repair]``: compare every game's cache with its replay; a cache never filled
 (the first read rebuilds it, scoring/replay.py ``ensure``) is counted apart, and ``--repair`` fills it."""
 
 import sys

@@ -1,10 +1,11 @@
-"""Start-up checks (``manage.py check``): a client-address header set up so a client could choose the
-address its budgets count (scoring/access.py ``client_of``)."""
+"""Warnings about the settings, given by `manage.py check` (Django's system checks) at start-up: a
+client-address header set up so a client could choose the address its budgets count
+(scoring/access.py ``client_of``)."""
 
 from django.conf import settings
 from django.core.checks import Warning, register
 
-HINT = "Set it only behind a reverse proxy that writes that header (README, Deployment)."
+HINT = "Set it only behind a reverse proxy that writes that header (docs/deploy.md, client address)."
 
 
 @register()

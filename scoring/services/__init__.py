@@ -1,0 +1,105 @@
+"""The write path: every create, update and delete of a game's or a 牌友圈's rows, one module per thing written.
+
+A game's writes hold its row lock, keep the replay cache in step and bump its version; a group's
+writes hold the group's lock, then its games' in one order (``locks.lock_games``). Callers use
+``services.<name>``; each name lives in one module below."""
+
+from scoring.services.games import (
+    archive_game,
+    create_game,
+    delete_game,
+    finish_game,
+    mark_paid,
+    not_checked_words,
+    reopen_game,
+    restore_game,
+)
+from scoring.services.groups import (
+    add_to_roster,
+    again,
+    create_group,
+    edit_group,
+    join_group,
+    settle_together,
+    settle_up_paid,
+    undo_settle_up,
+)
+from scoring.services.handchecks import check_hand, moved_amounts
+from scoring.services.hands import (
+    MAX_TOGETHER,
+    Held,
+    change_hands,
+    change_pending,
+    drop_kept_hand,
+    edit_hand,
+    record_hand,
+    recorded_words,
+    seating_words,
+    void_hand,
+)
+from scoring.services.locks import AlreadyRecorded, Conflict, StalePreview
+from scoring.services.paycodes import add_paycode, remove_paycode
+from scoring.services.previews import (
+    Change,
+    MovedBets,
+    OtherHand,
+    Preview,
+    changed_hands,
+    copy_hand,
+    moved_bets,
+    numbered_now,
+    other_changes,
+    people_limit,
+    preview_change,
+    preview_changes,
+    preview_record,
+)
+
+__all__ = [
+    "MAX_TOGETHER",
+    "AlreadyRecorded",
+    "Change",
+    "Conflict",
+    "Held",
+    "MovedBets",
+    "OtherHand",
+    "Preview",
+    "StalePreview",
+    "add_paycode",
+    "add_to_roster",
+    "again",
+    "archive_game",
+    "change_hands",
+    "change_pending",
+    "changed_hands",
+    "check_hand",
+    "copy_hand",
+    "create_game",
+    "create_group",
+    "delete_game",
+    "drop_kept_hand",
+    "edit_group",
+    "edit_hand",
+    "finish_game",
+    "join_group",
+    "mark_paid",
+    "moved_amounts",
+    "moved_bets",
+    "not_checked_words",
+    "numbered_now",
+    "other_changes",
+    "people_limit",
+    "preview_change",
+    "preview_changes",
+    "preview_record",
+    "record_hand",
+    "recorded_words",
+    "remove_paycode",
+    "reopen_game",
+    "restore_game",
+    "seating_words",
+    "settle_together",
+    "settle_up_paid",
+    "undo_settle_up",
+    "void_hand",
+]

@@ -1,0 +1,39 @@
+"""收款码 kept and taken off: a game's, or a group's for every evening (scoring/paycodes.py reads them)."""
+
+from django.db import transaction
+
+from scoring import circle
+from scoring.engine.seating import key
+from scoring.models import Game, Group, PayCode
+from scoring.services.locks import Conflict, lock_game, lock_group
+
+
+def _paycode_owner(game: Game | None, group: Group | None) -> tuple[dict, list[str]]:
+    """The owner's row lock, its ``PayCode`` filter and the names a code may be for."""
+    if game is not None:
+        locked = lock_game(game, playing=False)
+        return {"game": locked}, circle.names_at(locked)
+    locked = lock_group(group)
+    return {"group": locked}, list(locked.roster)
+
+
+def add_paycode(*, name: str, kind: str, address: str, game: Game | None = None, group: Group | None = None) -> PayCode:
+    """A person's 收款码, one per kind, as a new row so its picture's address never shows another code."""
+    with transaction.atomic():
+        owner, names = _paycode_owner(game, group)
+        person = next((n for n in names if key(n) == key(name)), None)
+        if person is None:
+            raise Conflict(
+                "这个人不在这里（名单或这一场里没有这个名字）。",
+                "This person is not here (the name is not in this game or the roster).",
+            )
+        PayCode.objects.filter(**owner, person=key(person), kind=kind).delete()
+        return PayCode.objects.create(**owner, name=person, person=key(person), kind=kind, address=address)
+
+
+def remove_paycode(*, paycode_id: int, game: Game | None = None, group: Group | None = None) -> None:
+    """A 收款码 taken off (only ``game``'s own, or ``group``'s own)."""
+    with transaction.atomic():
+        owner, _names = _paycode_owner(game, group)
+        if not PayCode.objects.filter(pk=paycode_id, **owner).delete()[0]:
+            raise Conflict("这个收款码已经删掉了。", "This payment code was already removed.")
