@@ -134,8 +134,18 @@ def announce(folder: Path, port: int) -> None:
     print("To work on the code instead: DJANGO_DEBUG=1 .venv/bin/python manage.py runserver", flush=True)
 
 
+def adopt_old_data(folder: Path, old: Path = ROOT / DATABASE) -> bool:
+    """An earlier `make run` kept its games in the checkout: copied once into a folder that has none yet."""
+    if (folder / DATABASE).exists() or not old.exists():
+        return False
+    backup(old, folder, None).replace(folder / DATABASE)
+    print(f"Copied the games of {old} into {folder / DATABASE} (the old file is left as it was)", flush=True)
+    return True
+
+
 def serve(folder: Path, port: int, every: float = EVERY) -> int:
     folder.mkdir(parents=True, exist_ok=True)
+    adopt_old_data(folder)
     env = environment(folder)
     take_backup(folder, "start")  # before migrate: the data as the last run left it
     manage(env, "collectstatic", "--no-input", "--verbosity", "0")

@@ -171,3 +171,19 @@ def test_make_run_starts_the_table_server_with_its_port():
     assert "yiwu_site.table_server" in run
     assert "runserver" not in run
     assert "PORT" in run
+
+
+def test_the_games_an_earlier_make_run_kept_in_the_checkout_are_copied_once(tmp_path):
+    old = tmp_path / "checkout" / "db.sqlite3"
+    old.parent.mkdir()
+    with sqlite3.connect(old) as db:
+        db.execute("CREATE TABLE scoring_game (id)")
+        db.execute("INSERT INTO scoring_game VALUES (1)")
+    folder = tmp_path / "data"
+    folder.mkdir()
+    assert table_server.adopt_old_data(folder, old)
+    with sqlite3.connect(folder / "db.sqlite3") as copy:
+        assert copy.execute("SELECT count(*) FROM scoring_game").fetchone()[0] == 1
+    assert old.exists()
+    assert not table_server.adopt_old_data(folder, old)  # never over the folder's own data
+    assert [path.name for path in folder.iterdir()] == ["db.sqlite3"]
