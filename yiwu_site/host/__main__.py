@@ -114,6 +114,13 @@ def cmd_wait(args) -> None:
         sys.exit(1)
 
 
+def cmd_switched(args) -> None:
+    ok, said = health.switched(args.pid, args.release, seconds=args.seconds)
+    print(said)
+    if not ok:
+        sys.exit(1)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python3 -m yiwu_site.host")
     sub = top.add_subparsers(dest="command", required=True)
@@ -158,6 +165,10 @@ def parser() -> argparse.ArgumentParser:
     wait.add_argument("--ca", default=None)
     wait.add_argument("--address", default="127.0.0.1")
     wait.add_argument("--while", dest="pid", type=int, default=None, help="give up once this process has ended")
+    switched = sub.add_parser("switched", help="wait until a gunicorn master's workers all run --release")
+    switched.add_argument("pid", type=int)
+    switched.add_argument("--release", required=True)
+    switched.add_argument("--seconds", type=float, default=30)
     return top
 
 

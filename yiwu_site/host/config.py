@@ -141,10 +141,19 @@ class App:
 
 
 def gunicorn_argv(app: App, release: str, port: int | None = None) -> list[str]:
-    """The service's command, also what the upgrade's check and the foreground run start."""
+    """The service's command, also what the upgrade's check and the foreground run start.
+
+    Through ``release`` unresolved (``<home>/current``): the python's venv, its site-packages and
+    ``--chdir`` are paths through the symlink, so a HUP's new workers import the release it names now
+    (docs/hosting-additions.md, "The switch"); -P keeps the resolved working directory off sys.path."""
     return [
-        f"{release}/.venv/bin/gunicorn",
+        f"{release}/.venv/bin/python",
+        "-P",
+        "-m",
+        "gunicorn",
         "yiwu_site.wsgi",
+        "--chdir",
+        release,
         "--bind",
         f"127.0.0.1:{port or app.port}",
         "--workers",

@@ -72,3 +72,43 @@ def wait(path: str, *, seconds: float, expect: int = 200, pid: int | None = None
         if time.monotonic() >= deadline:
             return False, last
         time.sleep(POLL)
+
+
+def children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (a gunicorn master's workers)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found
+
+
+def runs(pid: int) -> list[str]:
+    """Where each worker of ``pid`` works (its resolved working directory): the releases it runs."""
+    where = []
+    for child in children(pid):
+        try:
+            where.append(os.readlink(f"/proc/{child}/cwd"))
+        except OSError:
+            continue
+    return where
+
+
+def switched(pid: int, release: str, *, seconds: float) -> tuple[bool, str]:
+    """Wait until every worker of ``pid`` works in ``release`` (after a HUP, the old ones have gone)."""
+    deadline = time.monotonic() + seconds
+    target = os.path.realpath(release)
+    while True:
+        where = runs(pid)
+        if where and all(path == target for path in where):
+            return True, f"{len(where)} workers in {os.path.basename(target)}"
+        if not alive(pid) or time.monotonic() >= deadline:
+            others = sorted({os.path.basename(path) for path in where if path != target})
+            return False, f"workers still in {', '.join(others) or 'nothing'}"
+        time.sleep(POLL)
