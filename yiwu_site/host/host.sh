@@ -142,10 +142,9 @@ graceful_to() {
 		"$(cd "$to"/.venv/lib/python3*/site-packages && ls -d gunicorn-*.dist-info)" ]
 }
 
-# HUP to gunicorn master $1: new workers from `current` (--chdir through the symlink), then the old ones go.
-reload_master() {
+# After a HUP to gunicorn master $1: its new workers from `current` (--chdir through the symlink), the old ones gone.
+switched() {
 	local pid=$1 said
-	kill -HUP "$pid"
 	said=$(py switched "$pid" --release "$APP_HOME/current" --seconds "$WAIT") || return 1
 	note "switched without a stop: $said"
 }
@@ -230,8 +229,8 @@ install_systemd() {
 	if [ "$UNITS_CHANGED" = yes ] || [ "$ENV_CHANGED" = yes ] || ! systemctl is-active --quiet yiwu.service; then
 		systemctl restart yiwu.service
 	elif [ "$NEW" != "$OLD" ] && graceful_to "$APP_HOME/releases/$OLD" "$APP_HOME/current"; then
-		systemctl reload yiwu.service
-		reload_master "$(systemctl show --property MainPID --value yiwu.service)" ||
+		systemctl reload yiwu.service # its ExecReload: HUP
+		switched "$(systemctl show --property MainPID --value yiwu.service)" ||
 			rollback "did not take over from the old workers within $WAIT s (journalctl -u yiwu)"
 	elif [ "$NEW" != "$OLD" ]; then
 		note "its gunicorn is another version: the service restarts (a second or two of 502)"
@@ -298,7 +297,8 @@ serve_foreground() {
 		caddy_pid=$!
 	fi
 	echo "$gunicorn $caddy_pid" >"$RUN_PIDS"
-	trap 'kill -TERM $gunicorn $caddy_pid 2>/dev/null || true; rm -f "$RUN_PIDS"' INT TERM EXIT
+	# shellcheck disable=SC2086 # no Caddy: one pid
+	trap 'kill -TERM $gunicorn $caddy_pid 2>/dev/null || true; wait $gunicorn $caddy_pid 2>/dev/null || true; rm -f "$RUN_PIDS"' INT TERM EXIT
 	py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" --while "$gunicorn" >/dev/null || die "gunicorn did not answer"
 	if [ -n "$caddy_pid" ]; then
 		for _ in $(seq 20); do [ "$LOCAL" = no ] || [ -f "$LOCAL_ROOT" ] && break || sleep 0.5; done
@@ -416,7 +416,8 @@ switch_foreground() {
 		summary
 		note "the run of make host (gunicorn pid $RUNNING) serves on"
 	elif [ -n "$OLD" ] && graceful_to "$APP_HOME/releases/$OLD" "$APP_HOME/current"; then
-		reload_master "$RUNNING" || rollback "did not take over from the old workers within $WAIT s"
+		kill -HUP "$RUNNING"
+		switched "$RUNNING" || rollback "did not take over from the old workers within $WAIT s"
 		answers "$WAIT" || rollback "did not answer /healthz within $WAIT s"
 		if [ "$CADDY_CHANGED" = yes ] && [ "$HOST_CADDY" = yes ]; then
 			caddy reload --config "$CADDYFILE" --adapter caddyfile >/dev/null 2>&1 || note "Caddy's new configuration takes effect at the next make host-start"
@@ -437,8 +438,8 @@ start() {
 	DOMAIN=$(py get --file "$ENV_FILE" YIWU_DOMAIN)
 	LOCAL=no
 	[ "$DOMAIN" = localhost ] || [ "${DOMAIN%.localhost}" != "$DOMAIN" ] && LOCAL=yes
-	OLD=$(basename "$(readlink -f "$APP_HOME/current")")
-	NEW=$OLD
+	OLD="" # summary: nothing upgraded
+	NEW=$(basename "$(readlink -f "$APP_HOME/current")")
 	ENV_SAID="environment $ENV_FILE"
 	WORKERS=$(py argv $(app_args) --release x | sed -n '/^--workers$/{n;p}')
 	postgres_up
