@@ -89,6 +89,7 @@ class Phone:
     def __exit__(self, *_exc):
         self.stopping.set()
         self.thread.join()
+        print(f"phone: {len(self.answers)} answers, {len(self.failed)} failed")  # pytest -s shows it
 
     @property
     def failed(self) -> list:
@@ -335,12 +336,6 @@ def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a
     server.git("checkout", "README.md")
     assert server.host("can-upgrade").returncode == 0
 
-    # The foreground run stopped (Ctrl-C), as before the restores below.
-    run.terminate()
-    run.wait(30)
-    assert not (server.root / "etc/yiwu/run.pids").exists()
-    assert "serving (gunicorn pid" in (server.root / "start.log").read_text()
-
     # The timer's own command, as the unit runs it; then the data changes, and the backup brings it back.
     unit = (server.root / "etc/yiwu/rendered/yiwu-backup.service").read_text()
     command = shlex.split(re.search(r"^ExecStart=(.*)$", unit, re.M)[1])
@@ -351,12 +346,22 @@ def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a
     one_token = next(iter(totals))
     assert one_token not in server.totals(one_token)
 
+    workers = set(health.children(master))
     restored = server.host("restore", str(nightly))
     assert restored.returncode == 0, said(restored)
     assert "taking a backup of the database as it is now" in restored.stdout
     assert re.search(r"restored \S+/db\.dump: 3 games, 3 hands, their links as they were", restored.stdout)
     assert server.totals() == totals  # every game back, with its links
     assert len(list(server.backups.glob("*-restore"))) == 1  # what it replaced, kept
+    # The foreground run's workers replaced, so none keeps what it read before.
+    assert "switched without a stop" in restored.stdout
+    assert (workers & set(health.children(master)), workers_in(master)) == (set(), {second_release})
+
+    # The foreground run stopped (Ctrl-C), as before the restore of one game below.
+    run.terminate()
+    run.wait(30)
+    assert not (server.root / "etc/yiwu/run.pids").exists()
+    assert "serving (gunicorn pid" in (server.root / "start.log").read_text()
 
     # One game's JSON, as the game page exports it: a new game beside the others, same totals.
     game_file = sorted((nightly / "games").glob("*.json"))[0]
@@ -428,7 +433,14 @@ def test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a
     assert "the wsgi of the third release" in (server.root / "yiwu.service.log").read_text()
     server.git("revert", "--no-edit", "HEAD")
 
-    # make host-uninstall: one last backup, kept and said; everything else make host made, gone.
+    # make host-uninstall asks before it drops the data: with no one to ask and no YES=1, nothing goes.
+    kept_all = server.host("uninstall", **server.stand_in())
+    assert kept_all.returncode == 1, said(kept_all)
+    assert "YES=1 make host-uninstall" in kept_all.stderr
+    assert psql(f"SELECT count(*) FROM pg_database WHERE datname = '{server.db}'") == "1"
+    assert server.current() == third_release
+
+    # With YES=1: one last backup, kept and said; everything else make host made, gone.
     gone = server.host("uninstall", YES="1", **server.stand_in())
     assert gone.returncode == 0, said(gone)
     last = Path(re.search(r"the last backup: (\S+)", gone.stdout)[1])

@@ -9,7 +9,7 @@
 #   host.sh restore FILE     make host-restore FILE=...: a backup folder or its db.dump, or games' .json
 #   host.sh manage ARGS...   manage.py as the service runs it (check_ledgers, axes_reset, ...)
 # Where systemd is not running (a container) it says so and runs the services in the foreground; an
-# upgrade then switches that run's workers (HUP), as systemctl reload does the service's.
+# upgrade then switches that run's workers to the new release, as systemctl reload does the service's.
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -132,8 +132,8 @@ serving() {
 	fi
 }
 
-# Can the running master take release $2 by a HUP? Not if its gunicorn differs (the master keeps its
-# own in memory) or its environment changed (read at start only).
+# Can the running master take release $2 without a restart? Not if its gunicorn differs (the master
+# keeps its own in memory) or its environment changed (read at start only).
 graceful_to() {
 	local from=$1 to=$2
 	[ "$ENV_CHANGED" = no ] || return 1
@@ -142,10 +142,12 @@ graceful_to() {
 		"$(cd "$to"/.venv/lib/python3*/site-packages && ls -d gunicorn-*.dist-info)" ]
 }
 
-# After a HUP to gunicorn master $1: its new workers from `current` (--chdir through the symlink), the old ones gone.
+# The switch of gunicorn master $1 to the release `current` names: `roll` adds as many new workers
+# (each imports current/, then moves into it) and stops the old ones once those serve (health.py roll);
+# `switched` only waits for it (systemctl reload, whose ExecReload rolls).
 switched() {
-	local pid=$1 said
-	said=$(py switched "$pid" --release "$APP_HOME/current" --seconds "$WAIT") || return 1
+	local said
+	said=$(py "${2:-switched}" "$1" --release "$APP_HOME/current" --seconds "$WAIT") || { note "$said"; return 1; }
 	note "switched without a stop: $said"
 }
 
@@ -225,11 +227,11 @@ install_systemd() {
 	install -m 644 "$RENDERED/yiwu.service" "$RENDERED/yiwu-backup.service" "$RENDERED/yiwu-backup.timer" "$UNIT_DIR/"
 	systemctl daemon-reload
 	systemctl enable --quiet yiwu.service yiwu-backup.timer caddy.service
-	# A new unit or environment is read at start only; else the master takes the new release by a HUP.
+	# A new unit or environment is read at start only; else the master's workers are switched (a reload).
 	if [ "$UNITS_CHANGED" = yes ] || [ "$ENV_CHANGED" = yes ] || ! systemctl is-active --quiet yiwu.service; then
 		systemctl restart yiwu.service
 	elif [ "$NEW" != "$OLD" ] && graceful_to "$APP_HOME/releases/$OLD" "$APP_HOME/current"; then
-		systemctl reload yiwu.service # its ExecReload: HUP
+		systemctl reload yiwu.service # its ExecReload: the roll
 		switched "$(systemctl show --property MainPID --value yiwu.service)" ||
 			rollback "did not take over from the old workers within $WAIT s (journalctl -u yiwu)"
 	elif [ "$NEW" != "$OLD" ]; then
@@ -409,15 +411,14 @@ prune_releases() {
 	return 0
 }
 
-# Without systemd, a foreground run serving: its workers switched by a HUP, or (another gunicorn, another
+# Without systemd, a foreground run serving: its workers switched (roll), or (another gunicorn, another
 # environment) it is stopped now, everything built and migrated, and this run serves instead.
 switch_foreground() {
 	if [ "$NEW" = "$OLD" ] && [ "$ENV_CHANGED" = no ]; then
 		summary
 		note "the run of make host (gunicorn pid $RUNNING) serves on"
 	elif [ -n "$OLD" ] && graceful_to "$APP_HOME/releases/$OLD" "$APP_HOME/current"; then
-		kill -HUP "$RUNNING"
-		switched "$RUNNING" || rollback "did not take over from the old workers within $WAIT s"
+		switched "$RUNNING" roll || rollback "did not take over from the old workers within $WAIT s"
 		answers "$WAIT" || rollback "did not answer /healthz within $WAIT s"
 		if [ "$CADDY_CHANGED" = yes ] && [ "$HOST_CADDY" = yes ]; then
 			caddy reload --config "$CADDYFILE" --adapter caddyfile >/dev/null 2>&1 || note "Caddy's new configuration takes effect at the next make host-start"
@@ -504,8 +505,9 @@ restore() {
 	if [ $whole = yes ] && systemd_running; then
 		systemctl start yiwu.service
 		py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" >/dev/null && note "the app answers again"
-	elif [ $whole = yes ]; then
-		note "without systemd: stop the foreground run (Ctrl-C) and start it again (make host-start), so that no worker keeps what it read before"
+	elif [ $whole = yes ] && [ -n "$(foreground_pid)" ]; then
+		# New workers, so that none keeps what it read before.
+		switched "$(foreground_pid)" roll || note "the foreground run's workers were not all replaced: stop it (Ctrl-C) and make host-start"
 	fi
 }
 
