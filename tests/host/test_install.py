@@ -130,6 +130,7 @@ class Server:
             "HOST_SYSTEMD": "no",
             "HOST_SERVE": "no",
             "HOST_APT": "no",
+            "HOST_CADDY": "no",  # a foreground run without Caddy: ports 80 and 443 are not the test's
             "WAIT": "20",
             **wheels(),
         }

@@ -266,7 +266,11 @@ summary() {
 	fi
 	[ -n "$OLD" ] && [ "$OLD" = "$NEW" ] && note "nothing new to install: the release installed is this checkout's"
 	note "$ENV_SAID; database $DB_NAME: $(games_count) games"
-	note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; Caddy on ports 80 and 443 in front"
+	if systemd_running || [ "$HOST_CADDY" = yes ]; then
+		note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; Caddy on ports 80 and 443 in front"
+	else
+		note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; no Caddy (HOST_CADDY=no)"
+	fi
 	if systemd_running; then
 		note "services: yiwu.service (restarts on failure), caddy.service; backups: yiwu-backup.timer at 04:00 (the app's time zone) into $BACKUPS, the last 14 kept"
 	else
@@ -287,11 +291,12 @@ serve_foreground() {
 		note "HOST_SERVE=no: set up and checked, nothing left running"
 		return 0
 	fi
-	local argv gunicorn caddy_pid=""
+	local argv
 	mapfile -t argv < <(py argv $(app_args) --workers "$WORKERS" --release "$APP_HOME/current")
 	app_command "$APP_HOME/current" "${argv[@]}"
 	"${AS_APP[@]}" &
 	gunicorn=$!
+	caddy_pid="" # both global: the EXIT trap runs after this function has returned
 	if [ "$HOST_CADDY" = yes ]; then
 		env -i PATH=/usr/bin:/bin HOME="$CADDY_HOME" setpriv --reuid=caddy --regid=caddy --init-groups \
 			--inh-caps=+net_bind_service --ambient-caps=+net_bind_service -- \
@@ -300,7 +305,8 @@ serve_foreground() {
 	fi
 	echo "$gunicorn $caddy_pid" >"$RUN_PIDS"
 	# shellcheck disable=SC2086 # no Caddy: one pid
-	trap 'kill -TERM $gunicorn $caddy_pid 2>/dev/null || true; wait $gunicorn $caddy_pid 2>/dev/null || true; rm -f "$RUN_PIDS"' INT TERM EXIT
+	trap 'kill -TERM $gunicorn $caddy_pid 2>/dev/null || true; wait $gunicorn $caddy_pid 2>/dev/null || true; rm -f "$RUN_PIDS"' EXIT
+	trap 'exit 130' INT TERM
 	py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" --while "$gunicorn" >/dev/null || die "gunicorn did not answer"
 	if [ -n "$caddy_pid" ]; then
 		for _ in $(seq 20); do [ "$LOCAL" = no ] || [ -f "$LOCAL_ROOT" ] && break || sleep 0.5; done
