@@ -346,7 +346,7 @@ install_host() {
 		if [ -n "$RUNNING" ]; then
 			note "a run of make host serves now (gunicorn pid $RUNNING): it serves on while the new release is built, and is switched to it"
 		elif answers; then
-			die "something that is not a run of make host serves on 127.0.0.1:$APP_PORT: stop it first"
+			die "something serves on 127.0.0.1:$APP_PORT that is no run of this make host (an older one's: Ctrl-C it): stop it first"
 		fi
 	fi
 
