@@ -103,8 +103,9 @@ messages: $(VENV)/.dev
 
 # One server for a group (docs/hosting.md), as root on Debian 12: PostgreSQL, the app in its own user
 # under gunicorn, Caddy's HTTPS for DOMAIN in front, the nightly backup. Run again, it is the upgrade
-# (host-upgrade pulls first); DOMAIN=localhost (host-try) tries it here with Caddy's local authority.
-.PHONY: host host-try host-upgrade host-backup host-restore
+# (host-upgrade checks, then pulls); DOMAIN=localhost (host-try) tries it here with Caddy's local authority.
+# host-start runs the installed release; host-uninstall removes it all after a last backup (YES=1: no question).
+.PHONY: host host-try host-upgrade host-start host-uninstall host-backup host-restore
 host:
 	bash yiwu_site/host/host.sh install $(DOMAIN)
 
@@ -112,8 +113,15 @@ host-try:
 	bash yiwu_site/host/host.sh install localhost
 
 host-upgrade:
+	bash yiwu_site/host/host.sh can-upgrade
 	git pull --ff-only
 	bash yiwu_site/host/host.sh install $(DOMAIN)
+
+host-start:
+	bash yiwu_site/host/host.sh start
+
+host-uninstall:
+	YES=$(YES) bash yiwu_site/host/host.sh uninstall
 
 host-backup:
 	bash yiwu_site/host/host.sh backup
