@@ -145,7 +145,7 @@ def gunicorn_argv(app: App, release: str, port: int | None = None) -> list[str]:
 
     Through ``release`` unresolved (``<home>/current``): the python's venv, its site-packages and
     ``--chdir`` are paths through the symlink, so a worker forked after the switch imports the release
-    it names now (docs/hosting-additions.md, "The switch"); -P keeps the resolved working directory off
+    it names now (docs/hosting.md, "The switch"); -P keeps the resolved working directory off
     sys.path; the settings file's hook tells when a worker has loaded its app."""
     return [
         f"{release}/.venv/bin/python",
