@@ -18,17 +18,11 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
 	$(BIN)/pip install --quiet -r requirements-dev.txt
 	touch $@ $(VENV)/.runtime
 
-# Static files as production serves them (collected: fingerprinted, gzipped, a year's cache): the
-# phones on the Wi-Fi load the game page's 66 KB once, not 315 KB on every visit (bench/page.py
-# --make-run). A change under static/ shows after the next `make run`; `$(DEV) manage.py
-# runserver` serves static/ as it is, for working on it.
-RUN := $(DEV) DJANGO_COLLECTED_STATIC=1
-
+# The table's own server (yiwu_site/table_server.py): gunicorn with debug off on every interface, so phones
+# on the same Wi-Fi open the printed address; data, secret and 14 days of backups in DATA (~/yiwu-mahjong);
+# PORT=8000. To work on the code instead: DJANGO_DEBUG=1 .venv/bin/python manage.py runserver.
 run: $(VENV)/.runtime
-	$(RUN) $(BIN)/python manage.py collectstatic --no-input --verbosity 0
-	$(RUN) $(BIN)/python manage.py migrate --no-input
-	@$(BIN)/python -m yiwu_site.lan 8000
-	$(RUN) $(BIN)/python manage.py runserver 0.0.0.0:8000
+	$(BIN)/python -m yiwu_site.table_server --port $(or $(PORT),8000) $(if $(DATA),--data "$(DATA)")
 
 # One xdist worker per core and one more, each with its own Chromium: the suite also waits on real
 # time (polls, servers starting, the real install's subprocesses), which the extra worker fills; a
@@ -126,8 +120,9 @@ messages: $(VENV)/.dev
 
 # One server for a group (docs/hosting.md), as root on Debian 12: PostgreSQL, the app in its own user
 # under gunicorn, Caddy's HTTPS for DOMAIN in front, the nightly backup. Run again, it is the upgrade
-# (host-upgrade pulls first); DOMAIN=localhost (host-try) tries it here with Caddy's local authority.
-.PHONY: host host-try host-upgrade host-backup host-restore
+# (host-upgrade checks, then pulls); DOMAIN=localhost (host-try) tries it here with Caddy's local authority.
+# host-start runs the installed release; host-uninstall removes it all after a last backup (YES=1: no question).
+.PHONY: host host-try host-upgrade host-start host-uninstall host-backup host-restore
 host:
 	bash yiwu_site/host/host.sh install $(DOMAIN)
 
@@ -135,8 +130,15 @@ host-try:
 	bash yiwu_site/host/host.sh install localhost
 
 host-upgrade:
+	bash yiwu_site/host/host.sh can-upgrade
 	git pull --ff-only
 	bash yiwu_site/host/host.sh install $(DOMAIN)
+
+host-start:
+	bash yiwu_site/host/host.sh start
+
+host-uninstall:
+	YES=$(YES) bash yiwu_site/host/host.sh uninstall
 
 host-backup:
 	bash yiwu_site/host/host.sh backup

@@ -6,7 +6,6 @@ paint on two slow-3G profiles. ``--make-run``: the same load from what ``make ru
 """
 
 import argparse
-import os
 import subprocess
 import sys
 import tempfile
@@ -25,20 +24,19 @@ from bench.common import (  # noqa: E402
     say_tiny,
     setup_django,
     start_gunicorn,
-    start_server,
 )
 
 GOAL_KB = 100  # issue 23: a cold game page on one bar of signal
 PROFILES = {"3G Slow (WebPageTest: 400 kbit/s, 400 ms RTT)": 400, "Slow 3G (DevTools: 400 kbit/s, 2000 ms RTT)": 2000}
-MAKE_RUN_ENV = {"DJANGO_DEBUG": "1", "DJANGO_COLLECTED_STATIC": os.environ.get("DJANGO_COLLECTED_STATIC", "1")}
+MAKE_RUN_ENV = {**PRODUCTION_ENV, "DJANGO_LAN_SERVER": "1"}  # yiwu_site/table_server.py: gunicorn, debug off
 
 
 def serve(port: int, make_run: bool, workers: int = 2) -> subprocess.Popen:
     if not make_run:
         setup_django(PRODUCTION_ENV, "yiwu-bench-page.sqlite3")
         return start_gunicorn(port, workers=workers)
-    setup_django({"DJANGO_SETTINGS_MODULE": "yiwu_site.settings", **MAKE_RUN_ENV}, "yiwu-bench-page.sqlite3")
-    return start_server([sys.executable, "manage.py", "runserver", f"127.0.0.1:{port}", "--noreload"], port)
+    setup_django(MAKE_RUN_ENV, "yiwu-bench-page.sqlite3")
+    return start_gunicorn(port, workers=workers)
 
 
 def cold_load(playwright, url: str, tiny: bool) -> tuple[list[tuple[str, int, str, str, str]], list, float]:
@@ -127,7 +125,9 @@ def first_paint(browser, url: str, rtt_ms: int, faster: int = 1) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--make-run", action="store_true", help="serve as `make run` does (runserver, debug)")
+    parser.add_argument(
+        "--make-run", action="store_true", help="serve as `make run` does (the table server's settings)"
+    )
     parser.add_argument("--port", type=int, help="default: a free one")
     parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
@@ -142,11 +142,7 @@ def main() -> None:
         from playwright.sync_api import sync_playwright
 
         with sync_playwright() as playwright:
-            mode = (
-                f"`make run` ({' '.join(f'{k}={v}' for k, v in MAKE_RUN_ENV.items())})"
-                if args.make_run
-                else "production"
-            )
+            mode = "`make run` (gunicorn, DJANGO_LAN_SERVER=1)" if args.make_run else "production"
             rows, errors, fcp = cold_load(playwright, url, args.tiny)
             total = sum(size for _url, size, *_rest in rows)
             of_page = sum(size for _url, size, _e, _c, who in rows if who == "page")

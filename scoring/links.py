@@ -9,9 +9,9 @@ LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def lan_base(request: HttpRequest, always: bool = False) -> str | None:
-    """The address friends' phones can open under ``make run`` (http://192.168.1.23:8000): debug only, for a page opened on the machine itself unless ``always``."""
+    """The address friends' phones can open under ``make run`` (http://192.168.1.23:8000): for a page opened on the machine itself unless ``always``."""
     addresses = getattr(settings, "LAN_ADDRESSES", [])
-    if not (settings.DEBUG and addresses):
+    if not addresses:
         return None
     host, port = split_domain_port(request.get_host())
     if not always and host not in LOCAL_HOSTS:

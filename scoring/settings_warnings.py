@@ -14,9 +14,9 @@ def client_address_header(app_configs, **kwargs) -> list[Warning]:
     if not header or header == "REMOTE_ADDR":
         return []
     warnings = []
-    if settings.DEBUG:
+    if settings.DEBUG or settings.LAN_SERVER:
         message = (
-            f"DJANGO_CLIENT_IP_HEADER={header!r} while debug serves phones directly (make run listens "
+            f"DJANGO_CLIENT_IP_HEADER={header!r} while the app serves phones directly (make run listens "
             "on every interface): any phone can send that header and choose the address it is counted by."
         )
         warnings.append(Warning(message, hint=HINT, id="scoring.W001"))

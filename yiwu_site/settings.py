@@ -52,10 +52,12 @@ if not SECRET_KEY:
         raise ImproperlyConfigured("DJANGO_SECRET_KEY must be set when DJANGO_DEBUG is off.")
     SECRET_KEY = "insecure-dev-only-key-never-use-in-production"
 
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG or TESTING else "")
-# `make run` on the table's Wi-Fi: debug allows the machine's LAN addresses too (yiwu_site/lan.py).
-LAN_ADDRESSES = lan.lan_addresses() if DEBUG and not TESTING else []
-if DEBUG:
+# `make run` (yiwu_site/table_server.py): debug off, plain HTTP to the phones on the table's Wi-Fi.
+LAN_SERVER = env_bool("DJANGO_LAN_SERVER", False)
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", "127.0.0.1,localhost" if DEBUG or TESTING or LAN_SERVER else "")
+# The machine's LAN addresses are allowed too, and shown as a link and a QR (yiwu_site/lan.py).
+LAN_ADDRESSES = lan.lan_addresses() if (DEBUG or LAN_SERVER) and not TESTING else []
+if DEBUG or LAN_SERVER:
     ALLOWED_HOSTS = lan.debug_allowed_hosts(ALLOWED_HOSTS, LAN_ADDRESSES)
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 
@@ -201,7 +203,7 @@ USE_I18N = True
 USE_TZ = True
 
 STATIC_URL = "/static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
+STATIC_ROOT = Path(os.environ.get("DJANGO_STATIC_ROOT") or BASE_DIR / "staticfiles")  # where collectstatic writes
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
 
@@ -265,11 +267,13 @@ MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)
 MAX_PEOPLE_PER_GAME = env_int("DJANGO_MAX_PEOPLE_PER_GAME", 16, minimum=4)
 MAX_PEOPLE_PER_GROUP = env_int("DJANGO_MAX_PEOPLE_PER_GROUP", 40, minimum=4)
 if not DEBUG and not TESTING:
-    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", True)
-    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600)
-    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", True)
-    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
-    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    # HTTPS behind a proxy by default; the table's own server (LAN_SERVER) speaks plain HTTP on the Wi-Fi.
+    https = not LAN_SERVER
+    SECURE_SSL_REDIRECT = env_bool("DJANGO_SECURE_SSL_REDIRECT", https)
+    SECURE_HSTS_SECONDS = env_int("DJANGO_HSTS_SECONDS", 365 * 24 * 3600 if https else 0)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_INCLUDE_SUBDOMAINS", https)
+    SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", https)
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", https)
 
 
 def env_admins(name: str) -> list[tuple[str, str]]:

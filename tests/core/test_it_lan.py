@@ -79,7 +79,7 @@ def test_debug_allows_the_lan_addresses_beside_the_configured_hosts():
     assert lan.lan_url(LAN, 8000) == "http://192.168.1.23:8000/"
 
 
-def test_the_settings_allow_lan_hosts_only_in_debug():
+def test_the_settings_allow_lan_hosts_only_in_debug_or_make_runs_server():
     from tests.core.test_it_security import manage
 
     code = "from django.conf import settings; print(settings.ALLOWED_HOSTS, settings.LAN_ADDRESSES)"
@@ -101,10 +101,12 @@ def test_the_home_page_shows_the_lan_address_as_a_qr_in_debug(client, db):
     assert html.count("<svg") >= 1
 
 
-def test_no_lan_qr_outside_debug(client, db):
-    with override_settings(LAN_ADDRESSES=LAN):
-        html = client.get("/").content.decode()
+def test_no_lan_qr_on_a_server_that_knows_no_lan_address(client, db):
+    """A hosted server (debug off, not `make run`): settings give no LAN address, so no QR and no link."""
+    with override_settings(LAN_ADDRESSES=[], DEBUG=False):
+        html = client.get("/", HTTP_HOST="127.0.0.1:8000").content.decode()
     assert "192.168.1.23" not in html
+    assert "同一个 Wi-Fi 的手机扫码打开" not in html
 
 
 @override_settings(**DEBUG_LAN)

@@ -114,6 +114,20 @@ def cmd_wait(args) -> None:
         sys.exit(1)
 
 
+def cmd_switched(args) -> None:
+    ok, said = health.switched(args.pid, args.release, seconds=args.seconds)
+    print(said)
+    if not ok:
+        sys.exit(1)
+
+
+def cmd_roll(args) -> None:
+    ok, said = health.roll(args.pid, args.release, seconds=args.seconds)
+    print(said)
+    if not ok:
+        sys.exit(1)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="python3 -m yiwu_site.host")
     sub = top.add_subparsers(dest="command", required=True)
@@ -158,6 +172,12 @@ def parser() -> argparse.ArgumentParser:
     wait.add_argument("--ca", default=None)
     wait.add_argument("--address", default="127.0.0.1")
     wait.add_argument("--while", dest="pid", type=int, default=None, help="give up once this process has ended")
+    switched = sub.add_parser("switched", help="wait until a gunicorn master's workers all run --release")
+    roll = sub.add_parser("roll", help="a gunicorn master's workers replaced by ones running --release, no gap")
+    for command in (switched, roll):
+        command.add_argument("pid", type=int)
+        command.add_argument("--release", required=True)
+        command.add_argument("--seconds", type=float, default=60)
     return top
 
 

@@ -141,10 +141,22 @@ class App:
 
 
 def gunicorn_argv(app: App, release: str, port: int | None = None) -> list[str]:
-    """The service's command, also what the upgrade's check and the foreground run start."""
+    """The service's command, also what the upgrade's check and the foreground run start.
+
+    Through ``release`` unresolved (``<home>/current``): the python's venv, its site-packages and
+    ``--chdir`` are paths through the symlink, so a worker forked after the switch imports the release
+    it names now (docs/hosting.md, "The switch"); -P keeps the resolved working directory off
+    sys.path; the settings file's hook tells when a worker has loaded its app."""
     return [
-        f"{release}/.venv/bin/gunicorn",
+        f"{release}/.venv/bin/python",
+        "-P",
+        "-m",
+        "gunicorn",
         "yiwu_site.wsgi",
+        "--chdir",
+        release,
+        "--config",
+        f"{release}/yiwu_site/host/gunicorn.conf.py",
         "--bind",
         f"127.0.0.1:{port or app.port}",
         "--workers",
@@ -157,6 +169,11 @@ def gunicorn_argv(app: App, release: str, port: int | None = None) -> list[str]:
         "--error-logfile",
         "-",
     ]
+
+
+def roll_argv(app: App, current: str) -> list[str]:
+    """The unit's ExecReload (systemd puts the master's pid for $MAINPID): new workers in, then the old out."""
+    return [f"{current}/.venv/bin/python", "-m", "yiwu_site.host", "roll", "$MAINPID", "--release", current]
 
 
 def backup_argv(app: App, release: str, kind: str = "nightly") -> list[str]:
@@ -186,6 +203,7 @@ def units(app: App) -> dict[str, str]:
         "bind": f"127.0.0.1:{app.port}",
         "on_calendar": app.on_calendar,
         "exec_start": shlex.join(gunicorn_argv(app, current)),
+        "exec_reload": shlex.join(roll_argv(app, current)).replace("'$MAINPID'", "$MAINPID"),
         "backup_start": shlex.join(backup_argv(app, current)),
     }
     return {name: _render(name, **values) for name in UNITS}

@@ -2,10 +2,14 @@
 # One server for a group (docs/hosting.md), as root on Debian 12:
 #   host.sh install DOMAIN   make host DOMAIN=...: PostgreSQL, the app's release, gunicorn, Caddy, the
 #                            nightly backup; run again, it is the upgrade (same secret, same data)
+#   host.sh start            make host-start: run the current release (no build, no upgrade)
+#   host.sh can-upgrade      what make host-upgrade checks before it pulls: root, an install, a clean checkout
+#   host.sh uninstall        make host-uninstall: one last backup, then all of it gone (YES=1: no question)
 #   host.sh backup           make host-backup: one backup now
 #   host.sh restore FILE     make host-restore FILE=...: a backup folder or its db.dump, or games' .json
 #   host.sh manage ARGS...   manage.py as the service runs it (verify_ledgers, axes_reset, ...)
-# Where systemd is not running (a container) it says so and runs the services in the foreground.
+# Where systemd is not running (a container) it says so and runs the services in the foreground; an
+# upgrade then switches that run's workers to the new release, as systemctl reload does the service's.
 set -euo pipefail
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -21,6 +25,8 @@ HOST_SERVE=${HOST_SERVE:-yes}      # no: without systemd, set up and check, then
 HOST_APT=${HOST_APT:-yes}          # no: fail where a package is missing instead of installing it
 WAIT=${WAIT:-60}                   # seconds a new release has to answer /healthz
 HTTPS_WAIT=${HTTPS_WAIT:-60}       # seconds Caddy has to answer https://DOMAIN/ (a certificate to get)
+HOST_CADDY=${HOST_CADDY:-yes}      # no: a foreground run without Caddy (tests: ports 80 and 443 are not theirs)
+YES=${YES:-}                       # 1: uninstall without asking
 
 APP_HOME=$HOST_ROOT/srv/yiwu
 ETC_DIR=$HOST_ROOT/etc/yiwu
@@ -29,6 +35,7 @@ RENDERED=$ETC_DIR/rendered
 BACKUPS=$HOST_ROOT/var/backups/yiwu
 CADDYFILE=$HOST_ROOT/etc/caddy/Caddyfile
 UNIT_DIR=$HOST_ROOT/etc/systemd/system
+RUN_PIDS=$ETC_DIR/run.pids # a foreground run's gunicorn master and Caddy (no systemd)
 CADDY_HOME=/var/lib/caddy # the caddy user's home (Debian's package): its certificates, the local authority
 LOCAL_ROOT=$CADDY_HOME/.local/share/caddy/pki/authorities/local/root.crt
 
@@ -107,6 +114,43 @@ games_count() {
 	runuser -u postgres -- psql -tAXq -d "$DB_NAME" -c 'SELECT count(*) FROM scoring_game' 2>/dev/null || echo 0
 }
 
+# The gunicorn master of a foreground run still running (make host or make host-start), or nothing.
+foreground_pid() {
+	local pid
+	[ -f "$RUN_PIDS" ] && read -r pid _ <"$RUN_PIDS" && [ -n "$pid" ] || return 0
+	grep -qa gunicorn "/proc/$pid/cmdline" 2>/dev/null && [ "$(sed 's/.*) //' "/proc/$pid/stat" | cut -c1)" != Z ] && echo "$pid"
+	return 0
+}
+answers() { py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "${1:-0}" >/dev/null 2>&1; }
+
+# Is anything serving the app now: the service, or a foreground run?
+serving() {
+	if systemd_running; then
+		systemctl is-active --quiet yiwu.service && answers 2
+	else
+		[ -n "$(foreground_pid)" ] && answers 2
+	fi
+}
+
+# Can the running master take release $2 without a restart? Not if its gunicorn differs (the master
+# keeps its own in memory) or its environment changed (read at start only).
+graceful_to() {
+	local from=$1 to=$2
+	[ "$ENV_CHANGED" = no ] || return 1
+	[ "$(readlink -f "$from/.venv")" = "$(readlink -f "$to/.venv")" ] && return 0
+	[ "$(cd "$from"/.venv/lib/python3*/site-packages && ls -d gunicorn-*.dist-info)" = \
+		"$(cd "$to"/.venv/lib/python3*/site-packages && ls -d gunicorn-*.dist-info)" ]
+}
+
+# The switch of gunicorn master $1 to the release `current` names: `roll` adds as many new workers
+# (each imports current/, then moves into it) and stops the old ones once those serve (health.py roll);
+# `switched` only waits for it (systemctl reload, whose ExecReload rolls).
+switched() {
+	local said
+	said=$(py "${2:-switched}" "$1" --release "$APP_HOME/current" --seconds "$WAIT") || { note "$said"; return 1; }
+	note "switched without a stop: $said"
+}
+
 # The new release's gunicorn on CHECK_PORT, asked /healthz then /readyz, and stopped: is it fit to run?
 check_candidate() {
 	local release=$1 log=$ETC_DIR/candidate.log pid ok=yes
@@ -152,9 +196,21 @@ install_configs() {
 rollback() {
 	local reason=$1
 	if [ -n "$OLD" ]; then
-		switch_to "$OLD"
-		systemd_running && systemctl restart yiwu.service
-		say "the new release $NEW $reason: back on release $OLD, which runs as before"
+		if [ "$SWITCHED" = yes ]; then # it served, then failed: the old one back in place
+			switch_to "$OLD"
+			if systemd_running; then
+				systemctl restart yiwu.service
+			elif [ -n "$(foreground_pid)" ]; then
+				kill -HUP "$(foreground_pid)"
+			fi
+			answers "$WAIT" || true
+		fi # else nothing was touched: what ran still runs
+		if serving; then
+			say "the new release $NEW $reason: back on release $OLD, which runs as before"
+		else
+			say "the new release $NEW $reason: back on release $OLD, which nothing serves now (make host-start starts it)"
+		fi
+		note "this checkout still holds what was refused, and make host would refuse it again: fix it and commit, or go back to what runs: git -C $SOURCE reset --hard $(sed -n '2s/ .*//p' "$APP_HOME/releases/$OLD/RELEASE")"
 	else
 		say "the new release $NEW $reason, and there is no release before it"
 	fi
@@ -171,7 +227,15 @@ install_systemd() {
 	install -m 644 "$RENDERED/yiwu.service" "$RENDERED/yiwu-backup.service" "$RENDERED/yiwu-backup.timer" "$UNIT_DIR/"
 	systemctl daemon-reload
 	systemctl enable --quiet yiwu.service yiwu-backup.timer caddy.service
-	if [ "$NEW" != "$OLD" ] || [ "$UNITS_CHANGED" = yes ] || [ "$ENV_CHANGED" = yes ] || ! systemctl is-active --quiet yiwu.service; then
+	# A new unit or environment is read at start only; else the master's workers are switched (a reload).
+	if [ "$UNITS_CHANGED" = yes ] || [ "$ENV_CHANGED" = yes ] || ! systemctl is-active --quiet yiwu.service; then
+		systemctl restart yiwu.service
+	elif [ "$NEW" != "$OLD" ] && graceful_to "$APP_HOME/releases/$OLD" "$APP_HOME/current"; then
+		systemctl reload yiwu.service # its ExecReload: the roll
+		switched "$(systemctl show --property MainPID --value yiwu.service)" ||
+			rollback "did not take over from the old workers within $WAIT s (journalctl -u yiwu)"
+	elif [ "$NEW" != "$OLD" ]; then
+		note "its gunicorn is another version: the service restarts (a second or two of 502)"
 		systemctl restart yiwu.service
 	fi
 	py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" >/dev/null ||
@@ -198,15 +262,15 @@ check_https() {
 summary() {
 	say "麻将记分 at https://$DOMAIN/: release $(py info "$APP_HOME/current")"
 	if [ -n "$OLD" ] && [ "$OLD" != "$NEW" ]; then
-		if systemd_running; then
-			note "upgraded from release $OLD, which served until this one answered (kept in $APP_HOME/releases)"
-		else
-			note "upgraded from release $OLD (kept in $APP_HOME/releases)"
-		fi
+		note "upgraded from release $OLD, which served until this one answered (kept in $APP_HOME/releases)"
 	fi
 	[ -n "$OLD" ] && [ "$OLD" = "$NEW" ] && note "nothing new to install: the release installed is this checkout's"
 	note "$ENV_SAID; database $DB_NAME: $(games_count) games"
-	note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; Caddy on ports 80 and 443 in front"
+	if systemd_running || [ "$HOST_CADDY" = yes ]; then
+		note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; Caddy on ports 80 and 443 in front"
+	else
+		note "gunicorn: $WORKERS workers on 127.0.0.1:$APP_PORT; no Caddy (HOST_CADDY=no)"
+	fi
 	if systemd_running; then
 		note "services: yiwu.service (restarts on failure), caddy.service; backups: yiwu-backup.timer at 04:00 (the app's time zone) into $BACKUPS, the last 14 kept"
 	else
@@ -214,7 +278,9 @@ summary() {
 	fi
 	if [ "$LOCAL" = yes ]; then
 		note "Caddy's local authority signed the certificate: its root is $LOCAL_ROOT"
-		note "to trust it in Chromium: certutil -d sql:\$HOME/.pki/nssdb -A -t C,, -n yiwu-local -i $LOCAL_ROOT (libnss3-tools)"
+		note "to trust it in Chromium (libnss3-tools; the first line where Chromium never ran makes its NSS database):"
+		note "  [ -f ~/.pki/nssdb/cert9.db ] || { mkdir -p ~/.pki/nssdb && certutil -N --empty-password -d sql:\$HOME/.pki/nssdb; }"
+		note "  certutil -d sql:\$HOME/.pki/nssdb -A -t C,, -n yiwu-local -i $LOCAL_ROOT"
 	fi
 }
 
@@ -225,23 +291,42 @@ serve_foreground() {
 		note "HOST_SERVE=no: set up and checked, nothing left running"
 		return 0
 	fi
-	local argv gunicorn caddy_pid
+	local argv
 	mapfile -t argv < <(py argv $(app_args) --workers "$WORKERS" --release "$APP_HOME/current")
 	app_command "$APP_HOME/current" "${argv[@]}"
 	"${AS_APP[@]}" &
 	gunicorn=$!
-	env -i PATH=/usr/bin:/bin HOME="$CADDY_HOME" setpriv --reuid=caddy --regid=caddy --init-groups \
-		--inh-caps=+net_bind_service --ambient-caps=+net_bind_service -- \
-		caddy run --environ --config "$CADDYFILE" --adapter caddyfile >"$ETC_DIR/caddy.log" 2>&1 &
-	caddy_pid=$!
-	trap 'kill -TERM $gunicorn $caddy_pid 2>/dev/null || true' INT TERM EXIT
-	py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" >/dev/null || die "gunicorn did not answer"
-	for _ in $(seq 20); do [ "$LOCAL" = no ] || [ -f "$LOCAL_ROOT" ] && break || sleep 0.5; done
-	check_https 30
+	caddy_pid="" # both global: the EXIT trap runs after this function has returned
+	if [ "$HOST_CADDY" = yes ]; then
+		env -i PATH=/usr/bin:/bin HOME="$CADDY_HOME" setpriv --reuid=caddy --regid=caddy --init-groups \
+			--inh-caps=+net_bind_service --ambient-caps=+net_bind_service -- \
+			caddy run --environ --config "$CADDYFILE" --adapter caddyfile >"$ETC_DIR/caddy.log" 2>&1 &
+		caddy_pid=$!
+	fi
+	echo "$gunicorn $caddy_pid" >"$RUN_PIDS"
+	# shellcheck disable=SC2086 # no Caddy: one pid
+	trap 'kill -TERM $gunicorn $caddy_pid 2>/dev/null || true; wait $gunicorn $caddy_pid 2>/dev/null || true; rm -f "$RUN_PIDS"' EXIT
+	trap 'exit 130' INT TERM
+	py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" --while "$gunicorn" >/dev/null || die "gunicorn did not answer"
+	if [ -n "$caddy_pid" ]; then
+		for _ in $(seq 20); do [ "$LOCAL" = no ] || [ -f "$LOCAL_ROOT" ] && break || sleep 0.5; done
+		check_https 30
+	fi
 	summary
-	note "Caddy's log: $ETC_DIR/caddy.log. Ctrl-C stops both."
-	wait -n "$gunicorn" "$caddy_pid" || true
+	[ -n "$caddy_pid" ] && note "Caddy's log: $ETC_DIR/caddy.log."
+	note "serving (gunicorn pid $gunicorn). Ctrl-C stops it; make host (an upgrade) switches it to the new release without a stop."
+	# shellcheck disable=SC2086 # no Caddy: one pid
+	wait -n $gunicorn $caddy_pid || true
 	say "one of them stopped: stopping the other"
+}
+
+# A foreground run stopped (its gunicorn and Caddy, by their pids), before another starts.
+stop_foreground() {
+	local pids
+	read -r -a pids <"$RUN_PIDS" || true
+	kill -TERM "${pids[@]}" 2>/dev/null || true
+	for _ in $(seq 100); do [ -z "$(foreground_pid)" ] && ! answers && break || sleep 0.2; done
+	rm -f "$RUN_PIDS"
 }
 
 install_host() {
@@ -250,14 +335,19 @@ install_host() {
 	[ -f "$ENV_FILE" ] && [ -z "$DOMAIN" ] && DOMAIN=$(py get --file "$ENV_FILE" YIWU_DOMAIN)
 	[ -n "$DOMAIN" ] || die "say which name: make host DOMAIN=mj.example.com (or DOMAIN=localhost to try it here)"
 	DOMAIN=$(py domain "$DOMAIN") || exit 2
+	SWITCHED=no RUNNING=""
 	LOCAL=no
 	[ "$DOMAIN" = localhost ] || [ "${DOMAIN%.localhost}" != "$DOMAIN" ] && LOCAL=yes
 	EMAIL=${EMAIL:-}
 	[ -z "$EMAIL" ] && [ -f "$ENV_FILE" ] && EMAIL=$(py get --file "$ENV_FILE" YIWU_EMAIL)
 	if ! systemd_running; then
 		say "systemd is not running here (a container?): no units will be installed; the same services run in the foreground"
-		! py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds 0 >/dev/null 2>&1 ||
-			die "a run of make host is still serving on 127.0.0.1:$APP_PORT: stop it (Ctrl-C) first"
+		RUNNING=$(foreground_pid)
+		if [ -n "$RUNNING" ]; then
+			note "a run of make host serves now (gunicorn pid $RUNNING): it serves on while the new release is built, and is switched to it"
+		elif answers; then
+			die "something serves on 127.0.0.1:$APP_PORT that is no run of this make host (an older one's: Ctrl-C it): stop it first"
+		fi
 	fi
 
 	packages
@@ -305,16 +395,82 @@ install_host() {
 
 	install_configs
 	switch_to "$NEW"
+	SWITCHED=yes
+	if systemd_running; then
+		install_systemd
+		prune_releases
+		check_https "$HTTPS_WAIT"
+		summary
+	elif [ -n "$RUNNING" ]; then
+		switch_foreground
+		prune_releases
+	else
+		prune_releases
+		serve_foreground
+	fi
+}
+
+prune_releases() {
 	local gone
 	gone=$(py prune "$APP_HOME")
 	[ -n "$gone" ] && note "removed old: $gone"
-	if systemd_running; then
-		install_systemd
-		check_https "$HTTPS_WAIT"
+	return 0
+}
+
+# Without systemd, a foreground run serving: its workers switched (roll), or (another gunicorn, another
+# environment) it is stopped now, everything built and migrated, and this run serves instead.
+switch_foreground() {
+	if [ "$NEW" = "$OLD" ] && [ "$ENV_CHANGED" = no ]; then
 		summary
+		note "the run of make host (gunicorn pid $RUNNING) serves on"
+	elif [ -n "$OLD" ] && graceful_to "$APP_HOME/releases/$OLD" "$APP_HOME/current"; then
+		switched "$RUNNING" roll || rollback "did not take over from the old workers within $WAIT s"
+		answers "$WAIT" || rollback "did not answer /healthz within $WAIT s"
+		if [ "$CADDY_CHANGED" = yes ] && [ "$HOST_CADDY" = yes ]; then
+			caddy reload --config "$CADDYFILE" --adapter caddyfile >/dev/null 2>&1 || note "Caddy's new configuration takes effect at the next make host-start"
+		fi
+		summary
+		note "the run of make host (gunicorn pid $RUNNING) serves release $NEW now"
 	else
+		note "another gunicorn or another environment: the running one stops, and this run serves instead"
+		stop_foreground
 		serve_foreground
 	fi
+}
+
+# make host-start: the current release as installed, nothing built (after a reboot, a stop, a refused upgrade).
+start() {
+	need_root host-start
+	[ -f "$ENV_FILE" ] && [ -L "$APP_HOME/current" ] || die "nothing installed yet: make host DOMAIN=... first"
+	DOMAIN=$(py get --file "$ENV_FILE" YIWU_DOMAIN)
+	LOCAL=no
+	[ "$DOMAIN" = localhost ] || [ "${DOMAIN%.localhost}" != "$DOMAIN" ] && LOCAL=yes
+	OLD="" # summary: nothing upgraded
+	NEW=$(basename "$(readlink -f "$APP_HOME/current")")
+	ENV_SAID="environment $ENV_FILE"
+	WORKERS=$(py argv $(app_args) --release x | sed -n '/^--workers$/{n;p}')
+	postgres_up
+	if systemd_running; then
+		systemctl start yiwu.service
+		systemctl start caddy.service
+		answers "$WAIT" || die "yiwu.service did not answer /healthz within $WAIT s: journalctl -u yiwu"
+		summary
+	else
+		[ -z "$(foreground_pid)" ] || die "a run of make host serves already (gunicorn pid $(foreground_pid))"
+		! answers || die "something else serves on 127.0.0.1:$APP_PORT: stop it first"
+		HOST_SERVE=yes
+		serve_foreground
+	fi
+}
+
+# What make host-upgrade checks before it pulls, so that a refusal changes nothing.
+can_upgrade() {
+	need_root host-upgrade
+	[ -f "$ENV_FILE" ] && [ -L "$APP_HOME/current" ] || die "nothing installed to upgrade: make host DOMAIN=... first"
+	local changes
+	changes=$(git -c safe.directory="$SOURCE" -C "$SOURCE" status --porcelain --untracked-files=no)
+	[ -z "$changes" ] || die "this checkout has changes of its own, which git pull would meet: commit or stash them first
+$changes"
 }
 
 backup_now() {
@@ -348,14 +504,68 @@ restore() {
 		backup_now restore
 		systemd_running && systemctl stop yiwu.service
 	fi
-	as_app "$APP_HOME/current" .venv/bin/python -m yiwu_site.host.backup restore "$file" ||
+	# A game's links are printed as paths: with the site's address, ready to send.
+	as_app "$APP_HOME/current" .venv/bin/python -m yiwu_site.host.backup restore "$file" |
+		sed "s#\(edit\|view\) /g/#\1 https://$DOMAIN/g/#g" ||
 		{ systemd_running && systemctl start yiwu.service; die "nothing was restored"; }
 	if [ $whole = yes ] && systemd_running; then
 		systemctl start yiwu.service
 		py wait /healthz --domain "$DOMAIN" --port "$APP_PORT" --seconds "$WAIT" >/dev/null && note "the app answers again"
-	elif [ $whole = yes ]; then
-		note "without systemd: stop the foreground run (Ctrl-C) and start it again (make host), so that no worker keeps what it read before"
+	elif [ $whole = yes ] && [ -n "$(foreground_pid)" ]; then
+		# New workers, so that none keeps what it read before.
+		switched "$(foreground_pid)" roll || note "the foreground run's workers were not all replaced: stop it (Ctrl-C) and make host-start"
 	fi
+}
+
+# make host-uninstall: one last backup (kept), then what make host made, gone; Debian's packages stay.
+uninstall() {
+	need_root host-uninstall
+	local domain="" dump=""
+	[ -f "$ENV_FILE" ] && domain=$(py get --file "$ENV_FILE" YIWU_DOMAIN)
+	DOMAIN=${domain:-localhost}
+	say "this removes 麻将记分${domain:+ at $domain}: its services and units, its Caddy site, its code in $APP_HOME, its database $DB_NAME and role $DB_ROLE, its user (if make host made it)"
+	if [ "$YES" != 1 ]; then
+		local answer=""
+		[ -t 0 ] || die "no one to ask: YES=1 make host-uninstall removes it all without asking"
+		read -r -p "    the database goes too (after one last backup): type YES to go on: " answer
+		[ "$answer" = YES ] || die "nothing removed"
+	fi
+	if [ -f "$ENV_FILE" ] && [ -L "$APP_HOME/current" ] && postgres_up && [ -n "$(runuser -u postgres -- psql -tAXq -d postgres -c "SELECT 1 FROM pg_database WHERE datname = '$DB_NAME'")" ]; then
+		dump=$(backup_now manual | sed -n 's/^backup \([^:]*\):.*/\1/p') || die "the last backup failed; nothing removed"
+		note "the last backup: $dump"
+	fi
+	if systemd_running; then
+		systemctl disable --quiet --now yiwu-backup.timer 2>/dev/null || true
+		systemctl disable --quiet --now yiwu.service 2>/dev/null || true
+		rm -f "$UNIT_DIR/yiwu.service" "$UNIT_DIR/yiwu-backup.service" "$UNIT_DIR/yiwu-backup.timer"
+		systemctl daemon-reload
+	elif [ -n "$(foreground_pid)" ]; then
+		stop_foreground
+	fi
+	note "services stopped and their units removed"
+	if [ -f "$CADDYFILE.before-yiwu" ]; then
+		mv -f "$CADDYFILE.before-yiwu" "$CADDYFILE"
+		note "Caddy's Caddyfile: as it was before make host"
+	elif [ -f "$CADDYFILE" ] && grep -q "Written by \`make host\`" "$CADDYFILE"; then
+		rm -f "$CADDYFILE"
+		note "Caddy's Caddyfile: removed (make host wrote it)"
+	fi
+	systemd_running && { systemctl try-reload-or-restart caddy.service || true; }
+	if command -v psql >/dev/null && pg_isready -q -h 127.0.0.1 -p 5432; then
+		runuser -u postgres -- psql -qX -d postgres -v ON_ERROR_STOP=1 -v db="$DB_NAME" -v role="$DB_ROLE" >/dev/null <<-'SQL'
+			SET client_min_messages = warning;
+			DROP DATABASE IF EXISTS :"db" WITH (FORCE);
+			DROP ROLE IF EXISTS :"role";
+		SQL
+		note "database $DB_NAME and role $DB_ROLE dropped"
+	fi
+	rm -rf "$APP_HOME" "$ETC_DIR"
+	note "removed $APP_HOME (releases, virtualenvs) and $ETC_DIR (environment, secret key)"
+	if [ "$(getent passwd "$APP_USER" | cut -d: -f5)" = "Mahjong scorekeeper" ]; then
+		userdel "$APP_USER" && note "removed the user $APP_USER"
+	fi
+	say "removed. Left: the backups in $BACKUPS${dump:+ (the last: $dump)}; Debian's caddy and postgresql packages, and Caddy's certificates in $CADDY_HOME"
+	note "when you no longer want them: rm -rf $BACKUPS; apt-get purge caddy postgresql (if nothing else uses them)"
 }
 
 # manage.py as the service runs (its user, its environment, the current release): verify_ledgers, axes_reset...
@@ -367,8 +577,11 @@ manage() {
 
 case "${1:-}" in
 install) install_host "${2:-}" ;;
+start) start ;;
+can-upgrade) can_upgrade ;;
+uninstall) uninstall ;;
 backup) backup_now manual ;;
 restore) restore "${2:-}" ;;
 manage) manage "${@:2}" ;;
-*) die "usage: host.sh install [DOMAIN] | backup | restore FILE | manage COMMAND [ARGS]" ;;
+*) die "usage: host.sh install [DOMAIN] | start | can-upgrade | uninstall | backup | restore FILE | manage COMMAND [ARGS]" ;;
 esac
