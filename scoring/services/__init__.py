@@ -74,7 +74,6 @@ __all__ = [
     "changed_hands",
     "check_hand",
     "check_hands_up_to",
-    "take_back_check",
     "copy_hand",
     "create_game",
     "create_group",
@@ -102,6 +101,7 @@ __all__ = [
     "seating_words",
     "settle_together",
     "settle_up_paid",
+    "take_back_check",
     "undo_settle_up",
     "void_hand",
 ]

@@ -75,7 +75,11 @@ def check_hands_up_to(*, game: Game, person: str, upto: int, seen: dict[int, int
         game = lock_game(game)
         ensure(game)
         seatings, hands = Seatings.of_game(game), game.hands.filter(seq__lte=upto, voided_at__isnull=True)
-        said = {c.hand_id for c in HandCheck.objects.filter(hand__game=game, hand__seq__lte=upto) if key(c.person) == key(person)}
+        said = {
+            c.hand_id
+            for c in HandCheck.objects.filter(hand__game=game, hand__seq__lte=upto)
+            if key(c.person) == key(person)
+        }
         new, done, moved, number = [], [], [], 0
         for hand in hands.order_by("seq"):
             if is_seating(hand.entry):
@@ -94,8 +98,14 @@ def check_hands_up_to(*, game: Game, person: str, upto: int, seen: dict[int, int
         if new:
             HandCheck.objects.bulk_create(new, ignore_conflicts=True)
             first, last = done[0], done[-1]
-            span = (f"第{first}局", f"hand {first}") if first == last else (f"第{first}到{last}局", f"hands {first}–{last}")
-            game.bump_version((f"{new[0].person}刚核对了{span[0]}", f"{new[0].person} just checked {span[1]}"), amounts=False)
+            span = (
+                (f"第{first}局", f"hand {first}")
+                if first == last
+                else (f"第{first}到{last}局", f"hands {first}–{last}")
+            )
+            game.bump_version(
+                (f"{new[0].person}刚核对了{span[0]}", f"{new[0].person} just checked {span[1]}"), amounts=False
+            )
         return done, moved
 
 
@@ -109,5 +119,7 @@ def take_back_check(*, game: Game, seq: int, person: str) -> bool:
             return False
         HandCheck.objects.filter(pk__in=mine).delete()
         number = game.number_of(seq)
-        game.bump_version((f"{person}撤回了第{number}局的核对", f"{person} took back their check of hand {number}"), amounts=False)
+        game.bump_version(
+            (f"{person}撤回了第{number}局的核对", f"{person} took back their check of hand {number}"), amounts=False
+        )
         return True

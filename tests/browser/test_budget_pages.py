@@ -58,7 +58,7 @@ def test_a_check_past_its_budget_is_refused_in_the_page_keeping_the_note(live_se
         entry = {"outcome": "win", "winner": 0, "win_type": "zimo"}
         services.record_hand(game=game, entry=entry, fix=None, next_seq=seq, form_token="", entered_by="")
     phone.goto(f"{live_server.url}{game_url(game)}")
-    phone.locator(f"form[action$='/me/0'] button").click()
+    phone.locator("form[action$='/me/0'] button").click()
     phone.get_by_role("button", name="到第2局都对").click()
     expect(phone.locator("#checks-2")).to_contain_text("撤回我的对")
     row = phone.locator("#checks-1")

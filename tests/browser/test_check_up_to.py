@@ -46,7 +46,7 @@ def test_five_phones_check_17_hands_with_one_tap_each_flag_one_and_take_one_back
         phones[name] = page
     expect(phones["阿明"].locator(".check-up-to button")).to_have_text("到第10局都对")  # he sat out 11-17
     shot(phones["老王"], "checks-one-tap")
-    for name, page in phones.items():
+    for page in phones.values():
         page.locator(".check-up-to button").click()
         expect(page.locator("#flash")).to_contain_text("已核对")
         expect(page.locator(".check-up-to")).to_have_count(0)

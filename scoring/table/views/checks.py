@@ -65,10 +65,15 @@ def check_up_to(request: HttpRequest, token: str) -> HttpResponse:
     except services.Conflict as conflict:
         messages.warning(request, say(conflict))
         return to_game(request, token)
-    for number in moved:
-        messages.warning(request, pick(f"第{number}局刚被改过，请看新的金额再核对。", f"Hand {number} was just changed: check its new amounts."))
+    if moved:
+        numbers = "、".join(map(str, moved))
+        messages.warning(
+            request, pick(f"第{numbers}局刚被改过，请看新的金额再核对。", f"Hand {numbers} changed: check it again.")
+        )
     if done:
         messages.success(request, pick(f"已核对 {len(done)} 局。", f"{len(done)} hands checked."))
+    elif not moved:
+        messages.info(request, _("没有要核对的局了。"))  # a second tap, or another phone's
     return to_game(request, token)
 
 
