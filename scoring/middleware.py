@@ -37,7 +37,8 @@ class TooManyAttemptsMiddleware:
         if isinstance(exception, TooManyAttempts):
             context = {"status": exception.status, "zh": exception.zh, "en": exception.en}
             match = request.resolver_match
-            if exception.status != 429 or match is None or not match.route.startswith("g/<str:token>/"):
+            table = exception.kind in ("hands", "changes", "checks") and match is not None
+            if not table or not match.route.startswith("g/<str:token>/"):
                 return render(request, "429.html", context, status=exception.status)
             # A table page's budget: said in the page (htmx: nothing swapped, no address pushed, the form kept
             # as it was), or a whole page with the way back to the game; a reload of either does no harm.

@@ -16,7 +16,7 @@ from scoring.forms import CheckForm, refusal
 from scoring.lang import pick, say
 from scoring.table.pages import finished, to_game
 
-SEEN = re.compile(r"(?:\d{1,6}\.\d{1,6}(?:,\d{1,6}\.\d{1,6}){0,499})?", re.ASCII)  # "seq.revision,…" as shown
+SEEN = re.compile(r"(?:\d{1,6}\.\d{1,6}(?:,\d{1,6}\.\d{1,6}){0,1999})?", re.ASCII)  # "seq.revision,…" as shown
 
 
 def checker(request: HttpRequest, token: str) -> tuple[HttpResponse | None, object, str | None]:
