@@ -21,7 +21,7 @@ from scoring.live import well_formed  # a link token's shape: live's middleware 
 from scoring.models import AccessMiss, Game, SavedGame
 
 WINDOW_SECONDS = 600
-WINDOWS = {"hands": 60, "changes": 60}  # kinds counted per minute; every other per WINDOW_SECONDS
+WINDOWS = {"hands": 60, "changes": 60, "checks": 60}  # kinds counted per minute; every other per WINDOW_SECONDS
 # The budgets per window, by kind (settings.RATE_LIMITS, each with its DJANGO_LIMIT_* variable).
 LIMITS = settings.RATE_LIMITS
 # What the 429 page says for a budget (Chinese, English); any other kind says TOO_MANY.
@@ -43,6 +43,10 @@ SAID = {
         "十分钟内上传的收款码太多了，请过几分钟再试。",
         "Too many payment codes uploaded in ten minutes: try again in a few minutes.",
     ),
+    "checks": (
+        "一分钟内核对的次数太多了，请过一会儿再试。",
+        "Too many checks in one minute: wait a moment and try again.",
+    ),
     "changes": (
         "一分钟内改动太多了（记分、下注、换座、标已付……），请过一会儿再试。",
         "Too many changes in one minute (hands, bets, seats, paid marks…): wait a moment and try again.",
@@ -56,6 +60,12 @@ class TooManyAttempts(Exception):
     def __init__(self, zh: str = TOO_MANY[0], en: str = TOO_MANY[1], status: int = 429, kind: str = ""):
         super().__init__(en)
         self.zh, self.en, self.status, self.kind = zh, en, status, kind
+
+    @property
+    def seconds(self) -> int:
+        """Seconds until the budget's window turns (when a try may pass again)."""
+        window = WINDOWS.get(self.kind, WINDOW_SECONDS)
+        return window - int(time.time()) % window
 
 
 def key_of(value: str) -> str:
@@ -184,6 +194,11 @@ def spend_hand_write(*, game: Game) -> None:
 def spend_change(*, game: Game | None = None, group=None) -> None:
     """Before any other write phones see: the game's or group's changes per minute, since each sends every phone a fresh page."""
     _spend(("changes",), [f"game:{game.pk}"] if game is not None else [f"group:{group.pk}"])
+
+
+def spend_check(*, game: Game, person: str) -> None:
+    """Before a 核对 write (对, 有误, 撤回): the person's own budget in the game, apart from its changes."""
+    _spend(("checks",), [f"game:{game.pk}:" + key_of(person)])
 
 
 def missed(request: HttpRequest) -> None:

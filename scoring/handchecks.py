@@ -16,6 +16,7 @@ class HandChecks:
     ok: list = field(default_factory=list)
     wrong: list = field(default_factory=list)
     waiting: list[str] = field(default_factory=list)
+    revision: int = 0  # the hand's, as 「到第N局都对」 posts what it showed
 
     @property
     def done(self) -> bool:
@@ -48,11 +49,11 @@ def not_checked(game: Game) -> list[HandChecks]:
     rows = (
         game.hands.filter(voided_at__isnull=True)
         .order_by("seq", "checks__at")
-        .values_list("seq", "entry__outcome", "checks__person", "checks__verdict", "checks__note")
+        .values_list("seq", "entry__outcome", "checks__person", "checks__verdict", "checks__note", "revision")
     )
-    seatings, by_seq, outcomes = Seatings.of_game(game), {}, {}
-    for seq, outcome, person, verdict, note in rows:
-        outcomes[seq] = outcome
+    seatings, by_seq, outcomes, revisions = Seatings.of_game(game), {}, {}, {}
+    for seq, outcome, person, verdict, note, revision in rows:
+        outcomes[seq], revisions[seq] = outcome, revision
         said = by_seq.setdefault(seq, [])
         if person is not None:
             said.append(HandCheck(person=person, verdict=verdict, note=note))
@@ -63,5 +64,12 @@ def not_checked(game: Game) -> list[HandChecks]:
         number += 1
         ok, wrong, waiting = sort_checks(seatings.at(seq), checks)
         if wrong or waiting:
-            out.append(HandChecks(seq, number, ok, wrong, waiting))
+            out.append(HandChecks(seq, number, ok, wrong, waiting, revisions[seq]))
     return out
+
+
+def left_for(rows: list[HandChecks], person: str | None) -> list[HandChecks]:
+    """Of ``not_checked``'s rows, the hands ``person`` played and has not said 对 or 有误 to: 「到第N局都对」's."""
+    if person is None:
+        return []
+    return [row for row in rows if any(key(name) == key(person) for name in row.waiting)]

@@ -37,9 +37,18 @@ class TooManyAttemptsMiddleware:
         if isinstance(exception, TooManyAttempts):
             context = {"status": exception.status, "zh": exception.zh, "en": exception.en}
             match = request.resolver_match
-            if exception.kind == "hands" and match is not None and "token" in match.kwargs:
-                context["game_url"] = reverse("game", args=[match.kwargs["token"]])  # the game it opens
-            return render(request, "429.html", context, status=exception.status)
+            table = exception.kind in ("hands", "changes", "checks") and match is not None
+            if not table or not match.route.startswith("g/<str:token>/"):
+                return render(request, "429.html", context, status=exception.status)
+            # A table page's budget: said in the page (htmx: nothing swapped, no address pushed, the form kept
+            # as it was), or a whole page with the way back to the game; a reload of either does no harm.
+            context |= {"game_url": reverse("game", args=[match.kwargs["token"]]), "seconds": exception.seconds}
+            template = "table/_budget_note.html" if getattr(request, "htmx", False) else "429.html"
+            response = render(request, template, context, status=429)
+            response.headers["Retry-After"] = str(exception.seconds)
+            if template != "429.html":
+                response.headers["HX-Reswap"], response.headers["HX-Push-Url"] = "none", "false"
+            return response
         return None
 
 

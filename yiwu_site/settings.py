@@ -260,6 +260,7 @@ RATE_LIMITS = {
     "imports": env_int("DJANGO_LIMIT_IMPORTS", 10, minimum=1),
     "hands": env_int("DJANGO_LIMIT_HANDS_PER_MINUTE", 20, minimum=1),
     "changes": env_int("DJANGO_LIMIT_CHANGES_PER_MINUTE", 30, minimum=1),
+    "checks": env_int("DJANGO_LIMIT_CHECKS_PER_MINUTE", 60, minimum=1),  # 核对 taps, per person and game
     "paycodes": env_int("DJANGO_LIMIT_PAYCODE_UPLOADS", 20, minimum=1),  # 收款码 screenshots read
 }
 MAX_GAMES_PER_ACCOUNT = env_int("DJANGO_MAX_GAMES_PER_ACCOUNT", 1000, minimum=1)

@@ -24,7 +24,7 @@ from scoring.services.groups import (
     settle_up_paid,
     undo_settle_up,
 )
-from scoring.services.handchecks import check_hand, moved_amounts
+from scoring.services.handchecks import check_hand, check_hands_up_to, moved_amounts, take_back_check
 from scoring.services.hands import (
     MAX_TOGETHER,
     Held,
@@ -73,6 +73,7 @@ __all__ = [
     "change_pending",
     "changed_hands",
     "check_hand",
+    "check_hands_up_to",
     "copy_hand",
     "create_game",
     "create_group",
@@ -100,6 +101,7 @@ __all__ = [
     "seating_words",
     "settle_together",
     "settle_up_paid",
+    "take_back_check",
     "undo_settle_up",
     "void_hand",
 ]

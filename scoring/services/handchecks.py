@@ -66,3 +66,60 @@ def moved_amounts(game: Game, stored: list[Hand], ledger: Replay, changed: Hand)
         if before != after:
             moved.append(hand.pk)
     return moved
+
+
+def check_hands_up_to(*, game: Game, person: str, upto: int, seen: dict[int, int]) -> tuple[list[int], list[int]]:
+    """「到第N局都对」: ``person``'s 对 on each hand up to seq ``upto`` they played and have not said, as ``seen`` (seq →
+    revision) showed it; one transaction, one version bump. (numbers checked, numbers changed since: re-offered)."""
+    with transaction.atomic():
+        game = lock_game(game)
+        ensure(game)
+        seatings, hands = Seatings.of_game(game), game.hands.filter(seq__lte=upto, voided_at__isnull=True)
+        said = {
+            c.hand_id
+            for c in HandCheck.objects.filter(hand__game=game, hand__seq__lte=upto)
+            if key(c.person) == key(person)
+        }
+        new, done, moved, number = [], [], [], 0
+        for hand in hands.order_by("seq"):
+            if is_seating(hand.entry):
+                continue
+            number += 1
+            name = next((n for n in seatings.at(hand.seq) if key(n) == key(person)), None)
+            if name is None or hand.pk in said:
+                continue
+            if hand.seq not in seen:
+                continue  # not on the page that was tapped
+            if seen[hand.seq] != hand.revision:
+                moved.append(number)
+                continue
+            new.append(HandCheck(hand=hand, person=name, verdict=HandCheck.OK))
+            done.append(number)
+        if new:
+            HandCheck.objects.bulk_create(new, ignore_conflicts=True)
+            first, last = done[0], done[-1]
+            span = (
+                (f"第{first}局", f"hand {first}")
+                if first == last
+                else (f"第{first}到{last}局", f"hands {first}–{last}")
+            )
+            game.bump_version(
+                (f"{new[0].person}刚核对了{span[0]}", f"{new[0].person} just checked {span[1]}"), amounts=False
+            )
+        return done, moved
+
+
+def take_back_check(*, game: Game, seq: int, person: str) -> bool:
+    """撤回: ``person``'s 对 or 有误 of hand ``seq`` is gone (False when there was none: a second tap)."""
+    with transaction.atomic():
+        game = lock_game(game)
+        checks = HandCheck.objects.filter(hand__game=game, hand__seq=seq)
+        mine = [c.pk for c in checks if key(c.person) == key(person)]
+        if not mine:
+            return False
+        HandCheck.objects.filter(pk__in=mine).delete()
+        number = game.number_of(seq)
+        game.bump_version(
+            (f"{person}撤回了第{number}局的核对", f"{person} took back their check of hand {number}"), amounts=False
+        )
+        return True

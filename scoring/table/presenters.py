@@ -19,7 +19,7 @@ from scoring.lang import chinese, pick
 from scoring.models import Game, Hand
 from scoring.pagecache import CSRF_MARK, build
 from scoring.people import Seatings, people_in_order, round_of
-from scoring.replay import HandView, ReplayView, played
+from scoring.replay import PAGE_HANDS, RECENT_HANDS, HandView, ReplayView, played
 
 
 @dataclass
@@ -124,26 +124,27 @@ CHECKS_TEMPLATE = "table/_hand_checks.html"
 
 @dataclass
 class RowChecks:
-    """What a hand's 核对 strip says: who flagged it and why, who is still to check, and this phone's part (``mine``)."""
+    """A hand's 核对 line: its 有误 flags, how many of its players said 对, and this phone's part (``mine``, ``said``)."""
 
     seq: int
     revision: int
     wrong: list
-    waiting: list[str]
-    mine: bool = False
-    mine_wrong: bool = False
+    ok_count: int
+    players: int
+    mine: bool = False  # this phone's 「我是」 played it, on an edit link of a game being played
+    said: str = ""  # what this phone's 「我是」 said: "ok", "wrong" or ""
 
 
 def row_checks(row, names: list[str], said: list, me: str | None, playing: bool, can_edit: bool) -> RowChecks | None:
-    """A standing hand's strip (None for a void or seating): checks only while playing, by a phone whose 「我是」 played it."""
+    """A standing hand's line (None for a void or seating, or when it has neither a flag nor anything for me to tap)."""
     if row.result is None or is_seating(row.hand.entry):
         return None
-    _ok, wrong, waiting = handchecks.sort_checks(names, said)
-    mine = can_edit and me is not None and any(key(n) == key(me) for n in names)
-    mine_check = next((c for c in said if me is not None and key(c.person) == key(me)), None)
-    strip = RowChecks(row.hand.seq, row.hand.revision, wrong, waiting if playing else [])
-    strip.mine, strip.mine_wrong = mine and mine_check is None, mine and mine_check in wrong
-    return strip if strip.wrong or strip.waiting or strip.mine or strip.mine_wrong else None
+    ok, wrong, _waiting = handchecks.sort_checks(names, said)
+    mine = playing and can_edit and me is not None and any(key(n) == key(me) for n in names)
+    mine_check = next((c for c in [*ok, *wrong] if me is not None and key(c.person) == key(me)), None)
+    line = RowChecks(row.hand.seq, row.hand.revision, wrong, len(ok), len(names), mine)
+    line.said = mine_check.verdict if mine and mine_check else ""
+    return line if line.wrong or line.mine else None
 
 
 def hand_rows_html(game: Game, rows, token: str, can_edit: bool, me: str | None = None) -> SafeString:
@@ -238,7 +239,9 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
     playing = can_edit and game.status == Game.PLAYING and ledger is not None
     bets = form_side_for(game).bets(game, ledger.state, game.house_rules()) if playing else None
     names = list(ledger.state.seating) if ledger else list(game.players)
+    left = handchecks.not_checked(game) if ledger else []
     return {
+        **check_views(game, token, left, ledger.last_seq if ledger else 0, my_name if playing else None),
         "round": round_of(game, ledger.state, last_row) if ledger else None,
         "sitting_out": sitting_out(ledger.state, played(game)) if ledger else [],
         "bets": bets,
@@ -257,6 +260,27 @@ def game_context(request: HttpRequest, game: Game, token: str, can_edit: bool, l
         "me_out": my_name if my_name is not None and me is None else None,  # 我是 someone sitting out
         "seats": [(s, SEATS_ZH[s], names[s]) for s in range(len(names))],
     }
+
+
+def check_views(game: Game, token: str, left: list, last_seq: int, me: str | None) -> dict:
+    """The game page's 有误 banner (``flags``, each with where its row is) and this phone's 「到第N局都对」 (``up_to``)."""
+    base = reverse("game", args=[token])
+    flags = [
+        {
+            "row": row,
+            "href": f"{base}#hand-{row.seq}"
+            if last_seq - row.seq < RECENT_HANDS
+            else f"{base}?page={(last_seq - row.seq) // PAGE_HANDS + 1}#hand-{row.seq}",
+        }
+        for row in left
+        if row.wrong
+    ]
+    mine = handchecks.left_for(left, me)
+    up_to = None
+    if mine:
+        seen = ",".join(f"{row.seq}.{row.revision}" for row in mine)
+        up_to = {"seq": mine[-1].seq, "number": mine[-1].number, "count": len(mine), "seen": seen, "me": me}
+    return {"flags": flags, "up_to": up_to}
 
 
 def bets_text(names: list[str], bets: dict) -> str:

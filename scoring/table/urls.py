@@ -21,6 +21,8 @@ urlpatterns = [
     path("g/<str:token>/hand/<int:seq>/edit", edit.edit, name="edit-hand"),
     path("g/<str:token>/hand/<int:seq>/void", void.void, name="void-hand"),
     path("g/<str:token>/hand/<int:seq>/check", checks.check, name="check-hand"),
+    path("g/<str:token>/hand/<int:seq>/check/back", checks.take_back, name="take-back-check"),
+    path("g/<str:token>/checks", checks.check_up_to, name="check-up-to"),
     path("g/<str:token>/undo", void.undo, name="undo"),
     path("g/<str:token>/bet", hands.bet, name="bet"),
 ]

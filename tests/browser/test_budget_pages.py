@@ -6,7 +6,8 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import Game, Hand
+from scoring import services
+from scoring.models import Game, Hand, HandCheck
 from tests.helpers import game_url
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -29,7 +30,7 @@ def test_a_new_game_past_the_budget_shows_the_429_page(live_server, phone, setti
     assert Game.objects.count() == 1
 
 
-def test_a_hand_past_the_tables_budget_shows_the_429_page_and_is_not_recorded(live_server, phone, settings, shot):
+def test_a_hand_past_the_tables_budget_is_refused_in_the_page_and_is_not_recorded(live_server, phone, settings, shot):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 1}
     game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Game().house_rules().to_dict())
     confirm = phone.locator("#preview-panel").get_by_role("button", name="确认记录")
@@ -37,10 +38,35 @@ def test_a_hand_past_the_tables_budget_shows_the_429_page_and_is_not_recorded(li
     confirm.click()
     expect(phone.locator(".alert-success")).to_be_visible()  # the first hand is on the game page
     phone.goto(f"{live_server.url}{game_url(game)}record?winner=0&win_type=zimo")
+    address = phone.url
     confirm.click()
-    expect(phone.locator("h1")).to_have_text("这一桌一分钟内记了太多局，请过一会儿再确认。")
+    note = phone.locator("#flash .budget-note")
+    expect(note).to_contain_text("这一桌一分钟内记了太多局，请过一会儿再确认。")
+    expect(note).to_contain_text(re.compile(r"\d+ 秒后可以再试"))
+    expect(confirm).to_be_visible()  # the hand's form as it was: confirm again in a moment
+    assert phone.url == address  # no address of a POST pushed: a reload is the form, never 405
     shot(phone, "budget-hands")
     assert Hand.objects.filter(game=game).count() == 1
-    phone.get_by_role("link", name="返回牌局").click()  # back to the table, the one hand on it
+    phone.reload()
+    expect(confirm).to_be_visible()
+
+
+def test_a_check_past_its_budget_is_refused_in_the_page_keeping_the_note(live_server, phone, settings, shot):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "checks": 1}
+    game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Game().house_rules().to_dict())
+    for seq in (1, 2):
+        entry = {"outcome": "win", "winner": 0, "win_type": "zimo"}
+        services.record_hand(game=game, entry=entry, fix=None, next_seq=seq, form_token="", entered_by="")
+    phone.goto(f"{live_server.url}{game_url(game)}")
+    phone.locator("form[action$='/me/0'] button").click()
+    phone.get_by_role("button", name="到第2局都对").click()
+    expect(phone.locator("#checks-2")).to_contain_text("撤回我的对")
+    row = phone.locator("#checks-1")
+    row.get_by_text("有误…").click()
+    row.get_by_placeholder("哪里不对（可不写）").fill("少算了一番")
+    row.get_by_role("button", name="标为有误").click()
+    expect(phone.locator("#flash .budget-note")).to_contain_text("一分钟内核对的次数太多了")
+    expect(row.get_by_placeholder("哪里不对（可不写）")).to_have_value("少算了一番")  # kept, to send again
     expect(phone).to_have_url(re.compile(game_url(game) + "$"))
-    expect(phone.locator("#hand-1")).to_be_visible()
+    shot(phone, "budget-checks")
+    assert HandCheck.objects.filter(verdict="wrong").count() == 0

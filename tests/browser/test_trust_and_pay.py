@@ -25,9 +25,10 @@ def tap(page, text: str) -> None:
     page.get_by_role("link", name=text, exact=True).first.click()
 
 
-def check_ok(page, seq: int) -> None:
-    page.locator(f"#checks-{seq}").get_by_role("button", name="对", exact=True).click()
-    expect(page.locator(f"#checks-{seq} .check-form")).to_have_count(0)  # the answer is on the page
+def check_all(page, number: int) -> None:
+    """「到第N局都对」: one tap checks every hand the phone's person played and has not said anything to."""
+    page.get_by_role("button", name=f"到第{number}局都对").click()
+    expect(page.locator(".check-up-to")).to_have_count(0)  # the answer is on the page
 
 
 def test_four_phones_check_each_hand_fix_a_flagged_one_and_pay_by_the_payees_codes(live_server, browser, shot):
@@ -53,44 +54,42 @@ def test_four_phones_check_each_hand_fix_a_flagged_one_and_pay_by_the_payees_cod
         laowang.get_by_role("link", name=re.compile(how)).first.click()
         form_ready(laowang)
         confirm(laowang)
+    check_all(laowang, 3)
     for seq in (1, 2, 3):
-        expect(laowang.locator(f"#checks-{seq}")).to_contain_text("待核对：老王、小李、阿华、大刘")
-        check_ok(laowang, seq)
-        expect(laowang.locator(f"#checks-{seq}")).to_contain_text("待核对：小李、阿华、大刘")
+        expect(laowang.locator(f"#checks-{seq} .tally")).to_have_text("✓1/4")
 
-    # 小李 checks hands 1 and 3 and flags hand 2 with what really happened
+    # 小李 flags hand 2 with what really happened, then checks the others with one tap
     xiaoli.reload()
-    check_ok(xiaoli, 1)
-    check_ok(xiaoli, 3)
+    xiaoli.locator("#checks-2").get_by_text("有误…").click()
     xiaoli.locator("#checks-2").get_by_placeholder("哪里不对（可不写）").fill("是我自摸的")
-    xiaoli.locator("#checks-2").get_by_role("button", name="有误").click()
+    xiaoli.locator("#checks-2").get_by_role("button", name="标为有误").click()
     expect(xiaoli.locator("#checks-2 .check-flag")).to_contain_text("小李：「是我自摸的」")
-    flag = ahua.locator("#checks-2 .check-flag")
-    expect(flag).to_contain_text("有误 · 小李：「是我自摸的」", timeout=8_000)  # every phone sees it on its poll
+    check_all(xiaoli, 3)
+    assert HandCheck.objects.get(hand__seq=2, person="小李").verdict == "wrong"  # the one tap kept the flag
+    banner = ahua.locator("#flags .flag-banner")
+    expect(banner).to_contain_text("第2局有误 · 小李：「是我自摸的」", timeout=8_000)  # every phone, on its poll
     shot(ahua, "trust-flagged")
 
-    # 老王 fixes hand 2 from the flag's 修改, through the same taps as recording it
+    # 老王 fixes hand 2 from the banner's 修改, through the same taps as recording it
     laowang.reload()
-    laowang.locator("#checks-2 .check-flag").get_by_role("link", name="修改").click()
+    laowang.locator("#flags .flag-banner").get_by_role("link", name="修改").click()
     tap(laowang, "小李")
     laowang.get_by_role("link", name=re.compile("自摸")).first.click()
     expect(laowang.locator(".preview")).to_contain_text("小李 自摸")
     form_ready(laowang)
     confirm(laowang)
-    expect(laowang.locator("#checks-2")).to_contain_text("待核对：老王、小李、阿华、大刘")  # the fix written
+    expect(laowang.locator("#flags .flag-banner")).to_have_count(0)  # the fix written
+    expect(laowang.locator("#checks-2 .tally")).to_have_text("✓0/4")
     assert not HandCheck.objects.filter(hand__seq=2).exists()  # its amounts moved: its checks go
-    check_ok(laowang, 2)
-    xiaoli.reload()
-    check_ok(xiaoli, 2)
-    expect(xiaoli.locator("#checks-2")).to_contain_text("待核对：阿华、大刘")
     # hand 3's amounts moved with hand 2 (小李 dealt it, not 老王): its checks went too
+    assert not HandCheck.objects.filter(hand__seq=3).exists()
+    check_all(laowang, 3)
+    xiaoli.reload()
+    check_all(xiaoli, 3)
+    expect(xiaoli.locator("#checks-2 .tally")).to_have_text("✓2/4")
     assert set(HandCheck.objects.values_list("hand__seq", "person")) == {
-        (1, "老王"),
-        (1, "小李"),
-        (2, "老王"),
-        (2, "小李"),
+        (seq, name) for seq in (1, 2, 3) for name in ("老王", "小李")
     }
-    expect(xiaoli.locator("#checks-3")).to_contain_text("待核对：老王、小李、阿华、大刘")
 
     # settle: the hands 阿华 and 大刘 never checked are named before 结束并结算
     laowang.get_by_role("link", name="结算", exact=True).click()
