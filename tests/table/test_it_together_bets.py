@@ -81,14 +81,15 @@ def test_the_later_hands_bet_is_shown_invalid_and_the_edit_waits_for_its_untick(
     assert NO_BET in text_of(refused)
     questions, sheet = through_questions(client, link(refused, "一起修改第3局"))
     # the same questions as recording and as 修改 of one hand, each with its 原来 answer
-    assert "谁胡了？" in questions[0] and "修改第3局" in questions[0]
+    assert "谁胡了？" in questions[0]
+    assert "修改第3局" in questions[0]
     assert "连同第2局的修改" in text_of(questions[0])
     assert "怎么胡？" in questions[1]
     # the sheet: 阿华's 下子 still ticked, marked with the reason and the way to untick it
     assert re.search(r'name="xz2" value="1" id="xz2" checked', sheet)
     note = text_of(element(sheet, '<div class="form-text text-danger mt-0 bet-invalid-note"'))
     assert note == NO_BET + " · 点掉阿华的下子，才能预览"
-    assert "<details class=\"more mt-2 border rounded p-2\" open>" in sheet
+    assert '<details class="more mt-2 border rounded p-2" open>' in sheet
     assert NO_BET in text_of(element(sheet, '<div id="preview-panel"'))
     assert "确认修改" not in text_of(sheet)
 
@@ -117,11 +118,31 @@ def test_the_later_hands_bet_is_shown_invalid_and_the_edit_waits_for_its_untick(
     assert hands[1].entry == {"outcome": "win", "winner": 1, "win_type": "zimo"}
     assert hands[2].entry == {"outcome": "win", "winner": 3, "win_type": "zimo"}
     game.refresh_from_db()
-    expected = engine_totals(game, [h.entry for h in hands])
-    assert stored_replay(game, None).totals == build(game).totals == expected
-    assert [h.result["net"] for h in hands] == [r["net"] for r in score_game(
-        {"ruleset": "yiwu", "rules": game.rules, "first_dealer": 0, "hands": [h.entry for h in hands]}
-    )["hands"]]
+    engine = score_game({"ruleset": "yiwu", "rules": game.rules, "first_dealer": 0, "hands": [h.entry for h in hands]})
+    assert stored_replay(game, None).totals == build(game).totals == engine["totals"]
+    assert [h.result["net"] for h in hands] == [r["net"] for r in engine["hands"]]
+
+
+def test_a_buy_in_the_edit_made_impossible_is_shown_to_untick_too(client, make_game):
+    """买子 only on a dealer's first hand (§7, house rule tenure_start): 小李's 自摸 in hand 2 made
+    hand 3 the first of 小李's deal; as a draw it is 老王's third, and 大刘's 买子 there cannot stand."""
+    game = make_game(maizi_buy="tenure_start")
+    recorded(
+        game, DRAW, {"outcome": "win", "winner": 1, "win_type": "zimo"}, {"outcome": "draw", "maizi": [0, 0, 0, 1]}
+    )
+    first = client.get(game_url(game) + "hand/2/edit").content.decode()
+    refused = client.get(link(first, "流局")).content.decode()
+    _questions, sheet = through_questions(client, link(refused, "一起修改第3局"))
+    tag = re.search(r'<input type="checkbox" class="btn-check" name="maizi" value="3"[^>]*>', sheet)[0]
+    assert re.search(r"\schecked\b", tag)
+    assert "disabled" not in tag  # it can be unticked
+    note = text_of(element(sheet, '<div class="form-text text-danger mt-0 bet-invalid-note"'))
+    assert note == "第3局：连庄后不可买子 · 点掉大刘的买子，才能预览"
+    fields = sheet_fields(sheet)
+    assert fields["maizi"] == ["3"]
+    assert "确认修改" not in text_of(client.post(game_url(game) + "hand/3/edit", fields).content.decode())
+    preview = client.post(game_url(game) + "hand/3/edit", {k: v for k, v in fields.items() if k != "maizi"})
+    assert "确认修改" in text_of(preview.content.decode())
 
 
 # 诸暨, no bets: 阿强 deals and wins hand 2 (so deals hand 3); 3: 阿强 天胡.
@@ -138,7 +159,8 @@ def test_a_ruleset_without_bets_walks_the_same_taps(client, db):
     refused = refused_edit(client, game, "阿芳", "自摸")  # 阿芳 won hand 2: she deals hand 3
     assert NOT_DEALER in text_of(refused)
     questions, sheet = through_questions(client, link(refused, "一起修改第3局"))
-    assert "谁胡了？" in questions[0] and "修改第3局" in questions[0]
+    assert "谁胡了？" in questions[0]
+    assert "修改第3局" in questions[0]
     assert "连同第2局的修改" in text_of(questions[0])
     # 天胡 still chosen on the sheet, with its reason; no 确认修改 until it is changed
     assert re.search(r'value="tianhu" id="sp-tianhu" checked', sheet)

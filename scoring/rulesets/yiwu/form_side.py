@@ -258,8 +258,9 @@ class YiwuFormSide(FormSide):
     """义乌 offers its own form, its bets placed before a hand (bets.py), 逃跑, and its 算牌 words."""
 
     Form = Form
-    # The fields that show a refusal of the contract's 飘 and 承包 (喂家).
-    FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+    # The fields that show a refusal of the contract's 飘 and 承包 (喂家); a 买子 refusal is the page's,
+    # so the field keeps its answer and the sheet shows the bet to untick ("" is no field).
+    FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "maizi": ""}
     PRESET_LABEL = ("底分（庄/闲）", "Base (dealer/other)")  # the new-game form's presets: a pair of bases
     TEMPLATE = "yiwu/handform.html"
     RULES_TEMPLATE = "yiwu/rules.html"
