@@ -129,13 +129,16 @@ class SeatOption:
 def _xiazi_refusal(state, rules, seat: int, amount: int) -> str:
     """Why a 下子 of ``amount`` by ``seat`` cannot stand at ``state``, as engine/validity.py's apply_joins says it (§8), or ""."""
     if not state.join_amount(rules):
-        return pick("只有庄家胡牌后的下一局才能下子", "A bet (xiazi) may only be placed right after a dealer win")
+        return pick("只有庄家胡牌后的下一局才能下子", "Xiazi (a bet) may only be placed right after a dealer win")
     if seat == state.dealer:
-        return pick("庄家不能下子", "The dealer never places a bet (xiazi)")
+        return pick("庄家不能下子", "The dealer never places xiazi (a bet)")
     if state.xiazi[seat]:
-        return pick("已经下子了", "Already placed a bet (xiazi)")
+        return pick("已经下子了", "Already has a xiazi (a bet)")
     if amount > state.join_mult:
-        return pick(f"下子最多 {state.join_mult}（庄家这把的倍数）", f"A bet (xiazi) is at most {state.join_mult}")
+        return pick(
+            f"下子最多 {state.join_mult}（庄家这把的倍数）",
+            f"Xiazi (a bet) is at most {state.join_mult}, the dealer's multiplier",
+        )
     return ""
 
 
