@@ -37,7 +37,7 @@ def test_an_edit_walks_the_steps_and_fixes_the_hand_it_breaks_too(live_server, p
     expect(phone.locator(".together-note")).to_contain_text("连同第1局的修改")
     phone.get_by_role("link", name="流局 原来").click()
     expect(phone.locator(".bet-invalid-note")).to_contain_text("第2局：只有庄家胡牌后的下一局才能下子")
-    phone.get_by_text("点掉小李的下子，才能预览").click()  # 小李's 下子 unticked: the preview of both
+    phone.locator("label.bet-untick[for=xz1]").click()  # 小李's 下子 unticked: the preview of both
     expect(phone.locator("tr.other-hand")).to_contain_text("第1局")
     shot(phone, "edit-steps-together-preview")
     phone.get_by_role("button", name="确认修改").click()

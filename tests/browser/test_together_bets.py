@@ -47,8 +47,11 @@ def test_together_shows_the_impossible_bet_and_saves_both_once_it_is_unticked(li
     expect(phone.get_by_role("button", name="确认修改")).to_have_count(0)
     note.scroll_into_view_if_needed()
     shot(phone, "together-invalid-bet")
-    phone.get_by_text("点掉阿华的下子，才能预览").click()  # the untick
+    untick = phone.locator("label.bet-untick[for=xz2]")
+    expect(untick).to_have_text("← 点掉它，才能预览")
+    untick.click()
     expect(bet).not_to_be_checked()
+    expect(untick).to_be_hidden()  # its place kept: nothing below moves
     confirm = phone.get_by_role("button", name="确认修改")
     expect(confirm).to_be_visible()
     expect(phone.locator("tr.other-hand")).to_contain_text("第2局")

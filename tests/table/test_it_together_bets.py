@@ -88,7 +88,11 @@ def test_the_later_hands_bet_is_shown_invalid_and_the_edit_waits_for_its_untick(
     # the sheet: 阿华's 下子 still ticked, marked with the reason and the way to untick it
     assert re.search(r'name="xz2" value="1" id="xz2" checked', sheet)
     note = text_of(element(sheet, '<div class="form-text text-danger mt-0 bet-invalid-note"'))
-    assert note == NO_BET + " · 点掉阿华的下子，才能预览"
+    assert note == "阿华 · " + NO_BET
+    untick = element(
+        sheet, '<label class="small text-danger text-decoration-underline tap-target bet-untick" for="xz2"'
+    )
+    assert text_of(untick) == "← 点掉它，才能预览"
     assert '<details class="more mt-2 border rounded p-2" open>' in sheet
     assert NO_BET in text_of(element(sheet, '<div id="preview-panel"'))
     assert "确认修改" not in text_of(sheet)
@@ -137,12 +141,24 @@ def test_a_buy_in_the_edit_made_impossible_is_shown_to_untick_too(client, make_g
     assert re.search(r"\schecked\b", tag)
     assert "disabled" not in tag  # it can be unticked
     note = text_of(element(sheet, '<div class="form-text text-danger mt-0 bet-invalid-note"'))
-    assert note == "第3局：连庄后不可买子 · 点掉大刘的买子，才能预览"
+    assert note == "大刘 · 第3局：连庄后不可买子"
+    assert 'class="small text-danger text-decoration-underline tap-target bet-untick" for="mz3"' in sheet
     fields = sheet_fields(sheet)
     assert fields["maizi"] == ["3"]
     assert "确认修改" not in text_of(client.post(game_url(game) + "hand/3/edit", fields).content.decode())
     preview = client.post(game_url(game) + "hand/3/edit", {k: v for k, v in fields.items() if k != "maizi"})
     assert "确认修改" in text_of(preview.content.decode())
+
+
+def test_an_up_to_bet_is_shown_as_it_was_placed(client, make_game):
+    """下子 up to the dealer's multiplier (house rule up_to): the impossible bet keeps its amount."""
+    game = make_game(xiazi_amount="up_to")
+    recorded(game, DRAW, DEALER_ZIMO, {**BET_HAND, "xiazi_join": {"2": 2}})
+    refused = refused_edit(client, game, "小李", "自摸")
+    _questions, sheet = through_questions(client, link(refused, "一起修改第3局"))
+    assert re.search(r'name="xz2" value="2" id="xz2" checked', sheet)
+    assert not re.search(r'<select name="xz2"', sheet)
+    assert "阿华 下2" in text_of(sheet)
 
 
 # 诸暨, no bets: 阿强 deals and wins hand 2 (so deals hand 3); 3: 阿强 天胡.
