@@ -36,7 +36,8 @@ def test_an_edit_walks_the_steps_and_fixes_the_hand_it_breaks_too(live_server, p
     phone.get_by_role("link", name="一起修改第2局").click()
     expect(phone.locator(".together-note")).to_contain_text("连同第1局的修改")
     phone.get_by_role("link", name="流局 原来").click()
-    phone.get_by_role("button", name="更新预览").click()  # 小李's 下子 is no longer offered
+    expect(phone.locator(".bet-invalid-note")).to_contain_text("第2局：只有庄家胡牌后的下一局才能下子")
+    phone.locator("label.bet-untick[for=xz1]").click()  # 小李's 下子 unticked: the preview of both
     expect(phone.locator("tr.other-hand")).to_contain_text("第1局")
     shot(phone, "edit-steps-together-preview")
     phone.get_by_role("button", name="确认修改").click()

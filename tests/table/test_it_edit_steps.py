@@ -163,11 +163,13 @@ def test_an_edit_that_breaks_a_later_hand_offers_both_ways(client, game):
 
 
 def draw_without_the_bet(client, game, first: str) -> dict:
-    """Hand 2's questions: 流局; its sheet no longer offers 小李 下子 (refused there), so 更新预览
-    previews both changes; the fields its 确认修改 posts."""
+    """Hand 2's questions: 流局; its sheet shows 小李's 下子 ticked and refused there, and once it is
+    unticked 更新预览 previews both changes; the fields its 确认修改 posts."""
     sheet = client.get(link_to(first, "流局")).content.decode()
-    assert "只有庄家胡牌后的下一局才能下子" in sheet
+    assert "小李 · 第2局：只有庄家胡牌后的下一局才能下子" in text_of(sheet)
+    assert '<label class="small text-danger text-decoration-underline tap-target bet-untick" for="xz1">' in sheet
     fields = {k: v for k, v in confirm_fields(sheet).items() if k != "confirm"}
+    assert fields.pop("xz1") == ["1"]  # unticked
     preview = client.post(game_url(game) + "hand/2/edit", fields).content.decode()
     assert "第1局" in text_of(preview)
     assert "确认修改" in preview

@@ -123,6 +123,23 @@ class SeatOption:
     allowed: bool = True
     amount: int = 0  # 下子: the amount in force or on offer
     note: str = ""
+    invalid: str = ""  # why a bet the answers carry cannot stand here (an earlier hand's edit): shown to untick
+
+
+def _xiazi_refusal(state, rules, seat: int, amount: int) -> str:
+    """Why a 下子 of ``amount`` by ``seat`` cannot stand at ``state``, as engine/validity.py's apply_joins says it (§8), or ""."""
+    if not state.join_amount(rules):
+        return pick("只有庄家胡牌后的下一局才能下子", "Xiazi (a bet) may only be placed right after a dealer win")
+    if seat == state.dealer:
+        return pick("庄家不能下子", "The dealer never places xiazi (a bet)")
+    if state.xiazi[seat]:
+        return pick("已经下子了", "Already has a xiazi (a bet)")
+    if amount > state.join_mult:
+        return pick(
+            f"下子最多 {state.join_mult}（庄家这把的倍数）",
+            f"Xiazi (a bet) is at most {state.join_mult}, the dealer's multiplier",
+        )
+    return ""
 
 
 def _bet_options(game: Game, form, state, rules) -> dict:
@@ -131,25 +148,30 @@ def _bet_options(game: Game, form, state, rules) -> dict:
     chosen = set(data.get("maizi") or [])
     names = seated_names(game, state)
     can_buy = state.may_buy_maizi(rules)
-    maizi = [
-        SeatOption(
-            s,
-            names[s],
-            checked=bool(state.maizi[s]) or s in chosen,
-            locked=bool(state.maizi[s]),
-            allowed=can_buy or bool(state.maizi[s]),
-            note=pick("已买，换庄前不退", "bought: kept until the dealer changes")
-            if state.maizi[s]
-            else ("" if can_buy else pick("连庄后不可买子", "no new buy-in after the first hand of a tenure")),
+    no_buy = "" if can_buy else pick("连庄后不可买子", "no new buy-in after the first hand of a tenure")
+    maizi = []
+    for s in range(4):
+        refused = s in chosen and not state.maizi[s] and not can_buy  # shown ticked, to untick
+        maizi.append(
+            SeatOption(
+                s,
+                names[s],
+                checked=bool(state.maizi[s]) or s in chosen,
+                locked=bool(state.maizi[s]),
+                allowed=can_buy or bool(state.maizi[s]) or refused,
+                note=pick("已买，换庄前不退", "bought: kept until the dealer changes") if state.maizi[s] else no_buy,
+                invalid=no_buy if refused else "",
+            )
         )
-        for s in range(4)
-    ]
     full = state.join_amount(rules)
     xiazi = []
     for s in range(4):
-        if s == state.dealer:
+        amount = data.get(f"xz{s}")
+        if why := amount and _xiazi_refusal(state, rules, s, amount):
+            xiazi.append(SeatOption(s, names[s], checked=True, amount=amount, invalid=why))
+        elif s == state.dealer:
             continue
-        if state.xiazi[s]:
+        elif state.xiazi[s]:
             xiazi.append(
                 SeatOption(
                     s,
@@ -239,8 +261,9 @@ class YiwuFormSide(FormSide):
     """义乌 offers its own form, its bets placed before a hand (bets.py), 逃跑, and its 算牌 words."""
 
     Form = Form
-    # The fields that show a refusal of the contract's 飘 and 承包 (喂家).
-    FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1"}
+    # The fields that show a refusal of the contract's 飘 and 承包 (喂家); a 买子 refusal is the page's,
+    # so the field keeps its answer and the sheet shows the bet to untick ("" is no field).
+    FIELD_OF = {"piao": "piao_player", "piao.player": "piao_player", "feeders": "feeder1", "maizi": ""}
     PRESET_LABEL = ("底分（庄/闲）", "Base (dealer/other)")  # the new-game form's presets: a pair of bases
     TEMPLATE = "yiwu/handform.html"
     RULES_TEMPLATE = "yiwu/rules.html"
