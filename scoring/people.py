@@ -182,7 +182,7 @@ class Round:
     @property
     def ended_text(self) -> str:
         if self.finished:
-            return pick(f"{self.length} 圈打完了", f"{self.length} rounds played")
+            return pick(f"{self.length} 圈打完了", f"{self.length} round{'s' if self.length != 1 else ''} played")
         return pick(f"{self.name(self.done)}打完了", f"{self.name(self.done)} is over")
 
 

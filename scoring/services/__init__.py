@@ -11,6 +11,7 @@ from scoring.services.games import (
     finish_game,
     mark_paid,
     not_checked_words,
+    play_on,
     reopen_game,
     restore_game,
 )
@@ -90,6 +91,7 @@ __all__ = [
     "numbered_now",
     "other_changes",
     "people_limit",
+    "play_on",
     "played_onto_roster",
     "preview_change",
     "preview_changes",

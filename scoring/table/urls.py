@@ -23,4 +23,5 @@ urlpatterns = [
     path("g/<str:token>/hand/<int:seq>/check", checks.check, name="check-hand"),
     path("g/<str:token>/undo", void.undo, name="undo"),
     path("g/<str:token>/bet", hands.bet, name="bet"),
+    path("g/<str:token>/play-on", hands.play_on, name="play-on"),
 ]
