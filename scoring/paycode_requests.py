@@ -72,7 +72,9 @@ def upload(request, **owner) -> None:
     app = APP_NAMES[kind]
     messages.success(request, pick(f"已保存{code.name}的{app[0]}收款码。", f"{code.name}'s {app[1]} code is saved."))
     if getattr(code, "group_too", False):
-        messages.success(request, pick("牌友圈里也存了，以后每一场都用。", "Kept for the group too, for every evening."))
+        messages.success(
+            request, pick("牌友圈里也存了，以后每一场都用。", "Kept for the group too, for every evening.")
+        )
     elif for_group:
         messages.info(
             request,

@@ -12,7 +12,13 @@ from scoring.records.backup import backup_text, notes
 from scoring.records.exports import import_game
 from scoring.replay import stored_replay
 from tests.helpers import game_url, messages_of
-from tests.settle.test_it_paycodes import ALIPAY, WECHAT, screenshot, settled, upload  # noqa: F401
+from tests.settle.test_it_paycodes import ALIPAY, WECHAT, screenshot, settled_game, upload
+
+
+@pytest.fixture
+def settled(db):
+    return settled_game()
+
 
 LOOK_ALIKES = [
     "https://qr.alıpay.com/fkx13673gkz2fi4kwuvzjb9",  # ı, dotless i

@@ -44,7 +44,8 @@ def test_each_payees_code_shows_once_and_my_transfers_come_first(client, db):
 def test_a_code_added_on_a_group_games_settle_page_is_kept_for_the_group_too(client, group):
     game = settled_game(group)
     html = client.get(game_url(game) + "settle").content.decode()
-    assert 'name="for_group" value="1"' in html and "checked" in html.split('name="for_group"')[1][:60]
+    assert 'name="for_group" value="1"' in html
+    assert "checked" in html.split('name="for_group"')[1][:60]
     assert "也存到牌友圈「<bdi>周五老地方</bdi>」，以后每一场都用" in html
     response = client.post(
         game_url(game) + "paycode",

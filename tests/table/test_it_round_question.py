@@ -7,7 +7,7 @@ from django.conf import settings
 from django.test import Client
 
 from scoring.models import Game
-from tests.helpers import game_url, messages_of, record
+from tests.helpers import game_url, messages_of
 from tests.table.test_it_seating_page import seat, text, win
 
 
@@ -28,7 +28,8 @@ def test_the_end_of_the_agreed_length_stays_asked_until_answered(client, game):
     one_round(client, game)
     asked = question(client, game)
     assert "1 圈打完了：换位、结算，还是接着打？" in asked
-    assert f'href="{game_url(game)}seating"' in asked and f'href="{game_url(game)}settle"' in asked
+    assert f'href="{game_url(game)}seating"' in asked
+    assert f'href="{game_url(game)}settle"' in asked
     assert f'action="{game_url(game)}play-on"' in asked
     html = client.get(game_url(game)).content.decode()
     assert html.index("round-question") < html.index('class="tile')  # at the top, above the totals
@@ -38,7 +39,8 @@ def test_the_end_of_the_agreed_length_stays_asked_until_answered(client, game):
     assert "1 圈打完了" in question(client, game)
     other = Client()  # the view link: told, with nothing to tap
     view = other.get(game_url(game, view=True)).content.decode()
-    assert "1 圈打完了" in view and "play-on" not in view
+    assert "1 圈打完了" in view
+    assert "play-on" not in view
 
     response = client.post(game_url(game) + "play-on", follow=True)
     assert "接着打：共 2 圈。" in messages_of(response)
