@@ -20,7 +20,7 @@ from scoring.engine.transfers import proven_fewest, settle_balances
 from scoring.forms import answers_for
 from scoring.lang import pick
 from scoring.models import Game, Group, SettleUp, Transfer
-from scoring.replay import ReplayError, cached_state, rebuild
+from scoring.replay import ReplayError, cached_state, played, rebuild
 
 
 class GroupConflict(BilingualError):
@@ -51,6 +51,15 @@ def names_at(game: Game) -> list[str]:
         return [name for name, _total in people_with_totals(game)]
     except ReplayError:
         return list(game.players)
+
+
+def played_names(game: Game) -> list[str]:
+    """Everyone in at least one standing hand of ``game`` (none before its first), or none if it no longer replays."""
+    try:
+        keys = played(game)
+        return [name for name, _total in people_with_totals(game) if key(name) in keys]
+    except ReplayError:
+        return []
 
 
 def last_game(group: Group) -> Game | None:

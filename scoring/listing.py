@@ -8,9 +8,10 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest
 
 from scoring import device
+from scoring.engine.seating import key
 from scoring.lang import pick
 from scoring.models import Game, SavedGame
-from scoring.replay import ReplayError, cached_state, rebuild
+from scoring.replay import ReplayError, cached_state, rebuild, who_played
 
 
 @dataclass
@@ -71,7 +72,9 @@ def lines(games, tokens: list[str]) -> list[GameLine]:
             except ReplayError:
                 continue
         state, token = game.state, game.edit_token if game.edit_token in tokens else game.view_token
+        money = {key(name) for name, _total in who_played(game)}  # no one who played no hand
         people = game.plugin.state_from_dict(state["table"]).people()
-        names, totals = [name for name, _t in people], [total for _name, total in people]
-        result.append(GameLine(game, token, totals, state["active"], state["tally"], names))
+        kept = [i for i, (name, _total) in enumerate(people) if key(name) in money]
+        names, totals = [people[i][0] for i in kept], [people[i][1] for i in kept]
+        result.append(GameLine(game, token, totals, state["active"], [state["tally"][i] for i in kept], names))
     return result

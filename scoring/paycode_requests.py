@@ -64,12 +64,25 @@ def upload(request, **owner) -> None:
         if image.size > MAX_BYTES:
             raise too_large()  # refused unread
         kind, address = read_paycode(image.read())
-        code = services.add_paycode(**owner, name=name, kind=kind, address=address)
+        for_group = "game" in owner and request.POST.get("for_group") == "1"  # 也存到牌友圈
+        code = services.add_paycode(**owner, name=name, kind=kind, address=address, for_group=for_group)
     except (PayCodeRefused, services.Conflict) as refusal:
         messages.warning(request, say(refusal))
         return
     app = APP_NAMES[kind]
     messages.success(request, pick(f"已保存{code.name}的{app[0]}收款码。", f"{code.name}'s {app[1]} code is saved."))
+    if getattr(code, "group_too", False):
+        messages.success(
+            request, pick("牌友圈里也存了，以后每一场都用。", "Kept for the group too, for every evening.")
+        )
+    elif for_group:
+        messages.info(
+            request,
+            pick(
+                f"{code.name}不在牌友圈名单上：只存在这一场。",
+                f"{code.name} is not on the group's roster: kept for this game only.",
+            ),
+        )
 
 
 def remove(request, paycode_id: int, **owner) -> None:

@@ -18,10 +18,15 @@ MAX_BYTES = 8 * 1024 * 1024  # a phone's screenshot is 0.2-5 MB
 MAX_PIXELS = 20_000_000  # e.g. 4000 × 5000; a 1290 × 2796 screenshot is 3.6 million
 READ_FORMATS = ("PNG", "JPEG", "WEBP")
 WECHAT, ALIPAY = "wechat", "alipay"
+# ASCII only: under Unicode case-folding ı and İ would count as i, ſ as s and K (Kelvin) as k.
 FORMATS = {
-    WECHAT: re.compile(r"wxp://f2f[01][A-Za-z0-9_-]{16,128}={0,2}"),
-    ALIPAY: re.compile(r"https://qr\.alipay\.com/(fkx|tsx|2m6)[a-z0-9]{16,24}(\?[A-Za-z0-9_.=&-]{1,64})?", re.I),
+    WECHAT: re.compile(r"wxp://f2f[01][A-Za-z0-9_-]{16,128}={0,2}", re.ASCII),
+    ALIPAY: re.compile(
+        r"https://qr\.alipay\.com/(fkx|tsx|2m6)[a-z0-9]{16,24}(\?[A-Za-z0-9_.=&-]{1,64})?", re.ASCII | re.I
+    ),
 }
+# What a look-alike matches: the same forms case-folded over all of Unicode.
+LOOK_ALIKES = [re.compile(pattern.pattern, re.I) for pattern in FORMATS.values()]
 APP_NAMES = {WECHAT: ("微信", "WeChat"), ALIPAY: ("支付宝", "Alipay")}
 
 
@@ -30,8 +35,22 @@ class PayCodeRefused(BilingualError):
 
 
 def kind_of(address: str) -> str | None:
-    """Which app's personal 收款码 ``address`` is (``WECHAT``, ``ALIPAY``), or None."""
+    """Which app's personal 收款码 ``address`` is (``WECHAT``, ``ALIPAY``), or None; never a non-ASCII one."""
+    if not address.isascii():
+        return None
     return next((kind for kind, pattern in FORMATS.items() if pattern.fullmatch(address)), None)
+
+
+def look_alike(address: str) -> bool:
+    """An address made to pass for a 收款码 with letters that only look like its own (ı, İ, ſ, K)."""
+    return not address.isascii() and any(pattern.fullmatch(address) for pattern in LOOK_ALIKES)
+
+
+LOOK_ALIKE_WORDS = (
+    "这个二维码的网址里有冒充英文字母的字符（例如 ı、İ、ſ、K），不是真的收款码，没有保存。请让本人打开微信或支付宝，重新截图收款码。",
+    "This QR code's address has characters posing as English letters (such as ı, İ, ſ or K): it is not a real "
+    "payment code and was not saved. Ask its owner to open WeChat or Alipay and take a new screenshot of the code.",
+)
 
 
 def too_large() -> PayCodeRefused:
@@ -79,6 +98,8 @@ def read_paycode(data: bytes) -> tuple[str, str]:
     for text in found:
         if (kind := kind_of(text)) is not None:
             return kind, text
+    if any(look_alike(text) for text in found):
+        raise PayCodeRefused(*LOOK_ALIKE_WORDS, "image")
     raise PayCodeRefused(
         "这个二维码不是微信或支付宝的个人收款码（网址、商家码、红包码等都不行）。",
         "This QR code is not a personal WeChat or Alipay payment code (a web link, a shop's code or a red "

@@ -82,7 +82,22 @@ def by_person(game, rows) -> ByPerson:
         names = seatings.at(row.hand.seq)
         played = row.result is not None and not is_seating(row.hand.entry)
         lines.append(HandLine(row, names, person_nets(people, names, row.result.net) if played else None))
-    return ByPerson(people, lines)
+    return only_played(ByPerson(people, lines), seatings.at(rows[-1].hand.seq + 1) if rows else game.players)
+
+
+def only_played(seen: ByPerson, seated_now: list[str]) -> ByPerson:
+    """Without anyone in no counted hand (docs/manual.md "At the table"); with none counted, those seated now."""
+    counted = seen.played
+    if counted:
+        keep = [i for i in range(len(seen.people)) if any(line.nets[i] is not None for line in counted)]
+    else:
+        now = {key(name) for name in seated_now}
+        keep = [i for i, name in enumerate(seen.people) if key(name) in now]
+    if len(keep) == len(seen.people):
+        return seen
+    for line in seen.lines:
+        line.nets = None if line.nets is None else [line.nets[i] for i in keep]
+    return ByPerson([seen.people[i] for i in keep], seen.lines)
 
 
 def evening_nets(game, entries_and_nets) -> tuple[list[str], list[list]]:
@@ -167,7 +182,7 @@ class Round:
     @property
     def ended_text(self) -> str:
         if self.finished:
-            return pick(f"{self.length} 圈打完了", f"{self.length} rounds played")
+            return pick(f"{self.length} 圈打完了", f"{self.length} round{'s' if self.length != 1 else ''} played")
         return pick(f"{self.name(self.done)}打完了", f"{self.name(self.done)} is over")
 
 

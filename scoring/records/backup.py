@@ -15,6 +15,7 @@ from scoring.engine.points import fmt, from_json, to_json
 from scoring.handform import hand_title
 from scoring.lang import pick
 from scoring.models import Game, Hand, HandCheck, Settlement
+from scoring.paycodes import look_alike
 from scoring.people import people_in_order
 from scoring.records.backup_reader import FORMAT, BackupError, read_backup
 from scoring.replay import ReplayView, table
@@ -191,6 +192,26 @@ def restore_game(*, data: dict, ruleset, players: list[str], rules) -> Game:
 
 def notes(data: dict, game: Game) -> list[str]:
     """What the restored game could not take from the file, said on the page rather than silently other totals."""
+    return [*_total_notes(data, game), *_look_alike_notes(data)]
+
+
+def _look_alike_notes(data: dict) -> list[str]:
+    """The 收款码 left out because their address only looks like one (scoring/paycodes.py ``look_alike``)."""
+    codes = data.get("backup", {}).get("paycodes") or []
+    names = [c["name"] for c in codes if look_alike(c["address"])]
+    if not names:
+        return []
+    zh, en = "、".join(names), ", ".join(names)
+    return [
+        pick(
+            f"备份里{zh}的收款码不是真的（网址里有冒充英文字母的字符，例如 ı、ſ、K），没有恢复。请本人在结算页重新上传。",
+            f"The payment code of {en} in the backup is not real (its address has characters posing as English "
+            "letters, such as ı, ſ or K) and was not restored. Its owner can upload it again on the settle page.",
+        )
+    ]
+
+
+def _total_notes(data: dict, game: Game) -> list[str]:
     names, totals = game.players, table(game)[0].totals
     if "backup" not in data:
         if not data["hands"]:

@@ -15,7 +15,7 @@ from scoring.engine.points import from_json
 from scoring.engine.seating import key
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
-from scoring.paycodes import kind_of
+from scoring.paycodes import kind_of, look_alike
 
 FORMAT = 4  # what each format holds: docs/contract.md "A backup"
 READABLE = (2, 3, FORMAT)  # a 2 is read as it was written (``seat_kept_the_deal``)
@@ -247,6 +247,8 @@ def _paycodes(raw, people: list[str]) -> list[dict]:
         code = _object(item, PAYCODE_FIELDS, ("每个收款码", "each payment code"))
         address = _text(code["address"], 200, ("收款码地址", "A payment code's address"))
         name = _text(code["name"], 40, ("收款码的人", "A payment code's name"))
+        if look_alike(address):
+            continue  # not a real code: left out, and the restore says so (backup.py ``notes``)
         if key(name) not in known or code["kind"] != kind_of(address) or (key(name), code["kind"]) in seen:
             _refuse(
                 f"收款码（{name}）应为这一场里的人的微信或支付宝收款码，每人每种一个。",

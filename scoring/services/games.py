@@ -21,6 +21,7 @@ from scoring.models import (
 )
 from scoring.replay import (
     build,
+    ensure,
     state_json,
     store,
     who_played,
@@ -161,6 +162,26 @@ def reopen_game(*, game: Game) -> None:
         Settlement.objects.filter(game=game).delete()
         Game.objects.filter(pk=game.pk).update(status=Game.PLAYING)
         game.bump_version()
+
+
+MAX_ROUNDS = 99  # the longest agreed length a backup holds (scoring/records/backup_reader.py)
+
+
+def play_on(*, game: Game, by: str = "") -> int | None:
+    """接着打 at the agreed length's end (docs/manual.md "打几圈"): one more 圈 agreed, so the question goes
+    on every phone. Asked again once answered (another phone), it changes nothing. Returns the length now."""
+    with transaction.atomic():
+        game = lock_game(game)
+        ensure(game)
+        done = game.state["table"].get("passes", 0) // len(game.players)  # 圈 played (scoring/people.py Round)
+        if game.round_length is None or done < game.round_length:
+            return game.round_length  # already answered
+        length = done + 1 if done + 1 <= MAX_ROUNDS else None
+        Game.objects.filter(pk=game.pk).update(round_length=length)
+        game.round_length = length
+        more = (f"共 {length} 圈", f"{length} rounds in all") if length else ("不限圈数", "no set length")
+        game.bump_version((f"{by}接着打：{more[0]}", f"{by} played on: {more[1]}".strip()), amounts=False)
+        return length
 
 
 def mark_paid(*, game: Game, transfer_id: int, paid: bool) -> Transfer:

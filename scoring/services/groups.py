@@ -49,7 +49,20 @@ def join_group(game: Game, group: Group | None) -> list[str]:
     """Put ``game`` in ``group`` (None: take it out); returns the names left off a full roster."""
     Game.objects.filter(pk=game.pk).update(group=group)
     game.group = group
-    return add_to_roster(group, circle.names_at(game)) if group is not None else []
+    return played_onto_roster(game)
+
+
+def played_onto_roster(game: Game, names: list[str] | None = None) -> list[str]:
+    """Who played a hand of ``game`` (``names``: of the hand just recorded) joins its 牌友圈's roster; seated
+    and replaced before a hand, not (docs/manual.md "牌友圈"). Returns the names left off a full roster."""
+    if game.group_id is None:
+        return []
+    if names is None:
+        names = circle.played_names(Game.objects.get(pk=game.pk))  # as just written
+    roster = Group.objects.filter(pk=game.group_id).values_list("roster", flat=True).first() or []
+    if {key(name) for name in names} <= {key(name) for name in roster}:
+        return []  # no lock when no one is new
+    return add_to_roster(Group(pk=game.group_id, roster=roster), names)
 
 
 def again(group: Group, *, draw: bool) -> Game:

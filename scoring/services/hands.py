@@ -12,6 +12,7 @@ from scoring.engine.contract import MAX_HANDS
 from scoring.engine.seating import is_seating
 from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game, Hand, HandCheck
 from scoring.replay import ReplayError, after_hand, build, cached_state, ensure, number_in, result_json, store
+from scoring.services.groups import played_onto_roster
 from scoring.services.handchecks import moved_amounts
 from scoring.services.locks import AlreadyRecorded, Conflict, lock_game, require_version
 from scoring.services.previews import Change, changed_hands, copy_hand, moved_bets, numbered_now, people_limit
@@ -100,9 +101,11 @@ def record_hand(
             Game.objects.filter(pk=game.pk).update(state=game.state, pending=game.pending)
             game.bump_version(recorded_words(entry, game.state["active"], entered_by))
             hand.passed = passed
-            return hand
     except IntegrityError:
         raise Conflict("这一局已经被记录了。", "This hand was already recorded.") from None
+    # Who played it joins the 牌友圈's roster, after the game's lock (a group's lock comes first: scoring/services/locks.py).
+    hand.roster_left = [] if is_seating(entry) else played_onto_roster(game, list(game.state["table"]["seating"]))
+    return hand
 
 
 class Held(Exception):

@@ -88,7 +88,7 @@ def other_hands(game: Game, preview: services.Preview, people: list[str]) -> lis
 def confirm(request: HttpRequest, token: str, write, done: str, page=None) -> HttpResponse:
     """Run a service write: success or refusal as a message on the game page, a stale preview re-asked, a rules refusal on ``page``."""
     try:
-        write()
+        written = write()
     except ReplayError as error:
         if page is None:
             messages.warning(request, error.message())
@@ -102,6 +102,8 @@ def confirm(request: HttpRequest, token: str, write, done: str, page=None) -> Ht
         messages.warning(request, say(conflict))
     else:
         messages.success(request, done)
+        if left := getattr(written, "roster_left", None):
+            messages.warning(request, circle.roster_full(left))
     return to_game(request, token)
 
 

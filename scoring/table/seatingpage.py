@@ -300,12 +300,13 @@ class Shown:
         return render(self.request, "table/seating.html", self.context)
 
 
-def onto_roster(request: HttpRequest, game: Game, write, names: list[str]):
-    """``write``, then everyone it seats joins the game's 牌友圈 roster (a full roster says so)."""
+def onto_roster(request: HttpRequest, game: Game, write):
+    """``write``, then who now played a hand joins the game's 牌友圈 roster (a full roster says so); one
+    seated and replaced before any hand does not (docs/manual.md "牌友圈")."""
 
     def run():
         write()
-        if game.group_id is not None and (left := services.add_to_roster(game.group, names)):
+        if left := services.played_onto_roster(game):
             messages.warning(request, circle.roster_full(left))
 
     return run
@@ -325,7 +326,7 @@ def record_seating(request, game, token, page, context, entry, before, next_seq)
         next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
         write = partial(services.record_hand, game=game, entry=entry, fix=None, next_seq=next_seq)
         write = partial(write, form_token=form_token, **signed(request, game, "entered_by"))
-        return confirm(request, token, onto_roster(request, game, write, entry["players"]), _("已换人/换位。"), shown)
+        return confirm(request, token, onto_roster(request, game, write), _("已换人/换位。"), shown)
     try:
         preview = services.preview_record(game=game, state=before, entry=entry)
     except ReplayError as error:
@@ -349,7 +350,7 @@ def edit_seating(request, game, token, page, context, entry, before, hands, hand
         write = partial(services.edit_hand, game=game, seq=hand.seq, revision=revision, entry=entry, fix=None)
         later = any(h.seq > hand.seq and not h.voided for h in hands)
         done = _("已修改这次换人/换位，之后的每一局都已重算。") if later else _("已修改这次换人/换位。")
-        write = onto_roster(request, game, partial(write, **signed(request, game, "edited_by")), entry["players"])
+        write = onto_roster(request, game, partial(write, **signed(request, game, "edited_by")))
         return confirm(request, token, write, done, shown)
     try:
         preview = services.preview_change(game=game, hands=hands, changed=changed, before=before)

@@ -25,4 +25,5 @@ urlpatterns = [
     path("g/<str:token>/checks", checks.check_up_to, name="check-up-to"),
     path("g/<str:token>/undo", void.undo, name="undo"),
     path("g/<str:token>/bet", hands.bet, name="bet"),
+    path("g/<str:token>/play-on", hands.play_on, name="play-on"),
 ]

@@ -267,6 +267,9 @@ def test_a_game_started_from_the_group_page_is_in_the_group_with_its_people_on_t
     assert response.url == game_url(game)
     assert game.group == group
     group.refresh_from_db()
+    assert group.roster == NAMES  # 新来的 joins the roster once he plays a hand
+    record(client, game, {"outcome": "draw"})
+    group.refresh_from_db()
     assert group.roster == [*NAMES, "新来的"]
 
 
@@ -744,9 +747,12 @@ def test_a_seat_is_offered_the_groups_roster_and_a_new_name_joins_it(client, gro
     assert confirm_seating(client, back).status_code == 302
     game.refresh_from_db()
     assert game.state["table"]["seating"] == ["小周", "小李", "阿华", "大刘"]
-    # a new name typed in for 小李's seat joins the roster, and is offered at the group's next table
+    # a new name typed in for 小李's seat joins the roster once he plays a hand, and is offered at the group's next table
     new = game_url(game) + "seating?how=sub&seat=1&name=新来的"
     assert confirm_seating(client, new).status_code == 302
+    group.refresh_from_db()
+    assert group.roster == [*NAMES, "小周", "阿芳"]
+    record(client, game, {"outcome": "draw"})
     group.refresh_from_db()
     assert group.roster == [*NAMES, "小周", "阿芳", "新来的"]
     english(client)

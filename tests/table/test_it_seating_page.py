@@ -477,10 +477,10 @@ def test_rounds_count_the_deal_passing_and_a_set_length_offers_seats_or_settling
     page = client.get(game_url(game)).content.decode()
     assert "南风圈（1/4）" in text(client.get(game_url(game)))
     assert "1 圈打完了" in text(client.get(game_url(game)))
-    assert f'href="{game_url(game)}settle"' in page[page.find("round-end") :]
-    # 换位 taken: the round's card goes (the next round has begun).
+    assert f'href="{game_url(game)}settle"' in page[page.find("round-question") :]
+    # 换位 taken: the agreed length's question stays until 接着打 answers it (tests/table/test_it_round_question.py).
     seat(client, game, "小李", "老王", "阿华", "大刘")
-    assert "1 圈打完了" not in text(client.get(game_url(game)))
+    assert "1 圈打完了" in text(client.get(game_url(game)))
     assert "South round (deal 1 of 4)" in text(english_of(client).get(game_url(game)))
 
 

@@ -13,6 +13,7 @@ from scoring.access import load_game, spend_new_game, throttle
 from scoring.charts import ledger_chart
 from scoring.engine import ScoringError
 from scoring.engine.hygiene import loads
+from scoring.engine.seating import key
 from scoring.forms import ImportForm
 from scoring.handform import hand_title
 from scoring.lang import say
@@ -63,7 +64,8 @@ def summary(request: HttpRequest, token: str) -> HttpResponse:
     }
     seen = by_person(game, ledger.rows)
     context["people"] = seen.people
-    context["totals"] = ledger.state.people()
+    shown = {key(name) for name in seen.people}  # no one who played no hand
+    context["totals"] = [(name, total) for name, total in ledger.state.people() if key(name) in shown]
     hands = [
         (line.row.number, hand_title(game, line.row.hand.entry, line.row.result, line.names), line.nets)
         for line in seen.lines

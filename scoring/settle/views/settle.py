@@ -6,11 +6,12 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import handchecks, paycode_requests, services
+from scoring import device, handchecks, paycode_requests, services
 from scoring.access import load_game, spend_change, writable_game
 from scoring.charts import game_chart
 from scoring.engine.money import needs_rounding, settlement_plan
 from scoring.engine.points import from_json
+from scoring.engine.seating import key
 from scoring.engine.transfers import proven_fewest
 from scoring.forms import SettleForm, refusal
 from scoring.lang import chinese, say
@@ -78,6 +79,24 @@ def paycodes_context(codes: dict, people: list[str]) -> dict:
     return {"paycodes": codes, "paycode_list": paycode_requests.listed(codes, people), "paycode_people": people}
 
 
+def mine_first(transfers: list[tuple], me: str | None, codes: dict) -> list[tuple]:
+    """This phone's person's transfers first (「我是」); each payee's 收款码 once, under the first unpaid
+    transfer to them (``show_code``); a later one to them says it is above (``code_above``)."""
+    if me is not None:
+        transfers = sorted(transfers, key=lambda item: key(item[1]) != key(me))
+    shown: set[str] = set()
+    for t, _payer, payee, _amount in transfers:
+        t.show_code = t.code_above = False
+        if t.paid_at is not None or hasattr(t, "settle_up_part"):
+            continue
+        if key(payee) in shown:
+            t.code_above = bool(codes.get(key(payee)))
+        else:
+            shown.add(key(payee))
+            t.show_code = True
+    return transfers
+
+
 def settle(request: HttpRequest, token: str) -> HttpResponse:
     """The settle screen by person: the form and its live preview while playing, the transfers after."""
     game, can_edit = load_game(request, token)
@@ -87,6 +106,7 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
     if settlement is not None:
         context.update(settled(settlement, settlement.people()), chart=game_chart(game))
         context.update(paycodes_context(paycode_requests.codes_by_person(game=game), settlement.people()))
+        context["transfers"] = mine_first(context["transfers"], device.my_name(request, game), context["paycodes"])
         context["share"] = share_text(ledger, settlement)
         return render(request, "settle/settle.html", context)
     people = who_played(game)

@@ -3,7 +3,6 @@
 import re
 
 import markdown
-from django.contrib import messages
 from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
@@ -93,8 +92,6 @@ def new_game(request: HttpRequest) -> HttpResponse:
             rules=form.rules().to_dict(),
             group=group,
         )
-        if group is not None and (left := services.add_to_roster(group, form.names())):
-            messages.warning(request, circle.roster_full(left))
         response = redirect("game", token=game.edit_token)
         device.remember_game(request, response, game.edit_token)
         claim(request, game, game.edit_token)

@@ -8,7 +8,7 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from scoring import services
+from scoring import device, services
 from scoring.access import spend_change, spend_hand_write, writable_game
 from scoring.forms import BetForm, ascii_int, refusal
 from scoring.handform import form_side_for, form_side_of
@@ -69,6 +69,25 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
         messages.warning(request, say(refused))
     except services.Conflict as conflict:
         messages.warning(request, say(conflict))
+    return redirect("game", token=token)
+
+
+@require_POST
+def play_on(request: HttpRequest, token: str) -> HttpResponse:
+    """接着打 at the agreed length's end: one more 圈 (``services.play_on``); the question goes on every phone."""
+    game = writable_game(request, token)
+    if stop := finished(request, game, token):
+        return stop
+    spend_change(game=game)  # 429 past the game's changes per minute
+    try:
+        length = services.play_on(game=game, by=device.my_name(request, game) or "")
+    except services.Conflict as conflict:
+        messages.warning(request, say(conflict))
+        return redirect("game", token=token)
+    if length is None:
+        messages.success(request, _("接着打：不再限圈数。"))
+    else:
+        messages.success(request, _("接着打：共 %(n)s 圈。") % {"n": length})
     return redirect("game", token=token)
 
 
