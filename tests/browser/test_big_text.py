@@ -40,13 +40,13 @@ WIDE = """() => {
   return out;
 }"""
 
-# A gain or a loss is said by its sign (or by 应收/要付), never by its colour alone.
+# A gain or a loss is said by its sign (or by 应收/要付, is owed/owes), never by its colour alone.
 UNSIGNED = """() => {
   const out = [];
   for (const el of document.querySelectorAll('.gain, .loss')) {
     if (!el.checkVisibility()) continue;
     const text = el.textContent.trim();
-    const sign = el.matches('.gain') ? /^\\+|应收/ : /^[\u2212-]|要付/;
+    const sign = el.matches('.gain') ? /^\\+|应收|is owed/ : /^[\u2212-]|要付|owes/;
     if (!sign.test(text)) out.push(`${el.className}: ${text}`);
   }
   return out;
@@ -133,18 +133,28 @@ def test_every_main_page_in_big_text_is_whole_with_60_px_controls_and_signed_amo
     }
     found = {}
     for name, address in pages.items():
-        page.goto(address if address.startswith("http") else live_server.url + address)
-        assert page.locator("html.big").count() == 1, name
-        page.evaluate(WECHAT)
-        problems = audit(page, name, least=60)  # opens every fold first
-        problems += page.evaluate(WIDE) + page.evaluate(CLIPPED) + page.evaluate(UNSIGNED)
-        problems += page.evaluate(OVERLAPS) + page.evaluate(BROKEN)
-        problems += violations(page)
-        if problems:
-            found[name] = problems
-        shot(page, f"big-{name}")
+        found.update(
+            problems_of(page, name, address if address.startswith("http") else live_server.url + address, shot)
+        )
+    page.context.add_cookies([{"name": "django_language", "value": "en", "url": live_server.url}])
+    for name in ("home", "game", "preview", "settle-preview", "group"):  # longer words, green gains
+        address = pages[name]
+        found.update(
+            problems_of(page, f"en-{name}", address if address.startswith("http") else live_server.url + address, shot)
+        )
     assert found == {}, json.dumps(found, ensure_ascii=False, indent=1)
 
+
+def problems_of(page, name: str, address: str, shot) -> dict[str, list[str]]:
+    page.goto(address)
+    assert page.locator("html.big").count() == 1, name
+    page.evaluate(WECHAT)
+    problems = audit(page, name, least=60)  # opens every fold first
+    problems += page.evaluate(WIDE) + page.evaluate(CLIPPED) + page.evaluate(UNSIGNED)
+    problems += page.evaluate(OVERLAPS) + page.evaluate(BROKEN)
+    problems += violations(page)
+    shot(page, f"big-{name}")
+    return {name: problems} if problems else {}
 
 
 def box(locator) -> tuple[float, float, float, float]:
@@ -162,7 +172,9 @@ def forced_poll(page) -> None:
     """The poller asks now and its answer has been swapped in, or held (the page's next frames drawn)."""
     with page.expect_response(lambda r: "/poll" in r.url and r.status == 200):
         page.evaluate("htmx.trigger('#poller', 'poll-now')")
-    page.evaluate("() => new Promise(done => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(done)), 100))")
+    page.evaluate(
+        "() => new Promise(done => setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(done)), 100))"
+    )
 
 
 def test_a_poll_never_moves_what_a_finger_is_on_or_what_holds_the_focus(live_server, phone):
