@@ -128,6 +128,9 @@ def test_every_main_page_in_big_text_is_whole_with_60_px_controls_and_signed_amo
         "settled": f"/g/{settled.edit_token}/settle",
         "group": f"/group/{group.edit_token}/",
         "history": "/history",
+        "stats": "/stats",
+        "summary": url + "summary",
+        "analyse": url + "analyse?winner=0&flip=5m&tiles=1m,2m,3m,4p,5p,6p,7s,8s,9s,E,E,E,C",
         "rules": url + "rules",
         "rules-doc": "/rules/zhuji",
     }
