@@ -42,7 +42,8 @@ def through_originals(client, url: str) -> tuple[list[str], str]:
 
 def confirm_fields(page: str) -> dict:
     """The preview form's fields as the phone posts them with 确认修改."""
-    form = page[page.index('<form id="hand-form"') : page.index("</form>")]
+    start = page.index('<form id="hand-form"')
+    form = page[start : page.index("</form>", start)]
     fields: dict = {}
     for tag in re.findall(r"<(?:input|select)[^>]*>", form):
         name = re.search(r'name="([^"]+)"', tag)
