@@ -1,5 +1,5 @@
-"""What this phone remembers, in signed cookies: the games it opened and who it is at each, and
-the groups (牌友圈) it opened."""
+"""What this phone remembers, in signed cookies: the games it opened and who it is at each, the
+groups (牌友圈) it opened, and whether it reads in 大字 (docs/manual.md)."""
 
 import base64
 
@@ -11,6 +11,7 @@ from scoring.engine.seating import key
 GAMES_COOKIE = "yiwu_games"
 GROUPS_COOKIE = "yiwu_groups"
 ME_COOKIE = "yiwu_me"
+BIG_COOKIE = "yiwu_big"
 MAX_GAMES = 60
 YEAR = 365 * 24 * 3600
 ME_CHARS = 3000  # 我是: a cookie stays under the 4096 bytes a browser keeps
@@ -101,3 +102,20 @@ def set_my_name(request: HttpRequest, response: HttpResponse, game_id: int, name
     while len(",".join(items)) > ME_CHARS and len(items) > 1:
         items.pop()
     _set(response, ME_COOKIE, ",".join(items))
+
+
+def big_text(request: HttpRequest) -> bool:
+    """大字 (长辈模式): this phone asked for larger text and 60 px controls (static/css/app.css ``html.big``)."""
+    return _read(request, BIG_COOKIE) == "1"
+
+
+def set_big_text(response: HttpResponse, on: bool) -> None:
+    if on:
+        _set(response, BIG_COOKIE, "1")
+    else:
+        response.delete_cookie(BIG_COOKIE, samesite="Lax")
+
+
+def context(request: HttpRequest) -> dict:
+    """For base.html: the class on ``<html>`` is rendered with the page, so it never flashes small."""
+    return {"big_text": big_text(request)}

@@ -24,6 +24,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from scoring import device
 from scoring.models import Game
 
 # Where the request's CSRF token goes: never escaped, so no name or note (escaped, no raw "<") can fake it.
@@ -68,7 +69,7 @@ def game_stamp(game: Game) -> str:
 def page_key(request: HttpRequest, template: str, inputs) -> str:
     user = getattr(request, "user", None)
     account = [user.pk, user.get_username()] if user is not None and user.is_authenticated else None
-    parts = [template, request.path, translation.get_language(), account, inputs]
+    parts = [template, request.path, translation.get_language(), account, device.big_text(request), inputs]
     return f"page:{build()}:{digest(parts)}"
 
 

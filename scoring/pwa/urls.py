@@ -6,4 +6,5 @@ urlpatterns = [
     path("manifest.webmanifest", pwa.manifest, name="manifest"),
     path("sw.js", pwa.service_worker, name="service-worker"),
     path("offline", pwa.offline, name="offline"),
+    path("big-text", pwa.big_text, name="big-text"),
 ]

@@ -1,4 +1,5 @@
-"""The app on the home screen (添加到主屏幕): its manifest, its service worker (templates/pwa/sw.js) and offline page."""
+"""The app on the home screen (添加到主屏幕): its manifest, its service worker (templates/pwa/sw.js), offline
+page, and the phone's 大字 switch (docs/manual.md)."""
 
 import hashlib
 import json
@@ -6,16 +7,19 @@ import re
 
 from django.conf import settings
 from django.contrib.staticfiles.storage import ManifestFilesMixin, staticfiles_storage
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import patch_cache_control
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
+from scoring import device
 from scoring.lang import pick
 from yiwu_site.staticfiles import minified
 
@@ -101,3 +105,17 @@ def service_worker(request: HttpRequest) -> HttpResponse:
 def offline(request: HttpRequest) -> HttpResponse:
     """离线 · Offline: the worker's page for one it never kept, in both languages, listing the kept games."""
     return render(request, "pwa/offline.html")
+
+
+@require_POST
+def big_text(request: HttpRequest) -> HttpResponse:
+    """大字 on (``big=1``) or off, kept by this phone; back to the page it was asked on, loaded whole
+    (an htmx request is told to load it: a swap would keep ``<html>``'s old class)."""
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("home")
+    response = HttpResponseRedirect(back)
+    if request.headers.get("HX-Request"):
+        response = HttpResponse(status=204, headers={"HX-Redirect": back})
+    device.set_big_text(response, request.POST.get("big") == "1")
+    return response

@@ -292,3 +292,42 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   event.detail.shouldSwap = false;
   heldPreview = true;
 });
+
+// Nothing moves under a finger (docs/manual.md, 大字): a poll's fresh parts wait while a finger is on
+// the screen or left it less than 1.5 s ago, while a field is being filled in, and while the keyboard's
+// focus is in a part the poll would replace. The poller keeps its version and asks again; once the
+// hands are free it asks at once.
+var fingerDown = false, fingerAt = 0, pollHeld = false;
+var FINGER_MS = 1500;
+function handsBusy(response) {
+  if (fingerDown || Date.now() - fingerAt < FINGER_MS) return true;
+  var focused = document.activeElement;
+  if (!focused || focused === document.body) return false;
+  if (focused.matches("textarea, select, input:not([type=hidden]):not([type=checkbox]):not([type=radio]):not([type=submit]):not([type=button])")) return true;
+  if (!focused.matches(":focus-visible")) return false;  // a tapped button keeps a focus nobody sees
+  for (var part = focused; part; part = part.parentElement) {
+    if (part.id && response.indexOf('id="' + part.id + '"') !== -1) return true;
+  }
+  return false;
+}
+function releasePoll() {
+  if (!pollHeld || handsBusy("")) return;
+  pollHeld = false;
+  document.querySelectorAll("[data-poll]").forEach(function (el) { if (window.htmx) window.htmx.trigger(el, "poll-now"); });
+}
+document.addEventListener("pointerdown", function () { fingerDown = true; fingerAt = Date.now(); }, true);
+["pointerup", "pointercancel"].forEach(function (name) {
+  document.addEventListener(name, function () {
+    fingerDown = false;
+    fingerAt = Date.now();
+    if (pollHeld) setTimeout(releasePoll, FINGER_MS + 50);
+  }, true);
+});
+window.addEventListener("blur", function () { fingerDown = false; });  // a finger that left with the page
+document.addEventListener("focusout", function () { if (pollHeld) setTimeout(releasePoll, 0); });
+document.addEventListener("htmx:beforeSwap", function (event) {
+  if (!event.detail.elt.hasAttribute("data-poll") || !event.detail.shouldSwap) return;
+  if (!handsBusy(event.detail.serverResponse || "")) return;
+  event.detail.shouldSwap = false;
+  pollHeld = true;
+});

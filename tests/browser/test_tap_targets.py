@@ -16,7 +16,7 @@ MIN = 44
 # Measured: links, buttons, summaries, selects, inputs and the labels of btn-check chips. The
 # hidden btn-check inputs themselves are skipped: their label is what is tapped. Nothing is
 # excused: there are no inline text links inside sentences on these pages.
-AUDIT = """() => {
+AUDIT = """(least) => {
   const wanted = 'a[href], button, summary, select, .btn, input:not([type=hidden]):not(.btn-check), label[for]';
   const out = [];
   for (const el of document.querySelectorAll(wanted)) {
@@ -27,7 +27,7 @@ AUDIT = """() => {
     const r = el.getBoundingClientRect();
     const style = getComputedStyle(el);
     if (!r.width || !r.height || style.visibility === 'hidden' || el.closest('[hidden]')) continue;
-    if (r.width < 44 || r.height < 44) {
+    if (r.width < least || r.height < least) {
       out.push(`${el.tagName.toLowerCase()}.${el.className} "${(el.textContent || el.value || '').trim().slice(0, 30)}" ${Math.round(r.width)}×${Math.round(r.height)}`);
     }
   }
@@ -35,14 +35,14 @@ AUDIT = """() => {
 }"""
 
 
-def audit(page, label: str, shot=None) -> list[str]:
-    """The page as loaded (``goto`` waits for its stylesheets), every fold opened."""
+def audit(page, label: str, shot=None, least: int = MIN) -> list[str]:
+    """The page as loaded (``goto`` waits for its stylesheets), every fold opened; every target under ``least`` px."""
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")  # 更多, rows, 走势图
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     page.wait_for_function("() => !document.querySelector('.htmx-request')")  # 走势图 loads on opening
     if shot:
         shot(page, f"taps-{label}")
-    return [f"{label}: {problem}" for problem in page.evaluate(AUDIT)]
+    return [f"{label}: {problem}" for problem in page.evaluate(AUDIT, least)]
 
 
 def test_every_tap_target_on_the_way_to_recording_a_hand_is_44_px(live_server, phone, shot):
