@@ -24,7 +24,7 @@ from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
 from tests.core.test_it_no_500 import SAFE, VALUES
 from tests.factories import add_hand, finish
-from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, parse
+from tests.helpers import FINISH, NEW_GAME, SETTLE_HANDS, game_url, messages_of, parse, record
 from tests.speed import examples
 from tests.table.test_it_seating_page import confirm as confirm_seating
 from tests.table.test_it_seating_page import text
