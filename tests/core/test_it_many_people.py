@@ -13,7 +13,7 @@ from scoring import circle
 from scoring.engine.transfers import NOT_FEWEST
 from scoring.models import Game, Group, Hand, SettleUp, Transfer
 from tests.factories import finish
-from tests.helpers import FINISH, game_url, messages_of, next_seq_of, version_of
+from tests.helpers import FINISH, game_url, messages_of, next_seq_of, record, version_of
 from tests.table.test_it_seating_page import confirm, text
 
 ZH_NOTE, EN_NOTE = NOT_FEWEST
@@ -255,6 +255,8 @@ def test_a_roster_edit_past_the_limit_is_refused_with_a_message_and_changes_noth
     ],
 )
 def test_a_seating_onto_a_full_roster_is_kept_and_says_who_was_left_off(client, db, language, said):
+    """People join the roster at their first hand (docs/manual.md): the seating is kept, and the hand
+    they first play says who the full roster left off."""
     game = imported(client, many(4))
     group = Group.objects.create(name="周五", roster=["p0", "p1", "p2", "p3", "老王"])
     Game.objects.filter(pk=game.pk).update(group=group)
@@ -262,6 +264,8 @@ def test_a_seating_onto_a_full_roster_is_kept_and_says_who_was_left_off(client, 
         english(client)
     response = confirm(client, game_url(game) + "seating?p=p0&p=p5&p=p6&p=p3")
     assert response.status_code == 302
+    assert not any(said in m for m in messages_of(client.get(response["Location"])))  # not played yet
+    response = record(client, Game.objects.get(pk=game.pk), {"outcome": "draw"})
     assert any(said in m for m in messages_of(client.get(response["Location"])))
     group.refresh_from_db()
     assert group.roster == ["p0", "p1", "p2", "p3", "老王"]

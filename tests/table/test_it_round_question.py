@@ -19,7 +19,7 @@ def question(client, game) -> str:
 
 def one_round(client, game) -> None:
     for winner in (1, 2, 3, 0):  # the deal goes round the four seats and back to 东
-        win(client, game, winner)
+        win(game, winner)
 
 
 def test_the_end_of_the_agreed_length_stays_asked_until_answered(client, game):
@@ -33,7 +33,7 @@ def test_the_end_of_the_agreed_length_stays_asked_until_answered(client, game):
     assert f'action="{game_url(game)}play-on"' in asked
     html = client.get(game_url(game)).content.decode()
     assert html.index("round-question") < html.index('class="tile')  # at the top, above the totals
-    win(client, game, 1)  # another hand played without answering: still asked
+    win(game, 1)  # another hand played without answering: still asked
     assert "1 圈打完了" in question(client, game)
     seat(client, game, "小李", "老王", "阿华", "大刘")  # 换位 alone does not answer it
     assert "1 圈打完了" in question(client, game)

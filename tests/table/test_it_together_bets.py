@@ -2,7 +2,6 @@
 edit made impossible is shown on that sheet with the reason and an untick, the preview and the
 confirm refused until it is unticked, never dropped silently (docs/rules/yiwu.md §8)."""
 
-import html as entities
 import re
 
 from scoring import services
@@ -10,7 +9,7 @@ from scoring.engine import score_game
 from scoring.models import Game, Hand
 from scoring.replay import build, stored_replay
 from tests.conftest import new_ruleset_game
-from tests.helpers import element, game_url, link, messages_of, text_of, version_of, was_links
+from tests.helpers import element, game_url, link, messages_of, parse, text_of, version_of, was_links
 
 NO_BET = "第3局：只有庄家胡牌后的下一局才能下子"
 
@@ -22,18 +21,20 @@ def recorded(game: Game, *entries: dict) -> None:
 
 def sheet_fields(page: str) -> dict:
     """The sheet's fields as the phone posts them (ticked boxes, chosen options, hidden values)."""
-    form = page[page.index('<form id="hand-form"') : page.index("</form>")]
+    form = parse(page).find("form", id="hand-form")
     fields: dict = {}
-    for tag in re.findall(r"<input[^>]*>", form):
-        name = re.search(r'name="([^"]+)"', tag)
-        if not name or (re.search(r'type="(checkbox|radio)"', tag) and not re.search(r"\schecked\b", tag)):
+    for tag in form.elements():
+        name = tag.attrs.get("name")
+        if tag.tag not in ("input", "select") or not name or "disabled" in tag.attrs:
             continue
-        if re.search(r"\sdisabled\b", tag):
+        if tag.attrs.get("type") in ("checkbox", "radio") and "checked" not in tag.attrs:
             continue
-        value = re.search(r'value="([^"]*)"', tag)
-        fields.setdefault(name[1], []).append(entities.unescape(value[1]) if value else "")
-    for name, value in re.findall(r'<select name="([^"]+)".*?<option value="([^"]*)" selected', form, re.S):
-        fields[name] = [value]
+        if tag.tag == "select":
+            chosen = [o.attrs.get("value", "") for o in tag.find_all("option") if "selected" in o.attrs]
+            if chosen:
+                fields[name] = chosen[:1]
+        else:
+            fields.setdefault(name, []).append(tag.attrs.get("value", ""))
     return fields
 
 
