@@ -74,4 +74,4 @@ def test_every_slow_test_named_is_a_test_that_exists():
         if f"def {nodeid.split('::')[-1]}(" not in (root / nodeid.split("::")[0]).read_text(encoding="utf-8")
     ]
     assert missing == []
-    assert len(speed.SLOW) < 100  # a handful of the slowest, not a second suite
+    assert len(speed.SLOW) < 150  # the slowest twentieth at most, not a second suite
