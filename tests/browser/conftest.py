@@ -38,7 +38,12 @@ _static_files_kept_by_the_browser()
 
 @pytest.fixture(scope="session")
 def browser(playwright):
-    """One Chromium per xdist worker (make test runs two): the browser tests share both cores."""
+    """One Chromium per xdist worker: the browser tests share the cores. An expectation waits up to
+    10 s (Playwright's default is 5): on a loaded 2-core machine a poll or a page after a write can
+    take longer, which says nothing of the app (the waits are for what a phone shows, never less)."""
+    from playwright.sync_api import expect
+
+    expect.set_options(timeout=10_000)
     executable = chromium_or_stop(CHROMIUM)
     browser = playwright.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS)
     _contexts_kept_track_of(browser)
