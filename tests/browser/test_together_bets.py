@@ -2,6 +2,8 @@
 walks hand 3's questions to its sheet, where the bet is still ticked with the reason; the untick
 refreshes the preview of both, and one 确认修改 saves both (docs/manual.md, 修改)."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -28,6 +30,7 @@ def test_together_shows_the_impossible_bet_and_saves_both_once_it_is_unticked(li
     phone.goto(f"{live_server.url}/g/{game.edit_token}/")
     phone.locator("#hand-2 summary").click()
     phone.locator("#hand-2").get_by_role("link", name="修改").click()
+    expect(phone).to_have_url(re.compile(r"/hand/2/edit"))  # not the game page's own 小李 (a new hand)
     phone.get_by_role("link", name="小李", exact=True).click()
     phone.get_by_role("link", name="自摸 ×2 原来").click()
     expect(phone.locator(".blocked")).to_contain_text(NO_BET)

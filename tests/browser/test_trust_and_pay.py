@@ -73,6 +73,7 @@ def test_four_phones_check_each_hand_fix_a_flagged_one_and_pay_by_the_payees_cod
     # 老王 fixes hand 2 from the banner's 修改, through the same taps as recording it
     laowang.reload()
     laowang.locator("#flags .flag-banner").get_by_role("link", name="修改").click()
+    expect(laowang).to_have_url(re.compile(r"/hand/2/edit"))  # not the game page's own 小李 (a new hand)
     tap(laowang, "小李")
     laowang.get_by_role("link", name=re.compile("自摸")).first.click()
     expect(laowang.locator(".preview")).to_contain_text("小李 自摸")

@@ -151,6 +151,7 @@ def test_a_whole_evening_on_five_phones(live_server, browser, shot):
     # 老王 fixes it from the banner: 修改, the winner, then 一起修改 hand 20, whose bet is shown
     # impossible and unticked before one 确认修改 saves both
     banner.get_by_role("link", name="修改").click()
+    expect(laowang).to_have_url(re.compile(r"/hand/\d+/edit"))  # not the game page's own winner links
     laowang.get_by_role("link", name=seated[fixed_winner], exact=True).click()
     laowang.get_by_role("link", name="自摸 ×2 原来").click()
     expect(laowang.locator(".blocked")).to_contain_text(NO_BET)
