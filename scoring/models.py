@@ -15,6 +15,7 @@ from scoring.engine.money import rounded_away
 from scoring.engine.points import from_json
 
 DEFAULT_NAMES = ("东家", "南家", "西家", "北家")
+MAX_ROUNDS = 99  # the longest agreed length (打几圈) a game holds: 接着打 and a backup stop there
 RECENT_CHANGES = 20  # Game.changes: enough for any preview a phone still shows
 CHECKED = "check"  # a recent change that moved no amount (核对): ``Game.amounts_same_since``
 

@@ -14,7 +14,7 @@ from scoring.engine.money import FEE_MODES
 from scoring.engine.points import from_json
 from scoring.engine.seating import key
 from scoring.forms import MAX_FEE_YUAN, MAX_RATE_YUAN, control_character
-from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_SEQ, Game
+from scoring.models import MAX_RECORDS, MAX_REVISION, MAX_ROUNDS, MAX_SEQ, Game
 from scoring.paycodes import kind_of, look_alike
 
 FORMAT = 4  # what each format holds: docs/contract.md "A backup"
@@ -23,7 +23,6 @@ BACKUP_FIELDS = frozenset(("format", "status", "created_at", "totals", "pending"
 # 打几圈, 收款码 and 全部核对后才能结算: absent from older formats
 BACKUP_OPTIONAL = frozenset(("round_length", "paycodes", "checks_required"))
 PAYCODE_FIELDS = frozenset(("name", "kind", "address", "created_at"))
-MAX_ROUNDS = 99
 HAND_FIELDS = frozenset(("seq", "entered_by", "created_at", "revision", "edited_at", "edited_by"))
 VOID_FIELDS = frozenset(("voided_at", "voided_by", "void_reason", "entry", "dealer_fix", "streak_fix"))
 HAND_OPTIONAL = frozenset(("checks",))  # 核对 (format 4), each with CHECK_FIELDS

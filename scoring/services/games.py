@@ -11,6 +11,7 @@ from scoring.engine.points import to_json
 from scoring.engine.seating import key
 from scoring.engine.seating import seat as seated
 from scoring.models import (
+    MAX_ROUNDS,
     Game,
     Hand,
     HandCheck,
@@ -162,9 +163,6 @@ def reopen_game(*, game: Game) -> None:
         Settlement.objects.filter(game=game).delete()
         Game.objects.filter(pk=game.pk).update(status=Game.PLAYING)
         game.bump_version()
-
-
-MAX_ROUNDS = 99  # the longest agreed length a backup holds (scoring/records/backup_reader.py)
 
 
 def play_on(*, game: Game, by: str = "") -> int | None:

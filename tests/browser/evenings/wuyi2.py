@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from scoring.engine import get_ruleset, score_game
 from scoring.models import Game, Hand
+from tests.browser.evenings import void
 from tests.browser.helpers import confirm, form_ready, screen_totals
 
 NAMES = ["老王", "小李"]  # seats 0 and 1; 老王 deals first; 庄家翻倍 both (every payment ×2)
@@ -151,12 +152,7 @@ def evening(page, live_server, shot, look):
     expected[1] = win(1, ["pengpenghu", "qingyise_cai"], discarder=0)
 
     # void hand 1 (老王 deals on either way)
-    page.locator("#hand-1 summary").click()
-    page.locator("#hand-1").get_by_role("link", name="作废").click()
-    expect(page.get_by_text("作废第1局？")).to_be_visible()
-    page.get_by_role("button", name="确认作废").click()
-    expect(page.locator(".alert-success")).to_be_visible()
-    expect(page.locator("#hand-1")).to_have_class(re.compile("voided"))
+    void(page, 1)
     del expected[0]
 
     game.refresh_from_db()

@@ -13,6 +13,7 @@ from playwright.sync_api import expect
 
 from scoring.engine import get_ruleset, score_game
 from scoring.models import Game, Hand
+from tests.browser.evenings import void
 from tests.browser.helpers import confirm, form_ready, screen_totals
 
 NAMES = ["老王", "小李", "阿华", "大刘"]  # seats 0-3; 老王 deals first
@@ -193,12 +194,7 @@ def evening(page, live_server, shot, look):
     del expected[1]["tai"]["hunyise"], expected[1]["tai"]["extra"]
 
     # void hand 3 (阿华's 白 自摸; she deals on either way)
-    page.locator("#hand-3 summary").click()
-    page.locator("#hand-3").get_by_role("link", name="作废").click()
-    expect(page.get_by_text("作废第3局？")).to_be_visible()
-    page.get_by_role("button", name="确认作废").click()
-    expect(page.locator(".alert-success")).to_be_visible()
-    expect(page.locator("#hand-3")).to_have_class(re.compile("voided"))
+    void(page, 3)
     del expected[2]
 
     # the stored hands are the ones tapped in, and the screen agrees with score_game
