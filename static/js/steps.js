@@ -186,6 +186,7 @@
     preloads[config.path] = { xhr: event.detail.xhr, at: Date.now() };
   });
   document.addEventListener("htmx:beforeHistorySave", function () { preloads = {}; });
+  document.addEventListener("submit", function () { taps++; }, true);
 
   function holdForPreload(link, event) {
     if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return;
@@ -198,16 +199,18 @@
     var answered = function () {
       if (done) return;
       done = true;
-      if (tap !== taps || !document.body.contains(link)) return;
+      if (tap !== taps) return;
       if (plainPage(xhr, href)) {
         saveHistory();
         shown++;
         show({ innerHTML: xhr.responseText });
         window.history.pushState({ htmx: true }, "", href);
         currentPath(href);
-      } else {
+      } else if (document.body.contains(link)) {
         passing = link;
         try { link.click(); } finally { passing = null; }
+      } else {
+        window.location.assign(href); // its page swapped meanwhile: the plain link it is
       }
     };
     if (xhr.readyState === 4) answered();

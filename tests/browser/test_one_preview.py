@@ -4,6 +4,7 @@ asking again (static/js/steps.js). The sheet is the server's, with its amounts, 
 history; the back gesture returns to the win types."""
 
 import re
+from html import unescape
 
 import pytest
 from playwright.sync_api import expect
@@ -48,6 +49,8 @@ def test_zimo_asks_for_its_sheet_once_and_shows_the_servers_amounts(live_server,
     sheets = [url for method, url in asked if "win_type=zimo" in url]
     assert sheets == [sheets[0]], f"the sheet was asked for {len(sheets)} times: {asked}"
     assert re.search(r"record\?v=\d+&winner=0&outcome=win&win_type=zimo$", phone.url)
+    whole = phone.request.get(phone.url).text()  # the page a load of its address gives
+    assert phone.title() == unescape(re.search(r"<title>(.*?)</title>", whole, re.S).group(1).strip())
 
     phone.go_back()
     expect(phone.locator(".question")).to_contain_text("怎么胡？")
