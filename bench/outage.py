@@ -45,7 +45,7 @@ LAND_S = 90  # how long after the server's return the landing is followed, at mo
 # Every hand the phone keeps (static/js/offline.js's localStorage queue, whatever its key): those
 # the server held with a card (``held``) or refused (``reason``), by form token.
 KEPT = """() => {
-  const out = {held: [], refused: [], kept: 0};
+  const out = {held: [], refused: [], kept: 0, facts: {}};
   for (let i = 0; i < localStorage.length; i++) {
     let items;
     try { items = JSON.parse(localStorage.getItem(localStorage.key(i))); } catch (e) { continue; }
@@ -53,6 +53,7 @@ KEPT = """() => {
     items.forEach((item) => {
       if (!item || typeof item !== "object" || !item.formToken) return;
       out.kept++;
+      out.facts[item.formToken] = item.facts || "";
       if (item.held) out.held.push(item.formToken);
       if (item.reason) out.refused.push(item.formToken);
     });
@@ -65,7 +66,8 @@ class Hand:
     def __init__(self, order: int, winner: int):
         self.order, self.winner = order, winner
         self.screens = 0  # the no-network screen shown before it was kept
-        self.held = False
+        self.via = ""  # what the phone showed after 自摸: the sheet, or the no-network screen
+        self.held = False  # the server held it with a card (a question) at some point
         self.seq: int | None = None
         self.landed_s: float | None = None  # after the server's return
         self.tap_ms: float = 0  # from the first tap to the phone's game page again
@@ -81,8 +83,10 @@ def record_by_taps(page, hand: Hand, timeout_ms: int) -> None:
     page.wait_for_selector(f"{SHEET}, {KEEP}", timeout=timeout_ms)
     if page.locator(KEEP).count():
         hand.screens += 1
+        hand.via = "no-network screen"
         page.tap(KEEP)
     else:
+        hand.via = "sheet"
         page.tap(SHEET)
     page.wait_for_selector("section.record", timeout=timeout_ms)  # the game page again
     if page.locator(".offline-kept a").count():  # kept on a page with no copy of the game page
@@ -107,6 +111,22 @@ def kill(server) -> None:
             pass
     server.kill()
     server.wait()
+
+
+def settled(page, game, seq: int, timeout_ms: int) -> None:
+    """Until the hand after ``seq`` is stored, nothing waits on the phone, and the phone shows the
+    game's version with its bundle of steps: a table at rest before the server stops."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        game.refresh_from_db()
+        shown = page.evaluate(
+            "() => [document.documentElement.dataset.stepsReady, "
+            "(document.querySelector('section.record') || {dataset: {}}).dataset.version]"
+        )
+        if landed(game, seq) and not page.evaluate(KEPT)["kept"] and shown == [str(game.version)] * 2:
+            return
+        time.sleep(0.2)
+    raise RuntimeError("the phone did not settle after the first hand")
 
 
 def landed(game, base_seq: int) -> list[tuple[int, int]]:
@@ -145,13 +165,10 @@ def main() -> None:
             browser = playwright.chromium.launch(executable_path=browser_path(args.tiny), args=CHROMIUM_ARGS)
             context, page, _cdp = weak_4g_phone(browser, "", network)
             page.goto(url, wait_until="load")
+            first_seq = max((seq for seq, _w in landed(game, 0)), default=0)
             record_by_taps(page, Hand(0, 0), timeout_ms)  # online: the phone has the page and its bundle
-            page.wait_for_function(
-                "() => document.documentElement.dataset.stepsReady === "
-                "document.querySelector('section.record').dataset.version",
-                timeout=timeout_ms,
-            )
-            base_seq = max((seq for seq, _w in landed(game, 0)), default=0)
+            settled(page, game, first_seq, timeout_ms)
+            base_seq = first_seq + 1
 
             kill(server)  # the table's laptop stops: no answer at all, the phone's Wi-Fi still up
             down_at = time.monotonic()
@@ -166,6 +183,9 @@ def main() -> None:
                 kept = page.evaluate(KEPT)
                 seen_held.update(kept["held"])
                 seen_refused.update(kept["refused"])
+                for token in kept["held"]:
+                    for hand in hands:
+                        hand.held = hand.held or NAMES[hand.winner] in kept["facts"].get(token, "")
                 now = landed(game, base_seq)
                 for seq, winner in now:
                     hand = next((h for h in hands if h.winner == winner and h.seq is None), None)
@@ -199,7 +219,8 @@ def report(hands: list[Hand], args, network: dict, held: int, refused: int, card
         seq = "not yet" if hand.seq is None else str(hand.seq)
         when = "-" if hand.landed_s is None else f"{hand.landed_s:.1f}"
         print(
-            f"{hand.order:>6} {NAMES[hand.winner] + ' 自摸':<10} {hand.tap_ms:12.0f}ms {hand.screens:>17} {seq:>10} {when:>14}"
+            f"{hand.order:>6} {NAMES[hand.winner] + ' 自摸':<10} {hand.tap_ms:12.0f}ms {hand.via:>18} "
+            f"{'yes' if hand.held else 'no':>5} {seq:>10} {when:>14}"
         )
     seqs = [hand.seq for hand in hands if hand.seq is not None]
     in_order = len(seqs) == len(hands) and seqs == sorted(seqs)
