@@ -213,7 +213,7 @@ def report(hands: list[Hand], args, network: dict, held: int, refused: int, card
     )
     print(f"(a hand 'not yet' landed had not reached the server {LAND_S} s after its return)")
     print(
-        f"{'tapped':>6} {'hand':<10} {'taps→game page':>14} {'no-network screen':>17} {'landed seq':>10} {'s after return':>14}"
+        f"{'tapped':>6} {'hand':<10} {'taps→game page':>14} {'after 自摸':>18} {'held':>5} {'landed seq':>10} {'s after return':>14}"
     )
     for hand in hands:
         seq = "not yet" if hand.seq is None else str(hand.seq)
