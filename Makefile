@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 DEV := DJANGO_DEBUG=1
 
-.PHONY: run test test-quick test-app screenshots lint format serve-prod bench bench-flood bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse clean messages
+.PHONY: run test test-quick test-app screenshots lint format serve-prod bench bench-flood bench-budgets bench-analyse bench-web bench-load bench-page bench-taps bench-taps-analyse bench-taps-yiwu bench-outage clean messages
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -103,6 +103,16 @@ bench-page: $(VENV)/.dev
 # Tap-to-paint of each step of recording a hand on weak 4G (Chromium's throttling), instant steps on and off.
 bench-taps: $(VENV)/.dev
 	$(BIN)/python bench/taps.py --runs $${RUNS:-10} --dwell $${DWELL:-0} $${TINY:+--tiny}
+
+# Tap-to-paint of each step of 自摸, 平胡 with a discarder and 财神头 (义乌) on weak 4G and a 3G-like link,
+# goal every tap ≤ 100 ms; 确认's paint is the 待同步 row or the server's row, whichever comes first.
+bench-taps-yiwu: $(VENV)/.dev
+	$(BIN)/python bench/taps_yiwu.py --runs $${RUNS:-7} --dwell $${DWELL:-0} $${TINY:+--tiny}
+
+# The server killed for DOWN seconds (20) while a phone records three hands by taps, a fourth after its
+# return: the order they land in, the seconds to land, the questions asked. It reports, it judges nothing.
+bench-outage: $(VENV)/.dev
+	$(BIN)/python bench/outage.py --down $${DOWN:-20} $${TINY:+--tiny}
 
 # 算牌: 14 keys tapped at 8 a second on weak 4G, with static/js/analyse.js and without it (tiles kept,
 # requests, ms to the answer), and tap-to-strip per key.

@@ -153,8 +153,13 @@
   document.addEventListener("click", function (event) {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     var link = event.target.closest && event.target.closest("a[href]");
+    if (link && link === passing) return; // a held tap let through to htmx
+    if (link) taps++;
     var step = stepOf(link);
-    if (!step) return;
+    if (!step) {
+      holdForPreload(link, event);
+      return;
+    }
     event.preventDefault();
     event.stopPropagation(); // before htmx's own listener on the link: no request
     var href = link.getAttribute("href");
@@ -164,6 +169,60 @@
     window.history.pushState({ htmx: true }, "", href);
     currentPath(href);
   }, true);
+
+  // One request for a link past the questions (a sheet with its preview, which only the server
+  // makes): the preload extension asks for it at the finger's touchstart, and a click that came
+  // before its answer (a tap is shorter than a weak 4G round trip) asked the server again (issue
+  // 42, docs/performance.md). Such a click now waits for the preload's answer and shows it as htmx
+  // shows a boosted page; an answer that is no plain page (an error, a redirect, an htmx header),
+  // or none within PRELOAD_MS, goes to htmx as before (the phone's cache or the server).
+  var PRELOAD_MS = 30000; // the answer's own max-age (scoring/table/handpage.py PRELOAD_SECONDS)
+  var preloads = {}; // href → {xhr, at}: this page's preloads
+  var taps = 0; // link taps: a held tap is dropped once another link is tapped (the last tap wins)
+  var passing = null; // the link of a held tap being let through to htmx
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || !config.headers || config.headers["HX-Preloaded"] !== "true" || !event.detail.xhr) return;
+    preloads[config.path] = { xhr: event.detail.xhr, at: Date.now() };
+  });
+  document.addEventListener("htmx:beforeHistorySave", function () { preloads = {}; });
+  document.addEventListener("submit", function () { taps++; }, true);
+
+  function holdForPreload(link, event) {
+    if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return;
+    var href = link.getAttribute("href");
+    var preload = Object.prototype.hasOwnProperty.call(preloads, href) ? preloads[href] : null;
+    if (!preload || Date.now() - preload.at > PRELOAD_MS) return;
+    event.preventDefault();
+    event.stopPropagation(); // before htmx's own listener on the link: no second request
+    var tap = taps, xhr = preload.xhr, done = false;
+    var answered = function () {
+      if (done) return;
+      done = true;
+      if (tap !== taps) return;
+      if (plainPage(xhr, href)) {
+        saveHistory();
+        shown++;
+        show({ innerHTML: xhr.responseText });
+        window.history.pushState({ htmx: true }, "", href);
+        currentPath(href);
+      } else if (document.body.contains(link)) {
+        passing = link;
+        try { link.click(); } finally { passing = null; }
+      } else {
+        window.location.assign(href); // its page swapped meanwhile: the plain link it is
+      }
+    };
+    if (xhr.readyState === 4) answered();
+    else {
+      xhr.addEventListener("loadend", answered);
+      setTimeout(answered, Math.max(0, PRELOAD_MS - (Date.now() - preload.at)));
+    }
+  }
+  function plainPage(xhr, href) {
+    return xhr.readyState === 4 && xhr.status === 200 && xhr.responseURL === new URL(href, window.location.href).href &&
+      !/^hx-/im.test(xhr.getAllResponseHeaders());
+  }
 
   // No preload (the extension fetches a link on touchstart) of a step already here.
   ["touchstart", "mousedown"].forEach(function (type) {

@@ -1,0 +1,61 @@
+"""The sheet a tap on 自摸 brings asks the server once (issue 42): the preload extension asks at the
+finger's touchstart, and the click, on a link slower than the tap, waits for that answer instead of
+asking again (static/js/steps.js). The sheet is the server's, with its amounts, its address in the
+history; the back gesture returns to the win types."""
+
+import re
+from html import unescape
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import PHONE
+from tests.browser.helpers import confirm, form_ready
+from tests.factories import seeded_game
+from tests.helpers import game_url
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+READY = "(v) => document.documentElement.dataset.stepsReady === v"
+WEAK_4G = {"offline": False, "latency": 150, "downloadThroughput": 1.6e6 / 8, "uploadThroughput": 750e3 / 8}
+
+
+def touch_phone(browser):
+    """A 390×844 touch phone on weak 4G (Chromium's throttling): a tap is over before an answer is back."""
+    context = browser.new_context(viewport=PHONE, locale="zh-CN", has_touch=True, is_mobile=True)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send("Network.emulateNetworkConditions", WEAK_4G)
+    return page
+
+
+def test_zimo_asks_for_its_sheet_once_and_shows_the_servers_amounts(live_server, browser):
+    game = seeded_game(2)
+    phone = touch_phone(browser)
+    phone.goto(live_server.url + game_url(game))
+    phone.wait_for_function(READY, arg=str(game.version))
+    asked = []
+    phone.on("request", lambda request: asked.append((request.method, request.url)))
+
+    phone.tap("section.record a[href*='winner=0&']")
+    expect(phone.locator(".question")).to_contain_text("老王 胡了 — 怎么胡？")
+    win_types = phone.url
+    phone.tap("a[href*='win_type=zimo']")
+    form_ready(phone)
+    expect(phone.locator("#preview-panel .preview")).to_contain_text("老王 自摸")
+    expect(phone.locator("#preview-panel .preview-net")).to_have_count(4)
+    phone.wait_for_timeout(500)  # a second request would have been sent with the click, long before
+    sheets = [url for method, url in asked if "win_type=zimo" in url]
+    assert sheets == [sheets[0]], f"the sheet was asked for {len(sheets)} times: {asked}"
+    assert re.search(r"record\?v=\d+&winner=0&outcome=win&win_type=zimo$", phone.url)
+    whole = phone.request.get(phone.url).text()  # the page a load of its address gives
+    assert phone.title() == unescape(re.search(r"<title>(.*?)</title>", whole, re.S).group(1).strip())
+
+    phone.go_back()
+    expect(phone.locator(".question")).to_contain_text("怎么胡？")
+    assert phone.url == win_types
+    phone.go_forward()
+    form_ready(phone)
+    confirm(phone)
+    expect(phone.locator("#hands")).to_contain_text("老王 自摸")
