@@ -147,8 +147,7 @@
     if (!item) return;
     var field = form.querySelector('input[name="form_token"]');
     if (field) field.value = item.formToken;  // a second tap is the same hand
-    paintedAt = start;
-    toGame(tokenOf(pathOf(form.action)), form);
+    if (!toGame(tokenOf(pathOf(form.action)), form)) paintedAt = start;
     if (document.querySelector('.pending-row[data-form-token="' + item.formToken + '"]')) {
       window.outboxTimes.push(Math.round(window.performance.now() - start));
     }
@@ -175,7 +174,7 @@
 
   // A double tap on 确认: the second tap lands on the game page painted under it, not on a link there.
   document.addEventListener("click", function (event) {
-    if (window.performance.now() - paintedAt < 500 && !event.target.closest("[data-offline-delete], [data-held-answer]")) {
+    if (event.isTrusted && window.performance.now() - paintedAt < 500) {
       event.preventDefault();
       event.stopImmediatePropagation();
     }
@@ -272,6 +271,7 @@
         window.scrollTo(0, 0);
       } else if (form) {  // no copy of the game page: the preview says it is kept, and goes there once sent
         showKept(form);
+        return true;
       } else {
         var keepButton = document.querySelector(".offline-confirm-screen [data-offline-keep]");
         if (keepButton) {
