@@ -65,7 +65,7 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     except services.Conflict as conflict:
         return refused_json(say(conflict))
     number = game.number_of(hand.seq)
-    words = queued_words(game, hand, waited=request.POST.get("waited") == "1")
+    words = queued_words(game, hand, waited=request.POST.get("waited") != "0")
     return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **words})
 
 

@@ -135,7 +135,7 @@
 
   // 确认 of a new hand, online or not: kept, painted on the game page at once, sent. When the phone
   // cannot keep it (storage refused) and is online, the form posts as it would without JS.
-  var paintedAt = -1e9;
+  var paintedAt = -1e9, tappedAt = null;
   function tapped(event, form, submitter) {
     var start = window.performance.now();
     var data = new FormData(form);
@@ -147,6 +147,7 @@
     if (!item) return;
     var field = form.querySelector('input[name="form_token"]');
     if (field) field.value = item.formToken;  // a second tap is the same hand
+    tappedAt = submitter.getBoundingClientRect();
     if (!toGame(tokenOf(pathOf(form.action)), form)) paintedAt = start;
     if (document.querySelector('.pending-row[data-form-token="' + item.formToken + '"]')) {
       window.outboxTimes.push(Math.round(window.performance.now() - start));
@@ -172,11 +173,17 @@
     }
   }, true);
 
-  // A double tap on 确认: the second tap lands on the game page painted under it, not on a link there.
+  // A double tap on 确认: the second tap, where 确认 was, lands on the game page painted under it,
+  // not on a link there (a tap elsewhere ends this).
   document.addEventListener("click", function (event) {
-    if (event.isTrusted && window.performance.now() - paintedAt < 500) {
+    var at = tappedAt, near = at && event.clientX >= at.left - 24 && event.clientX <= at.right + 24 &&
+      event.clientY >= at.top - 24 && event.clientY <= at.bottom + 24;
+    if (!event.isTrusted) return;
+    if (near && window.performance.now() - paintedAt < 400) {
       event.preventDefault();
       event.stopImmediatePropagation();
+    } else {
+      tappedAt = null;
     }
   }, true);
 
@@ -374,7 +381,7 @@
     var body = new URLSearchParams();
     first.fields.forEach(function (p) { body.append(p[0], p[1]); });
     body.append("queued", "1");
-    if (first.waited) body.append("waited", "1");
+    body.append("waited", first.waited ? "1" : "0");  // "0": sent at once, said as a hand just recorded
     if (first.mine && first.mine.length) body.append("mine", first.mine.join(","));
     if (first.answer) {
       body.append("answer", first.answer);
@@ -644,7 +651,7 @@
       if (!item.reason && !item.held) {
         var now = blocked ? say("waits") : offline() ? say("later_send")
           : item.trouble ? say("retry_" + item.trouble) : head && sending ? say("sending") : say("queued");
-        if (!item.amounts || !item.amounts.length) now = say("later") + " · " + now;
+        if (!item.amounts || !item.amounts.length) now = offline() && !blocked ? say("later") : say("later") + " · " + now;
         row.appendChild(element("div", "small mt-1 later" + (item.trouble && !blocked ? " text-danger" : " text-body-secondary"), now));
       }
       head = false;
