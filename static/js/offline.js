@@ -406,7 +406,7 @@
       var json = answer.json;
       if (json && json.ok) {
         said.push(json);
-        if (typeof json.seq === "number" && !json.dropped) landed.push(Object.assign({}, first, { seq: json.seq, number: json.number }));
+        if (typeof json.seq === "number" && !json.dropped) landed.push(Object.assign({}, first, { seq: json.seq, number: json.number, landedAt: Date.now() }));
         // The hands behind it were entered after it: what they passed was said with this one, and
         // the hand it is now (or, dropped, the hand it was the same as) is this phone's own.
         var seq = typeof json.seq === "number" ? json.seq : null;
@@ -610,7 +610,10 @@
     if (!hands) return;
     var box = hands.querySelector(".pending-rows");
     // A hand the server has is drawn, numbered, until the poll brings the server's own row of it.
-    landed = landed.filter(function (item) { return !document.getElementById("hand-" + item.seq); }).slice(-20);
+    // (Not past a few polls: a page of earlier hands never shows it.)
+    landed = landed.filter(function (item) {
+      return !document.getElementById("hand-" + item.seq) && Date.now() - item.landedAt < 10000;
+    }).slice(-20);
     items = landed.concat(items);
     if (!items.length) { if (box) box.remove(); return; }
     if (!box) {
