@@ -73,6 +73,8 @@ def test_a_502_page_on_confirm_keeps_the_hand_says_so_and_it_lands_once_when_the
     expect(phone.locator("#flash")).to_have_text("服务器没有回应：这一局存在这台手机上，会自动重发。")
     expect(phone.locator("#offline-banner")).to_have_text("没发出去 · 1 局存在这台手机上，自动重发中")
     expect(row.get_by_role("button", name="删除")).to_be_visible()  # the person may still drop it
+    phone.locator("#hands .hands-count").click()  # any tap puts the note away: the row still says it
+    expect(phone.locator("#flash .alert")).to_have_count(0)
     shot(phone, "outbox-502-kept-retrying")
     assert Hand.objects.filter(game=game).count() == 0
 
@@ -141,6 +143,9 @@ def test_a_hand_the_server_refuses_shows_its_reason_on_its_row_with_edit_and_del
     expect(row.get_by_role("link", name="修改")).to_have_attribute("href", re.compile(r"record\?.*maizi=2"))
     expect(row.get_by_role("button", name="删除")).to_be_visible()
     expect(phone.locator("#flash")).to_contain_text("没有记上")
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # the other phone's, polled
+    phone.locator("#hands .hands-count").click()
+    expect(phone.locator("#flash .alert")).to_have_count(0)
     shot(phone, "outbox-refused-row")
     assert Hand.objects.filter(game=game).count() == 1
 
