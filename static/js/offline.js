@@ -108,10 +108,13 @@
 
   // What the sending said is news of the very hands that the poll it asks for brings: that
   // poll's empty flash (templates/scoring/_live.html: a write's flash is old once newer hands
-  // arrive) leaves it. A tap puts it away, a success fades by itself.
+  // arrive) leaves it; the next one's takes it away, as for any write. A tap puts it away, a
+  // success fades by itself.
   document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var target = event.detail.target;
-    if (target && target.id === "flash" && target.querySelector("[data-synced]")) event.detail.shouldSwap = false;
+    var target = event.detail.target, said = target && target.id === "flash" && target.querySelector("[data-synced]");
+    if (!said || said.hasAttribute("data-polled")) return;
+    said.setAttribute("data-polled", "");
+    event.detail.shouldSwap = false;
   });
 
   // The preview page once its hand is kept: the confirm button gives way to what happened.
@@ -271,6 +274,7 @@
       var item = historyCopy(gameUrl(token));
       if (item && window.htmx) {
         shelved = null;
+        saveHistory();  // the page left, as htmx keeps it: the back gesture shows it again
         window.htmx.swap(document.body, item.content, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
         document.title = item.title;
         window.history.pushState({ htmx: true }, "", gameUrl(token));
@@ -301,6 +305,28 @@
     draw();
     if (offline()) toast(say("kept_short"), "info");
     else if (form) document.querySelectorAll("#flash .alert").forEach(function (old) { old.remove(); });
+  }
+
+  // This page into htmx's history cache before the game page takes its place, as htmx does before a
+  // boosted navigation (static/js/steps.js keeps the questions' pages the same way).
+  function saveHistory() {
+    var htmx = window.htmx, key = "htmx-history-cache";
+    if (!htmx || !(htmx.config.historyCacheSize > 0) || document.querySelector('[hx-history="false" i]')) return;
+    var url = new URL(window.location.href), path = url.pathname + url.search;
+    path = path === "/" ? path : path.replace(/\/+$/, "");
+    var copy = document.body.cloneNode(true);
+    copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
+    copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
+    var item = { url: path, content: copy.innerHTML, title: document.title, scroll: window.scrollY };
+    try {
+      var cache = (JSON.parse(window.sessionStorage.getItem(key)) || []).filter(function (old) { return old.url !== path; });
+      cache.push(item);
+      while (cache.length > htmx.config.historyCacheSize) cache.shift();
+      while (cache.length) {
+        try { window.sessionStorage.setItem(key, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
+      }
+    } catch (error) { /* a cache htmx would not read either */ }
+    window.history.replaceState({ htmx: true }, document.title, window.location.href);
   }
 
   function historyCopy(url) {

@@ -39,6 +39,7 @@ class Taps:
     def confirm(self):
         self.button(re.compile("确认记录"))
         expect(self.page.locator(".alert-success")).to_be_visible()
+        expect(self.page.locator("#hands .pending-row")).to_have_count(0)  # the poll brought it (the outbox)
 
 
 def new_game(**rules) -> Game:

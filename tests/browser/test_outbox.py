@@ -216,3 +216,40 @@ def test_the_same_hand_kept_on_two_phones_is_recorded_once_and_the_other_phone_a
     assert winners(game) == [2]
     for context in contexts:
         context.close()
+
+
+def test_a_bet_waits_behind_a_kept_hand_and_a_502_under_it_says_so_keeping_the_page(live_server, phone):
+    """Other writes are not in the outbox: one tapped while a hand waits does not overtake it, and a
+    failure under one says nothing was saved instead of doing nothing."""
+    game = new_game()
+    open_game(phone, live_server, game)
+    preview(phone, "小李")  # the deal passes: 买子 again
+    phone.route(
+        "**/record",
+        lambda route: (
+            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
+            if sent(route.request)
+            else route.continue_()
+        ),
+    )
+    confirm(phone)
+    expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器没有回应，自动重发中")
+    phone.get_by_role("button", name="阿华 买子").click()
+    expect(phone.locator("#flash")).to_have_text("还有 1 局没发出去：等它们记上再改。")
+    phone.unroute("**/record")
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)
+    assert Game.objects.get(pk=game.pk).pending == {}  # the bet did not go ahead of the hand
+
+    phone.route("**/bet", lambda route: route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE))
+    phone.get_by_role("button", name="阿华 买子").click()
+    expect(phone.locator("#flash")).to_have_text("服务器没有回应，没有记上：你填的还在，请稍后再点一次。")
+    expect(phone.locator("section.record")).to_be_visible()  # the game page as it was, no proxy page
+    phone.unroute("**/bet")
+    phone.get_by_role("button", name="阿华 买子").click()
+    phone.wait_for_function("() => !document.querySelector('.htmx-request')")
+    expect(phone.locator("#flash .alert-danger")).to_have_count(0)
+    for _ in range(50):
+        if Game.objects.get(pk=game.pk).pending:
+            break
+        phone.wait_for_timeout(200)
+    assert Game.objects.get(pk=game.pk).pending  # placed, once the server answers
