@@ -106,16 +106,23 @@
     if (window.fadeFlash) window.fadeFlash();  // a success goes by itself, as the server's do (app.js)
   }
 
-  // What the sending said is news of the very hands that the poll it asks for brings: that
-  // poll's empty flash (templates/scoring/_live.html: a write's flash is old once newer hands
-  // arrive) leaves it; the next one's takes it away, as for any write. A tap puts it away, a
-  // success fades by itself.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var target = event.detail.target, said = target && target.id === "flash" && target.querySelector("[data-synced]");
-    if (!said || said.hasAttribute("data-polled")) return;
-    said.setAttribute("data-polled", "");
-    event.detail.shouldSwap = false;
-  });
+  // What the sending said is news of the very hands that the poll it asks for brings: it is said
+  // once that poll's answer has put them on the page (its empty flash, templates/scoring/_live.html,
+  // first), with the amounts, and goes with the next poll that brings newer hands, as a write's
+  // flash does; or after 4 s when no poll brings them. A tap puts it away, a success fades by itself.
+  var afterPoll = null, afterPollTimer = null;
+  function sayAfterPoll(text, tone, seqs) {
+    afterPoll = { text: text, tone: tone, seqs: seqs };
+    window.clearTimeout(afterPollTimer);
+    afterPollTimer = window.setTimeout(function () { sayPolled(true); }, 4000);
+  }
+  function sayPolled(anyway) {
+    var said = afterPoll;
+    if (!said || !anyway && !said.seqs.every(function (seq) { return document.getElementById("hand-" + seq); })) return;
+    window.clearTimeout(afterPollTimer);
+    afterPoll = null;
+    toast(said.text, said.tone, true);
+  }
 
   // The preview page once its hand is kept: the confirm button gives way to what happened.
   function showKept(form) {
@@ -513,9 +520,11 @@
     var tone = said.some(function (json) { return json.refused; }) ? "danger"
       : said.some(function (json) { return json.moved || json.dropped || json.already; }) ? "info" : "success";
     var text = said.filter(function (json) { return !json.quiet; }).map(function (json) { return json.message; }).join(" ");
+    var seqs = said.filter(function (json) { return json.ok && !json.dropped && typeof json.seq === "number"; })
+      .map(function (json) { return json.seq; });
     said = [];
     if (onGamePage()) {
-      if (text) toast(text, tone, true);
+      if (text) sayAfterPoll(text, tone, seqs);
       var poller = document.getElementById("poller");
       if (poller && window.htmx) window.htmx.trigger(poller, "poll-now");
     } else if (document.querySelector(".offline-kept a")) {  // htmx takes the boosted link
@@ -761,7 +770,7 @@
   document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); });
   document.addEventListener("DOMContentLoaded", wake);
   // A swap (a poll's fresh list, a boosted page) drops the rows: they are drawn again.
-  document.addEventListener("htmx:afterSettle", function () { draw(); sayAfterSwap(); });
+  document.addEventListener("htmx:afterSettle", function () { draw(); sayAfterSwap(); sayPolled(false); });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "hands") draw();
   });
