@@ -184,5 +184,6 @@ def offline_words() -> str:
         "behind": _("还有 {n} 局没发出去：等它们记上再改。"),
         "write_server": _("服务器没有回应，没有记上：你填的还在，请稍后再点一次。"),
         "write_network": _("没有网络，没有记上：你填的还在，联网后再点一次。"),
+        "page_server": _("服务器没有回应，请稍后再试。"),
     }
     return json.dumps(words, ensure_ascii=False)

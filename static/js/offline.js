@@ -366,7 +366,8 @@
     var path = pathOf(config.path || detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
     if (elt && elt.matches && elt.matches("a[href]") && isRecord(path) && offerLeaf(elt)) return;
     var write = (config.verb || "").toLowerCase() === "post";
-    toast(write ? say(server ? "write_server" : "write_network") : say(needs(path) || "step"), write ? "danger" : "warning");
+    toast(write ? say(server ? "write_server" : "write_network") : server ? say("page_server") : say(needs(path) || "step"),
+      write ? "danger" : "warning");
   }
   document.addEventListener("htmx:sendError", function (event) { failedRequest(event, false); });
   document.addEventListener("htmx:responseError", function (event) { failedRequest(event, true); });
