@@ -269,6 +269,7 @@
     if (!keep(url.pathname, pairs, screen.querySelector("[data-offline-facts]").textContent, null)) return;
     screen.setAttribute("data-kept", "");
     toGame(tokenOf(url.pathname));
+    flush();  // online (a 5xx under the link): at once, like any hand in the outbox
   }
 
   // The game page once a hand is kept from a link: here already (流局 is tapped on it), or its
@@ -431,8 +432,9 @@
       signal: stop ? stop.signal : undefined,
     }).then(function (response) {
       var json = /json/.test(response.headers.get("Content-Type") || "");
+      var away = response.headers.get("X-Offline-Page") === "1";  // the service worker's page: no network
       return (json ? response.json() : Promise.reject()).then(function (body) { return { status: response.status, json: body }; },
-        function () { return { status: response.status, json: null }; });
+        function () { return { status: response.status, json: null, away: away }; });
     }).then(function (answer) {
       window.clearTimeout(clock);
       if (slow) throw new Error("timeout");  // an answer after the phone gave up on it: the resend is told apart
@@ -464,7 +466,7 @@
         // a page instead (the link gone, a form the server no longer takes): the reason is its status
         refuse(token, first, say("refused") + " (HTTP " + answer.status + ")");
       } else {  // a 5xx, a proxy's error page, a page where JSON was due: the server is not there yet
-        failed(token, first, "server");
+        failed(token, first, answer.away ? "network" : "server");
       }
     }).catch(function () {  // no network, a refused connection, or no answer in time
       window.clearTimeout(clock);
