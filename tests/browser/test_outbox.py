@@ -253,3 +253,20 @@ def test_a_bet_waits_behind_a_kept_hand_and_a_502_under_it_says_so_keeping_the_p
             break
         phone.wait_for_timeout(200)
     assert Game.objects.get(pk=game.pk).pending  # placed, once the server answers
+
+
+def test_a_502_under_a_link_past_the_questions_offers_to_keep_the_hand_and_it_goes_at_once(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    phone.wait_for_function(  # this version's questions are on the phone
+        "() => document.documentElement.dataset.stepsReady === document.querySelector('[data-steps]').dataset.version"
+    )
+    phone.route("**/record?*", lambda route: route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE))
+    phone.locator("section.record").get_by_role("link", name="阿华", exact=True).click()  # a question: no request
+    phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the proxy's page
+    screen = phone.locator(".offline-confirm-screen")
+    expect(screen.locator("[data-offline-facts]")).to_have_text("阿华 自摸 ×2")
+    screen.get_by_role("button", name="记下，联网后发送").click()
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # sent at once: the POST gets through
+    expect(phone.locator(WAITING)).to_have_count(0)
+    assert winners(game) == [2]
