@@ -1,10 +1,11 @@
 """A hand kept offline and sent now (docs/offline.md "On the server"): recorded after whatever is there, or held; answered in JSON."""
 
+from django.db.models import Q
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 
 from scoring import device, services
-from scoring.access import spend_hand_write
+from scoring.access import TooManyAttempts, spend_hand_write
 from scoring.engine.points import from_json
 from scoring.engine.seating import is_seating
 from scoring.forms import ascii_int
@@ -36,7 +37,10 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     if page.incomplete():
         return refused_json(form_reasons(page.form))
     entry = page.entry()
-    spend_hand_write(game=game)  # 429 past the game's writes per minute: the phone tries later
+    try:
+        spend_hand_write(game=game)  # past the game's writes per minute: said on the hand's row
+    except TooManyAttempts as budget:
+        return JsonResponse({"ok": False, "reason": pick(budget.zh, budget.en), "budget": True}, status=429)
     next_seq = ascii_int(request.POST.get("next_seq", ""), 0)
     at = kept_table(request, game, before, next_seq, form_side)
     hold = kept.Hold(entry, at, agreed if answer else None)
@@ -61,7 +65,8 @@ def record_queued(request: HttpRequest, game: Game, token: str) -> JsonResponse:
     except services.Conflict as conflict:
         return refused_json(say(conflict))
     number = game.number_of(hand.seq)
-    return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **queued_words(game, hand)})
+    words = queued_words(game, hand, waited=request.POST.get("waited") != "0")
+    return JsonResponse({"ok": True, "already": False, "seq": hand.seq, "number": number, **words})
 
 
 def kept_table(request: HttpRequest, game: Game, now, next_seq: int, form_side) -> kept.Kept:
@@ -71,12 +76,25 @@ def kept_table(request: HttpRequest, game: Game, now, next_seq: int, form_side) 
     data = kept.stamp_of(post, game)
     since = data["s"] if data and 0 < data["s"] <= seq else seq
     mine = kept.seqs(post.get("mine", ""))
+    own = sorted(n for n in mine if since <= n < last)
+    if own:  # the phone's own hands landed since its stamp: the table it knew is the stamp's and those
+        return known_table(request, game, since, own, mine, form_side)
     if data and "n" in data:  # the amounts the phone showed on its preview
         return kept.Kept(since, data["w"], data["w"][data["d"]], [from_json(n) for n in data["n"]], mine)
     state = now if seq == last else build(game, list(game.hands.filter(seq__lt=seq))).state
     pending = data["p"] if data and isinstance(data.get("p"), dict) and data["s"] == seq else game.pending
     names = list(state.seating)
     return kept.Kept(since, names, names[state.dealer], amounts_at(request, game, state, pending, form_side), mine)
+
+
+def known_table(request: HttpRequest, game: Game, since: int, own: list[int], mine: set[int], form_side) -> kept.Kept:
+    """The table a phone knew when it kept a hand behind its own (docs/offline.md "Held"): the hands before
+    its stamp and its own hands landed since, never another phone's; the bets are the table's now."""
+    hands = game.hands.filter(Q(seq__lt=since) | Q(seq__in=own)).order_by("seq")
+    state = build(game, list(hands)).state
+    names = list(state.seating)
+    amounts = amounts_at(request, game, state, game.pending, form_side)
+    return kept.Kept(since, names, names[state.dealer], amounts, mine)
 
 
 def amounts_at(request: HttpRequest, game: Game, state, pending, form_side) -> list | None:
@@ -119,9 +137,12 @@ def queued_answers(request: HttpRequest, game: Game, before, form_side):
     return request.POST
 
 
-def queued_words(game: Game, hand: Hand) -> dict:
-    """What the phone says once its offline hand is in, naming the hands recorded meanwhile (``passed``)."""
+def queued_words(game: Game, hand: Hand, waited: bool = True) -> dict:
+    """What the phone says once its hand is in, naming the hands recorded meanwhile (``passed``);
+    ``waited``: the hand was kept on the phone a while (a failure, no network), else it went at once."""
     number = game.number_of(hand.seq)
+    if not hand.passed and not waited:
+        return {"message": _("已记录第%(seq)s局。") % {"seq": number}, "moved": False}
     if not hand.passed:
         return {"message": _("离线时记的一局已同步，是第%(seq)s局。") % {"seq": number}, "moved": False}
     done = []
@@ -132,6 +153,8 @@ def queued_words(game: Game, hand: Hand) -> dict:
             words = _("%(name)s记了第%(seq)s局") if other.entered_by else _("别的手机记了第%(seq)s局")
         done.append(words % {"name": other.entered_by, "seq": game.number_of(other.seq)})
     who = pick("、", ", ").join(done)
+    if not waited:
+        return {"message": _("刚才%(who)s；你记的排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
     return {"message": _("在你离线时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
 
 

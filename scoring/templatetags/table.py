@@ -134,6 +134,15 @@ def other_outcomes(game) -> list[tuple[str, str]]:
 
 
 @register.simple_tag
+def amounts_json(nets) -> str:
+    """Each person's amount as a preview shows it, ``[[name, "+42", "gain"], …]`` as JSON: what the
+    phone paints on its waiting row the moment 确认 is tapped (static/js/offline.js, docs/offline.md)."""
+    import json
+
+    return json.dumps([[name, signed(n), tone(n)] for name, n in nets or ()], ensure_ascii=False)
+
+
+@register.simple_tag
 def offline_words() -> str:
     """What static/js/offline.js says (hands kept on the phone without network), in the page's
     language, as JSON for a ``<meta>`` (no inline script: the site's CSP). ``{n}`` is a count."""
@@ -160,5 +169,21 @@ def offline_words() -> str:
         "change": _("离线：修改/作废/结算需要联网"),
         "waits": _("等前面一局处理好再发"),
         "unsaved": _("这台手机存不下这一局：请联网后再确认。"),
+        "kept_sending": _("这一局已存在这台手机上，正在发送。"),
+        "queued": _("排队发送"),
+        "later_send": _("联网后发送"),
+        "number": _("第{n}局"),
+        "failed_n": _("没发出去 · {n} 局存在这台手机上，自动重发中"),
+        "retry_server": _("服务器没有回应，自动重发中"),
+        "retry_network": _("连不上服务器，自动重发中"),
+        "retry_slow": _("服务器太慢，自动重发中"),
+        "kept_server": _("服务器没有回应：这一局存在这台手机上，会自动重发。"),
+        "kept_network": _("连不上服务器：这一局存在这台手机上，会自动重发。"),
+        "kept_slow": _("服务器太慢：这一局存在这台手机上，会自动重发。"),
+        "again": _("再发一次"),
+        "behind": _("还有 {n} 局没发出去：等它们记上再改。"),
+        "write_server": _("服务器没有回应，没有记上：你填的还在，请稍后再点一次。"),
+        "write_network": _("没有网络，没有记上：你填的还在，联网后再点一次。"),
+        "page_server": _("服务器没有回应，请稍后再试。"),
     }
     return json.dumps(words, ensure_ascii=False)

@@ -1,11 +1,12 @@
-// Hands entered without network stay on this phone and are sent once it is back, each exactly
-// once (docs/offline.md). 确认 on a record preview with no network (navigator.onLine false, or
-// a request that fails with a network error) keeps the form's fields, its address and the
-// hand's title (the button's data-facts) in localStorage under the game's token. The game page
-// shows them as 「待同步」 rows and a banner; the `online` event, the page coming back into view
-// and a retry with backoff send them in order with queued=1. The server records a queued hand
-// after whatever is there now and answers JSON (scoring/table/offline.py record_queued); the form
-// token makes a resend harmless. A hand the server refuses stays, with its reason, 删除 and 修改.
+// One outbox for the hands a phone records (docs/offline.md). 确认 on a record preview, online or
+// not, keeps the form's fields, its address, the hand's title and amounts as the preview showed them
+// (the button's data-facts and data-amounts) in localStorage under the game's token, paints the game
+// page at once with the hand as a 「待同步」 row, and sends it: in the order tapped, one at a time,
+// with queued=1. Any failure (no network, a refused connection, a timeout, a 5xx, a proxy's page)
+// keeps it and says so; it is sent again every few seconds and at once at a sign of life (a poll
+// that answers, the page shown again, the network back). The server records a queued hand after
+// whatever is there now and answers JSON (scoring/table/offline.py record_queued); the form token
+// makes a resend harmless. A hand the server refuses stays, with its reason, 删除 and 修改.
 // A hand the server holds (another phone recorded the same hand meanwhile, or it scores
 // differently now: scoring/table/kept.py) stays too, with the server's card on the game page;
 // the answer tapped on it is kept with the hand and sent like it, once.
@@ -13,13 +14,15 @@
   "use strict";
   var PREFIX = "yiwu-offline:";
   var FORM_TOKEN = /^[A-Za-z0-9_-]{1,40}$/;  // scoring/table/pages.py FORM_TOKEN, never empty
-  var FIRST_DELAY = 2000, LONGEST_DELAY = 60000;
+  var RETRY = 2500;  // a kept hand is tried again this often, steadily, and at once at a sign of life
+  var TIMEOUT = 8000;  // a send that has no answer by then is a failure: the hand stays, tried again
   var words = {};
   try {
     words = JSON.parse(document.querySelector('meta[name="offline-words"]').content);
   } catch (error) { /* a page without them says the keys */ }
 
   function say(key, n) { return (words[key] || key).replace("{n}", n); }
+  window.outboxTimes = [];  // tap-to-paint of 确认, ms each (performance.now), for a bench to read
   function offline() { return navigator.onLine === false; }
   function pathOf(url) { return new URL(url, window.location.href).pathname; }
   function tokenOf(path) { var m = /^\/g\/([^/]+)\//.exec(path); return m ? m[1] : null; }
@@ -54,10 +57,11 @@
     return window.btoa(String.fromCharCode.apply(null, bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
-  // Keeps one confirmed hand: its fields (with 确认 and a form token), where it posts, its title.
-  function keep(action, pairs, facts) {
+  // Keeps one confirmed hand: its fields (with 确认 and a form token), where it posts, its title
+  // and the amounts its preview showed; the item kept (null when it could not be).
+  function keep(action, pairs, facts, amounts, quiet) {
     var path = pathOf(action), token = tokenOf(path);
-    if (!token) return false;
+    if (!token) return null;
     var fields = pairs.filter(function (p) {
       return typeof p[1] === "string" && ["queued", "csrfmiddlewaretoken", "answer", "agreed", "mine"].indexOf(p[0]) < 0;
     });
@@ -68,14 +72,26 @@
     }
     if (!fields.some(function (p) { return p[0] === "confirm"; })) fields.push(["confirm", "1"]);
     var items = load(token);
-    if (!items.some(function (i) { return i.formToken === formToken; })) {
-      items.push({ action: path, fields: fields, facts: facts || "", formToken: formToken, at: Date.now() });
+    var item = items.filter(function (i) { return i.formToken === formToken; })[0];
+    if (!item) {
+      item = { action: path, fields: fields, facts: facts || "", amounts: amounts || null, formToken: formToken,
+        at: Date.now(), waited: offline() };
+      items.push(item);
       if (!save(token, items)) {
-        toast(say("unsaved"), "danger");
-        return false;
+        if (!quiet) toast(say("unsaved"), "danger");
+        return null;
       }
     }
-    return true;
+    return item;
+  }
+
+  function amountsOf(button) {
+    try {
+      var amounts = JSON.parse(button.getAttribute("data-amounts") || "null");
+      return Array.isArray(amounts) ? amounts : null;
+    } catch (error) {
+      return null;
+    }
   }
 
   function toast(text, tone, synced) {
@@ -90,13 +106,23 @@
     if (window.fadeFlash) window.fadeFlash();  // a success goes by itself, as the server's do (app.js)
   }
 
-  // What the sending said is news of the very hands that the poll it asks for brings: that
-  // poll's empty flash (templates/scoring/_live.html: a write's flash is old once newer hands
-  // arrive) leaves it. A tap puts it away, a success fades by itself.
-  document.addEventListener("htmx:oobBeforeSwap", function (event) {
-    var target = event.detail.target;
-    if (target && target.id === "flash" && target.querySelector("[data-synced]")) event.detail.shouldSwap = false;
-  });
+  // What the sending said is news of the very hands that the poll it asks for brings: it is said
+  // once that poll's answer has put them on the page (its empty flash, templates/scoring/_live.html,
+  // first), with the amounts, and goes with the next poll that brings newer hands, as a write's
+  // flash does; or after 4 s when no poll brings them. A tap puts it away, a success fades by itself.
+  var afterPoll = null, afterPollTimer = null;
+  function sayAfterPoll(text, tone, seqs) {
+    afterPoll = { text: text, tone: tone, seqs: seqs };
+    window.clearTimeout(afterPollTimer);
+    afterPollTimer = window.setTimeout(function () { sayPolled(true); }, 4000);
+  }
+  function sayPolled(anyway) {
+    var said = afterPoll;
+    if (!said || !anyway && !said.seqs.every(function (seq) { return document.getElementById("hand-" + seq); })) return;
+    window.clearTimeout(afterPollTimer);
+    afterPoll = null;
+    toast(said.text, said.tone, true);
+  }
 
   // The preview page once its hand is kept: the confirm button gives way to what happened.
   function showKept(form) {
@@ -106,7 +132,7 @@
     var note = document.createElement("div");
     note.className = "alert alert-info py-2 mb-2 offline-kept";
     note.setAttribute("role", "status");
-    note.textContent = say("kept") + " ";
+    note.textContent = say(offline() ? "kept" : "kept_sending") + " ";
     var back = document.createElement("a");
     back.href = gameUrl(tokenOf(pathOf(form.action)));
     back.textContent = say("back");
@@ -117,29 +143,57 @@
     note.focus({ preventScroll: true });  // the button it replaces had the focus
   }
 
-  function keepForm(form, submitter) {
+  // 确认 of a new hand, online or not: kept, painted on the game page at once, sent. When the phone
+  // cannot keep it (storage refused) and is online, the form posts as it would without JS.
+  var paintedAt = -1e9, tappedAt = null;
+  function tapped(event, form, submitter) {
+    var start = window.performance.now();
     var data = new FormData(form);
-    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    var facts = submitter && submitter.getAttribute("data-facts");
-    if (keep(form.action, Array.from(data.entries()), facts)) {
-      showKept(form);
-      draw();
+    data.append(submitter.name, submitter.value);
+    var item = keep(form.action, Array.from(data.entries()), submitter.getAttribute("data-facts"), amountsOf(submitter), !offline());
+    if (!item && !offline()) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (!item) return;
+    var field = form.querySelector('input[name="form_token"]');
+    if (field) field.value = item.formToken;  // a second tap is the same hand
+    tappedAt = submitter.getBoundingClientRect();
+    if (!toGame(tokenOf(pathOf(form.action)), form)) paintedAt = start;
+    if (document.querySelector('.pending-row[data-form-token="' + item.formToken + '"]')) {
+      window.outboxTimes.push(Math.round(window.performance.now() - start));
     }
+    flush();
   }
 
-  // With no network: 确认 keeps the hand; other writes and steps say they need the network.
+  // What the phone says of a write that waits behind its kept hands, or needs the network.
   document.addEventListener("submit", function (event) {
-    if (!offline()) return;
     var form = event.target, submitter = event.submitter;
     var path = pathOf(form.getAttribute("action") || window.location.href);
     if (isRecord(path) && submitter && submitter.name === "confirm") {
+      tapped(event, form, submitter);
+      return;
+    }
+    if ((form.method || "").toLowerCase() !== "post" || !tokenOf(path)) return;
+    var behind = needs(path) === "change" ? load(tokenOf(path)).filter(sendable).length : 0;
+    if (offline() || behind) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      keepForm(form, submitter);
-    } else if ((form.method || "").toLowerCase() === "post" && tokenOf(path)) {
+      toast(offline() ? say(needs(path) || "step") : say("behind", behind));
+      if (behind) wake();
+    }
+  }, true);
+
+  // A double tap on 确认: the second tap, where 确认 was, lands on the game page painted under it,
+  // not on a link there (a tap elsewhere ends this).
+  document.addEventListener("click", function (event) {
+    var at = tappedAt, near = at && event.clientX >= at.left - 24 && event.clientX <= at.right + 24 &&
+      event.clientY >= at.top - 24 && event.clientY <= at.bottom + 24;
+    if (!event.isTrusted) return;
+    if (near && window.performance.now() - paintedAt < 400) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      toast(say(needs(path) || "step"));
+    } else {
+      tappedAt = null;
     }
   }, true);
 
@@ -212,26 +266,31 @@
     if (screen.getAttribute("data-next-seq")) pairs.push(["next_seq", screen.getAttribute("data-next-seq")]);
     var stamp = screen.querySelector("[data-kept]");  // the table it is kept at, as the server signed it
     if (stamp) pairs.push(["kept", stamp.getAttribute("data-kept")]);
-    if (!keep(url.pathname, pairs, screen.querySelector("[data-offline-facts]").textContent)) return;
+    if (!keep(url.pathname, pairs, screen.querySelector("[data-offline-facts]").textContent, null)) return;
     screen.setAttribute("data-kept", "");
     toGame(tokenOf(url.pathname));
+    flush();  // online (a 5xx under the link): at once, like any hand in the outbox
   }
 
   // The game page once a hand is kept from a link: here already (流局 is tapped on it), or its
   // copy htmx keeps in this tab's history (left by a tap on a question); else a note with the way
   // back (a service worker may hold the page).
-  function toGame(token) {
+  function toGame(token, form) {
     if (onGamePage()) {
       unshelve();
     } else {
       var item = historyCopy(gameUrl(token));
       if (item && window.htmx) {
         shelved = null;
+        saveHistory();  // the page left, as htmx keeps it: the back gesture shows it again
         window.htmx.swap(document.body, item.content, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
         document.title = item.title;
         window.history.pushState({ htmx: true }, "", gameUrl(token));
         try { window.sessionStorage.setItem("htmx-current-path-for-history", gameUrl(token)); } catch (error) { /* private mode */ }
         window.scrollTo(0, 0);
+      } else if (form) {  // no copy of the game page: the preview says it is kept, and goes there once sent
+        showKept(form);
+        return true;
       } else {
         var keepButton = document.querySelector(".offline-confirm-screen [data-offline-keep]");
         if (keepButton) {
@@ -252,7 +311,30 @@
       }
     }
     draw();
-    toast(say("kept_short"), "info");
+    if (offline()) toast(say("kept_short"), "info");
+    else if (form) document.querySelectorAll("#flash .alert").forEach(function (old) { old.remove(); });
+  }
+
+  // This page into htmx's history cache before the game page takes its place, as htmx does before a
+  // boosted navigation (static/js/steps.js keeps the questions' pages the same way).
+  function saveHistory() {
+    var htmx = window.htmx, key = "htmx-history-cache";
+    if (!htmx || !(htmx.config.historyCacheSize > 0) || document.querySelector('[hx-history="false" i]')) return;
+    var url = new URL(window.location.href), path = url.pathname + url.search;
+    path = path === "/" ? path : path.replace(/\/+$/, "");
+    var copy = document.body.cloneNode(true);
+    copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
+    copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
+    var item = { url: path, content: copy.innerHTML, title: document.title, scroll: window.scrollY };
+    try {
+      var cache = (JSON.parse(window.sessionStorage.getItem(key)) || []).filter(function (old) { return old.url !== path; });
+      cache.push(item);
+      while (cache.length > htmx.config.historyCacheSize) cache.shift();
+      while (cache.length) {
+        try { window.sessionStorage.setItem(key, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
+      }
+    } catch (error) { /* a cache htmx would not read either */ }
+    window.history.replaceState({ htmx: true }, document.title, window.location.href);
   }
 
   function historyCopy(url) {
@@ -274,26 +356,22 @@
     else keepLeaf(screen);
   });
 
-  // The network failed under a request that looked online: a 确认 of a new hand is kept,
-  // anything else says it needs the network instead of doing nothing. Polls fail quietly.
-  document.addEventListener("htmx:sendError", function (event) {
+  // The network failed under a request that looked online, or the server answered with an error
+  // (a 5xx, a proxy's page while the app restarts): a link past the questions offers to keep the
+  // hand; a write says it was not made and keeps what was typed (htmx swaps nothing); anything else
+  // says it needs the network instead of doing nothing. Polls and previews fail quietly.
+  function failedRequest(event, server) {
     var detail = event.detail || {}, config = detail.requestConfig || {}, elt = detail.elt;
-    if (elt && elt.hasAttribute && elt.hasAttribute("data-poll")) return;
+    if (elt && elt.hasAttribute && (elt.hasAttribute("data-poll") || elt.hasAttribute("data-preview"))) return;
+    if (server && (!detail.xhr || detail.xhr.status < 500)) return;
     var path = pathOf(config.path || detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
-    var data = config.formData;
-    if ((config.verb || "").toLowerCase() === "post" && isRecord(path) && data && data.get("confirm") === "1") {
-      var form = elt && (elt.matches("form") ? elt : elt.closest("form"));
-      var button = form && form.querySelector("button[data-facts]");
-      if (keep(path, Array.from(data.entries()), button && button.getAttribute("data-facts"))) {
-        showKept(form);
-        draw();
-        later();
-      }
-      return;
-    }
     if (elt && elt.matches && elt.matches("a[href]") && isRecord(path) && offerLeaf(elt)) return;
-    toast(say(needs(path) || "step"));
-  });
+    var write = (config.verb || "").toLowerCase() === "post";
+    toast(write ? say(server ? "write_server" : "write_network") : server ? say("page_server") : say(needs(path) || "step"),
+      write ? "danger" : "warning");
+  }
+  document.addEventListener("htmx:sendError", function (event) { failedRequest(event, false); });
+  document.addEventListener("htmx:responseError", function (event) { failedRequest(event, true); });
 
   // A service worker answers a page it does not hold with its offline page (templates/pwa/sw.js):
   // a step of the record flow says what it says with no network instead of that page.
@@ -311,7 +389,7 @@
   });
 
   // ---- sending, in order, each once ----
-  var sending = false, timer = null, delay = FIRST_DELAY, said = [];
+  var sending = false, timer = null, said = [], landed = [];
 
   function csrf() {
     var headers = document.body && document.body.getAttribute("hx-headers");
@@ -320,39 +398,51 @@
 
   function later() {
     if (timer) return;
-    timer = window.setTimeout(function () { timer = null; flush(); }, delay);
-    delay = Math.min(delay * 2, LONGEST_DELAY);
+    timer = window.setTimeout(function () { timer = null; flush(); }, RETRY);
   }
+
+  // A hand the phone sends by itself (not one waiting for the person: refused, or held unanswered).
+  function sendable(item) { return !item.reason && !(item.held && !item.answer); }
 
   function flush() {
     var token = tokenOf(window.location.pathname);
-    if (!token || sending || offline()) return;
+    if (!token || sending) return;
     var items = load(token), first = items[0];
-    if (!first || first.reason || (first.held && !first.answer)) { done(token); return; }  // the person's turn
+    if (!first || !sendable(first)) { done(token); return; }  // the person's turn
+    if (offline()) { draw(); return; }  // the `online` event sends it
+    if (timer) { window.clearTimeout(timer); timer = null; }
     sending = true;
     draw();
     var body = new URLSearchParams();
     first.fields.forEach(function (p) { body.append(p[0], p[1]); });
     body.append("queued", "1");
+    body.append("waited", first.waited ? "1" : "0");  // "0": sent at once, said as a hand just recorded
     if (first.mine && first.mine.length) body.append("mine", first.mine.join(","));
     if (first.answer) {
       body.append("answer", first.answer);
       body.append("agreed", first.held.agreed);
     }
+    var stop = window.AbortController ? new window.AbortController() : null, slow = false;
+    var clock = window.setTimeout(function () { slow = true; if (stop) stop.abort(); }, TIMEOUT);
     window.fetch(first.action, {
       method: "POST",
       body: body,
       credentials: "same-origin",
       headers: { "X-CSRFToken": csrf(), Accept: "application/json" },
+      signal: stop ? stop.signal : undefined,
     }).then(function (response) {
-      return response.json().then(function (json) { return { status: response.status, json: json }; },
-        function () { return { status: response.status, json: null }; });
+      var json = /json/.test(response.headers.get("Content-Type") || "");
+      var away = response.headers.get("X-Offline-Page") === "1";  // the service worker's page: no network
+      return (json ? response.json() : Promise.reject()).then(function (body) { return { status: response.status, json: body }; },
+        function () { return { status: response.status, json: null, away: away }; });
     }).then(function (answer) {
+      window.clearTimeout(clock);
+      if (slow) throw new Error("timeout");  // an answer after the phone gave up on it: the resend is told apart
       sending = false;
       var json = answer.json;
       if (json && json.ok) {
-        delay = FIRST_DELAY;
         said.push(json);
+        if (typeof json.seq === "number" && !json.dropped) landed.push(Object.assign({}, first, { seq: json.seq, number: json.number, landedAt: Date.now() }));
         // The hands behind it were entered after it: what they passed was said with this one, and
         // the hand it is now (or, dropped, the hand it was the same as) is this phone's own.
         var seq = typeof json.seq === "number" ? json.seq : null;
@@ -370,19 +460,29 @@
       } else if (json && json.answer_refused) {  // no answer to the card: asked again, fresh
         change(token, first, function (i) { delete i.answer; delete i.held; i.note = json.reason; });
         flush();
-      } else if (json && json.ok === false) {
-        refuse(token, first, json.reason);
-      } else if (answer.status === 429 || answer.status >= 500) {
-        draw();
-        later();
-      } else {  // an answer that is no JSON (the link gone, a page instead): the reason is its status
+      } else if (json && json.ok === false && answer.status < 500) {
+        refuse(token, first, json.reason, json.budget);
+      } else if (answer.status >= 400 && answer.status < 500 && answer.status !== 408) {
+        // a page instead (the link gone, a form the server no longer takes): the reason is its status
         refuse(token, first, say("refused") + " (HTTP " + answer.status + ")");
+      } else {  // a 5xx, a proxy's error page, a page where JSON was due: the server is not there yet
+        failed(token, first, answer.away ? "network" : "server");
       }
-    }, function () {  // no network after all
+    }).catch(function () {  // no network, a refused connection, or no answer in time
+      window.clearTimeout(clock);
       sending = false;
-      draw();
-      later();
+      failed(token, first, slow ? "slow" : "network");
     });
+  }
+
+  // The hand was not sent: it stays, the phone says so on its row and the banner, and tries again
+  // every few seconds (at once at a sign of life: wake()).
+  function failed(token, item, trouble) {
+    var first = !item.trouble;
+    change(token, item, function (i) { i.trouble = trouble; i.waited = true; });
+    draw();
+    if (first) toast(say("kept_" + trouble), "warning");
+    later();
   }
 
   function change(token, item, how) {
@@ -396,6 +496,7 @@
   function hold(token, item, json) {
     change(token, item, function (i) {
       delete i.answer;
+      delete i.trouble;
       i.held = { kind: json.held, card: json.card, agreed: json.agreed, reason: json.reason, badge: json.badge,
         sending: json.sending, later: json.later };
     });
@@ -403,10 +504,10 @@
     done(token);
   }
 
-  function refuse(token, item, reason) {
+  function refuse(token, item, reason, budget) {
     reason = reason || say("refused");
     save(token, load(token).map(function (i) {
-      return i.formToken === item.formToken ? Object.assign({}, i, { reason: reason }) : i;
+      return i.formToken === item.formToken ? Object.assign({}, i, { reason: reason, budget: !!budget, trouble: null }) : i;
     }));
     var colon = document.documentElement.lang === "en" ? ": " : "：";
     said.push({ message: say("refused") + colon + (item.facts ? item.facts + " · " : "") + reason, refused: true });
@@ -422,9 +523,11 @@
     var tone = said.some(function (json) { return json.refused; }) ? "danger"
       : said.some(function (json) { return json.moved || json.dropped || json.already; }) ? "info" : "success";
     var text = said.filter(function (json) { return !json.quiet; }).map(function (json) { return json.message; }).join(" ");
+    var seqs = said.filter(function (json) { return json.ok && !json.dropped && typeof json.seq === "number"; })
+      .map(function (json) { return json.seq; });
     said = [];
     if (onGamePage()) {
-      if (text) toast(text, tone, true);
+      if (text) sayAfterPoll(text, tone, seqs);
       var poller = document.getElementById("poller");
       if (poller && window.htmx) window.htmx.trigger(poller, "poll-now");
     } else if (document.querySelector(".offline-kept a")) {  // htmx takes the boosted link
@@ -468,8 +571,10 @@
         var flash = document.getElementById("flash");
         main.insertBefore(banner, flash ? flash.nextSibling : main.firstChild);
       }
-      banner.classList.toggle("is-offline", offline());
+      var trouble = items[0] && items[0].trouble && !sending;
+      banner.classList.toggle("is-offline", offline() || !!trouble);
       banner.textContent = offline() ? (items.length ? say("offline_n", items.length) : say("offline"))
+        : trouble ? say("failed_n", items.length)
         : (sending ? say("sending") + " " : "") + say("waiting_n", items.length);
     }
     drawRows(token, items);
@@ -534,7 +639,6 @@
       return;
     }
     change(token, item, function (i) { i.answer = answer; delete i.note; });
-    delay = FIRST_DELAY;
     draw();
     flush();
   });
@@ -543,6 +647,12 @@
     var hands = onGamePage() && document.getElementById("hands");
     if (!hands) return;
     var box = hands.querySelector(".pending-rows");
+    // A hand the server has is drawn, numbered, until the poll brings the server's own row of it.
+    // (Not past a few polls: a page of earlier hands never shows it.)
+    landed = landed.filter(function (item) {
+      return !document.getElementById("hand-" + item.seq) && Date.now() - item.landedAt < 10000;
+    }).slice(-20);
+    items = landed.concat(items);
     if (!items.length) { if (box) box.remove(); return; }
     if (!box) {
       box = element("div", "pending-rows");
@@ -550,17 +660,42 @@
       hands.insertBefore(box, head ? head.nextSibling : hands.firstChild);
     }
     var blocked = false;
+    var head = true;
     box.replaceChildren.apply(box, items.map(function (item) {
-      var row = element("div", "hand-row pending-row border-bottom py-2" + (item.reason ? " refused" : item.held ? " held" : ""));
+      var state = item.seq ? " landed" : item.reason ? " refused" : item.held ? " held" : item.trouble ? " failing" : "";
+      var row = element("div", "hand-row pending-row border-bottom py-2" + state);
       row.setAttribute("data-form-token", item.formToken);
       var line = element("div", "d-flex flex-wrap align-items-center gap-1");
-      var badge = item.reason ? say("refused") : item.held ? item.held.badge : say("pending");
-      line.appendChild(element("span", "badge pending-badge me-1", badge));
+      if (item.seq) {
+        line.appendChild(element("span", "fw-semibold me-1 number", say("number", item.number)));
+      } else {
+        var badge = item.reason ? say("refused") : item.held ? item.held.badge : say("pending");
+        line.appendChild(element("span", "badge pending-badge me-1", badge));
+      }
       var title = element("span", "me-auto title");
       title.appendChild(element("bdi", "", item.facts));
       line.appendChild(title);
-      if (!item.reason && !item.held) line.appendChild(element("span", "small text-body-secondary later", blocked ? say("waits") : say("later")));
+      if (item.amounts && item.amounts.length) {  // as the preview showed them
+        var nets = element("span", "nets small");
+        item.amounts.forEach(function (a) {
+          var net = element("span", "net");
+          net.appendChild(element("bdi", "", String(a[0])));
+          net.appendChild(document.createTextNode(" "));
+          net.appendChild(element("b", String(a[2] || ""), String(a[1])));
+          nets.appendChild(net);
+        });
+        line.appendChild(nets);
+      }
       row.appendChild(line);
+      if (item.seq) return row;
+      var busy = head && sending && !item.trouble;
+      if (!item.reason && !item.held) {
+        var now = blocked ? say("waits") : offline() ? say("later_send")
+          : item.trouble ? say("retry_" + item.trouble) : head && sending ? say("sending") : say("queued");
+        if (!item.amounts || !item.amounts.length) now = offline() && !blocked ? say("later") : say("later") + " · " + now;
+        row.appendChild(element("div", "small mt-1 later" + (item.trouble && !blocked ? " text-danger" : " text-body-secondary"), now));
+      }
+      head = false;
       if (item.held) {  // its card, under the banner, asks the question
         blocked = true;
         row.appendChild(element("div", "small reason mt-1", item.held.reason));
@@ -571,11 +706,17 @@
         row.appendChild(element("div", "small text-danger reason mt-1", item.reason));
       }
       var actions = element("div", "d-flex gap-2 mt-1");
+      if (busy) return row;  // on its way: nothing to undo here (作废 once it is in)
       var remove = element("button", "btn btn-outline-danger btn-sm delete", say("delete"));
       remove.type = "button";
       remove.setAttribute("data-offline-delete", item.formToken);
       actions.appendChild(remove);
-      if (item.reason) {
+      if (item.reason && item.budget) {  // the table's writes a minute: the same hand, a little later
+        var again = element("button", "btn btn-outline-secondary btn-sm again", say("again"));
+        again.type = "button";
+        again.setAttribute("data-offline-again", item.formToken);
+        actions.appendChild(again);
+      } else if (item.reason) {
         var edit = element("a", "btn btn-outline-secondary btn-sm edit", say("edit"));
         edit.href = item.action + "?" + new URLSearchParams(item.fields.filter(function (p) {
           return ["confirm", "form_token", "next_seq", "version", "kept"].indexOf(p[0]) < 0 && p[1] !== "";
@@ -590,6 +731,15 @@
 
   // 删除 takes two taps (a kept hand is gone for good); 修改 opens the entry with its facts and
   // leaves the queue: what is confirmed there is a new hand.
+  document.addEventListener("click", function (event) {
+    var again = event.target.closest && event.target.closest("[data-offline-again]");
+    var token = tokenOf(window.location.pathname);
+    if (!again || !token) return;
+    var formToken = again.getAttribute("data-offline-again");
+    change(token, { formToken: formToken }, function (i) { delete i.reason; delete i.budget; });
+    wake();
+  });
+
   document.addEventListener("click", function (event) {
     var token = tokenOf(window.location.pathname);
     var remove = event.target.closest && event.target.closest("[data-offline-delete]");
@@ -607,15 +757,23 @@
   });
 
   // ---- when to try ----
-  function wake() { delay = FIRST_DELAY; draw(); flush(); }
+  function wake() { draw(); flush(); }
   window.addEventListener("online", wake);
+  window.addEventListener("focus", wake);
+  // A poll that answers is the server back: a kept hand goes now, not at its next retry.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var elt = event.detail && event.detail.elt, xhr = event.detail && event.detail.xhr;
+    if (!elt || !elt.hasAttribute || !elt.hasAttribute("data-poll") || !xhr || xhr.status < 200 || xhr.status >= 400) return;
+    var token = tokenOf(window.location.pathname), first = token && load(token)[0];
+    if (first && first.trouble && !sending) flush();
+  });
   window.addEventListener("offline", draw);
   window.addEventListener("pageshow", wake);
   window.addEventListener("storage", function (event) { if (event.key && event.key.indexOf(PREFIX) === 0) draw(); });
   document.addEventListener("visibilitychange", function () { if (!document.hidden) wake(); });
   document.addEventListener("DOMContentLoaded", wake);
   // A swap (a poll's fresh list, a boosted page) drops the rows: they are drawn again.
-  document.addEventListener("htmx:afterSettle", function () { draw(); sayAfterSwap(); });
+  document.addEventListener("htmx:afterSettle", function () { draw(); sayAfterSwap(); sayPolled(false); });
   document.addEventListener("htmx:oobAfterSwap", function (event) {
     if (event.detail.target && event.detail.target.id === "hands") draw();
   });

@@ -13,10 +13,13 @@ def form_ready(page) -> None:
 
 def confirm(page) -> None:
     """确认 under the preview, then the game page's 「已记录」 toast: the sheet gone first, since a
-    toast an earlier page left on screen is not this one's."""
+    toast an earlier page left on screen is not this one's. A new hand goes through the phone's
+    outbox (static/js/offline.js): its waiting row gives way to the server's once the poll brings
+    it, with the totals."""
     page.locator("#preview-panel").get_by_role("button", name=re.compile("^确认")).click()
     expect(page.locator("#preview-panel")).to_have_count(0)
     expect(page.locator(".alert-success")).to_be_visible()
+    expect(page.locator("#hands .pending-row")).to_have_count(0)
 
 
 def number(text: str) -> Fraction:

@@ -39,6 +39,7 @@ class Taps:
     def confirm(self):
         self.button(re.compile("确认记录"))
         expect(self.page.locator(".alert-success")).to_be_visible()
+        expect(self.page.locator("#hands .pending-row")).to_have_count(0)  # the poll brought it (the outbox)
 
 
 def new_game(**rules) -> Game:
@@ -140,6 +141,7 @@ def test_tap_counts_for_the_common_hands_the_floats_and_a_manual_hand(live_serve
     shot(page, "manual-preview")
     page.get_by_role("button", name="确认记录").click()
     expect(page.locator(".alert-success")).to_be_visible()
+    expect(page.locator("#hands .pending-row")).to_have_count(0)  # the server's row, polled (the outbox)
     expect(page.locator("#hands")).to_contain_text("手动 · 诈胡罚分")
     manual = {"outcome": "manual", "net": [-10, 6, 4, 0], "note": "诈胡罚分"}
     assert Hand.objects.get(seq=5).entry == manual

@@ -30,7 +30,9 @@ def test_a_new_game_past_the_budget_shows_the_429_page(live_server, phone, setti
     assert Game.objects.count() == 1
 
 
-def test_a_hand_past_the_tables_budget_is_refused_in_the_page_and_is_not_recorded(live_server, phone, settings, shot):
+def test_a_hand_past_the_tables_budget_is_refused_on_its_row_and_sent_again_with_one_tap(
+    live_server, phone, settings, shot
+):
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 1}
     game = Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Game().house_rules().to_dict())
     confirm = phone.locator("#preview-panel").get_by_role("button", name="确认记录")
@@ -38,17 +40,18 @@ def test_a_hand_past_the_tables_budget_is_refused_in_the_page_and_is_not_recorde
     confirm.click()
     expect(phone.locator(".alert-success")).to_be_visible()  # the first hand is on the game page
     phone.goto(f"{live_server.url}{game_url(game)}record?winner=0&win_type=zimo")
-    address = phone.url
-    confirm.click()
-    note = phone.locator("#flash .budget-note")
-    expect(note).to_contain_text("这一桌一分钟内记了太多局，请过一会儿再确认。")
-    expect(note).to_contain_text(re.compile(r"\d+ 秒后可以再试"))
-    expect(confirm).to_be_visible()  # the hand's form as it was: confirm again in a moment
-    assert phone.url == address  # no address of a POST pushed: a reload is the form, never 405
+    confirm.click()  # the outbox keeps it (static/js/offline.js); the server's 429 comes back to its row
+    row = phone.locator("#hands .pending-row")
+    expect(row.locator(".reason")).to_have_text("这一桌一分钟内记了太多局，请过一会儿再确认。")
+    expect(row.locator(".nets")).to_contain_text(re.compile(r"老王 \+\d+"))  # as its preview showed
+    expect(row.get_by_role("button", name="删除")).to_be_visible()
     shot(phone, "budget-hands")
     assert Hand.objects.filter(game=game).count() == 1
-    phone.reload()
-    expect(confirm).to_be_visible()
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 5}  # a moment later
+    row.get_by_role("button", name="再发一次").click()
+    expect(phone.locator("#hands details.hand-row")).to_have_count(2)
+    expect(phone.locator("#hands .pending-row")).to_have_count(0)
+    assert Hand.objects.filter(game=game).count() == 2
 
 
 def test_a_check_past_its_budget_is_refused_in_the_page_keeping_the_note(live_server, phone, settings, shot):

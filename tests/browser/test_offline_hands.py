@@ -41,7 +41,11 @@ def test_a_hand_entered_offline_reaches_the_other_phone_once_after_the_hand_reco
 
     contexts[0].set_offline(True)  # the table's Wi-Fi drops
     confirm_button(mine).click()
-    expect(mine.locator(".offline-kept")).to_contain_text("这一局已存在这台手机上")
+    row = mine.locator("#hands .pending-row")  # the game page at once, the hand on it, waiting
+    expect(row.locator(".title")).to_have_text("老王 自摸 ×2")
+    expect(row.locator(".nets")).to_have_text("老王 +42小李 −14阿华 −14大刘 −14")  # as its preview showed
+    expect(row.locator(".later")).to_have_text("联网后发送")
+    expect(mine.locator("#flash")).to_have_text("这一局已存在这台手机上，联网后自动发送。")
     expect(mine.locator("#offline-banner")).to_have_text("离线 · 1 局待同步")
     shot(mine, "offline-kept-on-the-phone")
     xiaoli = Client()
@@ -79,7 +83,8 @@ def test_a_confirm_whose_answer_was_lost_is_sent_again_and_recorded_once(live_se
 
     phone.route("**/record", lose_the_answer)
     confirm_button(phone).click()
-    expect(phone.locator(".offline-kept")).to_be_visible()
+    expect(phone.locator(".offline-kept")).to_be_visible()  # no copy of the game page here: the note
+    expect(phone.locator("#flash")).to_have_text("连不上服务器：这一局存在这台手机上，会自动重发。")
     assert lost[0].status == 200
     assert Hand.objects.filter(game=game).count() == 1
     phone.evaluate("window.dispatchEvent(new Event('online'))")  # not waiting for the retry

@@ -42,7 +42,8 @@ def keep_offline(page, winner: str) -> None:
     form_ready(page)
     page.context.set_offline(True)
     page.locator("#preview-panel").get_by_role("button", name="确认记录").click()
-    expect(page.locator(".offline-kept")).to_contain_text("这一局已存在这台手机上")
+    expect(page.locator("#flash")).to_contain_text("这一局已存在这台手机上")  # on the game page, at once
+    expect(page.locator("#hands .pending-row .title").last).to_contain_text(winner)
 
 
 def back_online(page) -> None:

@@ -163,6 +163,43 @@ def test_a_phones_later_kept_hand_is_compared_with_the_table_after_its_own(game)
     assert Hand.objects.filter(game=game).count() == 2
 
 
+def test_three_previews_kept_at_one_table_land_in_order_unasked_though_the_first_passed_the_deal(game):
+    """Issue 42: three hands confirmed on previews of one table (the server failing under them), each
+    with the amounts that table showed; the first passes the deal. The table the phone knew for the
+    later ones is the stamp's with its own landed hands (``mine``): no card, no question, 1, 2, 3."""
+    laowang = phone(game, 0)
+    kept = [kept_preview(laowang, game, entry) for entry in (XIAOLI_ZIMO, AHUA_ZIMO, ZIMO)]
+    mine = []
+    for n, fields in enumerate(kept, start=1):
+        answer = send(laowang, game, {**fields, "next_seq": str(n), "mine": ",".join(mine)})
+        assert answer.status_code == 200, answer.json()
+        assert answer.json()["seq"] == n
+        mine.append(str(n))
+    assert [h.entry["winner"] for h in Hand.objects.filter(game=game).order_by("seq")] == [1, 2, 0]
+
+
+def test_a_kept_preview_behind_its_own_hand_and_another_phones_is_held_when_the_other_moved_it(game):
+    """The phone's own hands are what it knew; another phone's hand in between still holds the hand."""
+    laowang = phone(game, 0)
+    first, second = (kept_preview(laowang, game, entry) for entry in (XIAOLI_ZIMO, ZIMO))
+    assert send(laowang, game, first).json()["seq"] == 1  # the deal passes to 小李
+    record(phone(game, 1), game, {"outcome": "win", "winner": 3, "win_type": "zimo"})  # another phone's: to 阿华
+    answer = send(laowang, game, {**second, "next_seq": "2", "mine": "1"})
+    assert answer.status_code == 409
+    assert answer.json()["held"] == "changed"
+
+
+def test_a_queued_hand_past_the_tables_writes_a_minute_is_refused_in_json_with_the_reason(game, settings):
+    laowang = phone(game, 0)
+    first, second = (kept_preview(laowang, game, entry) for entry in (ZIMO, AHUA_ZIMO))
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "hands": 1}
+    assert send(laowang, game, first).status_code == 200
+    answer = send(laowang, game, {**second, "next_seq": "2", "mine": "1"})
+    assert answer.status_code == 429
+    assert answer.json() == {"ok": False, "reason": "这一桌一分钟内记了太多局，请过一会儿再确认。", "budget": True}
+    assert Hand.objects.filter(game=game).count() == 1
+
+
 # ---- item 2: the same hand from two phones ----
 
 

@@ -1,0 +1,272 @@
+"""The one outbox (issue 42, docs/offline.md): 确认 paints the hand on the game page at once with
+its preview's amounts and sends it; whatever fails under it (a proxy's 502 page, a refused
+connection, no answer in time) keeps it, says so and sends it again by itself, in the order
+tapped, once; only a real conflict asks a question (static/js/offline.js)."""
+
+import json
+import re
+
+import pytest
+from django.test import Client
+from playwright.sync_api import expect
+
+from scoring.models import Game, Hand
+from scoring.rulesets.yiwu.engine import Rules
+from tests.browser.helpers import form_ready
+from tests.helpers import game_url, record
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+PROXY_PAGE = "<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>"
+WAITING = "#hands .pending-row"
+
+
+def new_game(**rules) -> Game:
+    return Game.objects.create(players=["老王", "小李", "阿华", "大刘"], rules=Rules(**rules).to_dict())
+
+
+def sent(request) -> bool:
+    """The outbox's send of a hand (queued=1), not a preview's refresh."""
+    return request.method == "POST" and "queued=1" in (request.post_data or "")
+
+
+def open_game(page, live_server, game: Game) -> None:
+    page.goto(f"{live_server.url}{game_url(game)}")
+    page.locator(f"form[action='{game_url(game)}me/0'] button").click()  # 我是老王
+    expect(page.locator(f"form[action='{game_url(game)}me/0'] button.btn-dark")).to_be_visible()
+
+
+def preview(page, winner: str) -> None:
+    """From the game page: the winner, 自摸, the preview on screen."""
+    page.locator("section.record").get_by_role("link", name=winner, exact=True).click()
+    page.get_by_role("link", name=re.compile("^自摸")).click()
+    form_ready(page)
+    expect(page.locator("#preview-panel button[data-amounts]")).to_be_visible()
+
+
+def confirm(page) -> None:
+    page.locator("#preview-panel").get_by_role("button", name="确认记录").click()
+
+
+def winners(game: Game) -> list[int]:
+    return [h.entry["winner"] for h in Hand.objects.filter(game=game).order_by("seq")]
+
+
+def test_a_502_page_on_confirm_keeps_the_hand_says_so_and_it_lands_once_when_the_server_is_back(
+    live_server, phone, shot
+):
+    game = new_game()
+    open_game(phone, live_server, game)
+    preview(phone, "老王")
+    phone.route(
+        "**/record",
+        lambda route: (
+            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
+            if sent(route.request)
+            else route.continue_()
+        ),
+    )
+    confirm(phone)
+    row = phone.locator(WAITING)
+    expect(row.locator(".title")).to_have_text("老王 自摸 ×2")
+    expect(row.locator(".nets")).to_have_text("老王 +42小李 −14阿华 −14大刘 −14")  # the preview's, at once
+    expect(row.locator(".later")).to_have_text("服务器没有回应，自动重发中")
+    expect(phone.locator("#flash")).to_have_text("服务器没有回应：这一局存在这台手机上，会自动重发。")
+    expect(phone.locator("#offline-banner")).to_have_text("没发出去 · 1 局存在这台手机上，自动重发中")
+    expect(row.get_by_role("button", name="删除")).to_be_visible()  # the person may still drop it
+    phone.locator("#hands .hands-count").click()  # any tap puts the note away: the row still says it
+    expect(phone.locator("#flash .alert")).to_have_count(0)
+    shot(phone, "outbox-502-kept-retrying")
+    assert Hand.objects.filter(game=game).count() == 0
+
+    phone.unroute("**/record")  # the app is back behind its proxy: the next retry or poll sends it
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)
+    expect(phone.locator(WAITING)).to_have_count(0)
+    expect(phone.locator("#offline-banner")).to_have_count(0)
+    assert winners(game) == [0]
+    assert phone.evaluate("localStorage.length") == 0
+
+
+def test_a_refused_connection_with_the_network_up_keeps_the_hand_until_the_server_answers(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    preview(phone, "小李")
+    phone.route(
+        "**/record", lambda route: route.abort("connectionrefused") if sent(route.request) else route.continue_()
+    )
+    confirm(phone)
+    expect(phone.locator(f"{WAITING} .later")).to_have_text("连不上服务器，自动重发中")
+    expect(phone.locator("#flash")).to_have_text("连不上服务器：这一局存在这台手机上，会自动重发。")
+    phone.unroute("**/record")
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)
+    assert winners(game) == [1]
+
+
+def test_a_send_with_no_answer_in_time_is_sent_again_and_recorded_once(live_server, phone, shot):
+    game = new_game()
+    open_game(phone, live_server, game)
+    preview(phone, "老王")
+    swallowed = []
+
+    def swallow(route):  # the server records it, its answer never comes back
+        if sent(route.request) and not swallowed:
+            swallowed.append(route.fetch())
+        else:
+            route.continue_()
+
+    phone.route("**/record", swallow)
+    confirm(phone)
+    expect(phone.locator(f"{WAITING} .later")).to_have_text("正在同步…")  # on its way, painted at once
+    expect(phone.locator(f"{WAITING} .nets")).to_contain_text("老王 +42")
+    shot(phone, "outbox-painted-at-once")
+    expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器太慢，自动重发中", timeout=15_000)
+    assert swallowed
+    assert swallowed[0].status == 200
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # the resend: 「已经同步过了」
+    expect(phone.locator(WAITING)).to_have_count(0)
+    assert winners(game) == [0]
+
+
+def test_a_hand_the_server_refuses_shows_its_reason_on_its_row_with_edit_and_delete(live_server, phone, shot):
+    game = new_game(maizi_buy="tenure_start")  # 买子 only when a dealer's tenure starts
+    open_game(phone, live_server, game)
+    phone.goto(f"{live_server.url}{game_url(game)}record?winner=0&win_type=zimo&maizi=2")
+    form_ready(phone)
+    phone.go_back()  # the game page, then forward again: its copy in this tab's history
+    expect(phone.locator("#hands")).to_be_visible()
+    phone.go_forward()
+    form_ready(phone)
+    record(Client(), game, {"outcome": "win", "winner": 0, "win_type": "zimo"})  # 连庄 meanwhile: no 买子 now
+    confirm(phone)
+    row = phone.locator(WAITING)
+    expect(row.locator(".pending-badge")).to_have_text("没有记上")
+    expect(row.locator(".reason")).to_contain_text("连庄后不可买子")
+    expect(row.get_by_role("link", name="修改")).to_have_attribute("href", re.compile(r"record\?.*maizi=2"))
+    expect(row.get_by_role("button", name="删除")).to_be_visible()
+    expect(phone.locator("#flash")).to_contain_text("没有记上")
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # the other phone's, polled
+    phone.locator("#hands .hands-count").click()
+    expect(phone.locator("#flash .alert")).to_have_count(0)
+    shot(phone, "outbox-refused-row")
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_hands_kept_through_an_outage_and_one_tapped_after_land_in_tap_order_with_no_question(live_server, phone):
+    """Issue 42: three hands kept while the server fails (the first passes the deal), a fourth tapped
+    as it comes back: 1, 2, 3, 4 in the order tapped, and no card asks about the phone's own hands."""
+    game = new_game()
+    open_game(phone, live_server, game)
+    failing, answers = [True], []
+
+    def server(route):
+        if not sent(route.request):
+            route.continue_()
+        elif failing[0]:
+            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
+        else:
+            response = route.fetch()
+            answers.append(json.loads(response.text()))
+            route.fulfill(response=response)
+
+    phone.route("**/record", server)
+    for n, winner in enumerate(["小李", "阿华", "大刘"], start=1):  # 小李's 自摸 passes the deal
+        preview(phone, winner)
+        confirm(phone)
+        expect(phone.locator(WAITING)).to_have_count(n)
+        expect(phone.locator(f"{WAITING} .title").nth(n - 1)).to_contain_text(f"{winner} 自摸")
+    expect(phone.locator(f"{WAITING} .later").nth(1)).to_have_text("排队发送")
+    preview(phone, "老王")
+    failing[0] = False  # the server is back as the fourth is tapped
+    confirm(phone)
+    expect(phone.locator("#hands details.hand-row")).to_have_count(4)
+    expect(phone.locator(WAITING)).to_have_count(0)
+    assert winners(game) == [1, 2, 3, 0]
+    assert [a.get("held") for a in answers] == [None] * 4  # no card, no question
+    assert [a["seq"] for a in answers] == [1, 2, 3, 4]
+    expect(phone.locator("#held-hands")).to_have_count(0)
+    times = phone.evaluate("window.outboxTimes")
+    assert len(times) == 4
+    print("tap-to-paint ms:", times)
+
+
+def test_a_double_tap_on_confirm_records_one_hand(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    preview(phone, "阿华")
+    phone.locator("#preview-panel").get_by_role("button", name="确认记录").dblclick()
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)
+    expect(phone.locator(WAITING)).to_have_count(0)
+    assert phone.url.endswith(game_url(game))  # the second tap opened nothing under it
+    assert winners(game) == [2]
+
+
+def test_the_same_hand_kept_on_two_phones_is_recorded_once_and_the_other_phone_asked(live_server, browser):
+    game = new_game()
+    contexts = [browser.new_context(viewport={"width": 390, "height": 844}, locale="zh-CN") for _ in range(2)]
+    pages = [context.new_page() for context in contexts]
+    for page in pages:
+        open_game(page, live_server, game)
+        preview(page, "阿华")
+        page.context.set_offline(True)
+        confirm(page)
+        expect(page.locator(WAITING)).to_have_count(1)
+    contexts[0].set_offline(False)
+    expect(pages[0].locator("#hands details.hand-row")).to_have_count(1)
+    contexts[1].set_offline(False)
+    expect(pages[1].locator("#held-hands")).to_contain_text("是同一局吗")
+    assert winners(game) == [2]
+    for context in contexts:
+        context.close()
+
+
+def test_a_bet_waits_behind_a_kept_hand_and_a_502_under_it_says_so_keeping_the_page(live_server, phone):
+    """Other writes are not in the outbox: one tapped while a hand waits does not overtake it, and a
+    failure under one says nothing was saved instead of doing nothing."""
+    game = new_game()
+    open_game(phone, live_server, game)
+    preview(phone, "小李")  # the deal passes: 买子 again
+    phone.route(
+        "**/record",
+        lambda route: (
+            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
+            if sent(route.request)
+            else route.continue_()
+        ),
+    )
+    confirm(phone)
+    expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器没有回应，自动重发中")
+    phone.get_by_role("button", name="阿华 买子").click()
+    expect(phone.locator("#flash")).to_have_text("还有 1 局没发出去：等它们记上再改。")
+    phone.unroute("**/record")
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)
+    assert Game.objects.get(pk=game.pk).pending == {}  # the bet did not go ahead of the hand
+
+    phone.route("**/bet", lambda route: route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE))
+    phone.get_by_role("button", name="阿华 买子").click()
+    expect(phone.locator("#flash")).to_have_text("服务器没有回应，没有记上：你填的还在，请稍后再点一次。")
+    expect(phone.locator("section.record")).to_be_visible()  # the game page as it was, no proxy page
+    phone.unroute("**/bet")
+    phone.get_by_role("button", name="阿华 买子").click()
+    phone.wait_for_function("() => !document.querySelector('.htmx-request')")
+    expect(phone.locator("#flash .alert-danger")).to_have_count(0)
+    for _ in range(50):
+        if Game.objects.get(pk=game.pk).pending:
+            break
+        phone.wait_for_timeout(200)
+    assert Game.objects.get(pk=game.pk).pending  # placed, once the server answers
+
+
+def test_a_502_under_a_link_past_the_questions_offers_to_keep_the_hand_and_it_goes_at_once(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    phone.wait_for_function(  # this version's questions are on the phone
+        "() => document.documentElement.dataset.stepsReady === document.querySelector('[data-steps]').dataset.version"
+    )
+    phone.route("**/record?*", lambda route: route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE))
+    phone.locator("section.record").get_by_role("link", name="阿华", exact=True).click()  # a question: no request
+    phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the proxy's page
+    screen = phone.locator(".offline-confirm-screen")
+    expect(screen.locator("[data-offline-facts]")).to_have_text("阿华 自摸 ×2")
+    screen.get_by_role("button", name="记下，联网后发送").click()
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # sent at once: the POST gets through
+    expect(phone.locator(WAITING)).to_have_count(0)
+    assert winners(game) == [2]
