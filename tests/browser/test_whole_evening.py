@@ -28,7 +28,7 @@ from scoring.models import Game, Group, HandCheck, SettleUp
 from scoring.replay import cached_state
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm, form_ready, screen_totals
-from tests.browser.test_accessibility import ON_THE_WHOLE_EVENING
+from tests.browser.test_accessibility import AXE, ON_THE_WHOLE_EVENING
 from tests.browser.test_group_evening import last_week
 from tests.browser.test_paycodes import add_code
 from tests.browser.tours import BADGES_CUT, LEGEND_OVERLAPS, SELECTS_CUT, Tours, big_text_on, snap
@@ -64,7 +64,9 @@ class Table:
     def __init__(self, browser, url: str):
         self.url, self.bad, self.phones = url, [], {}
         for name in PEOPLE:
-            page = browser.new_context(viewport=PHONE, locale="zh-CN").new_page()
+            context = browser.new_context(viewport=PHONE, locale="zh-CN")
+            context.add_init_script(path=str(AXE))  # each phone's pages are audited at some moment (tours.py)
+            page = context.new_page()
             page.set_default_timeout(10_000)
             page.on("response", self.noted)
             self.phones[name] = page
@@ -220,7 +222,7 @@ def test_a_whole_evening_on_five_phones(live_server, browser, shot):
     ahua.locator(".record").get_by_role("link", name="大刘", exact=True).click()
     discarder = ahua.get_by_role("link", name=re.compile("阿华 放铳"))
     expect(discarder).to_be_visible()
-    tours.big(ahua, "how-step")
+    tours.big(ahua, "how-step", keep=True)
     discarder.click()
     expect(ahua.locator(".preview")).to_be_visible()
     tours.big(ahua, "preview", keep=True)
@@ -292,7 +294,7 @@ def test_a_whole_evening_on_five_phones(live_server, browser, shot):
     xiaoli.goto(url + "summary")
     tours.axe(xiaoli, "summary")
     tours.large(xiaoli, "summary", LEGEND_OVERLAPS)
-    tours.big(ahua, "game")
+    tours.big(ahua, "game", keep=True)
     for name, address in (("summary", "summary"), ("analyse", ANALYSE), ("rules", "rules")):
         ahua.goto(url + address)
         tours.big(ahua, name)
