@@ -90,10 +90,11 @@ class Table:
         assert self.bad == [], (what, self.bad)
 
 
-# Each tour the evening makes, by (check, state): the tests that used to open each state on a game of
-# their own for it (test_big_text.py's 大字 walk, test_large_text.py, test_large_text_places.py's
-# states, test_tap_targets.py, test_accessibility.py's Chinese states, test_whole_pages.py's
-# 更新预览 and reload) leave them to this evening.
+# Each tour the evening makes, by (check, state), in order. Tests used to open these states on a
+# game of their own: test_big_text.py's 大字 walk (now its poll test only), a doubled-text walk at
+# 320 px and a tap-target walk (both gone), test_large_text_places.py's states (now its long names
+# only), test_accessibility.py's Chinese states (``ON_THE_WHOLE_EVENING``) and test_whole_pages.py's
+# 更新预览 of a win, reloaded.
 TOURED = [
     ("axe", "game"),
     ("taps", "game"),
