@@ -22,13 +22,13 @@ from tests.browser.tours import (
     CLIPPED,
     LARGE,
     LAY,
-    LEGEND_OVERLAPS,
     LETTER_LINES,
     NARROW,
     NUMBERS_BROKEN,
     ROWS,
     SELECTS_CUT,
     SIDEWAYS,
+    legend_overlaps,
 )
 from tests.helpers import game_url
 
@@ -95,7 +95,7 @@ def test_long_names_in_doubled_text_are_whole_at_390_and_320_px(live_server, bro
         ("preview", base + "record?winner=0&win_type=pinghu&discarder=2", (SELECTS_CUT,)),
         ("edit", base + "hand/8/edit", (SELECTS_CUT,)),
         ("settle", base + "settle?rate=100&custom_yuan=&fee_yuan=40&fee_mode=equal&fee_payee=0", ()),
-        ("summary", base + "summary", (LEGEND_OVERLAPS,)),
+        ("summary", base + "summary", (legend_overlaps(6),)),
         ("void", base + "hand/9/void", ()),
         ("stats", live_server.url + "/stats", ()),
         ("home", live_server.url + "/", ()),

@@ -165,7 +165,7 @@ SELECTS_CUT = """() => {
 }"""
 
 # The chart's legend: each entry inside the chart, clear of every other entry and every mark.
-LEGEND_OVERLAPS = """() => {
+LEGEND = """() => {
   const out = [], svg = document.querySelector("svg.chart");
   if (!svg) return ["no chart"];
   const box = svg.getBoundingClientRect();
@@ -180,9 +180,17 @@ LEGEND_OVERLAPS = """() => {
     boxes.forEach((c, j) => { if (j > i && meet(b, c)) out.push(`${name} overlaps ${texts[j].textContent}`); });
     if (marks.some(m => meet(b, m))) out.push(`${name} overlaps a mark`);
   });
-  if (texts.length < 5) out.push(`${texts.length} legend entries`);
+  if (texts.length < PEOPLE) out.push(`${texts.length} legend entries`);
   return out;
 }"""
+
+
+def legend_overlaps(people: int) -> str:
+    """The legend check for a chart of ``people`` lines (one legend entry each)."""
+    return LEGEND.replace("PEOPLE", str(people))
+
+
+LEGEND_OVERLAPS = legend_overlaps(5)  # the whole evening's five people
 
 # 算牌's count badges: tall enough for their digit, in sight, and drawn over the next key.
 BADGES_CUT = """() => {
@@ -312,23 +320,27 @@ class Tours:
         self.note("taps", name, audit(page, name))
 
     def large(self, page, name: str, *checks: str, letters: bool = True) -> list[dict]:
-        """Doubled text at 390 px: nothing sideways, no amount or name cut, no amount broken over
-        lines, no button one character a line (unless not ``letters``: the pages
-        test_large_text_places.py never measured so), and ``checks``; on a 320 px phone, nothing
-        sideways and no amount or name cut. Returns the hand rows as ROWS reads them at 390 px."""
+        """At the phone's own text size and with doubled text at 390 px: nothing sideways, no
+        amount or name cut, no amount broken over lines, no button one character a line (unless
+        not ``letters``: pages test_large_text_places.py never measured so), and ``checks``; with
+        doubled text on a 320 px phone, nothing sideways and no amount or name cut. Returns the
+        hand rows as ROWS reads them at 390 px with doubled text."""
         page.wait_for_function(IDLE)
-        page.evaluate(LAY, LARGE)
-        page.evaluate(SETTLED)
-        found = page.evaluate(CLIPPED) + page.evaluate(NUMBERS_BROKEN)
-        found += page.evaluate(LETTER_LINES) if letters else []
-        for check in checks:
-            found += page.evaluate(check)
-        found += page.evaluate(SIDEWAYS)
+        problems = []
+        for size in ("normal", "doubled"):
+            if size == "doubled":
+                page.evaluate(LAY, LARGE)
+                page.evaluate(SETTLED)
+            found = page.evaluate(CLIPPED) + page.evaluate(NUMBERS_BROKEN)
+            found += page.evaluate(LETTER_LINES) if letters else []
+            for check in checks:
+                found += page.evaluate(check)
+            found += page.evaluate(SIDEWAYS)
+            problems += [f"390 px {size}: {problem}" for problem in found]
         rows = page.evaluate(ROWS)
-        problems = [f"390 px: {problem}" for problem in found]
         page.set_viewport_size(NARROW)
         page.evaluate(SETTLED)
-        problems += [f"320 px: {problem}" for problem in page.evaluate(CLIPPED) + page.evaluate(SIDEWAYS)]
+        problems += [f"320 px doubled: {problem}" for problem in page.evaluate(CLIPPED) + page.evaluate(SIDEWAYS)]
         page.set_viewport_size(PHONE)
         page.evaluate(LIFT)
         self.note("large", name, problems)
