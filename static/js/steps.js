@@ -27,6 +27,7 @@
     if (!marker) return;
     var src = marker.getAttribute("data-steps");
     var version = Number(marker.getAttribute("data-version"));
+    heard(version);
     if (bundle && bundle.src === src && bundle.version >= version) return;
     if (bundle && bundle.src === src) bundle = null;
     var key = src + "#" + version;
@@ -54,6 +55,7 @@
           got.leaves[leaf.getAttribute("data-leaf")] = leaf.getAttribute("data-facts") || "";
         });
         bundle = got;
+        heard(got.version);
         handOver(got); // a worker that took over while it was on its way
         document.documentElement.setAttribute("data-steps-ready", String(got.version));
       })
@@ -168,6 +170,7 @@
     show(step);
     window.history.pushState({ htmx: true }, "", href);
     currentPath(href);
+    fetchAhead();
   }, true);
 
   // One request for a link past the questions (a sheet with its preview, which only the server
@@ -183,16 +186,94 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     if (!config || !config.headers || config.headers["HX-Preloaded"] !== "true" || !event.detail.xhr) return;
+    if (fresh(preloads[config.path])) return; // fetched ahead already: that answer stands
     preloads[config.path] = { xhr: event.detail.xhr, at: Date.now() };
   });
-  document.addEventListener("htmx:beforeHistorySave", function () { preloads = {}; });
+  document.addEventListener("htmx:beforeHistorySave", function () { preloads = {}; waiting = []; });
+
+  // Fetched ahead (issue 42): a question screen, once painted, asks for the pages its links past
+  // the questions lead to (the sheets of 自摸, 财神头, 杠开 …, each discarder's), so the tap about
+  // half a second later, when the person has read the choices, shows an answer already here.
+  // Bounded: AHEAD links a screen, in the page's order, FETCHING at a time; same-origin record
+  // links of the game version the phone knows; not offline, not with Save-Data. Each answer is
+  // the server's page as a tap would get it (its own form token: only the one shown is confirmed,
+  // and the outbox and the form token keep that exactly once). An answer older than AHEAD_MS, of
+  // an older game version than a poll or the bundle brought since, or of a page left, is dropped.
+  var AHEAD = 8, AHEAD_MS = 20000, FETCHING = 3;
+  var newest = 0; // the newest game version this page has heard of
+  var waiting = []; // hrefs to fetch ahead, in order
+  var inFlight = 0;
+  function versionIn(href) {
+    var match = /[?&]v=(\d+)(&|$)/.exec(href);
+    return match ? Number(match[1]) : null;
+  }
+  function fresh(entry) {
+    return !!entry && Date.now() - entry.at <= (entry.ahead ? AHEAD_MS : PRELOAD_MS) &&
+      !(entry.version !== null && entry.version !== undefined && entry.version < newest) && !entry.failed;
+  }
+  function heard(version) {
+    if (!(version > newest)) return;
+    newest = version;
+    Object.keys(preloads).forEach(function (href) { if (!fresh(preloads[href])) delete preloads[href]; });
+    waiting = waiting.filter(function (href) { return !(versionIn(href) < newest); });
+  }
+  function questionScreen() {
+    return /^\/g\/[^/]+\/record$/.test(window.location.pathname) && !document.getElementById("hand-form");
+  }
+  function aheadable(link) {
+    if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']") || stepOf(link)) return false;
+    if (link.origin !== window.location.origin || !/^\/g\/[^/]+\/record$/.test(link.pathname)) return false;
+    var version = versionIn(link.getAttribute("href"));
+    return version !== null && version >= newest;
+  }
+  function fetchAhead() {
+    var saveData = navigator.connection && navigator.connection.saveData;
+    if (navigator.onLine === false || saveData || !questionScreen()) return;
+    var main = document.getElementById("main") || document.body;
+    var count = 0;
+    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
+      if (count >= AHEAD || !aheadable(link)) return;
+      count++;
+      var href = link.getAttribute("href");
+      if (fresh(preloads[href]) || waiting.indexOf(href) >= 0) return;
+      waiting.push(href);
+    });
+    pump();
+  }
+  function pump() {
+    while (inFlight < FETCHING && waiting.length) {
+      var href = waiting.shift();
+      if (fresh(preloads[href])) continue;
+      inFlight++;
+      ahead(href);
+    }
+  }
+  function ahead(href) {
+    var xhr = new XMLHttpRequest();
+    var entry = { xhr: xhr, at: Date.now(), version: versionIn(href), ahead: true };
+    xhr.open("GET", href);
+    // As htmx asks for a boosted link: the server answers the same page, one its cache may keep.
+    xhr.setRequestHeader("HX-Request", "true");
+    xhr.setRequestHeader("HX-Boosted", "true");
+    xhr.setRequestHeader("HX-Current-URL", window.location.href);
+    xhr.timeout = 8000;
+    xhr.addEventListener("loadend", function () {
+      inFlight--;
+      if (!plainPage(xhr, href)) entry.failed = true; // a tap then asks (or is told) as before
+      pump();
+    });
+    preloads[href] = entry;
+    xhr.send();
+  }
+  document.addEventListener("htmx:afterSettle", fetchAhead);
+  window.addEventListener("popstate", function () { waiting = []; });
   document.addEventListener("submit", function () { taps++; }, true);
 
   function holdForPreload(link, event) {
     if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return;
     var href = link.getAttribute("href");
     var preload = Object.prototype.hasOwnProperty.call(preloads, href) ? preloads[href] : null;
-    if (!preload || Date.now() - preload.at > PRELOAD_MS) return;
+    if (!fresh(preload)) return;
     event.preventDefault();
     event.stopPropagation(); // before htmx's own listener on the link: no second request
     var tap = taps, xhr = preload.xhr, done = false;
@@ -206,6 +287,8 @@
         show({ innerHTML: xhr.responseText });
         window.history.pushState({ htmx: true }, "", href);
         currentPath(href);
+      } else if (preload.ahead && offerKept(xhr, link)) {
+        // fetched ahead and the server was not there: the hand is offered to keep, no second try
       } else if (document.body.contains(link)) {
         passing = link;
         try { link.click(); } finally { passing = null; }
@@ -219,15 +302,23 @@
       setTimeout(answered, Math.max(0, PRELOAD_MS - (Date.now() - preload.at)));
     }
   }
+  // A fetch ahead that failed for want of the server (no answer, a 5xx, a proxy's page) while the
+  // tap waited on it: static/js/offline.js offers to keep the hand, as it does when htmx fails.
+  function offerKept(xhr, link) {
+    var away = xhr.status === 0 || xhr.status >= 500 || xhr.getResponseHeader("X-Offline-Page") === "1";
+    return away && !!window.outboxOffer && window.outboxOffer(link);
+  }
   function plainPage(xhr, href) {
     return xhr.readyState === 4 && xhr.status === 200 && xhr.responseURL === new URL(href, window.location.href).href &&
       !/^hx-/im.test(xhr.getAllResponseHeaders());
   }
 
-  // No preload (the extension fetches a link on touchstart) of a step already here.
+  // No preload (the extension fetches a link on touchstart) of a step already here, nor of a
+  // page fetched ahead (its answer is here or on its way).
   ["touchstart", "mousedown"].forEach(function (type) {
     window.addEventListener(type, function (event) {
-      if (stepOf(event.target.closest && event.target.closest("a[href]"))) event.stopPropagation();
+      var link = event.target.closest && event.target.closest("a[href]");
+      if (stepOf(link) || (link && fresh(preloads[link.getAttribute("href")]))) event.stopPropagation();
     }, { capture: true, passive: true });
   });
 
