@@ -8,6 +8,37 @@ window.addEventListener("load", function () {
   document.head.appendChild(script);
 });
 
+// This page into htmx's history cache, as htmx 2 keeps it before a boosted link's page takes its
+// place (its saveCurrentPageToHistory): the page left copied under its address, so the back
+// gesture shows it again. static/js/steps.js (a question shown from the bundle, a sheet fetched
+// ahead) and static/js/offline.js (the game page painted at 确认) swap pages themselves and call it.
+window.saveHtmxHistory = function () {
+  var htmx = window.htmx, store = window.sessionStorage, CACHE = "htmx-history-cache", path = null;
+  if (!htmx || !store) return;
+  try { path = store.getItem("htmx-current-path-for-history"); } catch (error) { /* private mode */ }
+  var url = new URL(path || window.location.pathname + window.location.search, window.location.href);
+  path = url.pathname + url.search;
+  path = path === "/" ? path : path.replace(/\/+$/, "");
+  var off = document.querySelector('[hx-history="false" i],[data-hx-history="false" i]');
+  if (!off && htmx.config.historyCacheSize > 0) {
+    htmx.trigger(document.body, "htmx:beforeHistorySave", { path: path, historyElt: document.body });
+    var copy = document.body.cloneNode(true);
+    copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
+    copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
+    var item = { url: path, content: copy.innerHTML, title: document.title, scroll: window.scrollY };
+    try {
+      var cache = (JSON.parse(store.getItem(CACHE)) || []).filter(function (old) { return old.url !== item.url; });
+      htmx.trigger(document.body, "htmx:historyItemCreated", { item: item, cache: cache });
+      cache.push(item);
+      while (cache.length > htmx.config.historyCacheSize) cache.shift();
+      while (cache.length) {
+        try { store.setItem(CACHE, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
+      }
+    } catch (error) { /* a cache htmx would not read either */ }
+  }
+  window.history.replaceState({ htmx: true }, document.title, window.location.href);
+};
+
 // Polling pauses while the tab is hidden and catches up at once when it is shown again.
 document.addEventListener("htmx:beforeRequest", function (event) {
   if (document.hidden && event.detail.elt.hasAttribute("data-poll")) {

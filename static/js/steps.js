@@ -109,41 +109,12 @@
     return bundle.steps[link.getAttribute("href")] || null;
   }
 
-  // htmx's history, as it keeps it for a boosted link (htmx 2: saveCurrentPageToHistory and
-  // pushUrlIntoHistory): the page left is copied under its address, and the new address pushed.
+  // htmx's history, as it keeps it for a boosted link: app.js's saveHtmxHistory (offline.js uses it too).
   var PATH = "htmx-current-path-for-history";
-  var CACHE = "htmx-history-cache";
   function currentPath(path) {
     try { sessionStorage.setItem(PATH, path); } catch (error) { /* private mode */ }
   }
-  function normalised(path) {
-    var url = new URL(path, window.location.href);
-    path = url.pathname + url.search;
-    return path === "/" ? path : path.replace(/\/+$/, "");
-  }
-  function saveHistory() {
-    var path = null;
-    try { path = sessionStorage.getItem(PATH); } catch (error) { /* private mode */ }
-    path = path || window.location.pathname + window.location.search;
-    var off = document.querySelector('[hx-history="false" i],[data-hx-history="false" i]');
-    if (!off && htmx.config.historyCacheSize > 0) {
-      htmx.trigger(document.body, "htmx:beforeHistorySave", { path: path, historyElt: document.body });
-      var copy = document.body.cloneNode(true);
-      copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
-      copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
-      var item = { url: normalised(path), content: copy.innerHTML, title: document.title, scroll: window.scrollY };
-      try {
-        var cache = (JSON.parse(sessionStorage.getItem(CACHE)) || []).filter(function (old) { return old.url !== item.url; });
-        htmx.trigger(document.body, "htmx:historyItemCreated", { item: item, cache: cache });
-        cache.push(item);
-        while (cache.length > htmx.config.historyCacheSize) cache.shift();
-        while (cache.length) {
-          try { sessionStorage.setItem(CACHE, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
-        }
-      } catch (error) { /* a cache htmx would not read either */ }
-    }
-    window.history.replaceState({ htmx: true }, document.title, window.location.href);
-  }
+  function saveHistory() { window.saveHtmxHistory(); }
 
   // The step swapped in as htmx swaps a boosted page's body: its title, then settled at once
   // (app.js moves focus to the question), at the top of the page.
@@ -255,7 +226,11 @@
     // As htmx asks for a boosted link: the server answers the same page, one its cache may keep.
     xhr.setRequestHeader("HX-Request", "true");
     xhr.setRequestHeader("HX-Boosted", "true");
+    xhr.setRequestHeader("HX-Preloaded", "ahead"); // a page not yet shown, as the preload extension says ("true"), fetched ahead
     xhr.setRequestHeader("HX-Current-URL", window.location.href);
+    // The server's answer now, not a copy the phone's cache kept of the same address (a copy
+    // would carry the form token of a hand already confirmed from it).
+    xhr.setRequestHeader("Cache-Control", "no-cache");
     xhr.timeout = 8000;
     xhr.addEventListener("loadend", function () {
       inFlight--;
