@@ -10,9 +10,9 @@ from html import unescape
 import pytest
 from playwright.sync_api import expect
 
+from scoring.models import Hand
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm, form_ready
-from scoring.models import Hand
 from tests.factories import seeded_game
 from tests.helpers import game_url
 
