@@ -155,7 +155,10 @@ def queued_words(game: Game, hand: Hand, waited: bool = True) -> dict:
     who = pick("、", ", ").join(done)
     if not waited:
         return {"message": _("刚才%(who)s；你记的排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
-    return {"message": _("这一局存在你手机上时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
+    return {
+        "message": _("这一局存在你手机上时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number},
+        "moved": True,
+    }
 
 
 def refused_json(reason: str) -> JsonResponse:

@@ -267,7 +267,9 @@ def test_a_502_under_a_link_past_the_questions_offers_to_keep_the_hand_and_it_go
     screen = phone.locator(".offline-confirm-screen")
     expect(screen.locator("[data-offline-facts]")).to_have_text("阿华 自摸 ×2")
     expect(screen.locator("h1")).to_have_text("记下这一局")  # the hand's 确认, not a question
-    expect(screen.locator(".question")).to_have_text("连不上服务器：确认后这一局先存在这台手机上。")  # the network is up
+    expect(screen.locator(".question")).to_have_text(
+        "连不上服务器：确认后这一局先存在这台手机上。"
+    )  # the network is up
     screen.get_by_role("button", name="确认记录").click()
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # sent at once: the POST gets through
     expect(phone.locator(WAITING)).to_have_count(0)
