@@ -56,7 +56,9 @@ def test_a_hand_entered_offline_reaches_the_other_phone_once_after_the_hand_reco
     mine.evaluate("window.stillTheSamePage = 42")
     contexts[0].set_offline(False)
     expect(mine.locator("#hands details.hand-row")).to_have_count(2)  # both recorded hands, polled
-    expect(mine.locator("#flash")).to_have_text("这一局存在你手机上时，小李记了第1局；你记的已排在第2局。")  # still said
+    expect(mine.locator("#flash")).to_have_text(
+        "这一局存在你手机上时，小李记了第1局；你记的已排在第2局。"
+    )  # still said
     expect(mine.locator("#offline-banner")).to_have_count(0)
     assert mine.evaluate("window.stillTheSamePage") == 42  # the game page came by htmx, no reload
     shot(mine, "offline-synced-after-another-phones-hand")
