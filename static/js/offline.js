@@ -293,7 +293,11 @@
         // The copy is the page as it was left (its tiles, bets, version and so its questions):
         // the poll brings the table as it is now at once, the hand's own row after it lands.
         var poller = document.getElementById("poller");
-        if (poller && !offline()) window.setTimeout(function () { window.htmx.trigger(poller, "poll-now"); }, 0);
+        if (poller && !offline()) {  // once the page is painted (the paint first)
+          window.requestAnimationFrame(function () {
+            window.setTimeout(function () { if (document.body.contains(poller)) window.htmx.trigger(poller, "poll-now"); }, 0);
+          });
+        }
       } else if (form) {  // no copy of the game page: the preview says it is kept, and goes there once sent
         showKept(form);
         return true;

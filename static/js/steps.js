@@ -170,7 +170,7 @@
   // the server's page as a tap would get it (its own form token: only the one shown is confirmed,
   // and the outbox and the form token keep that exactly once). An answer older than AHEAD_MS, of
   // an older game version than a poll or the bundle brought since, or of a page left, is dropped.
-  var AHEAD = 8, AHEAD_MS = 20000, FETCHING = 3;
+  var AHEAD = 8, AHEAD_MS = 20000, FETCHING = 5; // 义乌's win types: 自摸, the 3 discarders, 财神头 first
   var newest = 0; // the newest game version this page has heard of
   var waiting = []; // hrefs to fetch ahead, in order
   var inFlight = 0;
@@ -188,8 +188,11 @@
     Object.keys(preloads).forEach(function (href) { if (!fresh(preloads[href])) delete preloads[href]; });
     waiting = waiting.filter(function (href) { return !(versionIn(href) < newest); });
   }
+  // A question of the record flow: its address, and neither a sheet (its form) nor the game page
+  // (its questions' marker: the game page painted at 确认 still has the sheet's address).
   function questionScreen() {
-    return /^\/g\/[^/]+\/record$/.test(window.location.pathname) && !document.getElementById("hand-form");
+    return /^\/g\/[^/]+\/record$/.test(window.location.pathname) && !document.getElementById("hand-form") &&
+      !document.querySelector("[data-steps]");
   }
   function aheadable(link) {
     if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']") || stepOf(link)) return false;
