@@ -189,10 +189,10 @@
     waiting = waiting.filter(function (href) { return !(versionIn(href) < newest); });
   }
   // A question of the record flow: its address, and neither a sheet (its form) nor the game page
-  // (its questions' marker: the game page painted at 确认 still has the sheet's address).
+  // (its hand list: the game page painted at 确认 still has the sheet's address).
   function questionScreen() {
     return /^\/g\/[^/]+\/record$/.test(window.location.pathname) && !document.getElementById("hand-form") &&
-      !document.querySelector("[data-steps]");
+      !document.getElementById("hands");
   }
   function aheadable(link) {
     if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']") || stepOf(link)) return false;
