@@ -325,16 +325,7 @@
     else if (form) document.querySelectorAll("#flash .alert").forEach(function (old) { old.remove(); });
   }
 
-  function historyCopy(url) {
-    var want = url.replace(/\/+$/, "");
-    try {
-      return (JSON.parse(window.sessionStorage.getItem("htmx-history-cache")) || []).filter(function (item) {
-        return item.url === want || item.url === url;
-      })[0] || null;
-    } catch (error) {
-      return null;
-    }
-  }
+  function historyCopy(url) { return window.htmxHistoryCopy ? window.htmxHistoryCopy(url) : null; }
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-offline-keep], [data-offline-cancel]");
