@@ -141,7 +141,7 @@
     show(step);
     window.history.pushState({ htmx: true }, "", href);
     currentPath(href);
-    fetchAhead();
+    fetchAheadSoon();
   }, true);
 
   // One request for a link past the questions (a sheet with its preview, which only the server
@@ -243,7 +243,11 @@
     preloads[href] = entry;
     xhr.send();
   }
-  document.addEventListener("htmx:afterSettle", fetchAhead);
+  // After the screen is painted: the requests are not sent on the tap's path.
+  function fetchAheadSoon() {
+    window.requestAnimationFrame(function () { window.setTimeout(fetchAhead, 0); });
+  }
+  document.addEventListener("htmx:afterSettle", fetchAheadSoon);
   window.addEventListener("popstate", function () { waiting = []; });
   document.addEventListener("submit", function () { taps++; }, true);
 
