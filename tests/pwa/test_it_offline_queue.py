@@ -49,7 +49,7 @@ def test_the_message_speaks_english_and_names_no_one_for_an_unsigned_phone(clien
     record(Client(), game, DRAW)  # a phone that never said 我是
     client.cookies["django_language"] = "en"
     answer = send_queued(client, game, ZIMO, next_seq=1, form_token="kept-en").json()
-    assert answer["message"] == "While you were offline, another phone recorded hand 1; yours is hand 2."
+    assert answer["message"] == "While yours waited on this phone, another phone recorded hand 1; yours is hand 2."
 
 
 def test_a_queued_hand_nobody_overtook_is_simply_recorded(client, game):
