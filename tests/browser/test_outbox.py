@@ -299,3 +299,18 @@ def test_a_sheet_fetched_ahead_before_the_server_stops_shows_its_amounts_and_its
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # back: sent by itself
     expect(phone.locator(WAITING)).to_have_count(0)
     assert winners(game) == [1]
+
+
+def test_a_bet_the_server_never_answers_says_so_after_10_s_and_keeps_the_page(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    held = []
+    phone.route("**/bet", lambda route: held.append(route))  # the server takes it and never answers
+    phone.get_by_role("button", name="阿华 买子").click()
+    expect(phone.locator("#flash")).to_have_text(
+        "服务器太慢，没等到回应：你填的还在。看一下记上没有，没有就再点一次。", timeout=15_000
+    )
+    expect(phone.locator("section.record")).to_be_visible()  # the game page as it was
+    expect(phone.get_by_role("button", name="阿华 买子")).to_be_enabled()
+    assert held
+    assert Game.objects.get(pk=game.pk).pending == {}
