@@ -4,7 +4,9 @@
 // boosted link's answer, and its address goes into the history as htmx puts it there (its own
 // copy of the page left), so the back gesture and a refresh work as before. Any other link (a
 // sheet, a preview, a step of another game version, or any tap before the bundle is here) goes
-// to the server as before. Every link stays a plain link: without this script nothing changes.
+// to the server as before, except that a question screen fetches its sheets ahead (fetchAhead)
+// and a tap on one shows the answer already here. Every link stays a plain link: without this
+// script nothing changes.
 // localStorage "instant-steps" = "off" turns it off (bench/taps.py measures both). app.js loads
 // this script once the page has loaded.
 (function () {
