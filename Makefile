@@ -106,8 +106,9 @@ bench-taps: $(VENV)/.dev
 
 # Tap-to-paint of each step of 自摸, 平胡 with a discarder and 财神头 (义乌) on weak 4G and a 3G-like link,
 # goal every tap ≤ 100 ms; 确认's paint is the 待同步 row or the server's row, whichever comes first.
+# PACE: ms from a screen's paint to the next tap (600, a person reading; 0: at once).
 bench-taps-yiwu: $(VENV)/.dev
-	$(BIN)/python bench/taps_yiwu.py --runs $${RUNS:-7} --dwell $${DWELL:-0} $${TINY:+--tiny}
+	$(BIN)/python bench/taps_yiwu.py --runs $${RUNS:-7} --dwell $${DWELL:-0} $${PACE:+--pace $$PACE} $${TINY:+--tiny}
 
 # The server killed for DOWN seconds (20) while a phone records three hands by taps, a fourth after its
 # return: the order they land in, the seconds to land, the questions asked. It reports, it judges nothing.

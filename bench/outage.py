@@ -6,8 +6,9 @@ records a hand, then the server is killed for ``--down`` seconds (20) while the 
 hands by taps (自摸 by 老王, 小李, 阿华; whatever the phone offers after 自摸, the sheet's 确认 or the
 no-network screen's 记下, is tapped), the server is started again and a fourth hand (大刘 自摸) is
 tapped at once. Reported for each hand: the order tapped, the seq it landed as, the seconds from the
-server's return to its landing, and the questions the phone put (the no-network screen before the
-hand was kept, a card the server held it with). Goal (issue 42): all four land in the order tapped,
+server's return to its landing, and what the phone showed: the hand's confirm screen (its 确认
+when the phone has no sheet with amounts: one tap, as on a sheet; what it said why is printed) or
+the sheet, and any card the server held a hand with (a question). Goal (issue 42): all four land in the order tapped,
 with no question asked, within a few seconds of the server's return. It reports; it judges nothing.
 """
 
@@ -65,8 +66,9 @@ KEPT = """() => {
 class Hand:
     def __init__(self, order: int, winner: int):
         self.order, self.winner = order, winner
-        self.screens = 0  # the no-network screen shown before it was kept
-        self.via = ""  # what the phone showed after 自摸: the sheet, or the no-network screen
+        self.screens = 0  # the confirm screen shown instead of the sheet
+        self.said = ""  # what that screen said why
+        self.via = ""  # what the phone showed after 自摸: the sheet, or the confirm screen
         self.held = False  # the server held it with a card (a question) at some point
         self.seq: int | None = None
         self.landed_s: float | None = None  # after the server's return
@@ -83,7 +85,8 @@ def record_by_taps(page, hand: Hand, timeout_ms: int) -> None:
     page.wait_for_selector(f"{SHEET}, {KEEP}", timeout=timeout_ms)
     if page.locator(KEEP).count():
         hand.screens += 1
-        hand.via = "no-network screen"
+        hand.via = "confirm screen"
+        hand.said = page.inner_text(".offline-confirm-screen .question")
         page.tap(KEEP)
     else:
         hand.via = "sheet"
@@ -229,7 +232,8 @@ def report(hands: list[Hand], args, network: dict, held: int, refused: int, card
             {
                 "all landed": len(seqs) == len(hands),
                 "in the order tapped": in_order,
-                "questions: no-network screens": sum(hand.screens for hand in hands),
+                "confirm screens (no amounts)": sum(hand.screens for hand in hands),
+                "they said": sorted({hand.said for hand in hands if hand.said}),
                 "questions: hands held with a card": held,
                 "refused": refused,
                 "held cards on the page at the end": cards,

@@ -6,10 +6,17 @@ the paint of what it brings (docs/performance.md, "How the tap benchmarks time a
 the win types, the type (or the discarder) → the sheet with its amounts, 确认 → the hand's row in the
 phone's ledger, either the 待同步 row static/js/offline.js paints at once (an outbox) or the
 server's own row, whichever comes first; the table says which. Goal (issue 42): every tap ≤ 100 ms
-on both links. Also counted: the requests each step sent to the server (the preview's: one).
+on both links. Also counted: the requests each tap sent to the server from the finger to the paint
+(the preview's: one, or none when it was fetched ahead), and apart from them the pages a screen
+fetched ahead once painted (static/js/steps.js, header ``HX-Preloaded: ahead``).
+
+The pace (``--pace``, ms): the finger lands that long after the previous screen painted, as a
+person reads the choices first (default 600, in the 500–700 ms people take); ``--pace 0`` taps at
+once, as soon as the screen is there.
 """
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -34,7 +41,7 @@ from bench.common import (  # noqa: E402
 )
 
 GOAL_MS = 100  # issue 42: every tap, on both links
-LOOK_MS = 300  # a player looks at the screen before each tap (--tiny: 0)
+PACE_MS = 600  # a person reads the choices before each tap: 500–700 ms after the screen painted
 LIKE_3G = {"offline": False, "latency": 300, "downloadThroughput": 750e3 / 8, "uploadThroughput": 250e3 / 8}
 NETWORKS = {"weak 4G": WEAK_4G, "3G-like": LIKE_3G}
 WINNER_LINK = "section.record a[href*='winner=']"
@@ -88,12 +95,16 @@ class Phone:
         self.context, self.page, self.cdp = weak_4g_phone(browser, PROBE, network)
         self.dwell_ms = dwell_ms
         self.sent: list[tuple[str, str, str]] = []  # (request id, method, url)
+        self.ahead: set[str] = set()  # the request ids of pages fetched ahead
         self.cached: set[str] = set()
         self.cdp.on("Network.requestWillBeSent", self._sent)
         self.cdp.on("Network.requestServedFromCache", lambda e: self.cached.add(e["requestId"]))
 
     def _sent(self, event) -> None:
         self.sent.append((event["requestId"], event["request"]["method"], event["request"]["url"]))
+        headers = {k.lower(): v for k, v in event["request"].get("headers", {}).items()}
+        if headers.get("hx-preloaded") == "ahead":
+            self.ahead.add(event["requestId"])
 
     def tap(self, selector: str) -> None:
         if not self.dwell_ms:
@@ -105,37 +116,40 @@ class Phone:
         time.sleep(self.dwell_ms / 1000)
         self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
 
-    def step(self, selector: str, then: list[str]) -> tuple[float, str, int]:
-        """Tap ``selector``: (ms from touchstart to the first of ``then`` painted, which, requests to the server)."""
+    def step(self, selector: str, then: list[str]) -> tuple[float, str, int, int]:
+        """Tap ``selector``: (ms from touchstart to the first of ``then`` painted, which, requests the
+        tap sent to the server, pages fetched ahead once it painted)."""
         self.page.evaluate("(s) => window.__watch(s)", then)
         before = len(self.sent)
         self.tap(selector)
         self.page.wait_for_function("() => window.__painted > 0", timeout=60_000)
         ms, which = self.page.evaluate("() => [window.__painted - window.__tap, window.__which]")
         time.sleep(0.05)  # the step's CDP events
-        to_server = sum(
-            1
+        sent = [
+            rid
             for rid, _method, url in self.sent[before:]
             if rid not in self.cached and "/static/" not in url and "/steps" not in url and "/poll" not in url
-        )
-        return ms, which, to_server
+        ]
+        ahead = sum(1 for rid in sent if rid in self.ahead)
+        return ms, which, len(sent) - ahead, ahead
 
     def close(self) -> None:
         self.context.close()
 
 
-def record_hand(phone: Phone, url: str, flow: str, winner: int, look_ms: int) -> list[tuple[float, str, int]]:
-    """One hand by ``flow`` from the game page, the bundle of steps here first; its three steps."""
+def record_hand(phone: Phone, url: str, flow: str, winner: int, pace_ms: int) -> list[tuple[float, str, int, int]]:
+    """One hand by ``flow`` from the game page, the bundle of steps here first; its three steps,
+    each tapped ``pace_ms`` after the previous screen painted."""
     page = phone.page
     page.goto(url, wait_until="load")
     version = page.get_attribute("section.record", "data-version")
     page.wait_for_function("(v) => document.documentElement.dataset.stepsReady === v", arg=version, timeout=60_000)
-    page.wait_for_timeout(look_ms)
+    page.wait_for_timeout(pace_ms)  # the game page read before the first tap
     steps = [phone.step(f"{WINNER_LINK}[href*='winner={winner}&']", [FLOWS["自摸"]])]
-    page.wait_for_timeout(look_ms)
+    page.wait_for_timeout(pace_ms)
     steps.append(phone.step(FLOWS[flow] % {"discarder": (winner + 1) % 4}, [SHEET]))
     seq = page.get_attribute("#hand-form input[name=next_seq]", "value")
-    page.wait_for_timeout(look_ms)
+    page.wait_for_timeout(pace_ms)
     steps.append(phone.step(CONFIRM, [PENDING_ROW, f"#hand-{seq}"]))
     page.wait_for_selector(f"#hand-{seq}", timeout=60_000)  # landed, before the next hand
     return steps
@@ -145,12 +159,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--dwell", type=int, default=0, help="ms between touchstart and touchend")
+    parser.add_argument(
+        "--pace", type=int, default=PACE_MS, help="ms from a screen's paint to the next tap (0: at once)"
+    )
     parser.add_argument("--tiny", action="store_true", help=TINY_HELP)
     args = parser.parse_args()
     say_tiny(args.tiny)
-    networks, look_ms = NETWORKS, LOOK_MS
+    networks, pace_ms = NETWORKS, args.pace
     if args.tiny:
-        args.runs, look_ms, networks = 1, 0, {"4G 10× faster than weak": TINY_4G}
+        args.runs, pace_ms, networks = 1, 0, {"4G 10× faster than weak": TINY_4G}
     port = free_port()
     # Past the game's budget of writes per minute, a confirm would measure the 429 page.
     setup_django({**PRODUCTION_ENV, "DJANGO_LIMIT_HANDS_PER_MINUTE": "1000000"}, "yiwu-bench-taps-yiwu.sqlite3")
@@ -170,7 +187,7 @@ def main() -> None:
             for run in range(args.runs):  # the networks and hands in turn, so all see the same server
                 for name, phone in phones.items():
                     for flow in FLOWS:
-                        results.setdefault((name, flow), []).append(record_hand(phone, url, flow, run % 4, look_ms))
+                        results.setdefault((name, flow), []).append(record_hand(phone, url, flow, run % 4, pace_ms))
             for phone in phones.values():
                 phone.close()
             browser.close()
@@ -186,21 +203,25 @@ def report(results, networks: dict[str, dict], args) -> None:
             f"{name}: {network['latency']:g} ms latency, {network['downloadThroughput'] * 8 / 1e3:g} kbit/s down, "
             f"{network['uploadThroughput'] * 8 / 1e3:g} kbit/s up"
         )
-    print(f"390×844 touch phone, {args.runs} runs each, dwell {args.dwell} ms; goal every tap ≤ {GOAL_MS} ms")
+    print(
+        f"390×844 touch phone, {args.runs} runs each, dwell {args.dwell} ms, pace {0 if args.tiny else args.pace} ms; "
+        f"goal every tap ≤ {GOAL_MS} ms; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
     print(
         f"{'network':<24} {'hand':<10} {'step':<20} {'median':>7} {'min':>6} {'max':>6} {'×goal':>6} "
-        f"{'server req':>10}  painted"
+        f"{'server req':>10} {'ahead':>5}  painted"
     )
     for (name, flow), hands in results.items():
         for i, step in enumerate(STEPS):
             ms = [hand[i][0] for hand in hands]
             med = statistics.median(ms)
             requests = statistics.median(hand[i][2] for hand in hands)
+            ahead = statistics.median(hand[i][3] for hand in hands)
             seen = sorted({"待同步 row" if hand[i][1] == PENDING_ROW else "server's row" for hand in hands})
             painted = ", ".join(seen) if i == 2 else ""
             print(
                 f"{name:<24} {flow:<10} {step:<20} {med:7.0f} {min(ms):6.0f} {max(ms):6.0f} {med / GOAL_MS:6.2f} "
-                f"{requests:10g}  {painted}"
+                f"{requests:10g} {ahead:5g}  {painted}"
             )
 
 

@@ -126,7 +126,7 @@ def queued_refusal(request: HttpRequest, game: Game, form_side) -> JsonResponse 
 def already_json(game: Game, hand: Hand) -> JsonResponse:
     """A queued hand sent again (its form token made ``hand``): named, not recorded twice."""
     number = game.number_of(hand.seq)
-    message = _("离线时记的第%(seq)s局已经同步过了，没有重复记录。") % {"seq": number}
+    message = _("这台手机存着的第%(seq)s局已经记上了，没有重复记录。") % {"seq": number}
     return JsonResponse({"ok": True, "already": True, "seq": hand.seq, "number": number, "message": message})
 
 
@@ -144,7 +144,7 @@ def queued_words(game: Game, hand: Hand, waited: bool = True) -> dict:
     if not hand.passed and not waited:
         return {"message": _("已记录第%(seq)s局。") % {"seq": number}, "moved": False}
     if not hand.passed:
-        return {"message": _("离线时记的一局已同步，是第%(seq)s局。") % {"seq": number}, "moved": False}
+        return {"message": _("存在这台手机上的一局已记上，是第%(seq)s局。") % {"seq": number}, "moved": False}
     done = []
     for other in hand.passed:
         if is_seating(other.entry):
@@ -155,7 +155,10 @@ def queued_words(game: Game, hand: Hand, waited: bool = True) -> dict:
     who = pick("、", ", ").join(done)
     if not waited:
         return {"message": _("刚才%(who)s；你记的排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
-    return {"message": _("在你离线时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number}, "moved": True}
+    return {
+        "message": _("这一局存在你手机上时，%(who)s；你记的已排在第%(seq)s局。") % {"who": who, "seq": number},
+        "moved": True,
+    }
 
 
 def refused_json(reason: str) -> JsonResponse:

@@ -185,5 +185,7 @@ def offline_words() -> str:
         "write_server": _("服务器没有回应，没有记上：你填的还在，请稍后再点一次。"),
         "write_network": _("没有网络，没有记上：你填的还在，联网后再点一次。"),
         "page_server": _("服务器没有回应，请稍后再试。"),
+        "screen_server": _("连不上服务器：确认后这一局先存在这台手机上。"),
+        "write_slow": _("服务器太慢，没等到回应：你填的还在。看一下记上没有，没有就再点一次。"),
     }
     return json.dumps(words, ensure_ascii=False)

@@ -8,6 +8,70 @@ window.addEventListener("load", function () {
   document.head.appendChild(script);
 });
 
+// This page into htmx's history cache, as htmx 2 keeps it before a boosted link's page takes its
+// place (its saveCurrentPageToHistory): the page left copied under its address, so the back
+// gesture shows it again. static/js/steps.js (a question shown from the bundle, a sheet fetched
+// ahead) and static/js/offline.js (the game page painted at 确认) swap pages themselves and call it.
+// The page is copied at once; writing it out (its HTML, the whole cache through JSON) waits until
+// the next page is painted, off the tap's path (tens of ms on a game page of 40 hands). The copies
+// written here are also kept in memory for this page's life (historyCopy).
+var historyMemo = {};
+window.saveHtmxHistory = function () {
+  var htmx = window.htmx, store = window.sessionStorage, CACHE = "htmx-history-cache", path = null;
+  if (!htmx || !store) return;
+  try { path = store.getItem("htmx-current-path-for-history"); } catch (error) { /* private mode */ }
+  var url = new URL(path || window.location.pathname + window.location.search, window.location.href);
+  path = url.pathname + url.search;
+  path = path === "/" ? path : path.replace(/\/+$/, "");
+  var off = document.querySelector('[hx-history="false" i],[data-hx-history="false" i]');
+  if (!off && htmx.config.historyCacheSize > 0) {
+    htmx.trigger(document.body, "htmx:beforeHistorySave", { path: path, historyElt: document.body });
+    var copy = document.body.cloneNode(true), title = document.title, scroll = window.scrollY;
+    var write = function () {
+      copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
+      copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
+      var item = { url: path, content: copy.innerHTML, title: title, scroll: scroll };
+      historyMemo[path] = item;
+      try {
+        var cache = (JSON.parse(store.getItem(CACHE)) || []).filter(function (old) { return old.url !== item.url; });
+        htmx.trigger(document.body, "htmx:historyItemCreated", { item: item, cache: cache });
+        cache.push(item);
+        while (cache.length > htmx.config.historyCacheSize) cache.shift();
+        while (cache.length) {
+          try { store.setItem(CACHE, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
+        }
+      } catch (error) { /* a cache htmx would not read either */ }
+    };
+    historyMemo[path] = { write: write };
+    window.requestAnimationFrame(function () { window.setTimeout(function () { if (historyMemo[path] && historyMemo[path].write === write) write(); }, 0); });
+  }
+  window.history.replaceState({ htmx: true }, document.title, window.location.href);
+};
+// The copy of ``url`` in htmx's history: the one written here (at once if still to be written),
+// else htmx's own from sessionStorage; null when there is none.
+window.htmxHistoryCopy = function (url) {
+  var want = url === "/" ? url : url.replace(/\/+$/, "");
+  var memo = historyMemo[want];
+  if (memo && memo.write) memo.write();
+  if (historyMemo[want] && historyMemo[want].content !== undefined) return historyMemo[want];
+  try {
+    return (JSON.parse(window.sessionStorage.getItem("htmx-history-cache")) || []).filter(function (item) {
+      return item.url === want || item.url === url;
+    })[0] || null;
+  } catch (error) {
+    return null;
+  }
+};
+// htmx's own copies (a boosted link's page left) are the newer ones.
+document.addEventListener("htmx:historyItemCreated", function (event) {
+  var item = event.detail && event.detail.item;
+  if (item && item.url && item.content !== undefined) historyMemo[item.url] = item;
+});
+// A back or forward gesture htmx serves from sessionStorage: a copy still to be written goes first.
+window.addEventListener("popstate", function () {
+  Object.keys(historyMemo).forEach(function (path) { if (historyMemo[path].write) historyMemo[path].write(); });
+}, true);
+
 // Polling pauses while the tab is hidden and catches up at once when it is shown again.
 document.addEventListener("htmx:beforeRequest", function (event) {
   if (document.hidden && event.detail.elt.hasAttribute("data-poll")) {

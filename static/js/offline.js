@@ -238,6 +238,8 @@
     var screen = element("div", "offline-confirm-screen");
     screen.appendChild(leaf.screen.content.cloneNode(true));
     screen.querySelector("[data-offline-facts]").textContent = leaf.facts;
+    var why = screen.querySelector("#offline-confirm-question");
+    if (why && !offline()) why.textContent = say("screen_server");  // the network is up: the server is not there
     screen.setAttribute("data-href", href);
     screen.setAttribute("data-next-seq", leaf.nextSeq || "");
     nodes.forEach(function (node) { node.setAttribute("data-shelved", ""); });  // in place: a poll still lands
@@ -282,12 +284,20 @@
       var item = historyCopy(gameUrl(token));
       if (item && window.htmx) {
         shelved = null;
-        saveHistory();  // the page left, as htmx keeps it: the back gesture shows it again
+        if (window.saveHtmxHistory) window.saveHtmxHistory();  // the page left, as htmx keeps it (app.js)
         window.htmx.swap(document.body, item.content, { swapStyle: "innerHTML", swapDelay: 0, settleDelay: 0 });
         document.title = item.title;
         window.history.pushState({ htmx: true }, "", gameUrl(token));
         try { window.sessionStorage.setItem("htmx-current-path-for-history", gameUrl(token)); } catch (error) { /* private mode */ }
         window.scrollTo(0, 0);
+        // The copy is the page as it was left (its tiles, bets, version and so its questions):
+        // the poll brings the table as it is now at once, the hand's own row after it lands.
+        var poller = document.getElementById("poller");
+        if (poller && !offline()) {  // once the page is painted (the paint first)
+          window.requestAnimationFrame(function () {
+            window.setTimeout(function () { if (document.body.contains(poller)) window.htmx.trigger(poller, "poll-now"); }, 0);
+          });
+        }
       } else if (form) {  // no copy of the game page: the preview says it is kept, and goes there once sent
         showKept(form);
         return true;
@@ -315,38 +325,7 @@
     else if (form) document.querySelectorAll("#flash .alert").forEach(function (old) { old.remove(); });
   }
 
-  // This page into htmx's history cache before the game page takes its place, as htmx does before a
-  // boosted navigation (static/js/steps.js keeps the questions' pages the same way).
-  function saveHistory() {
-    var htmx = window.htmx, key = "htmx-history-cache";
-    if (!htmx || !(htmx.config.historyCacheSize > 0) || document.querySelector('[hx-history="false" i]')) return;
-    var url = new URL(window.location.href), path = url.pathname + url.search;
-    path = path === "/" ? path : path.replace(/\/+$/, "");
-    var copy = document.body.cloneNode(true);
-    copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
-    copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
-    var item = { url: path, content: copy.innerHTML, title: document.title, scroll: window.scrollY };
-    try {
-      var cache = (JSON.parse(window.sessionStorage.getItem(key)) || []).filter(function (old) { return old.url !== path; });
-      cache.push(item);
-      while (cache.length > htmx.config.historyCacheSize) cache.shift();
-      while (cache.length) {
-        try { window.sessionStorage.setItem(key, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
-      }
-    } catch (error) { /* a cache htmx would not read either */ }
-    window.history.replaceState({ htmx: true }, document.title, window.location.href);
-  }
-
-  function historyCopy(url) {
-    var want = url.replace(/\/+$/, "");
-    try {
-      return (JSON.parse(window.sessionStorage.getItem("htmx-history-cache")) || []).filter(function (item) {
-        return item.url === want || item.url === url;
-      })[0] || null;
-    } catch (error) {
-      return null;
-    }
-  }
+  function historyCopy(url) { return window.htmxHistoryCopy ? window.htmxHistoryCopy(url) : null; }
 
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("[data-offline-keep], [data-offline-cancel]");
@@ -371,6 +350,27 @@
       write ? "danger" : "warning");
   }
   document.addEventListener("htmx:sendError", function (event) { failedRequest(event, false); });
+  // A table write htmx sends (下注, 核对, 修改, 作废 …) or a step of the record flow waits at most
+  // PAGE_TIMEOUT for its answer, then says so (never a tap that hangs with nothing said): a write,
+  // that the server did not answer in time and what was typed is still there; a link past the
+  // questions offers to keep the hand, as with no network. Polls keep htmx's own (none: each is
+  // dropped while one is on its way).
+  var PAGE_TIMEOUT = 10000;
+  document.addEventListener("htmx:configRequest", function (event) {
+    var config = event.detail || {}, elt = config.elt || event.target;
+    if (config.timeout || config.headers && config.headers["HX-Preloaded"] === "true") return;
+    if (elt && elt.hasAttribute && (elt.hasAttribute("data-poll") || elt.hasAttribute("data-preview"))) return;
+    var path = pathOf(config.path || window.location.href);
+    if (tokenOf(path) && ((config.verb || "").toLowerCase() === "post" || isRecord(path))) config.timeout = PAGE_TIMEOUT;
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    var detail = event.detail || {}, config = detail.requestConfig || {}, elt = detail.elt;
+    if (!config.timeout) return;  // not one timed here
+    var path = pathOf(config.path || detail.pathInfo && detail.pathInfo.requestPath || window.location.href);
+    if (elt && elt.matches && elt.matches("a[href]") && isRecord(path) && offerLeaf(elt)) return;
+    var write = (config.verb || "").toLowerCase() === "post";
+    toast(write ? say("write_slow") : say("page_server"), write ? "danger" : "warning");
+  });
   document.addEventListener("htmx:responseError", function (event) { failedRequest(event, true); });
 
   // A service worker answers a page it does not hold with its offline page (templates/pwa/sw.js):

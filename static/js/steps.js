@@ -4,7 +4,9 @@
 // boosted link's answer, and its address goes into the history as htmx puts it there (its own
 // copy of the page left), so the back gesture and a refresh work as before. Any other link (a
 // sheet, a preview, a step of another game version, or any tap before the bundle is here) goes
-// to the server as before. Every link stays a plain link: without this script nothing changes.
+// to the server as before, except that a question screen fetches its sheets ahead (fetchAhead)
+// and a tap on one shows the answer already here. Every link stays a plain link: without this
+// script nothing changes.
 // localStorage "instant-steps" = "off" turns it off (bench/taps.py measures both). app.js loads
 // this script once the page has loaded.
 (function () {
@@ -27,6 +29,7 @@
     if (!marker) return;
     var src = marker.getAttribute("data-steps");
     var version = Number(marker.getAttribute("data-version"));
+    heard(version);
     if (bundle && bundle.src === src && bundle.version >= version) return;
     if (bundle && bundle.src === src) bundle = null;
     var key = src + "#" + version;
@@ -54,6 +57,7 @@
           got.leaves[leaf.getAttribute("data-leaf")] = leaf.getAttribute("data-facts") || "";
         });
         bundle = got;
+        heard(got.version);
         handOver(got); // a worker that took over while it was on its way
         document.documentElement.setAttribute("data-steps-ready", String(got.version));
       })
@@ -107,41 +111,12 @@
     return bundle.steps[link.getAttribute("href")] || null;
   }
 
-  // htmx's history, as it keeps it for a boosted link (htmx 2: saveCurrentPageToHistory and
-  // pushUrlIntoHistory): the page left is copied under its address, and the new address pushed.
+  // htmx's history, as it keeps it for a boosted link: app.js's saveHtmxHistory (offline.js uses it too).
   var PATH = "htmx-current-path-for-history";
-  var CACHE = "htmx-history-cache";
   function currentPath(path) {
     try { sessionStorage.setItem(PATH, path); } catch (error) { /* private mode */ }
   }
-  function normalised(path) {
-    var url = new URL(path, window.location.href);
-    path = url.pathname + url.search;
-    return path === "/" ? path : path.replace(/\/+$/, "");
-  }
-  function saveHistory() {
-    var path = null;
-    try { path = sessionStorage.getItem(PATH); } catch (error) { /* private mode */ }
-    path = path || window.location.pathname + window.location.search;
-    var off = document.querySelector('[hx-history="false" i],[data-hx-history="false" i]');
-    if (!off && htmx.config.historyCacheSize > 0) {
-      htmx.trigger(document.body, "htmx:beforeHistorySave", { path: path, historyElt: document.body });
-      var copy = document.body.cloneNode(true);
-      copy.querySelectorAll("." + htmx.config.requestClass).forEach(function (el) { el.classList.remove(htmx.config.requestClass); });
-      copy.querySelectorAll("[data-disabled-by-htmx]").forEach(function (el) { el.removeAttribute("disabled"); });
-      var item = { url: normalised(path), content: copy.innerHTML, title: document.title, scroll: window.scrollY };
-      try {
-        var cache = (JSON.parse(sessionStorage.getItem(CACHE)) || []).filter(function (old) { return old.url !== item.url; });
-        htmx.trigger(document.body, "htmx:historyItemCreated", { item: item, cache: cache });
-        cache.push(item);
-        while (cache.length > htmx.config.historyCacheSize) cache.shift();
-        while (cache.length) {
-          try { sessionStorage.setItem(CACHE, JSON.stringify(cache)); break; } catch (error) { cache.shift(); }
-        }
-      } catch (error) { /* a cache htmx would not read either */ }
-    }
-    window.history.replaceState({ htmx: true }, document.title, window.location.href);
-  }
+  function saveHistory() { window.saveHtmxHistory(); }
 
   // The step swapped in as htmx swaps a boosted page's body: its title, then settled at once
   // (app.js moves focus to the question), at the top of the page.
@@ -168,6 +143,7 @@
     show(step);
     window.history.pushState({ htmx: true }, "", href);
     currentPath(href);
+    fetchAheadSoon();
   }, true);
 
   // One request for a link past the questions (a sheet with its preview, which only the server
@@ -183,16 +159,105 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var config = event.detail.requestConfig;
     if (!config || !config.headers || config.headers["HX-Preloaded"] !== "true" || !event.detail.xhr) return;
+    if (fresh(preloads[config.path])) return; // fetched ahead already: that answer stands
     preloads[config.path] = { xhr: event.detail.xhr, at: Date.now() };
   });
-  document.addEventListener("htmx:beforeHistorySave", function () { preloads = {}; });
+  document.addEventListener("htmx:beforeHistorySave", function () { preloads = {}; waiting = []; });
+
+  // Fetched ahead (issue 42): a question screen, once painted, asks for the pages its links past
+  // the questions lead to (the sheets of 自摸, 财神头, 杠开 …, each discarder's), so the tap about
+  // half a second later, when the person has read the choices, shows an answer already here.
+  // Bounded: AHEAD links a screen, in the page's order, FETCHING at a time; same-origin record
+  // links of the game version the phone knows; not offline, not with Save-Data. Each answer is
+  // the server's page as a tap would get it (its own form token: only the one shown is confirmed,
+  // and the outbox and the form token keep that exactly once). An answer older than AHEAD_MS, of
+  // an older game version than a poll or the bundle brought since, or of a page left, is dropped.
+  var AHEAD = 8, AHEAD_MS = 20000, FETCHING = 5; // 义乌's win types: 自摸, the 3 discarders, 财神头 first
+  var newest = 0; // the newest game version this page has heard of
+  var waiting = []; // hrefs to fetch ahead, in order
+  var inFlight = 0;
+  function versionIn(href) {
+    var match = /[?&]v=(\d+)(&|$)/.exec(href);
+    return match ? Number(match[1]) : null;
+  }
+  function fresh(entry) {
+    return !!entry && Date.now() - entry.at <= (entry.ahead ? AHEAD_MS : PRELOAD_MS) &&
+      !(entry.version !== null && entry.version !== undefined && entry.version < newest) && !entry.failed;
+  }
+  function heard(version) {
+    if (!(version > newest)) return;
+    newest = version;
+    Object.keys(preloads).forEach(function (href) { if (!fresh(preloads[href])) delete preloads[href]; });
+    waiting = waiting.filter(function (href) { return !(versionIn(href) < newest); });
+  }
+  // A question of the record flow: its address, and neither a sheet (its form) nor the game page
+  // (its hand list: the game page painted at 确认 still has the sheet's address).
+  function questionScreen() {
+    return /^\/g\/[^/]+\/record$/.test(window.location.pathname) && !document.getElementById("hand-form") &&
+      !document.getElementById("hands");
+  }
+  function aheadable(link) {
+    if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']") || stepOf(link)) return false;
+    if (link.origin !== window.location.origin || !/^\/g\/[^/]+\/record$/.test(link.pathname)) return false;
+    var version = versionIn(link.getAttribute("href"));
+    return version !== null && version >= newest;
+  }
+  function fetchAhead() {
+    var saveData = navigator.connection && navigator.connection.saveData;
+    if (navigator.onLine === false || saveData || !questionScreen()) return;
+    var main = document.getElementById("main") || document.body;
+    var count = 0;
+    Array.prototype.forEach.call(main.querySelectorAll("a[href]"), function (link) {
+      if (count >= AHEAD || !aheadable(link)) return;
+      count++;
+      var href = link.getAttribute("href");
+      if (fresh(preloads[href]) || waiting.indexOf(href) >= 0) return;
+      waiting.push(href);
+    });
+    pump();
+  }
+  function pump() {
+    while (inFlight < FETCHING && waiting.length) {
+      var href = waiting.shift();
+      if (fresh(preloads[href])) continue;
+      inFlight++;
+      ahead(href);
+    }
+  }
+  function ahead(href) {
+    var xhr = new XMLHttpRequest();
+    var entry = { xhr: xhr, at: Date.now(), version: versionIn(href), ahead: true };
+    xhr.open("GET", href);
+    // As htmx asks for a boosted link: the server answers the same page, one its cache may keep.
+    xhr.setRequestHeader("HX-Request", "true");
+    xhr.setRequestHeader("HX-Boosted", "true");
+    xhr.setRequestHeader("HX-Preloaded", "ahead"); // a page not yet shown, as the preload extension says ("true"), fetched ahead
+    xhr.setRequestHeader("HX-Current-URL", window.location.href);
+    // The server's answer now, not a copy the phone's cache kept of the same address (a copy
+    // would carry the form token of a hand already confirmed from it).
+    xhr.setRequestHeader("Cache-Control", "no-cache");
+    xhr.timeout = 8000;
+    xhr.addEventListener("loadend", function () {
+      inFlight--;
+      if (!plainPage(xhr, href)) entry.failed = true; // a tap then asks (or is told) as before
+      pump();
+    });
+    preloads[href] = entry;
+    xhr.send();
+  }
+  // After the screen is painted: the requests are not sent on the tap's path.
+  function fetchAheadSoon() {
+    window.requestAnimationFrame(function () { window.setTimeout(fetchAhead, 0); });
+  }
+  document.addEventListener("htmx:afterSettle", fetchAheadSoon);
+  window.addEventListener("popstate", function () { waiting = []; });
   document.addEventListener("submit", function () { taps++; }, true);
 
   function holdForPreload(link, event) {
     if (!link || link.target || link.hasAttribute("download") || link.closest("[hx-boost='false']")) return;
     var href = link.getAttribute("href");
     var preload = Object.prototype.hasOwnProperty.call(preloads, href) ? preloads[href] : null;
-    if (!preload || Date.now() - preload.at > PRELOAD_MS) return;
+    if (!fresh(preload)) return;
     event.preventDefault();
     event.stopPropagation(); // before htmx's own listener on the link: no second request
     var tap = taps, xhr = preload.xhr, done = false;
@@ -206,6 +271,8 @@
         show({ innerHTML: xhr.responseText });
         window.history.pushState({ htmx: true }, "", href);
         currentPath(href);
+      } else if (preload.ahead && offerKept(xhr, link)) {
+        // fetched ahead and the server was not there: the hand is offered to keep, no second try
       } else if (document.body.contains(link)) {
         passing = link;
         try { link.click(); } finally { passing = null; }
@@ -219,15 +286,23 @@
       setTimeout(answered, Math.max(0, PRELOAD_MS - (Date.now() - preload.at)));
     }
   }
+  // A fetch ahead that failed for want of the server (no answer, a 5xx, a proxy's page) while the
+  // tap waited on it: static/js/offline.js offers to keep the hand, as it does when htmx fails.
+  function offerKept(xhr, link) {
+    var away = xhr.status === 0 || xhr.status >= 500 || xhr.getResponseHeader("X-Offline-Page") === "1";
+    return away && !!window.outboxOffer && window.outboxOffer(link);
+  }
   function plainPage(xhr, href) {
     return xhr.readyState === 4 && xhr.status === 200 && xhr.responseURL === new URL(href, window.location.href).href &&
       !/^hx-/im.test(xhr.getAllResponseHeaders());
   }
 
-  // No preload (the extension fetches a link on touchstart) of a step already here.
+  // No preload (the extension fetches a link on touchstart) of a step already here, nor of a
+  // page fetched ahead (its answer is here or on its way).
   ["touchstart", "mousedown"].forEach(function (type) {
     window.addEventListener(type, function (event) {
-      if (stepOf(event.target.closest && event.target.closest("a[href]"))) event.stopPropagation();
+      var link = event.target.closest && event.target.closest("a[href]");
+      if (stepOf(link) || (link && fresh(preloads[link.getAttribute("href")]))) event.stopPropagation();
     }, { capture: true, passive: true });
   });
 

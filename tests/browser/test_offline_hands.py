@@ -56,7 +56,9 @@ def test_a_hand_entered_offline_reaches_the_other_phone_once_after_the_hand_reco
     mine.evaluate("window.stillTheSamePage = 42")
     contexts[0].set_offline(False)
     expect(mine.locator("#hands details.hand-row")).to_have_count(2)  # both recorded hands, polled
-    expect(mine.locator("#flash")).to_have_text("在你离线时，小李记了第1局；你记的已排在第2局。")  # still said
+    expect(mine.locator("#flash")).to_have_text(
+        "这一局存在你手机上时，小李记了第1局；你记的已排在第2局。"
+    )  # still said
     expect(mine.locator("#offline-banner")).to_have_count(0)
     assert mine.evaluate("window.stillTheSamePage") == 42  # the game page came by htmx, no reload
     shot(mine, "offline-synced-after-another-phones-hand")
@@ -89,7 +91,7 @@ def test_a_confirm_whose_answer_was_lost_is_sent_again_and_recorded_once(live_se
     assert Hand.objects.filter(game=game).count() == 1
     phone.evaluate("window.dispatchEvent(new Event('online'))")  # not waiting for the retry
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)
-    expect(phone.locator("#flash")).to_have_text("离线时记的第1局已经同步过了，没有重复记录。")
+    expect(phone.locator("#flash")).to_have_text("这台手机存着的第1局已经记上了，没有重复记录。")
     assert Hand.objects.filter(game=game).count() == 1
     assert phone.evaluate("localStorage.length") == 0
     phone.route("**/record?*", lambda route: route.abort("internetdisconnected"))  # onLine says yes

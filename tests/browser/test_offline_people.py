@@ -65,7 +65,7 @@ def test_the_same_hand_kept_on_three_phones_is_recorded_once_and_each_answer_app
         keep_offline(page, "阿华")  # the Wi-Fi drops: each phone keeps 阿华 自摸
 
     back_online(xiaoli)
-    expect(xiaoli.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")
+    expect(xiaoli.locator("#flash")).to_have_text("存在这台手机上的一局已记上，是第1局。")
     assert len(hands(game)) == 1
     back_online(laowang)
     back_online(daliu)
@@ -84,7 +84,7 @@ def test_the_same_hand_kept_on_three_phones_is_recorded_once_and_each_answer_app
     assert audited(laowang) == []  # the card asking, in Chinese (in English: the test at the end)
 
     card(laowang).get_by_role("button", name="不是，再记一局").click()  # 老王 answers first
-    expect(laowang.locator("#flash")).to_have_text("在你离线时，小李记了第1局；你记的已排在第2局。")
+    expect(laowang.locator("#flash")).to_have_text("这一局存在你手机上时，小李记了第1局；你记的已排在第2局。")
     expect(laowang.locator("#held-hands")).to_have_count(0)
     expect(laowang.locator("#offline-banner")).to_have_count(0)
     expect(laowang.locator("#hands details.hand-row")).to_have_count(2)
@@ -128,7 +128,7 @@ def test_a_dealer_win_kept_offline_that_another_hand_made_a_non_dealer_win_is_sh
     assert audited(laowang) == []  # the card of a changed hand, in Chinese (in English: the test at the end)
 
     held.get_by_role("button", name="确认，记为第2局").click()
-    expect(laowang.locator("#flash")).to_have_text("在你离线时，小李记了第1局；你记的已排在第2局。")
+    expect(laowang.locator("#flash")).to_have_text("这一局存在你手机上时，小李记了第1局；你记的已排在第2局。")
     expect(laowang.locator("#held-hands")).to_have_count(0)
     expect(laowang.locator("#hands details.hand-row")).to_have_count(2)
     assert hands(game)[1].result["net"] == [34, -14, -10, -10]  # as the card said
@@ -172,7 +172,7 @@ def test_a_kept_hand_that_scores_the_same_goes_in_by_itself_after_the_hand_recor
     xiaoli.post(game_url(game) + "me/1")
     record(xiaoli, game, {"outcome": "draw"})  # a 流局: 老王 still deals, his 自摸 still +42
     back_online(laowang)
-    expect(laowang.locator("#flash")).to_have_text("在你离线时，小李记了第1局；你记的已排在第2局。")
+    expect(laowang.locator("#flash")).to_have_text("这一局存在你手机上时，小李记了第1局；你记的已排在第2局。")
     expect(laowang.locator("#hands details.hand-row")).to_have_count(2)
     expect(laowang.locator("#held-hands")).to_have_count(0)
     assert hands(game)[1].result["net"] == [42, -14, -14, -14]
@@ -192,7 +192,7 @@ def test_a_hand_kept_from_the_questions_is_held_when_the_deal_passed(browser, li
     laowang.get_by_role("link", name=re.compile("^自摸")).click()
     screen = laowang.locator(".offline-confirm-screen")
     expect(screen.locator("[data-offline-facts]")).to_have_text("老王 自摸 ×2")
-    screen.get_by_role("button", name="记下，联网后发送").click()
+    screen.get_by_role("button", name="确认记录").click()
     expect(laowang.locator("#hands .pending-row")).to_have_count(1)
     record(Client(), game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
     back_online(laowang)

@@ -37,7 +37,7 @@ def keep_from_the_screen(page, facts: str) -> None:
     expect(screen.locator("[data-offline-facts]")).to_have_text(facts)
     expect(screen).to_contain_text("联网后计算")
     expect(screen.locator(".question")).to_be_focused()
-    screen.get_by_role("button", name="记下，联网后发送").click()
+    screen.get_by_role("button", name="确认记录").click()
     row = page.locator("#hands .pending-row")
     expect(row.locator(".title")).to_have_text(facts)
     expect(row.locator(".later")).to_have_text("联网后计算")
@@ -71,7 +71,7 @@ def test_offline_reload_then_winner_zimo_keeps_the_hand_and_it_is_recorded_once(
 
     context.set_offline(False)
     expect(page.locator("#hands details.hand-row")).to_have_count(1)  # the poll the sync asked for landed
-    expect(page.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")  # and left what was said
+    expect(page.locator("#flash")).to_have_text("存在这台手机上的一局已记上，是第1局。")  # and left what was said
     expect(page.locator("#hands .pending-row")).to_have_count(0)
     other = browser.new_context(viewport=PHONE, locale="zh-CN").new_page()
     other.goto(url)
@@ -103,7 +103,7 @@ def test_offline_winner_pinghu_discarder_keeps_the_hand_and_cancel_goes_back(liv
 
     phone.context.set_offline(False)
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # the poll the sync asked for landed
-    expect(phone.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")  # and left what was said
+    expect(phone.locator("#flash")).to_have_text("存在这台手机上的一局已记上，是第1局。")  # and left what was said
     hand = Hand.objects.get(game=game)
     assert (hand.entry["winner"], hand.entry["discarder"], hand.entry["win_type"]) == (1, 2, "pinghu")
 

@@ -4,11 +4,13 @@ asking again (static/js/steps.js). The sheet is the server's, with its amounts, 
 history; the back gesture returns to the win types."""
 
 import re
+import time
 from html import unescape
 
 import pytest
 from playwright.sync_api import expect
 
+from scoring.models import Hand
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm, form_ready
 from tests.factories import seeded_game
@@ -59,3 +61,42 @@ def test_zimo_asks_for_its_sheet_once_and_shows_the_servers_amounts(live_server,
     form_ready(phone)
     confirm(phone)
     expect(phone.locator("#hands")).to_contain_text("老王 自摸")
+
+
+def test_the_sheet_fetched_ahead_paints_at_the_tap_with_no_request(live_server, browser):
+    """The win types painted, their sheets are asked for at once (static/js/steps.js fetchAhead):
+    the tap on 自摸 a reader's 0.7 s later shows the server's sheet with no request after the finger."""
+    game = seeded_game(2)
+    phone = touch_phone(browser)
+
+    def slow(route):  # a record page 300 ms away, whoever asks
+        if route.request.method == "GET":
+            time.sleep(0.3)
+        route.continue_()
+
+    phone.route(re.compile(r"/record\?"), slow)
+    phone.goto(live_server.url + game_url(game))
+    phone.wait_for_function(READY, arg=str(game.version))
+    asked = []
+    phone.on("request", lambda request: asked.append(request.url))
+
+    phone.tap("section.record a[href*='winner=0&']")
+    expect(phone.locator(".question")).to_contain_text("老王 胡了 — 怎么胡？")
+    phone.wait_for_timeout(700)  # the person reads the choices
+    ahead = [url for url in asked if "/record?" in url]
+    assert len(ahead) <= 8, ahead  # bounded: a screen's links past the questions, at most 8
+    tapped = len(asked)
+    phone.evaluate("() => { window.__t = performance.now(); }")
+    phone.tap("a[href*='win_type=zimo']")
+    form_ready(phone)
+    ms = phone.evaluate("() => performance.now() - window.__t")
+    expect(phone.locator("#preview-panel .preview")).to_contain_text("老王 自摸")
+    expect(phone.locator("#preview-panel .preview-net")).to_have_count(4)
+    phone.wait_for_timeout(400)
+    after = [url for url in asked[tapped:] if "/static/" not in url]
+    assert after == [], f"the tap asked the server again: {after}"
+    assert ms < 300, f"the sheet took {ms:.0f} ms after the tap"  # no 300 ms round trip on its way
+    assert re.search(r"record\?v=\d+&winner=0&outcome=win&win_type=zimo$", phone.url)
+    confirm(phone)
+    expect(phone.locator("#hands")).to_contain_text("老王 自摸")
+    assert Hand.objects.filter(game=game).count() == 3

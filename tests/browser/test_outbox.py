@@ -266,7 +266,51 @@ def test_a_502_under_a_link_past_the_questions_offers_to_keep_the_hand_and_it_go
     phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the proxy's page
     screen = phone.locator(".offline-confirm-screen")
     expect(screen.locator("[data-offline-facts]")).to_have_text("阿华 自摸 ×2")
-    screen.get_by_role("button", name="记下，联网后发送").click()
+    expect(screen.locator("h1")).to_have_text("记下这一局")  # the hand's 确认, not a question
+    expect(screen.locator(".question")).to_have_text(
+        "连不上服务器：确认后这一局先存在这台手机上。"
+    )  # the network is up
+    screen.get_by_role("button", name="确认记录").click()
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # sent at once: the POST gets through
     expect(phone.locator(WAITING)).to_have_count(0)
     assert winners(game) == [2]
+
+
+def test_a_sheet_fetched_ahead_before_the_server_stops_shows_its_amounts_and_its_hand_is_kept(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    phone.wait_for_function(
+        "() => document.documentElement.dataset.stepsReady === document.querySelector('[data-steps]').dataset.version"
+    )
+    with phone.expect_response(re.compile(r"/record\?.*win_type=zimo")):  # fetched ahead as the win types show
+        phone.locator("section.record").get_by_role("link", name="小李", exact=True).click()
+    phone.wait_for_timeout(200)
+    phone.route(re.compile(r"/g/"), lambda route: route.abort("connectionrefused"))  # the server stops
+    phone.get_by_role("link", name=re.compile("^自摸")).click()
+    expect(phone.locator("#preview-panel .preview-net")).to_have_count(4)  # the sheet, with its amounts
+    expect(phone.locator(".offline-confirm-screen")).to_have_count(0)
+    phone.locator("#preview-panel").get_by_role("button", name=re.compile("^确认")).click()
+    row = phone.locator(WAITING)
+    expect(row).to_contain_text("小李 自摸 ×2")
+    expect(row.locator(".nets .net")).to_have_count(4)  # the amounts the sheet showed
+    expect(row.locator(".later")).to_have_text("连不上服务器，自动重发中")
+    assert winners(game) == []
+    phone.unroute(re.compile(r"/g/"))
+    expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # back: sent by itself
+    expect(phone.locator(WAITING)).to_have_count(0)
+    assert winners(game) == [1]
+
+
+def test_a_bet_the_server_never_answers_says_so_after_10_s_and_keeps_the_page(live_server, phone):
+    game = new_game()
+    open_game(phone, live_server, game)
+    held = []
+    phone.route("**/bet", lambda route: held.append(route))  # the server takes it and never answers
+    phone.get_by_role("button", name="阿华 买子").click()
+    expect(phone.locator("#flash")).to_have_text(
+        "服务器太慢，没等到回应：你填的还在。看一下记上没有，没有就再点一次。", timeout=15_000
+    )
+    expect(phone.locator("section.record")).to_be_visible()  # the game page as it was
+    expect(phone.get_by_role("button", name="阿华 买子")).to_be_enabled()
+    assert held
+    assert Game.objects.get(pk=game.pk).pending == {}

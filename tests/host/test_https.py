@@ -196,7 +196,7 @@ def test_the_app_behind_caddy_s_https_installs_works_offline_and_counts_the_real
         assert Hand.objects.filter(game=game).count() == 0
         context.set_offline(False)
         expect(page.locator("#hands details.hand-row")).to_have_count(1)
-        expect(page.locator("#flash")).to_have_text("离线时记的一局已同步，是第1局。")
+        expect(page.locator("#flash")).to_have_text("存在这台手机上的一局已记上，是第1局。")
         expect(page.locator("#hands .pending-row")).to_have_count(0)
         page.wait_for_timeout(3500)  # a poll's interval more: nothing is sent again
         assert list(Hand.objects.filter(game=game).values_list("seq", "entry")) == [

@@ -101,7 +101,7 @@ def test_a_kept_hand_that_scores_the_same_goes_in_by_itself(game):
     record(phone(game, 1), game, DRAW)  # a 流局: 老王 still deals, the same +42
     answer = send(laowang, game, kept)
     assert answer.status_code == 200
-    assert answer.json()["message"] == "在你离线时，小李记了第1局；你记的已排在第2局。"
+    assert answer.json()["message"] == "这一局存在你手机上时，小李记了第1局；你记的已排在第2局。"
     assert Hand.objects.get(game=game, seq=2).result["net"] == [42, -14, -14, -14]
 
 
@@ -109,7 +109,7 @@ def test_a_kept_hand_whose_table_did_not_move_goes_in_by_itself(game):
     laowang = phone(game, 0)
     answer = send(laowang, game, kept_preview(laowang, game, ZIMO))
     assert answer.status_code == 200
-    assert answer.json()["message"] == "离线时记的一局已同步，是第1局。"
+    assert answer.json()["message"] == "存在这台手机上的一局已记上，是第1局。"
 
 
 def test_the_amounts_changing_again_before_the_confirm_are_shown_again_and_nothing_recorded(game):

@@ -39,7 +39,7 @@ def test_a_queued_hand_goes_after_the_hands_recorded_meanwhile_and_says_who_reco
         "seq": 3,
         "number": 3,
         "moved": True,
-        "message": "在你离线时，小李记了第1局、小李记了第2局；你记的已排在第3局。",
+        "message": "这一局存在你手机上时，小李记了第1局、小李记了第2局；你记的已排在第3局。",
     }
     hand = Hand.objects.get(game=game, seq=3)
     assert (hand.entry, hand.entered_by, hand.form_token) == (ZIMO, "老王", "kept-1")
@@ -49,14 +49,14 @@ def test_the_message_speaks_english_and_names_no_one_for_an_unsigned_phone(clien
     record(Client(), game, DRAW)  # a phone that never said 我是
     client.cookies["django_language"] = "en"
     answer = send_queued(client, game, ZIMO, next_seq=1, form_token="kept-en").json()
-    assert answer["message"] == "While you were offline, another phone recorded hand 1; yours is hand 2."
+    assert answer["message"] == "While yours waited on this phone, another phone recorded hand 1; yours is hand 2."
 
 
 def test_a_queued_hand_nobody_overtook_is_simply_recorded(client, game):
     answer = send_queued(client, game, ZIMO, next_seq=1, form_token="kept-2").json()
     assert answer["ok"]
     assert not answer["moved"]
-    assert answer["message"] == "离线时记的一局已同步，是第1局。"
+    assert answer["message"] == "存在这台手机上的一局已记上，是第1局。"
     assert Hand.objects.filter(game=game).count() == 1
 
 
@@ -71,7 +71,7 @@ def test_a_resend_after_a_lost_answer_records_nothing_new_and_names_the_hand(cli
         "already": True,
         "seq": 1,
         "number": 1,
-        "message": "离线时记的第1局已经同步过了，没有重复记录。",
+        "message": "这台手机存着的第1局已经记上了，没有重复记录。",
     }
     assert Hand.objects.filter(game=game).count() == 2
     assert Game.objects.get(pk=game.pk).version == version  # nothing changed, no phone refreshes
