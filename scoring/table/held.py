@@ -25,7 +25,7 @@ def held_json(
     card = render_to_string(
         "table/_held_hand.html", held_context(game, token, request.POST, entry, at, held, form_side), request
     )
-    reason = _("可能和别的手机记的是同一局，等你回答") if held.kind == "same" else _("金额和离线时不一样，等你确认")
+    reason = _("可能和别的手机记的是同一局，等你回答") if held.kind == "same" else _("金额和记下时不一样，等你确认")
     body = {"ok": False, "held": held.kind, "card": card, "reason": reason, "badge": _("等你确认")}
     body.update(sending=_("正在发送你的回答…"), later=_("你的回答已存在这台手机上，联网后发送。"))
     body["agreed"] = kept.agreed_stamp(game, request.POST.get("form_token", ""), held, dismissed)
@@ -64,7 +64,7 @@ def held_context(game: Game, token: str, post, entry: dict, at: kept.Kept, held:
 
 
 def held_summary(entry: dict, at: kept.Kept, names_now: list[str], before: dict, after: dict, held) -> dict:
-    """「离线时按老王坐庄：+42；排在第11局后：+34」 for the winner if their amount changes, else whoever's changes most."""
+    """「记下时按老王坐庄：+42；排在第11局后：+34」 for the winner if their amount changes, else whoever's changes most."""
     winner = entry.get("winner")
     who = key(at.names[winner]) if isinstance(winner, int) and 0 <= winner < len(at.names) else None
     if who is None or before.get(who) == after.get(who):

@@ -51,6 +51,18 @@
       return false;
     }
   }
+  // The seqs this tab's own hands became, per game (the last 200, for as long as the tab lives): sent
+  // with every kept hand as `mine`, so a hand whose preview was drawn before the phone's previous hand
+  // landed (confirmed once that hand had left the queue) is never asked about that hand.
+  var MINE = "yiwu-mine:";
+  function ownSeqs(token) {
+    try { return JSON.parse(window.sessionStorage.getItem(MINE + token)) || []; } catch (error) { return []; }
+  }
+  function addOwnSeq(token, seq) {
+    var seqs = ownSeqs(token).filter(function (s) { return s !== seq; }).concat([seq]).slice(-200);
+    try { window.sessionStorage.setItem(MINE + token, JSON.stringify(seqs)); } catch (error) { /* full: the queue's own list still goes */ }
+  }
+
   function newToken() {
     var bytes = new Uint8Array(16);
     window.crypto.getRandomValues(bytes);
@@ -417,7 +429,8 @@
     first.fields.forEach(function (p) { body.append(p[0], p[1]); });
     body.append("queued", "1");
     body.append("waited", first.waited ? "1" : "0");  // "0": sent at once, said as a hand just recorded
-    if (first.mine && first.mine.length) body.append("mine", first.mine.join(","));
+    var mine = (first.mine || []).concat(ownSeqs(token).filter(function (s) { return (first.mine || []).indexOf(s) < 0; }));
+    if (mine.length) body.append("mine", mine.slice(-200).join(","));
     if (first.answer) {
       body.append("answer", first.answer);
       body.append("agreed", first.held.agreed);
@@ -446,6 +459,7 @@
         // The hands behind it were entered after it: what they passed was said with this one, and
         // the hand it is now (or, dropped, the hand it was the same as) is this phone's own.
         var seq = typeof json.seq === "number" ? json.seq : null;
+        if (seq !== null) addOwnSeq(token, seq);
         save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }).map(function (i) {
           if (seq === null) return i;
           i.fields = i.fields.map(function (p) {

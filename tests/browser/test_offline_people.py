@@ -115,8 +115,8 @@ def test_a_dealer_win_kept_offline_that_another_hand_made_a_non_dealer_win_is_sh
 
     back_online(laowang)
     held = card(laowang)
-    expect(held.locator(".question")).to_have_text("离线时记的这一局，现在算出来不一样了")
-    expect(held.locator(".held-summary")).to_have_text("老王 离线时按老王坐庄：+42；排在第1局后：+34")
+    expect(held.locator(".question")).to_have_text("存在这台手机上的这一局，现在算出来不一样了")
+    expect(held.locator(".held-summary")).to_have_text("老王 记下时按老王坐庄：+42；排在第1局后：+34")
     rows = held.locator(".held-amounts tbody tr")
     expect(rows).to_have_count(4)
     expect(rows.nth(0)).to_have_text(re.compile(r"老王\s*\+42\s*→\s*\+34"))
@@ -196,7 +196,7 @@ def test_a_hand_kept_from_the_questions_is_held_when_the_deal_passed(browser, li
     expect(laowang.locator("#hands .pending-row")).to_have_count(1)
     record(Client(), game, {"outcome": "win", "winner": 1, "win_type": "zimo"})
     back_online(laowang)
-    expect(card(laowang).locator(".held-summary")).to_have_text("老王 离线时按老王坐庄：+42；排在第1局后：+34")
+    expect(card(laowang).locator(".held-summary")).to_have_text("老王 记下时按老王坐庄：+42；排在第1局后：+34")
     expect(laowang.locator("#hands details.hand-row")).to_have_count(1)  # the game page polled the hand meanwhile
     expect(laowang.locator("#flash .offline-said")).to_have_count(0)  # 「已存在这台手机上」 is old news
     shot(laowang, "offline-link-hand-before-after")

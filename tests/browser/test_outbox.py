@@ -188,6 +188,42 @@ def test_hands_kept_through_an_outage_and_one_tapped_after_land_in_tap_order_wit
     print("tap-to-paint ms:", times)
 
 
+def test_a_preview_drawn_before_the_phones_last_hand_landed_is_not_asked_about_that_hand(live_server, phone):
+    """The outage run's stray card (docs/performance.md): 小李's 自摸 waits (the server refuses the
+    connection) while 阿华's sheet is drawn at the table before it; 小李's lands, passing the deal,
+    and only then is 阿华's confirmed. The table the phone knew is the one with its own hand: no card."""
+    game = new_game()
+    open_game(phone, live_server, game)
+    failing, answers = [True], []
+
+    def server(route):
+        if not sent(route.request):
+            route.continue_()
+        elif failing[0]:
+            route.abort("connectionrefused")
+        else:
+            response = route.fetch()
+            answers.append(json.loads(response.text()))
+            route.fulfill(response=response)
+
+    phone.route("**/record", server)
+    preview(phone, "小李")
+    confirm(phone)
+    expect(phone.locator(f"{WAITING} .later")).to_have_text("连不上服务器，自动重发中")
+    preview(phone, "阿华")  # drawn with 老王 dealing: 小李's 自摸 is not in yet
+    failing[0] = False
+    for _ in range(100):
+        if answers:
+            break
+        phone.wait_for_timeout(100)
+    assert winners(game) == [1]  # 小李's landed: he deals now, and the phone's queue is empty
+    confirm(phone)
+    expect(phone.locator("#hands details.hand-row")).to_have_count(2)
+    assert winners(game) == [1, 2]
+    assert [a.get("held") for a in answers] == [None, None]  # no card about the phone's own hand
+    expect(phone.locator("#held-hands")).to_have_count(0)
+
+
 def test_a_double_tap_on_confirm_records_one_hand(live_server, phone):
     game = new_game()
     open_game(phone, live_server, game)

@@ -68,8 +68,8 @@ def test_a_kept_dealer_win_that_another_hand_made_a_non_dealer_win_is_held_with_
     assert Hand.objects.filter(game=game).count() == 1  # nothing recorded
     assert Game.objects.get(pk=game.pk).version == version  # nothing changed, no phone refreshes
     card = body["card"]
-    assert "离线时记的这一局，现在算出来不一样了" in text(card)
-    assert "老王 离线时按老王坐庄：+42；排在第1局后：+34" in text(card)
+    assert "存在这台手机上的这一局，现在算出来不一样了" in text(card)
+    assert "老王 记下时按老王坐庄：+42；排在第1局后：+34" in text(card)
     assert amounts(card) == [
         ("老王", "+42", "+34"),
         ("小李", "−14", "−14"),
@@ -122,7 +122,7 @@ def test_the_amounts_changing_again_before_the_confirm_are_shown_again_and_nothi
     assert again.status_code == 409
     assert again.json()["held"] == "changed"
     assert "排在第2局后" in text(again.json()["card"])
-    assert "离线时按老王坐庄：+42" in text(again.json()["card"])  # still what was played
+    assert "记下时按老王坐庄：+42" in text(again.json()["card"])  # still what was played
     assert Hand.objects.filter(game=game).count() == 2
     done = send(laowang, game, kept, answer="confirm", agreed=again.json()["agreed"])
     assert done.json()["seq"] == 3
@@ -139,14 +139,14 @@ def test_a_hand_kept_from_a_link_is_held_when_the_deal_passed_and_when_the_bets_
     held = send(client, game, {**link, "form_token": "link-bets", "kept": stamp})
     assert held.status_code == 409
     assert held.json()["held"] == "changed"
-    assert "离线时：" in text(held.json()["card"])  # the same dealer: other bets
+    assert "记下时：" in text(held.json()["card"])  # the same dealer: other bets
     assert not Hand.objects.filter(game=game).exists()
 
     other = Client()
     record(other, game, XIAOLI_ZIMO)
     held = send(client, game, {**link, "form_token": "link-deal", "kept": stamp})
     assert held.json()["held"] == "changed"
-    assert "离线时按老王坐庄" in text(held.json()["card"])
+    assert "记下时按老王坐庄" in text(held.json()["card"])
 
 
 def test_a_phones_later_kept_hand_is_compared_with_the_table_after_its_own(game):
@@ -286,7 +286,7 @@ def test_the_card_speaks_english(game):
     kept = kept_preview(laowang, game, ZIMO)
     record(phone(game, 1), game, XIAOLI_ZIMO)
     card = text(send(laowang, game, kept).json()["card"])
-    assert "Kept offline with 老王 dealing: +42; placed after hand 1: +34" in card
+    assert "When kept with 老王 dealing: +42; placed after hand 1: +34" in card
     assert "Confirm as hand 2" in card
 
 
