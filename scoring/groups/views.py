@@ -140,6 +140,7 @@ def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dic
         "period": period,
         "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
         "seasons": held,
+        "season": season,
         "board": found,
         "standings": [s for _place, s in found.ranked] + found.unranked,
         "counted": found.counted,
