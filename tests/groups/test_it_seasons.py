@@ -21,6 +21,7 @@ from scoring.models import Game, Group, Season
 from scoring.replay import all_nets
 from scoring.rulesets.yiwu.engine import Rules
 from tests.factories import finish, random_game
+from tests.core.test_it_english_pages import leaks
 from tests.groups.test_it_groups import english, group_url, played
 from tests.helpers import messages_of
 
@@ -297,3 +298,24 @@ def test_the_standings_download_as_csv_with_the_unranked_last(client, group):
     english(client)
     body = client.get(group_url(group, view=True) + f"standings.csv?period=season-{made.pk}").content.decode()
     assert body.removeprefix("\ufeff").startswith("Rank,Name,")
+
+
+def test_a_season_answers_in_english_with_no_chinese_left(client, group):
+    today = timezone.localdate()
+    table(group, NAMES, [ZIMO, ZIMO], local(today))
+    made = season(group, today, today, min_hands=2, name="Winter")
+    table(group, ["老王", "小李", "阿华", "Sam"], [ZIMO], local(today))  # Sam: one hand, unranked
+    Group.objects.filter(pk=group.pk).update(name="Friday", roster=[])
+    english(client)
+    response = post_season(client, group, end="2026-10-01")
+    assert "The last day cannot come before the first." in messages_of(response)
+    pages = [f"?period=season-{made.pk}", f"season/{made.pk}/picture", f"season/{made.pk}/picture.svg"]
+    for page in pages:
+        html = client.get(group_url(group) + page).content.decode()
+        names_out = html
+        for name in NAMES:
+            names_out = names_out.replace(name, "")
+        assert leaks(names_out) == [], page
+    html = client.get(group_url(group) + pages[0]).content.decode()
+    assert "Under 2 hands, not ranked" in html
+    assert "Per hand +¥" in html
