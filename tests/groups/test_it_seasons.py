@@ -20,8 +20,8 @@ from scoring.groups.seasons import Board
 from scoring.models import Game, Group, Season
 from scoring.replay import all_nets
 from scoring.rulesets.yiwu.engine import Rules
-from tests.factories import finish, random_game
 from tests.core.test_it_english_pages import leaks
+from tests.factories import finish, random_game
 from tests.groups.test_it_groups import english, group_url, played
 from tests.helpers import messages_of
 
