@@ -17,7 +17,7 @@ from scoring.settle.picture import FONT, MARGIN, NAME_ROOM, WIDTH
 from scoring.yuan import won_or_lost
 
 ROWS = 16  # the standings drawn; the rest are 「还有N人」
-ROW = 76
+ROW = 84
 
 
 @dataclass
@@ -41,7 +41,7 @@ def biggest_of(found: Board) -> Biggest | None:
         (e for e in best.nights if (n := e.night_of(best.name)) and from_json(n.tally["biggest"]) == best.biggest),
         key=lambda e: (e.game.created_at, e.game.pk),
     )
-    day = f"{timezone.localtime(evening.game.created_at):%m-%d}"
+    day = f"{timezone.localtime(evening.game.created_at):%m-%d %H:%M}"  # several tables a night: the game's time too
     return Biggest(best.name, best.biggest, day, hand_number(evening.game, best.name, best.biggest))
 
 

@@ -266,7 +266,7 @@ def test_the_seasons_picture_says_its_standings_biggest_hand_and_who_won_most(cl
     names, nets = all_nets(game)
     assert [net[names.index("小李")] for net in nets] == [-14, 18, 42]  # the engine's
     assert max(net[names.index("老王")] for net in nets) == 42
-    assert f"最大一局：小李 +42 分（{today:%m-%d} 那场第3局）" in svg
+    assert f"最大一局：小李 +42 分（{today:%m-%d} 20:00 那场第3局）" in svg
     assert "胡得最多：小李 2 次" in svg
     page = client.get(group_url(group) + f"season/{made.pk}/picture").content.decode()
     assert f'src="{group_url(group)}season/{made.pk}/picture.svg"' in page
