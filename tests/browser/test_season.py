@@ -20,7 +20,7 @@ OTHER = ["小陈", "老王", "小周", "小吴"]
 
 
 def test_a_season_is_made_by_taps_and_its_standings_and_picture_show(live_server, phone, shot):
-    group = Group.objects.create(name="周五老地方", roster=FRIDAY + ["小陈", "小周", "小吴"])
+    group = Group.objects.create(name="周五老地方", roster=[*FRIDAY, "小陈", "小周", "小吴"])
     today = timezone.localdate()
     table(group, FRIDAY, random_game(20, seed=11)["hands"], local(today, 0, 1))
     table(group, OTHER, random_game(12, seed=12)["hands"], local(today, 0, 2), rate=50)  # a second table
