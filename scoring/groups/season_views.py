@@ -2,16 +2,19 @@
 the group chat and the standings as CSV (view link too). docs/manual.md "赛季"."""
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
 
 from scoring import circle, services
 from scoring.access import spend_change
+from scoring.engine.errors import ScoringError
+from scoring.engine.hygiene import loads
 from scoring.forms import refusal
-from scoring.groups import evenings, seasons
+from scoring.groups import evenings, season_backup, seasons
 from scoring.groups.season_forms import SeasonForm
 from scoring.groups.season_picture import picture_svg
 from scoring.lang import say
@@ -104,3 +107,53 @@ def standings_csv(request: HttpRequest, token: str) -> HttpResponse:
     response = HttpResponse(seasons.board_csv(found), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="standings-{period}.csv"'
     return response
+
+
+JSON = {"ensure_ascii": False}
+MAX_SEASONS_BYTES = 256 * 1024  # 50 seasons with their standings of 40 people is under 200 KB
+
+
+@csrf_exempt  # a POST is the JSON door's: the edit link in the address is the key, and it takes no cookie
+def seasons_file(request: HttpRequest, token: str) -> HttpResponse:
+    """The JSON door: GET the group's seasons with their standings; POST (edit link) a seasons file back."""
+    if request.method == "POST":
+        return seasons_door(request, token)
+    group, can_edit = circle.load_group(request, token)
+    body = season_backup.seasons_json(group.name, list(group.seasons.all()), evenings.evenings(group, can_edit))
+    return JsonResponse(body, json_dumps_params=JSON)
+
+
+def restore_from(group: Group, raw: bytes) -> int:
+    """The seasons of ``raw`` made again in ``group``; ``SeasonsError`` or ``GroupConflict`` says why not."""
+    if len(raw) > MAX_SEASONS_BYTES:
+        raise season_backup.SeasonsError("赛季文件太大。", "The seasons file is too large.")
+    try:
+        data = loads(raw)
+    except ScoringError as error:
+        raise season_backup.SeasonsError(f"不是有效的 JSON：{error.zh}", f"Not valid JSON: {error.en}") from None
+    spend_change(group=group)
+    return services.restore_seasons(group, season_backup.read_seasons(data))
+
+
+def seasons_door(request: HttpRequest, token: str) -> JsonResponse:
+    """A seasons file POSTed as JSON: ``{"made": n}``, or 400 with ``error`` (Chinese) and ``error_en``."""
+    group = circle.writable_group(request, token)
+    try:
+        made = restore_from(group, request.read(MAX_SEASONS_BYTES + 1))
+    except (season_backup.SeasonsError, circle.GroupConflict) as refused:
+        return JsonResponse({"error": refused.zh, "error_en": refused.en}, status=400, json_dumps_params=JSON)
+    return JsonResponse({"made": made}, json_dumps_params=JSON)
+
+
+@require_POST
+def seasons_restore(request: HttpRequest, token: str) -> HttpResponse:
+    """恢复赛季 from the group page: a seasons file; those the group holds already (name and dates) are skipped."""
+    group = circle.writable_group(request, token)
+    upload = request.FILES.get("file")
+    try:
+        made = restore_from(group, upload.read(MAX_SEASONS_BYTES + 1) if upload else b"")
+    except (season_backup.SeasonsError, circle.GroupConflict) as refused:
+        messages.warning(request, say(refused))
+    else:
+        messages.success(request, _("已恢复 %(n)d 个赛季。") % {"n": made})
+    return to_season(token)

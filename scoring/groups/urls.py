@@ -28,5 +28,7 @@ urlpatterns = [
     path(
         "group/<str:token>/season/<int:season_id>/picture.svg", season.season_picture_file, name="season-picture-file"
     ),
+    path("group/<str:token>/seasons.json", season.seasons_file, name="seasons-file"),
+    path("group/<str:token>/seasons/restore", season.seasons_restore, name="seasons-restore"),
     path("group/<str:token>/standings.csv", season.standings_csv, name="standings-csv"),
 ]

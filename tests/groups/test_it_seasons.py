@@ -3,10 +3,12 @@ standings exact across evenings and simultaneous tables (each person's money and
 what the engine says of each game), ranked past a minimum of hands, 元 per hand rounded from the
 integers; its picture and CSV; a view link changes nothing."""
 
+import json
 from datetime import date, datetime, time, timedelta
 from fractions import Fraction
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone, translation
 from hypothesis import given
 from hypothesis import strategies as st
@@ -319,3 +321,76 @@ def test_a_season_answers_in_english_with_no_chinese_left(client, group):
     html = client.get(group_url(group) + pages[0]).content.decode()
     assert "Under 2 hands, not ranked" in html
     assert "Per hand +¥" in html
+
+
+# -- out and back in ------------------------------------------------------------------------------
+
+
+def test_seasons_go_out_as_json_with_their_standings_and_a_restore_makes_them_again(client, group):
+    today = timezone.localdate()
+    table(group, NAMES, [ZIMO, ZIMO], local(today))
+    season(group, today, today, min_hands=2, name="冬季赛")
+    season(group, date(2026, 1, 1), date(2026, 3, 31), min_hands=16, name="春季赛")
+    data = client.get(group_url(group, view=True) + "seasons.json").json()
+    assert (data["format"], data["kind"], data["group"]) == (1, "seasons", "周五老地方")
+    winter = next(s for s in data["seasons"] if s["name"] == "冬季赛")
+    assert (winter["start"], winter["min_hands"], winter["counted"]) == (f"{today:%Y-%m-%d}", 2, 1)
+    page = {s.name: s for _p, s in board_of(client, group, Season.objects.get(name="冬季赛")).ranked}
+    assert [(r["place"], r["name"], r["fen"], r["hands"]) for r in winter["standings"]] == [
+        (1, "老王", page["老王"].fen, 2),
+        (2, "大刘", page["大刘"].fen, 2),
+        (2, "小李", page["小李"].fen, 2),
+        (2, "阿华", page["阿华"].fen, 2),
+    ]
+    assert sum(r["fen"] for r in winter["standings"]) == 0
+    # into another group, by the page's file form; again, nothing is made twice
+    other = Group.objects.create(name="新圈", roster=[])
+    upload = SimpleUploadedFile("seasons.json", json.dumps(data).encode(), content_type="application/json")
+    response = client.post(group_url(other) + "seasons/restore", {"file": upload}, follow=True)
+    assert "已恢复 2 个赛季。" in messages_of(response)
+    made = sorted((s.name, s.start, s.end, s.min_hands) for s in other.seasons.all())
+    assert made == sorted((s.name, s.start, s.end, s.min_hands) for s in group.seasons.all())
+    response = client.post(group_url(other) + "seasons.json", json.dumps(data), content_type="application/json")
+    assert response.json() == {"made": 0}
+    assert other.seasons.count() == 2
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda d: d.update(kind="game"), "这不是本应用导出的赛季文件。"),
+        (lambda d: d["seasons"][1].update(end="2026-01-01", start="2026-02-01"), "第2个赛季：结束日期早于开始日期。"),
+        (lambda d: d["seasons"][0].update(name=""), "第1个赛季：名字应为 1-20 个字"),
+        (lambda d: d["seasons"][0].update(start="2026/01/01"), "开始日期应为 YYYY-MM-DD 的日期。"),
+        (lambda d: d["seasons"][0].update(min_hands=True), "min_hands 应为 0-10000 的整数。"),
+        (lambda d: d["seasons"][0].pop("min_hands"), "应有 name、start、end、min_hands。"),
+        (lambda d: d.update(seasons=[d["seasons"][0]] * 51), "seasons 应为最多 50 个赛季的列表。"),
+    ],
+)
+def test_a_wrong_seasons_file_is_refused_whole_with_a_message(client, group, change, said):
+    data = {"format": 1, "kind": "seasons", "seasons": []}
+    for n in (1, 2):
+        data["seasons"].append({"name": f"第{n}季", "start": "2026-01-01", "end": "2026-02-01", "min_hands": 16})
+    change(data)
+    response = client.post(group_url(group) + "seasons.json", json.dumps(data), content_type="application/json")
+    assert response.status_code == 400
+    assert said in response.json()["error"]
+    upload = SimpleUploadedFile("s.json", json.dumps(data).encode())
+    response = client.post(group_url(group) + "seasons/restore", {"file": upload}, follow=True)
+    assert said in " ".join(messages_of(response))
+    assert not Season.objects.exists()
+    assert (
+        client.post(group_url(group, view=True) + "seasons.json", "{}", content_type="application/json").status_code
+        == 403
+    )
+
+
+def test_a_restore_past_fifty_seasons_is_refused_and_makes_none(client, group):
+    Season.objects.bulk_create(
+        Season(group=group, name=f"第{n}季", start=date(2025, 1, 1), end=date(2025, 1, 2)) for n in range(49)
+    )
+    seasons = [{"name": f"新{n}", "start": "2026-01-01", "end": "2026-01-02", "min_hands": 0} for n in range(2)]
+    body = json.dumps({"format": 1, "kind": "seasons", "seasons": seasons})
+    response = client.post(group_url(group) + "seasons.json", body, content_type="application/json")
+    assert response.json()["error"] == "一个牌友圈最多 50 个赛季：先删掉一个旧的。"
+    assert Season.objects.count() == 49
