@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone, translation
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring.engine.contract import score_game
@@ -19,13 +19,15 @@ from scoring.engine.seating import is_seating
 from scoring.groups.evenings import Standing
 from scoring.groups.season_picture import ROWS, picture_svg
 from scoring.groups.seasons import Board
-from scoring.models import Game, Group, Season
+from scoring.models import AccessMiss, Game, Group, Season
 from scoring.replay import all_nets
 from scoring.rulesets.yiwu.engine import Rules
 from tests.core.test_it_english_pages import leaks
+from tests.core.test_it_no_500 import SAFE, VALUES
 from tests.factories import finish, random_game
 from tests.groups.test_it_groups import english, group_url, played
 from tests.helpers import messages_of
+from tests.speed import examples
 
 NAMES = ["老王", "小李", "阿华", "大刘"]
 ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -394,3 +396,44 @@ def test_a_restore_past_fifty_seasons_is_refused_and_makes_none(client, group):
     response = client.post(group_url(group) + "seasons.json", body, content_type="application/json")
     assert response.json()["error"] == "一个牌友圈最多 50 个赛季：先删掉一个旧的。"
     assert Season.objects.count() == 49
+
+
+SEASON_POSTS = st.dictionaries(
+    st.sampled_from(["name", "start", "end", "min_hands", "period", "file"]),
+    st.one_of(VALUES, st.just("2026-11-01"), st.just("2026-02-30"), st.just("99999")),
+    max_size=5,
+)
+
+
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    data=SEASON_POSTS,
+    path=st.sampled_from(
+        [
+            "season/new",
+            "season/{id}/edit",
+            "season/{id}/close",
+            "season/{id}/delete",
+            "season/99/edit",
+            "season/{id}/picture",
+            "season/{id}/picture.svg",
+            "seasons.json",
+            "seasons/restore",
+            "standings.csv",
+            "",
+        ]
+    ),
+    view=st.booleans(),
+    method=st.sampled_from(["get", "post"]),
+)
+def test_whatever_a_phone_sends_to_a_season_is_a_page_or_a_message(client, group, data, path, view, method):
+    AccessMiss.objects.all().delete()
+    held = Season.objects.first() or season(group, date(2026, 11, 1), date(2026, 11, 30))
+    url = group_url(group, view=view) + path.format(id=held.pk)
+    response = getattr(client, method)(url, data)
+    assert response.status_code in SAFE
+    for found in Season.objects.all():
+        assert found.start <= found.end
+        assert 0 < len(found.name) <= 20
+        assert found.min_hands <= 10_000
+    assert Season.objects.count() <= Season.MAX_PER_GROUP
