@@ -1,5 +1,5 @@
 """赛季 at 390×844: a season made by taps on the 牌友圈 page, its standings (the ranked with 元 per hand,
-the unranked apart) and its picture drawn as a 1080 px PNG by the phone."""
+the unranked apart) and its picture drawn as a 1080 px PNG by the phone; every tap target 44 px."""
 
 import base64
 import struct
@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Group, Season
 from tests.browser.conftest import SCREENSHOTS
+from tests.browser.test_tap_targets import audit
 from tests.factories import random_game
 from tests.groups.test_it_seasons import local, table
 
@@ -46,11 +47,13 @@ def test_a_season_is_made_by_taps_and_its_standings_and_picture_show(live_server
     expect(page.locator("ul.unranked .stats-player")).to_have_count(3)  # 小陈 (12 + 1), 小周 and 小吴 (12)
     expect(ranked.first.locator(".per-hand")).to_contain_text("每局")
     shot(page, "season-standings")
+    assert audit(page, "season", shot) == []  # every fold opened: the season's changes, 新建赛季, its backup
     page.get_by_role("link", name="赛季晒图").click()
     picture = page.locator("img[data-picture]")
     expect(picture).to_have_attribute("data-png", "1")
     png = base64.b64decode(picture.get_attribute("src").split(",", 1)[1])
     assert struct.unpack(">II", png[16:24])[0] == 1080
     shot(page, "season-picture-page")
+    assert audit(page, "season-picture") == []
     if SCREENSHOTS.exists():
         (SCREENSHOTS / "season-picture.png").write_bytes(png)

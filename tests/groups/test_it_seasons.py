@@ -437,3 +437,19 @@ def test_whatever_a_phone_sends_to_a_season_is_a_page_or_a_message(client, group
         assert 0 < len(found.name) <= 20
         assert found.min_hands <= 10_000
     assert Season.objects.count() <= Season.MAX_PER_GROUP
+
+
+@pytest.mark.parametrize("games", [2, 8])
+def test_a_seasons_pages_cost_the_same_queries_however_many_games(client, group, games, django_assert_max_num_queries):
+    today = timezone.localdate()
+    for n in range(games):
+        table(group, NAMES, [ZIMO, {**ZIMO, "winner": n % 4}], local(today), rate=100 if n < games - 1 else None)
+    made = season(group, today, today, min_hands=2)
+    client.get(group_url(group))  # the phone's cookie
+    with django_assert_max_num_queries(10):
+        assert client.get(group_url(group) + f"?period=season-{made.pk}").status_code == 200
+    for page in ("picture", "picture.svg"):
+        with django_assert_max_num_queries(6):  # and the biggest hand's one game's hands
+            assert client.get(group_url(group) + f"season/{made.pk}/{page}").status_code == 200
+    with django_assert_max_num_queries(6):
+        assert client.get(group_url(group) + "seasons.json").status_code == 200
