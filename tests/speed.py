@@ -134,6 +134,7 @@ SLOW = {
     "tests/groups/test_it_groups.py::test_the_group_evening_on_a_phone_says_each_of_its_messages",
     "tests/groups/test_it_seasons.py::test_a_season_answers_in_english_with_no_chinese_left",
     "tests/groups/test_it_seasons.py::test_a_season_is_changed_closed_today_and_deleted_with_its_games_kept",
+    "tests/groups/test_it_seasons.py::test_a_seasons_pages_cost_the_same_queries_however_many_games",
     "tests/groups/test_it_seasons.py::test_a_seasons_standings_are_the_engines_sums_across_evenings_and_simultaneous_tables",
     "tests/groups/test_it_seasons.py::test_whatever_a_phone_sends_to_a_season_is_a_page_or_a_message",
     "tests/pwa/test_it_big_text.py::test_every_page_has_the_switch_and_it_sets_and_clears_the_mode",
