@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -141,6 +142,7 @@ def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dic
         "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
         "seasons": held,
         "season": season,
+        "today": timezone.localdate(),  # a season over already offers no 结束赛季
         "board": found,
         "standings": [s for _place, s in found.ranked] + found.unranked,
         "counted": found.counted,

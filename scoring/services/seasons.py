@@ -15,6 +15,7 @@ TOO_MANY = (
     f"A group holds at most {Season.MAX_PER_GROUP} seasons: delete an old one first.",
 )
 GONE = ("这个赛季已经不在了。", "That season is gone.")
+ENDED = ("这个赛季已经结束了。", "That season is over already.")
 ENDS_BEFORE = (
     "赛季今天才开始：不能在开始之前结束。",
     "The season starts after today: it cannot close before it starts.",
@@ -46,12 +47,14 @@ def edit_season(group: Group, season_id: int, *, name: str, start: date, end: da
 
 
 def close_season(group: Group, season_id: int) -> Season:
-    """结束赛季: it ends today (local date); refused for a season that has not begun."""
+    """结束赛季: it ends today (local date); refused for a season that has not begun or is over."""
     with transaction.atomic():
         season = _locked_season(group, season_id)
         today = timezone.localdate()
         if season.start > today:
             raise GroupConflict(*ENDS_BEFORE)
+        if season.end < today:
+            raise GroupConflict(*ENDED)
         Season.objects.filter(pk=season_id).update(end=today)
         season.end = today
         return season

@@ -225,6 +225,11 @@ def test_a_season_is_changed_closed_today_and_deleted_with_its_games_kept(client
     response = client.post(group_url(group) + f"season/{later.pk}/close", follow=True)
     assert "赛季今天才开始：不能在开始之前结束。" in " ".join(messages_of(response))
     assert Season.objects.get(pk=later.pk).end == today + timedelta(days=9)
+    past = season(group, today - timedelta(days=9), today - timedelta(days=1), name="上个月")
+    response = client.post(group_url(group) + f"season/{past.pk}/close", follow=True)
+    assert "这个赛季已经结束了。" in " ".join(messages_of(response))
+    assert "season-close" not in response.content.decode()  # no 结束赛季 offered on it
+    assert Season.objects.get(pk=past.pk).end == today - timedelta(days=1)
     response = client.post(url + "delete", follow=True)
     assert "赛季已删除，牌局都还在。" in messages_of(response)
     assert not Season.objects.filter(pk=made.pk).exists()
