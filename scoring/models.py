@@ -340,3 +340,27 @@ class PayCode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.kind}"
+
+
+class Season(models.Model):
+    """赛季: a 牌友圈's named period, its first and last local dates inclusive, and the hands a person plays
+    in it to be ranked (scoring/groups/seasons.py; docs/manual.md "赛季")."""
+
+    NAME_LIMIT = 20
+    MIN_HANDS = 16  # one evening's 四圈 of four: whoever sat in fewer is listed, unranked
+    MAX_MIN_HANDS = 10_000
+    MAX_PER_GROUP = 50
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=NAME_LIMIT)
+    start = models.DateField()
+    end = models.DateField()
+    min_hands = models.PositiveIntegerField(default=MIN_HANDS)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-start", "-pk"]
+        constraints = [models.CheckConstraint(condition=Q(end__gte=models.F("start")), name="season_ends_after_start")]
+
+    def __str__(self) -> str:
+        return self.name
