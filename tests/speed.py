@@ -132,6 +132,7 @@ SLOW = {
     "tests/groups/test_it_groups.py::test_settling_tonight_with_last_weeks_unpaid_transfers_nets_them_into_the_fewest",
     "tests/groups/test_it_groups.py::test_standings_are_the_sums_of_the_settled_games_money_per_person",
     "tests/groups/test_it_groups.py::test_the_group_evening_on_a_phone_says_each_of_its_messages",
+    "tests/nights/test_it_nights.py::test_the_nights_settle_up_is_exact_and_minimal",
     "tests/pwa/test_it_big_text.py::test_every_page_has_the_switch_and_it_sets_and_clears_the_mode",
     "tests/pwa/test_it_big_text.py::test_the_mode_is_kept_by_this_phone_a_year_and_by_no_other",
     "tests/pwa/test_it_holds_kept_hands.py::test_a_hand_kept_from_a_link_is_held_when_the_deal_passed_and_when_the_bets_changed",

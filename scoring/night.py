@@ -1,0 +1,218 @@
+"""今晚几桌 (docs/manual.md 「今晚几桌」): a 牌友圈's night of several tables, as its writes check and its
+pages read it. Each table is a ``Game`` with ``night`` set; the board reads each table's stored replay
+(scoring/replay.py), never its hands, so it is a few queries per table whatever the hands, and the
+tables are at most ``TableNight.MAX_TABLES``."""
+
+import secrets
+from dataclasses import dataclass, field
+
+from django.db.models import Q, Sum
+from django.http import Http404, HttpRequest
+from django.utils.translation import gettext as _
+
+from scoring.access import missed, well_formed
+from scoring.circle import GroupConflict, Owed, transfer_names
+from scoring.engine import SEATS_ZH
+from scoring.engine.seating import key
+from scoring.models import Game, SettleUp, TableNight, Transfer
+from scoring.people import round_of
+from scoring.replay import ReplayError, cached_state, played, rebuild
+
+MIN_PEOPLE = 5
+BLANK = "白板"  # 扳位's tile for one who sits out this draw
+
+
+class NightConflict(GroupConflict):
+    """A night's write refused: why, in Chinese and English."""
+
+
+# -- the draw ---------------------------------------------------------------------------------
+
+
+def tables_for(people: int, seats: int) -> int:
+    """How many tables ``people`` fill at ``seats`` a table, within ``MAX_TABLES``."""
+    return min(people // seats, TableNight.MAX_TABLES)
+
+
+def seat_people(people: list[str], tables: int, seats: int, how: str, rng=None) -> tuple[list[list[str]], list]:
+    """Each table's names in seat order (东南西北…) and what was drawn, [name, table, seat] each (table -1:
+    sits out). 随机 shuffles; 扳位 deals one tile to each person (a wind of a table, or 白板 to sit out);
+    按座 takes ``people`` as they sit, table after table."""
+    rng = rng or secrets.SystemRandom()
+    places = [(t, s) for t in range(tables) for s in range(seats)]
+    places += [(-1, 0)] * (len(people) - len(places))
+    if how == TableNight.AS_SEATED:
+        order = list(people)
+    else:  # 随机 and 扳位 alike: a random permutation of people onto the places
+        order = rng.sample(list(people), len(people))
+    drawn = [[name, t, s] for name, (t, s) in zip(order, places, strict=True)]
+    if how == TableNight.WINDS:  # shown in the order the people were named, each with the tile they drew
+        at = {key(name): i for i, name in enumerate(people)}
+        drawn.sort(key=lambda d: at[key(d[0])])
+    seating = [[""] * seats for _t in range(tables)]
+    for name, t, s in drawn:
+        if t >= 0:
+            seating[t][s] = name
+    return seating, drawn
+
+
+def tile(table: int, seat: int) -> str:
+    """The tile a person drew: 「1桌 东」, or 白板 (sits out)."""
+    if table < 0:
+        return _(BLANK)
+    return _("%(n)s桌 %(wind)s") % {"n": table + 1, "wind": _(SEATS_ZH[seat])}
+
+
+# -- finding one ------------------------------------------------------------------------------
+
+
+def load_night(request: HttpRequest, token: str) -> tuple[TableNight, bool]:
+    """The night a link opens, and whether the link may change it; 404 (a wrong token counted) else."""
+    night = None
+    if well_formed(token):
+        night = TableNight.objects.filter(Q(edit_token=token) | Q(view_token=token)).select_related("group").first()
+    if night is None:
+        missed(request)
+        raise Http404(_("没有这个晚上"))
+    return night, night.edit_token == token
+
+
+def tables_of(night: TableNight) -> list[Game]:
+    """The night's tables in the order they were opened (at most ``MAX_TABLES``), each with its settlement."""
+    return list(night.tables.select_related("settlement").order_by("pk")[: TableNight.MAX_TABLES])
+
+
+def poll_version(night: TableNight) -> int:
+    """What a phone's board compares: the sum of its tables' versions (each only goes up) and their count."""
+    found = Game.objects.filter(night=night).aggregate(v=Sum("version"), n=Sum(1))
+    return (found["v"] or 0) + (found["n"] or 0)
+
+
+def table_of(tables: list[Game], name: str) -> Game | None:
+    """The table ``name`` sits at now (a finished table seats no one), or None: sits out."""
+    for game in tables:
+        if game.status == Game.PLAYING and key(name) in {key(n) for n in game.seating}:
+            return game
+    return None
+
+
+# -- the board ----------------------------------------------------------------------------------
+
+
+@dataclass
+class TableLine:
+    number: int  # 1桌, 2桌 …
+    game: Game
+    token: str  # the link this phone may open: the edit link with an edit link to the night
+    seating: list[tuple[str, str]]  # (wind, name)
+    hands: int  # the standing hands
+    round_label: str
+    settled: bool
+
+
+@dataclass
+class PersonLine:
+    name: str
+    at: int | None = None  # the table they sit at now (its number), None: sits out
+    points: list[tuple[int, object]] = field(default_factory=list)  # (table number, points) where they played
+    total: object = None  # points across tables, when the tables' points are comparable
+    fen: int | None = None  # 元 across tables, when every table they played is settled
+    open_tables: int = 0  # tables they played that are not settled yet
+
+
+@dataclass
+class Board:
+    tables: list[TableLine]
+    people: list[PersonLine]
+    comparable: bool  # one ruleset at every table: points add up across tables
+    settled: bool  # every table settled
+
+    @property
+    def hands(self) -> int:
+        return sum(t.hands for t in self.tables)
+
+
+def _replayed(game: Game) -> bool:
+    if cached_state(game) is None:
+        try:
+            rebuild(game)
+        except ReplayError:
+            return False
+    return True
+
+
+def board(night: TableNight, can_edit: bool, tables: list[Game] | None = None) -> Board:
+    """Everyone's points (and 元, once settled) across the tables, where each sits now, each table's progress."""
+    tables = tables_of(night) if tables is None else tables
+    by_key = {key(name): PersonLine(name) for name in night.people}
+    lines = []
+    for number, game in enumerate(tables, start=1):
+        if not _replayed(game):
+            continue
+        state = game.plugin.state_from_dict(game.state["table"])
+        settlement = getattr(game, "settlement", None)
+        fen = dict(zip(map(key, settlement.people()), settlement.balances_fen, strict=True)) if settlement else {}
+        playing = played(game)
+        for name, total in state.people():
+            person = by_key.setdefault(key(name), PersonLine(name))
+            if key(name) in playing:
+                person.points.append((number, total))
+                if settlement is not None and key(name) in fen:
+                    person.fen = (person.fen or 0) + fen[key(name)]
+                else:
+                    person.open_tables += 1
+        if game.status == Game.PLAYING:
+            for name in state.seating:
+                by_key.setdefault(key(name), PersonLine(name)).at = number
+        winds = [_(SEATS_ZH[s]) for s in range(len(state.seating))]
+        label = round_of(game, state, None).label
+        token = game.edit_token if can_edit else game.view_token
+        seating = list(zip(winds, state.seating, strict=True))
+        lines.append(TableLine(number, game, token, seating, game.state["active"], label, settlement is not None))
+    comparable = len({g.ruleset for g in tables}) <= 1
+    people = list(by_key.values())
+    for person in people:
+        if comparable:
+            person.total = sum((p for _n, p in person.points), start=0)
+        if person.open_tables:
+            person.fen = None
+    settled = bool(lines) and all(t.settled for t in lines)
+    people.sort(key=lambda p: (-(p.fen or 0) if settled else -(p.total or 0), p.at is None))
+    return Board(lines, people, comparable, settled)
+
+
+# -- the night's settle-up ----------------------------------------------------------------------
+
+
+def owed_tonight(night: TableNight) -> list[Owed]:
+    """The night's unpaid transfers a settle-up may take (in none, or only in an unpaid plan), table by table."""
+    planned = SettleUp.objects.filter(group=night.group_id, transfers__paid_at__isnull=False)
+    transfers = (
+        Transfer.objects.filter(settlement__game__night=night, paid_at__isnull=True)
+        .exclude(settle_up_part__settle_up__in=planned)
+        .select_related("settlement__game", "settle_up_part")
+        .order_by("settlement__game_id", "id")
+    )
+    return [Owed(t, t.settlement.game, *transfer_names(t.settlement.game, t)) for t in transfers]
+
+
+def settle_up_of(night: TableNight) -> SettleUp | None:
+    """The night's latest settle-up (一起结清 of its tables' transfers), with its transfers."""
+    return (
+        SettleUp.objects.filter(parts__transfer__settlement__game__night=night)
+        .distinct()
+        .prefetch_related("transfers")
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def nets(tables: list[Game]) -> dict[str, int]:
+    """Each person's 元 across the settled tables, in 分 (by ``key``): the sum of their table balances."""
+    found: dict[str, int] = {}
+    for game in tables:
+        settlement = getattr(game, "settlement", None)
+        if settlement is not None:
+            for name, fen in zip(settlement.people(), settlement.balances_fen, strict=True):
+                found[key(name)] = found.get(key(name), 0) + fen
+    return found

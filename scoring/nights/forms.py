@@ -1,0 +1,80 @@
+"""今晚几桌's forms: who comes, how many tables, how they draw their seats, and the night's rate."""
+
+import re
+
+from django import forms
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from scoring.circle import clean_roster, last_game
+from scoring.engine import DEFAULT_RULESET, all_rulesets
+from scoring.forms import NAME_LIMIT, SettleForm, no_control_characters
+from scoring.lang import pick
+from scoring.models import TableNight
+
+SEPARATORS = re.compile(r"[\n,，、;；]+")
+DRAW_CHOICES = [
+    (TableNight.WINDS, gettext_lazy("扳位：每人摸一张风牌，摸到哪桌的哪个风就坐哪")),
+    (TableNight.RANDOM, gettext_lazy("随机分桌分座")),
+    (TableNight.AS_SEATED, gettext_lazy("按座：按上面名单的顺序，1桌东南西北，2桌……")),
+]
+
+
+class NightForm(forms.Form):
+    people = forms.CharField(
+        label=gettext_lazy("今晚的人（每行一个名字）"),
+        widget=forms.Textarea(attrs={"rows": 8, "autocomplete": "off"}),
+        help_text=gettext_lazy("删掉今晚不来的，加上新来的（会加进牌友圈名单）。"),
+        error_messages={"required": gettext_lazy("请填今晚的人。")},
+    )
+    tables = forms.TypedChoiceField(label=gettext_lazy("开几桌"), coerce=int, choices=[])
+    how = forms.ChoiceField(
+        label=gettext_lazy("怎么分桌"), choices=DRAW_CHOICES, initial=TableNight.WINDS, widget=forms.RadioSelect
+    )
+    ruleset = forms.ChoiceField(label=gettext_lazy("玩法"), choices=[], widget=forms.RadioSelect)
+
+    def __init__(self, *args, group, **kwargs):
+        super().__init__(*args, **kwargs)
+        last = last_game(group)
+        self.fields["tables"].choices = [(n, _("%(n)s 桌") % {"n": n}) for n in range(1, TableNight.MAX_TABLES + 1)]
+        self.fields["ruleset"].choices = [(r.code, pick(r.zh, r.en)) for r in all_rulesets()]
+        self.fields["ruleset"].initial = last.ruleset if last is not None else DEFAULT_RULESET
+        self.initial.setdefault("people", "\n".join(group.roster[: settings.MAX_PEOPLE_PER_GAME]))
+        count = len(group.roster[: settings.MAX_PEOPLE_PER_GAME])
+        self.initial.setdefault("tables", max(1, min(count // 4, 4)))
+
+    def clean_people(self):
+        names = clean_roster(SEPARATORS.split(self.cleaned_data.get("people", "")))
+        for name in names:
+            no_control_characters(name)
+            if len(name) > NAME_LIMIT:
+                raise forms.ValidationError(
+                    _("名字太长（最多 %(n)d 个字）：%(name)s") % {"n": NAME_LIMIT, "name": name}
+                )
+        return names
+
+
+class NightSettleForm(SettleForm):
+    """结算每一桌: the rate and 抹零 for every table still playing; a table fee is set on that table's own page."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name in ("fee_yuan", "fee_mode", "fee_payee"):
+            del self.fields[name]
+
+    def clean(self):
+        data = super().clean()
+        data.setdefault("fee_mode", "equal")
+        return data
+
+
+class MoveForm(forms.Form):
+    """换桌: who moves, and who they change places with (at another table, or sitting out)."""
+
+    mover = forms.ChoiceField(label=gettext_lazy("谁换桌"), choices=[])
+    other = forms.ChoiceField(label=gettext_lazy("和谁换"), choices=[])
+
+    def __init__(self, *args, people: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["mover"].choices = self.fields["other"].choices = [(n, n) for n in people]

@@ -1,0 +1,60 @@
+"""What 今晚几桌's pages show: the board and the settle page's context, from scoring/night.py's reads."""
+
+from scoring import night, paycode_requests
+from scoring.circle import netted_fewest
+from scoring.engine.points import fmt
+from scoring.engine.seating import key
+from scoring.engine.transfers import proven_fewest
+from scoring.models import TableNight
+from scoring.nights.forms import MoveForm
+
+
+def board_context(found: TableNight, token: str, can_edit: bool, version: int | None = None) -> dict:
+    tables = night.tables_of(found)
+    shown = night.board(found, can_edit, tables)
+    return {
+        "night": found,
+        "group": found.group,
+        "token": token,
+        "can_edit": can_edit,
+        "board": shown,
+        "version": night.poll_version(found) if version is None else version,
+        "drawn": [(name, night.tile(t, s)) for name, t, s in found.drawn],
+        "move_form": MoveForm(people=found.people) if can_edit else None,
+        "table_numbers": [t.number for t in shown.tables],
+    }
+
+
+def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
+    """Each table as settled (or a link to settle it), each person's 元 across them, the night's netted transfers."""
+    tables = night.tables_of(found)
+    shown = night.board(found, can_edit, tables)
+    nets = night.nets(tables)
+    names = {key(p.name): p.name for p in shown.people}
+    texts = {key(p.name): " · ".join(f"{n}桌 {fmt(v, signed=True)}" for n, v in p.points) for p in shown.people}
+    up = night.settle_up_of(found)
+    transfers = list(up.transfers.all()) if up is not None else []
+    owed = night.owed_tonight(found)
+    codes = paycode_requests.codes_by_person(group=found.group)
+    payees = []
+    for t in transfers:
+        if t.paid_at is None and key(t.payee) not in {key(p) for p in payees}:
+            payees.append(t.payee)
+    return {
+        "night": found,
+        "group": found.group,
+        "token": token,
+        "can_edit": can_edit,
+        "board": shown,
+        "nets": sorted(
+            ((names.get(k, k), fen, texts.get(k, "")) for k, fen in nets.items()), key=lambda item: -item[1]
+        ),
+        "zero_sum": sum(nets.values()) == 0,
+        "settle_up": up,
+        "transfers": transfers,
+        "fewest": netted_fewest([(t.payer, t.payee, t.amount_fen) for t in transfers]),
+        "owed": owed,
+        "can_net": shown.settled and len(owed) >= 2,
+        "all_proven": proven_fewest(nets.values()),
+        "payee_codes": [(name, codes.get(key(name), [])) for name in payees],
+    }

@@ -1,0 +1,155 @@
+"""今晚几桌's pages: open a night, its board (live on every phone), 换桌, and the night's settle-up.
+
+Only the night's edit link writes; its view link gets the 403 page. Every page reads at most
+``TableNight.MAX_TABLES`` tables from their stored replays (scoring/night.py)."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from scoring import circle, device, live, night, paycode_requests, services
+from scoring.access import spend_change, spend_new_game
+from scoring.engine import get_ruleset
+from scoring.forms import refusal
+from scoring.lang import say
+from scoring.links import lan_base
+from scoring.models import PayCode, TableNight
+from scoring.nights.forms import MoveForm, NightForm, NightSettleForm
+from scoring.nights.pages import board_context, settle_context
+from scoring.services import nights as writes
+
+
+def writable_night(request: HttpRequest, token: str) -> TableNight:
+    found, can_edit = night.load_night(request, token)
+    if not can_edit:
+        raise PermissionDenied(_("只读链接不能修改今晚的牌局。"))
+    return found
+
+
+def new_night(request: HttpRequest, token: str) -> HttpResponse:
+    """开今晚: who comes, how many tables, how they draw; then the board."""
+    group = circle.writable_group(request, token)
+    form = NightForm(request.POST or None, group=group)
+    if request.method == "POST" and form.is_valid():
+        spend_new_game(request)  # a night opens games: the budget of new games (scoring/access.py)
+        data, last = form.cleaned_data, circle.last_game(group)
+        ruleset = get_ruleset(data["ruleset"])
+        same = last is not None and last.ruleset == ruleset.code
+        terms = {"rules": dict(last.rules), "round_length": last.round_length} if same else {"rules": None}
+        try:
+            opened = writes.open_night(
+                group, people=data["people"], tables=data["tables"], how=data["how"], ruleset=ruleset, **terms
+            )
+        except night.NightConflict as conflict:
+            form.add_error(None, say(conflict))
+        else:
+            response = redirect("night", token=opened.edit_token)
+            device.remember_group(request, response, token)
+            return response
+    return render(request, "nights/new.html", {"group": group, "token": token, "form": form})
+
+
+def board(request: HttpRequest, token: str) -> HttpResponse:
+    """今晚: everyone's totals across the tables, where each sits, each table's progress; polled live."""
+    found, can_edit = night.load_night(request, token)
+    context = board_context(found, token, can_edit)
+    base = lan_base(request)
+    context["view_url"] = (base or request.build_absolute_uri("/")[:-1]) + reverse("night", args=[found.view_token])
+    return render(request, "nights/board.html", context)
+
+
+def poll(request: HttpRequest, token: str) -> HttpResponse:
+    """Has any table changed since ``v``? 204, or the fresh board (the game page's pattern, scoring/live.py)."""
+    found, can_edit = night.load_night(request, token)
+    version = night.poll_version(found)
+    if (quiet := live.quiet_answer(request, version)) is not None:
+        return quiet
+    response = render(request, "nights/board.html#live", board_context(found, token, can_edit, version))
+    response.headers["ETag"] = live.etag(version)
+    return response
+
+
+@require_POST
+def move(request: HttpRequest, token: str) -> HttpResponse:
+    """换桌 between hands: two people change places, each table's seating recorded."""
+    found = writable_night(request, token)
+    form = MoveForm(request.POST, people=found.people)
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect("night", token=token)
+    spend_change(group=found.group)
+    mover, other = form.cleaned_data["mover"], form.cleaned_data["other"]
+    try:
+        writes.change_tables(found, mover, other)
+    except (night.NightConflict, services.Conflict) as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, _("已换桌：%(a)s ⇄ %(b)s") % {"a": mover, "b": other})
+    return redirect("night", token=token)
+
+
+def settle(request: HttpRequest, token: str) -> HttpResponse:
+    """今晚结算: each table's settlement, every table settled at once, and the night's fewest transfers."""
+    found, can_edit = night.load_night(request, token)
+    context = settle_context(found, token, can_edit)
+    context["form"] = NightSettleForm(initial={"rate": "100"})
+    return render(request, "nights/settle.html", context)
+
+
+@require_POST
+def settle_tables(request: HttpRequest, token: str) -> HttpResponse:
+    """结算每一桌 at one rate (and 抹零), then 一起结清 the night."""
+    found = writable_night(request, token)
+    form = NightSettleForm(request.POST)
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect("night-settle", token=token)
+    spend_change(group=found.group)
+    try:
+        writes.settle_tables(found, rate_fen=form.rate_fen(), round_yuan=form.cleaned_data["round_yuan"])
+        writes.settle_night(found)
+    except (night.NightConflict, services.Conflict) as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, _("每一桌都结算了，今晚合并成最少的转账。"))
+    return redirect("night-settle", token=token)
+
+
+@require_POST
+def together(request: HttpRequest, token: str) -> HttpResponse:
+    """今晚一起结清: the tables already settled, their transfers netted into the fewest."""
+    found = writable_night(request, token)
+    spend_change(group=found.group)
+    try:
+        writes.settle_night(found)
+    except (night.NightConflict, services.Conflict) as conflict:
+        messages.warning(request, say(conflict))
+    return redirect("night-settle", token=token)
+
+
+@require_POST
+def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
+    """已付 on one of the night's netted transfers."""
+    found = writable_night(request, token)
+    spend_change(group=found.group)
+    up = night.settle_up_of(found)
+    if up is None or not up.transfers.filter(pk=transfer_id).exists():
+        raise Http404(_("没有这笔转账"))
+    try:
+        services.settle_up_paid(found.group, transfer_id, request.POST.get("paid") == "1")
+    except circle.GroupConflict as conflict:
+        messages.warning(request, say(conflict))
+    return redirect("night-settle", token=token)
+
+
+def paycode_png(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:
+    """A 牌友圈 person's code on the night's settle page (the view link too: the payers need it)."""
+    found, _can_edit = night.load_night(request, token)
+    code = PayCode.objects.filter(pk=paycode_id, group=found.group_id).first()
+    if code is None:
+        raise Http404(_("没有这个收款码"))
+    return paycode_requests.served_png(request, code)

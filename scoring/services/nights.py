@@ -1,0 +1,139 @@
+"""今晚几桌 (scoring/night.py): a night's tables opened, drawn and seated, a person moved between tables,
+every table settled and the night's transfers netted."""
+
+import secrets
+
+from django.conf import settings
+from django.db import transaction
+
+from scoring import night as nights
+from scoring.circle import clean_roster, last_game
+from scoring.engine.seating import OUTCOME, key
+from scoring.models import Game, Group, SettleUp, TableNight
+from scoring.night import NightConflict
+from scoring.replay import ensure
+from scoring.services.games import create_game, finish_game
+from scoring.services.groups import settle_together
+from scoring.services.hands import record_hand
+from scoring.services.locks import lock_games, lock_group
+
+
+def open_night(
+    group: Group,
+    *,
+    people: list[str],
+    tables: int,
+    how: str,
+    ruleset=None,
+    rules: dict | None = None,
+    round_length=None,
+    rng=None,
+) -> TableNight:
+    """开今晚: ``people`` (new names join the roster, within its limit) drawn onto ``tables`` tables, each a
+    game of ``ruleset`` (the group's last game's, by default) with ``rules``; who is left over sits out."""
+    people = clean_roster(people)
+    last = last_game(group)
+    if ruleset is None:
+        if last is None:
+            raise NightConflict("请先选玩法。", "Choose a ruleset first.")
+        ruleset, rules, round_length = last.plugin, dict(last.rules), last.round_length
+    rules = rules if rules is not None else ruleset.rules_from_dict({}).to_dict()
+    limit = settings.MAX_PEOPLE_PER_GAME
+    if not nights.MIN_PEOPLE <= len(people) <= limit:
+        raise NightConflict(
+            f"今晚几桌要 {nights.MIN_PEOPLE} 到 {limit} 个人。",
+            f"A night of several tables takes {nights.MIN_PEOPLE} to {limit} people.",
+        )
+    most = nights.tables_for(len(people), ruleset.seats)
+    if not 1 <= tables <= most:
+        raise NightConflict(
+            f"{len(people)} 个人最多开 {most} 桌（每桌 {ruleset.seats} 人）。",
+            f"{len(people)} people fill at most {most} tables of {ruleset.seats}.",
+        )
+    with transaction.atomic():
+        locked = lock_group(group)
+        roster = clean_roster([*locked.roster, *people])
+        if len(roster) > max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster)):
+            cap = settings.MAX_PEOPLE_PER_GROUP
+            raise NightConflict(
+                f"牌友圈名单最多 {cap} 人：新名字放不下了。可以在牌友圈页删掉不来的人。",
+                f"The group's roster holds at most {cap} people: the new names do not fit. Remove people who"
+                " no longer come on the group page.",
+            )
+        if roster != locked.roster:
+            Group.objects.filter(pk=group.pk).update(roster=roster)
+        seating, drawn = nights.seat_people(people, tables, ruleset.seats, how, rng)
+        night = TableNight.objects.create(group=group, people=people, draw=how, drawn=drawn)
+        for names in seating:
+            create_game(
+                ruleset=ruleset,
+                players=names,
+                first_dealer=0,
+                rules=dict(rules),
+                round_length=round_length,
+                group=group,
+                checks_required=group.checks_required,
+                night=night,
+            )
+        return night
+
+
+def change_tables(night: TableNight, mover: str, other: str, *, by: str = "") -> list[Game]:
+    """换桌 between hands: ``mover`` and ``other`` change places, at two tables or one table and sitting out;
+    a seating (by person) on each table it touches, both under their locks or neither."""
+    people = {key(name): name for name in night.people}
+    if key(mover) not in people or key(other) not in people or key(mover) == key(other):
+        raise NightConflict("请选今晚的两个人。", "Choose two people of tonight.")
+    with transaction.atomic():
+        ids = list(night.tables.order_by("pk").values_list("pk", flat=True)[: TableNight.MAX_TABLES])
+        lock_games(ids)
+        tables = list(Game.objects.filter(pk__in=ids).order_by("pk"))
+        for game in tables:
+            ensure(game)  # the seatings read below are the replay's now
+        at_a, at_b = nights.table_of(tables, mover), nights.table_of(tables, other)
+        if at_a is None and at_b is None:
+            raise NightConflict(
+                "两个人都没在桌上：请选一位在打的人。", "Neither sits at a table: choose one who plays."
+            )
+        if at_a is not None and at_a == at_b:
+            raise NightConflict(
+                "两个人在同一桌：同桌换位请用那一桌的「换人/换位」。",
+                "Both sit at the same table: use that table's seating to swap them.",
+            )
+        moved = []
+        for game, leaving, coming in ((at_a, mover, other), (at_b, other, mover)):
+            if game is None:
+                continue
+            names = [people[key(coming)] if key(n) == key(leaving) else n for n in game.seating]
+            hand = record_hand(
+                game=game,
+                entry={"outcome": OUTCOME, "players": names},
+                fix=None,
+                next_seq=game.state["last_seq"] + 1,
+                form_token=secrets.token_urlsafe(16),
+                entered_by=by,
+            )
+            moved.append(hand.game)
+        return moved
+
+
+def settle_tables(night: TableNight, *, rate_fen: int, round_yuan: bool) -> list[Game]:
+    """结算每一桌: every table still playing settled at ``rate_fen`` (and 抹零), no table fee; all or none."""
+    settled = []
+    with transaction.atomic():
+        for game in night.tables.filter(status=Game.PLAYING).order_by("pk")[: TableNight.MAX_TABLES]:
+            terms = {"fee_fen": 0, "fee_mode": "equal", "fee_payee": 0}
+            finish_game(game=game, rate_fen=rate_fen, round_yuan=round_yuan, **terms)
+            settled.append(game)
+    return settled
+
+
+def settle_night(night: TableNight) -> SettleUp | None:
+    """今晚一起结清: the night's unpaid table transfers netted into the fewest (``settle_together``); None when
+    there is nothing to net (no transfer, or one: it is paid as it stands)."""
+    if night.tables.filter(status=Game.PLAYING).exists():
+        raise NightConflict("还有桌没结算：先结算每一桌。", "A table is not settled yet: settle every table first.")
+    ids = [owed.transfer.pk for owed in nights.owed_tonight(night)]
+    if len(ids) < 2:
+        return None
+    return settle_together(night.group, ids)
