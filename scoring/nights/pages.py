@@ -54,7 +54,7 @@ def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
         "transfers": transfers,
         "fewest": netted_fewest([(t.payer, t.payee, t.amount_fen) for t in transfers]),
         "owed": owed,
-        "can_net": shown.settled and len(owed) >= 2,
+        "can_net": shown.settled and len(owed) >= 2 and any(not hasattr(o.transfer, "settle_up_part") for o in owed),
         "all_proven": proven_fewest(nets.values()),
         "payee_codes": [(name, codes.get(key(name), [])) for name in payees],
     }
