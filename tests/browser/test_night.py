@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 from scoring import night
 from scoring.engine.seating import key
 from scoring.engine.transfers import settle_balances
-from scoring.yuan import money
 from scoring.models import Game, Group, TableNight
+from scoring.yuan import money
 from tests.browser.conftest import PHONE
 from tests.browser.helpers import confirm
 
