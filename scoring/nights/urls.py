@@ -4,6 +4,8 @@ from scoring.nights import views as nights
 
 urlpatterns = [
     path("group/<str:token>/night/new", nights.new_night, name="night-new"),
+    path("group/<str:token>/night/restore", nights.restore, name="night-restore"),
+    path("night/<str:token>/backup.json", nights.backup, name="night-backup"),
     path("night/<str:token>/", nights.board, name="night"),
     path("night/<str:token>/poll", nights.poll, name="night-poll"),
     path("night/<str:token>/move", nights.move, name="night-move"),

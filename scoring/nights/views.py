@@ -3,11 +3,15 @@
 Only the night's edit link writes; its view link gets the 403 page. Every page reads at most
 ``TableNight.MAX_TABLES`` tables from their stored replays (scoring/night.py)."""
 
+import json
+
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
+from django.core.serializers.json import DjangoJSONEncoder
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -18,9 +22,13 @@ from scoring.forms import refusal
 from scoring.lang import say
 from scoring.links import lan_base
 from scoring.models import PayCode, TableNight
+from scoring.nights.backup import loads_backup, night_backup, restore_night
 from scoring.nights.forms import MoveForm, NightForm, NightSettleForm
 from scoring.nights.pages import board_context, settle_context
+from scoring.records.exports import ImportRefused
 from scoring.services import nights as writes
+
+MAX_NIGHT_BYTES = TableNight.MAX_TABLES * 10 * 1024 * 1024  # each table as large as a game's backup may be
 
 
 def writable_night(request: HttpRequest, token: str) -> TableNight:
@@ -144,6 +152,40 @@ def paid(request: HttpRequest, token: str, transfer_id: int) -> HttpResponse:
     except circle.GroupConflict as conflict:
         messages.warning(request, say(conflict))
     return redirect("night-settle", token=token)
+
+
+def backup(request: HttpRequest, token: str) -> HttpResponse:
+    """备份今晚: the night and every table's game, one JSON file (scoring/nights/backup.py)."""
+    found, _can_edit = night.load_night(request, token)
+    text = json.dumps(night_backup(found), cls=DjangoJSONEncoder, ensure_ascii=False, separators=(",", ":"))
+    response = HttpResponse(text, content_type="application/json")
+    stamp = timezone.localtime(found.created_at)
+    response["Content-Disposition"] = f'attachment; filename="mahjong-night-{stamp:%Y%m%d-%H%M}.json"'
+    return response
+
+
+def restore(request: HttpRequest, token: str) -> HttpResponse:
+    """恢复今晚的备份 into this 牌友圈: every table and the night, or nothing and why."""
+    group = circle.writable_group(request, token)
+    error = None
+    if request.method == "POST":
+        spend_new_game(request, imported=True)  # the imports and new games allowed (scoring/access.py)
+        upload = request.FILES.get("file")
+        raw = upload.read(MAX_NIGHT_BYTES + 1) if upload else b""
+        try:
+            if not raw or len(raw) > MAX_NIGHT_BYTES:
+                raise ImportRefused(
+                    "请选一个今晚的备份文件（不超过 80 MB）。", "Choose a night's backup (80 MB at most)."
+                )
+            restored = restore_night(group, loads_backup(raw))
+        except (ImportRefused, night.NightConflict) as problem:
+            error = say(problem)
+        else:
+            messages.success(request, _("已恢复今晚的 %(n)s 桌。") % {"n": restored.tables.count()})
+            return redirect("night", token=restored.edit_token)
+    return render(
+        request, "nights/restore.html", {"group": group, "token": token, "error": error}, status=400 if error else 200
+    )
 
 
 def paycode_png(request: HttpRequest, token: str, paycode_id: int) -> HttpResponse:

@@ -51,17 +51,7 @@ def open_night(
             f"{len(people)} people fill at most {most} tables of {ruleset.seats}.",
         )
     with transaction.atomic():
-        locked = lock_group(group)
-        roster = clean_roster([*locked.roster, *people])
-        if len(roster) > max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster)):
-            cap = settings.MAX_PEOPLE_PER_GROUP
-            raise NightConflict(
-                f"牌友圈名单最多 {cap} 人：新名字放不下了。可以在牌友圈页删掉不来的人。",
-                f"The group's roster holds at most {cap} people: the new names do not fit. Remove people who"
-                " no longer come on the group page.",
-            )
-        if roster != locked.roster:
-            Group.objects.filter(pk=group.pk).update(roster=roster)
+        _join_roster(group, people)
         seating, drawn = nights.seat_people(people, tables, ruleset.seats, how, rng)
         night = TableNight.objects.create(group=group, people=people, draw=how, drawn=drawn)
         for names in seating:
@@ -137,3 +127,29 @@ def settle_night(night: TableNight) -> SettleUp | None:
     if len(ids) < 2:
         return None
     return settle_together(night.group, ids)
+
+
+def restore_night(group: Group, *, people: list[str], draw: str, drawn: list, tables) -> TableNight:
+    """A night restored from its backup (scoring/nights/backup.py) in ``group``: ``tables()`` makes its
+    games (each a restored backup); its people join the roster within its limit; all or nothing."""
+    with transaction.atomic():
+        _join_roster(group, people)
+        night = TableNight.objects.create(group=group, people=people, draw=draw, drawn=drawn)
+        games = tables()
+        Game.objects.filter(pk__in=[game.pk for game in games]).update(night=night, group=group)
+        return night
+
+
+def _join_roster(group: Group, people: list[str]) -> None:
+    """Tonight's people join the roster, under the group's lock; refused past its limit (nothing written)."""
+    locked = lock_group(group)
+    roster = clean_roster([*locked.roster, *people])
+    if len(roster) > max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster)):
+        cap = settings.MAX_PEOPLE_PER_GROUP
+        raise NightConflict(
+            f"牌友圈名单最多 {cap} 人：新名字放不下了。可以在牌友圈页删掉不来的人。",
+            f"The group's roster holds at most {cap} people: the new names do not fit. Remove people who"
+            " no longer come on the group page.",
+        )
+    if roster != locked.roster:
+        Group.objects.filter(pk=group.pk).update(roster=roster)

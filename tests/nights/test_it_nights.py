@@ -3,9 +3,11 @@ between hands (a seating on both, or neither), the board across tables on a view
 every table settled at once and the night's transfers netted: each person's net equal to the sum of
 their tables' balances, zero-sum, and as few as a brute force finds (hypothesis, up to six people)."""
 
+import json
 import random
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +18,7 @@ from scoring.engine import get_ruleset
 from scoring.engine.seating import key
 from scoring.engine.transfers import settle_balances
 from scoring.models import Game, Group, SettleUp, TableNight
+from scoring.nights.backup import night_backup
 from scoring.services import nights as writes
 from scoring.services.locks import Conflict
 from tests.factories import add_hand, finish
@@ -268,3 +271,59 @@ def test_brute_force_knows_small_cases():
     assert fewest_by_brute_force([5, -5, 3, -3]) == 2
     assert fewest_by_brute_force([4, -1, -1, -2]) == 3
     assert fewest_by_brute_force([]) == 0
+
+
+def test_a_nights_backup_restores_the_night_and_its_tables(client, group):
+    found = opened(group)
+    a, b = games(found)
+    add_hand(a, ZIMO)
+    writes.change_tables(found, "小李", "小芳")
+    add_hand(b, PINGHU)
+    writes.settle_tables(found, rate_fen=50, round_yuan=False)
+    writes.settle_night(found)
+    response = client.get(f"/night/{found.view_token}/backup.json")
+    assert response["Content-Disposition"].startswith('attachment; filename="mahjong-night-')
+    other = Group.objects.create(name="另一圈", roster=[])
+    upload = SimpleUploadedFile("night.json", response.content, content_type="application/json")
+    restored = client.post(f"/group/{other.edit_token}/night/restore", {"file": upload})
+    again = TableNight.objects.get(group=other)
+    assert restored.status_code == 302
+    assert restored["Location"] == f"/night/{again.edit_token}/"
+    assert (again.people, again.draw, again.drawn) == (found.people, found.draw, found.drawn)
+    assert [(g.players, g.seating, g.status, g.group) for g in games(again)] == [
+        (g.players, g.seating, g.status, other) for g in games(found)
+    ]
+    assert night.nets(night.tables_of(again)) == night.nets(night.tables_of(found))
+    other.refresh_from_db()
+    assert other.roster == EIGHT
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [
+        {"night": {}, "tables": []},
+        {"tables": []},
+        "not a night",
+        {"night": {"format": 1, "people": ["a"] * 5, "draw": "random", "drawn": [], "created_at": ""}, "tables": []},
+    ],
+)
+def test_a_broken_nights_backup_is_refused_in_words_and_restores_nothing(client, group, broken):
+    found = opened(group)
+    assert night_backup(found)["night"]["people"] == EIGHT  # what a whole one holds
+    raw = json.dumps(broken).encode()
+    upload = SimpleUploadedFile("night.json", raw, content_type="application/json")
+    response = client.post(f"/group/{group.edit_token}/night/restore", {"file": upload})
+    assert response.status_code == 400
+    assert "今晚的备份" in response.content.decode()
+    assert TableNight.objects.count() == 1
+    assert Game.objects.count() == 2
+
+
+def test_a_backup_with_a_bad_table_restores_no_table_and_no_night(client, group):
+    found = opened(group)
+    data = night_backup(found)
+    data["tables"][1]["hands"] = [{"outcome": "win", "winner": 9}]
+    upload = SimpleUploadedFile("night.json", json.dumps(data).encode(), content_type="application/json")
+    response = client.post(f"/group/{group.edit_token}/night/restore", {"file": upload})
+    assert response.status_code == 400
+    assert (TableNight.objects.count(), Game.objects.count()) == (1, 2)
