@@ -19,7 +19,6 @@ from scoring.people import round_of
 from scoring.replay import ReplayError, cached_state, played, rebuild
 
 MIN_PEOPLE = 5
-BLANK = "白板"  # 扳位's tile for one who sits out this draw
 
 
 class NightConflict(GroupConflict):
@@ -59,7 +58,7 @@ def seat_people(people: list[str], tables: int, seats: int, how: str, rng=None) 
 def tile(table: int, seat: int) -> str:
     """The tile a person drew: 「1桌 东」, or 白板 (sits out)."""
     if table < 0:
-        return _(BLANK)
+        return _("白板")
     return _("%(n)s桌 %(wind)s") % {"n": table + 1, "wind": _(SEATS_ZH[seat])}
 
 

@@ -1,5 +1,7 @@
 """What 今晚几桌's pages show: the board and the settle page's context, from scoring/night.py's reads."""
 
+from django.utils.translation import gettext as _
+
 from scoring import night, paycode_requests
 from scoring.circle import netted_fewest
 from scoring.engine.points import fmt
@@ -31,7 +33,10 @@ def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
     shown = night.board(found, can_edit, tables)
     nets = night.nets(tables)
     names = {key(p.name): p.name for p in shown.people}
-    texts = {key(p.name): " · ".join(f"{n}桌 {fmt(v, signed=True)}" for n, v in p.points) for p in shown.people}
+    texts = {
+        key(p.name): " · ".join(_("%(n)s桌") % {"n": n} + f" {fmt(v, signed=True)}" for n, v in p.points)
+        for p in shown.people
+    }
     up = night.settle_up_of(found)
     transfers = list(up.transfers.all()) if up is not None else []
     owed = night.owed_tonight(found)

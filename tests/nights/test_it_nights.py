@@ -7,6 +7,7 @@ import json
 import random
 
 import pytest
+from django.conf import settings as django_settings
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -21,6 +22,7 @@ from scoring.models import Game, Group, SettleUp, TableNight
 from scoring.nights.backup import night_backup
 from scoring.services import nights as writes
 from scoring.services.locks import Conflict
+from tests.core.test_it_english_pages import leaks
 from tests.factories import add_hand, finish
 from tests.helpers import messages_of
 from tests.speed import examples
@@ -327,3 +329,26 @@ def test_a_backup_with_a_bad_table_restores_no_table_and_no_night(client, group)
     response = client.post(f"/group/{group.edit_token}/night/restore", {"file": upload})
     assert response.status_code == 400
     assert (TableNight.objects.count(), Game.objects.count()) == (1, 2)
+
+
+def test_every_night_page_answers_in_english_with_no_chinese_left(client, db):
+    names = ["Ann", "Bob", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+    group = Group.objects.create(name="Fridays", roster=names)
+    found = writes.open_night(group, people=names, tables=2, how=TableNight.WINDS, ruleset=YIWU, rules=None)
+    a, b = games(found)
+    add_hand(a, ZIMO)
+    add_hand(b, PINGHU)
+    client.cookies[django_settings.LANGUAGE_COOKIE_NAME] = "en"
+    edit, view = f"/night/{found.edit_token}/", f"/night/{found.view_token}/"
+    pages = [edit, view, edit + "settle", f"/group/{group.edit_token}/night/new", f"/group/{group.edit_token}/"]
+    pages += [f"/group/{group.edit_token}/night/restore", f"/g/{a.edit_token}/"]
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert leaks(response.content.decode()) == [], url
+    client.post(edit + "settle/tables", {"rate": "50"})
+    for url in (edit, view + "settle", edit + "settle"):
+        page = client.get(url).content.decode()
+        assert leaks(page) == [], url
+    assert "Tonight's transfers" in page
+    assert "White dragon (sits out)" in client.get(edit).content.decode()  # Ivy drew the blank
