@@ -6,7 +6,7 @@ tables are at most ``TableNight.MAX_TABLES``."""
 import secrets
 from dataclasses import dataclass, field
 
-from django.db.models import Q, Sum
+from django.db.models import Count, Q, Sum
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
 
@@ -83,7 +83,7 @@ def tables_of(night: TableNight) -> list[Game]:
 
 def poll_version(night: TableNight) -> int:
     """What a phone's board compares: the sum of its tables' versions (each only goes up) and their count."""
-    found = Game.objects.filter(night=night).aggregate(v=Sum("version"), n=Sum(1))
+    found = Game.objects.filter(night=night).aggregate(v=Sum("version"), n=Count("pk"))
     return (found["v"] or 0) + (found["n"] or 0)
 
 

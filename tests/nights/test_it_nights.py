@@ -18,7 +18,7 @@ from scoring import night
 from scoring.engine import get_ruleset
 from scoring.engine.seating import key
 from scoring.engine.transfers import settle_balances
-from scoring.models import Game, Group, SettleUp, TableNight
+from scoring.models import Game, Group, PayCode, SettleUp, TableNight
 from scoring.nights.backup import night_backup
 from scoring.services import nights as writes
 from scoring.services.locks import Conflict
@@ -352,3 +352,25 @@ def test_every_night_page_answers_in_english_with_no_chinese_left(client, db):
         assert leaks(page) == [], url
     assert "Tonight's transfers" in page
     assert "White dragon (sits out)" in client.get(edit).content.decode()  # Ivy drew the blank
+
+
+def test_each_payees_code_shows_once_and_paid_ticks_on_the_nights_transfers(client, group):
+    found = opened(group)
+    a, b = games(found)
+    add_hand(a, ZIMO)  # 老王 wins at table 1; 阿明 at table 2: each is paid by three
+    add_hand(b, ZIMO)
+    for name in ("老王", "阿明"):
+        PayCode.objects.create(group=group, name=name, person=key(name), kind="wechat", address=f"wxp://f2f0{name}")
+    client.post(f"/night/{found.edit_token}/settle/tables", {"rate": "100"})
+    page = client.get(f"/night/{found.view_token}/settle").content.decode()
+    up = night.settle_up_of(found)
+    assert up.transfers.count() == 6
+    assert page.count('class="paycode-image') == 2  # 老王's and 阿明's, once each
+    first = up.transfers.first()
+    assert client.post(f"/night/{found.view_token}/paid/{first.pk}", {"paid": "1"}).status_code == 403
+    client.post(f"/night/{found.edit_token}/paid/{first.pk}", {"paid": "1"})
+    first.refresh_from_db()
+    assert first.paid_at is not None
+    assert client.post(f"/night/{found.edit_token}/paid/999999", {"paid": "1"}).status_code == 404
+    png = client.get(f"/night/{found.view_token}/paycode/{PayCode.objects.first().pk}.png")
+    assert png["Content-Type"] == "image/png"
