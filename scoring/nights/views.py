@@ -26,6 +26,7 @@ from scoring.nights.backup import loads_backup, night_backup, restore_night
 from scoring.nights.forms import MoveForm, NightForm, NightSettleForm
 from scoring.nights.pages import board_context, settle_context
 from scoring.records.exports import ImportRefused
+from scoring.replay import ReplayError
 from scoring.services import nights as writes
 
 MAX_NIGHT_BYTES = TableNight.MAX_TABLES * 10 * 1024 * 1024  # each table as large as a game's backup may be
@@ -93,7 +94,7 @@ def move(request: HttpRequest, token: str) -> HttpResponse:
     mover, other = form.cleaned_data["mover"], form.cleaned_data["other"]
     try:
         writes.change_tables(found, mover, other)
-    except (night.NightConflict, services.Conflict) as conflict:
+    except (night.NightConflict, services.Conflict, ReplayError) as conflict:
         messages.warning(request, say(conflict))
     else:
         messages.success(request, _("已换桌：%(a)s ⇄ %(b)s") % {"a": mover, "b": other})
