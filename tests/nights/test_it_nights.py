@@ -164,6 +164,9 @@ def test_the_board_on_a_view_link_and_its_poll(client, group):
     assert 'id="night-board"' in fresh.content.decode()
     assert client.post(f"/night/{found.view_token}/move", {"mover": "小李", "other": "小芳"}).status_code == 403
     assert client.get("/night/nosuchtoken/").status_code == 404
+    assert f'href="/night/{found.view_token}/"' in client.get(f"/g/{a.edit_token}/").content.decode()  # and back
+    board = client.get(f"/night/{found.edit_token}/").content.decode()
+    assert f'href="/g/{a.edit_token}/"' in board
 
 
 def test_the_board_reads_a_bounded_number_of_queries(client, group):
