@@ -360,6 +360,12 @@ class TableNight(models.Model):
     edit_token = models.CharField(max_length=32, unique=True, default=new_token)
     view_token = models.CharField(max_length=32, unique=True, default=new_token)
     created_at = models.DateTimeField(default=timezone.now)
+    # One table fee for the whole night (0: none, or each table's own on its settlement), split as a
+    # game's is (engine/money.py ``fee_shares``) among everyone who played tonight; advanced by ``fee_payee``.
+    fee_fen = models.PositiveBigIntegerField(default=0)
+    fee_mode = models.CharField(max_length=10, default="equal")
+    fee_payee = models.CharField(max_length=40, blank=True)
+    round_yuan = models.BooleanField(default=False)  # 抹零 of the night's balances once its fee is split
 
     class Meta:
         ordering = ["-created_at", "-pk"]

@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from scoring.access import missed, well_formed
 from scoring.circle import GroupConflict, Owed, transfer_names
 from scoring.engine import SEATS_ZH
+from scoring.engine.money import fee_shares, round_to_yuan
 from scoring.engine.seating import key
 from scoring.models import Game, SettleUp, TableNight, Transfer
 from scoring.people import round_of
@@ -195,15 +196,48 @@ def owed_tonight(night: TableNight) -> list[Owed]:
     return [Owed(t, t.settlement.game, *transfer_names(t.settlement.game, t)) for t in transfers]
 
 
+def settle_ups_of(night: TableNight):
+    """The night's settle-ups: made at one of its tables (``SettleUp.game``) or taking in their transfers."""
+    return SettleUp.objects.filter(Q(game__night=night) | Q(parts__transfer__settlement__game__night=night)).distinct()
+
+
 def settle_up_of(night: TableNight) -> SettleUp | None:
-    """The night's latest settle-up (一起结清 of its tables' transfers), with its transfers."""
-    return (
-        SettleUp.objects.filter(parts__transfer__settlement__game__night=night)
-        .distinct()
-        .prefetch_related("transfers")
-        .order_by("-created_at", "-pk")
-        .first()
-    )
+    """The night's latest settle-up (一起结清 of its tables' transfers and its fee), with its transfers."""
+    return settle_ups_of(night).prefetch_related("transfers").order_by("-created_at", "-pk").first()
+
+
+@dataclass
+class ToNet:
+    """What the night's settle-up nets: each person's balance (by ``key``) from the owed table transfers
+    and the night's fee, each one's share of that fee, and the names as the night spells them."""
+
+    balances: dict[str, int]
+    fee_shares: dict[str, int]
+    names: dict[str, str]
+
+
+def to_net(night: TableNight, tables: list[Game], owed: list[Owed]) -> ToNet:
+    """The owed transfers' balances, less each person's share of the night's fee (split as a table's fee is,
+    among everyone who played tonight), the whole fee to whoever advanced it; 抹零 to whole 元 if asked."""
+    names = {key(name): name for name in night.people}
+    balances: dict[str, int] = {}
+    for owed_one in owed:
+        for name, sign in ((owed_one.payer, -1), (owed_one.payee, 1)):
+            names.setdefault(key(name), name)
+            balances[key(name)] = balances.get(key(name), 0) + sign * owed_one.amount_fen
+    shares: dict[str, int] = {}
+    played_tonight = nets(tables)
+    if night.fee_fen and played_tonight:
+        order = sorted(played_tonight, key=lambda k: (list(names).index(k) if k in names else len(names), k))
+        split = fee_shares(night.fee_fen, [played_tonight[k] for k in order], night.fee_mode)
+        shares = dict(zip(order, split, strict=True))
+        for k, share in shares.items():
+            balances[k] = balances.get(k, 0) - share
+        balances[key(night.fee_payee)] = balances.get(key(night.fee_payee), 0) + night.fee_fen
+        if night.round_yuan:
+            ks = sorted(balances)
+            balances = dict(zip(ks, round_to_yuan([balances[k] for k in ks]), strict=True))
+    return ToNet({k: v for k, v in balances.items() if v}, shares, names)
 
 
 def nets(tables: list[Game]) -> dict[str, int]:

@@ -7,8 +7,9 @@ from django.utils import timezone
 
 from scoring.engine import ScoringError
 from scoring.engine.hygiene import loads
+from scoring.engine.money import FEE_MODES
 from scoring.engine.seating import key
-from scoring.forms import NAME_LIMIT, control_character
+from scoring.forms import MAX_FEE_YUAN, NAME_LIMIT, control_character
 from scoring.models import Group, TableNight
 from scoring.night import MIN_PEOPLE, tables_of
 from scoring.records.backup import backup_json
@@ -17,7 +18,8 @@ from scoring.replay import stored_replay
 from scoring.services import nights as writes
 
 NIGHT_FORMAT = 1
-NIGHT_FIELDS = frozenset(("format", "people", "draw", "drawn", "created_at"))
+NIGHT_FIELDS = frozenset(("format", "people", "draw", "drawn", "created_at", "fee"))
+FEE_FIELDS = frozenset(("fee_fen", "fee_mode", "fee_payee", "round_yuan"))
 
 
 def night_backup(found: TableNight) -> dict:
@@ -29,6 +31,12 @@ def night_backup(found: TableNight) -> dict:
             "draw": found.draw,
             "drawn": list(found.drawn),
             "created_at": timezone.localtime(found.created_at).isoformat(),
+            "fee": {
+                "fee_fen": found.fee_fen,
+                "fee_mode": found.fee_mode,
+                "fee_payee": found.fee_payee,
+                "round_yuan": found.round_yuan,
+            },
         },
         "tables": [backup_json(stored_replay(game, limit=None)) for game in tables_of(found)],
     }
@@ -60,7 +68,21 @@ def read_night(data) -> dict:
         _refuse("drawn 不对。", "drawn is not [name, table, seat] for each person.")
     if not isinstance(tables, list) or not 1 <= len(tables) <= TableNight.MAX_TABLES:
         _refuse(f"tables 应有 1-{TableNight.MAX_TABLES} 桌。", f"tables must hold 1-{TableNight.MAX_TABLES}.")
-    return {"people": people, "draw": part["draw"], "drawn": drawn}
+    return {"people": people, "draw": part["draw"], "drawn": drawn, "fee": _fee(part["fee"], people)}
+
+
+def _fee(fee, people: list[str]) -> dict:
+    """The night's one table fee, as settled (scoring/engine/money.py's terms)."""
+    if not isinstance(fee, dict) or set(fee) != FEE_FIELDS:
+        _refuse("fee 部分不完整。", "its fee part is incomplete.")
+    amount, payee = fee["fee_fen"], fee["fee_payee"]
+    if isinstance(amount, bool) or not isinstance(amount, int) or not 0 <= amount <= MAX_FEE_YUAN * 100:
+        _refuse("台费不对。", "its fee is not a whole number of fen in range.")
+    if fee["fee_mode"] not in FEE_MODES or not isinstance(fee["round_yuan"], bool):
+        _refuse("台费怎么分不对。", "its fee mode is not one of equal, winners.")
+    if not isinstance(payee, str) or (amount and key(payee) not in {key(name) for name in people}):
+        _refuse("垫付台费的人不是今晚的人。", "whoever advanced the fee is not one of its people.")
+    return dict(fee)
 
 
 def _drawn(item) -> bool:

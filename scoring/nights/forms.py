@@ -56,17 +56,21 @@ class NightForm(forms.Form):
 
 
 class NightSettleForm(SettleForm):
-    """结算每一桌: the rate and 抹零 for every table still playing; a table fee is set on that table's own page."""
+    """结算今晚: the rate and 抹零 for every table still playing, and one table fee for the whole night (split
+    as a game's is, among everyone who played tonight); a table's own fee is set on that table's page."""
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, people: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        for name in ("fee_yuan", "fee_mode", "fee_payee"):
-            del self.fields[name]
+        self.fields["fee_yuan"].label = _("今晚台费（整晚一笔，元）")
+        self.fields["fee_yuan"].help_text = _("不填：不收；每桌各收的台费请在那桌单独结算。")
+        self.fields["fee_payee"] = forms.ChoiceField(
+            label=_("谁先垫付台费"), choices=[(name, name) for name in people], required=False
+        )
 
-    def clean(self):
-        data = super().clean()
-        data.setdefault("fee_mode", "equal")
-        return data
+    def fee_terms(self) -> dict:
+        data = self.cleaned_data
+        fee = self.fee_fen()
+        return {"fee_fen": fee, "fee_mode": data["fee_mode"], "fee_payee": data.get("fee_payee") or ""}
 
 
 class MoveForm(forms.Form):

@@ -6,7 +6,6 @@ from scoring import night, paycode_requests
 from scoring.circle import netted_fewest
 from scoring.engine.points import fmt
 from scoring.engine.seating import key
-from scoring.engine.transfers import proven_fewest
 from scoring.models import TableNight
 from scoring.nights.forms import MoveForm
 
@@ -28,18 +27,27 @@ def board_context(found: TableNight, token: str, can_edit: bool, version: int | 
 
 
 def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
-    """Each table as settled (or a link to settle it), each person's 元 across them, the night's netted transfers."""
+    """Each table as settled (or a link to settle it), each person's 元 across them and their share of the
+    night's fee, the night's netted transfers with each payee's 收款码 once."""
     tables = night.tables_of(found)
     shown = night.board(found, can_edit, tables)
     nets = night.nets(tables)
-    names = {key(p.name): p.name for p in shown.people}
+    up = night.settle_up_of(found)
+    transfers = list(up.transfers.all()) if up is not None else []
+    owed = night.owed_tonight(found)
+    netting = night.to_net(found, tables, owed)
+    tonight = dict(nets) if up is None else {k: 0 for k in nets}
+    for t in transfers:
+        tonight[key(t.payer)] = tonight.get(key(t.payer), 0) - t.amount_fen
+        tonight[key(t.payee)] = tonight.get(key(t.payee), 0) + t.amount_fen
     texts = {
         key(p.name): " · ".join(_("%(n)s桌") % {"n": n} + f" {fmt(v, signed=True)}" for n, v in p.points)
         for p in shown.people
     }
-    up = night.settle_up_of(found)
-    transfers = list(up.transfers.all()) if up is not None else []
-    owed = night.owed_tonight(found)
+    rows = [
+        (netting.names.get(k, k), nets.get(k, 0), netting.fee_shares.get(k), fen, texts.get(k, ""))
+        for k, fen in tonight.items()
+    ]
     codes = paycode_requests.codes_by_person(group=found.group)
     payees = []
     for t in transfers:
@@ -51,15 +59,11 @@ def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
         "token": token,
         "can_edit": can_edit,
         "board": shown,
-        "nets": sorted(
-            ((names.get(k, k), fen, texts.get(k, "")) for k, fen in nets.items()), key=lambda item: -item[1]
-        ),
-        "zero_sum": sum(nets.values()) == 0,
+        "rows": sorted(rows, key=lambda row: -row[3]),
         "settle_up": up,
+        "any_paid": any(t.paid_at for t in transfers),
         "transfers": transfers,
         "fewest": netted_fewest([(t.payer, t.payee, t.amount_fen) for t in transfers]),
         "owed": owed,
-        "can_net": shown.settled and len(owed) >= 2 and any(not hasattr(o.transfer, "settle_up_part") for o in owed),
-        "all_proven": proven_fewest(nets.values()),
         "payee_codes": [(name, codes.get(key(name), [])) for name in payees],
     }

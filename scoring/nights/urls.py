@@ -11,7 +11,6 @@ urlpatterns = [
     path("night/<str:token>/move", nights.move, name="night-move"),
     path("night/<str:token>/settle", nights.settle, name="night-settle"),
     path("night/<str:token>/settle/tables", nights.settle_tables, name="night-settle-tables"),
-    path("night/<str:token>/settle/together", nights.together, name="night-together"),
     path("night/<str:token>/paid/<int:transfer_id>", nights.paid, name="night-paid"),
     path("night/<str:token>/paycode/<int:paycode_id>.png", nights.paycode_png, name="night-paycode-png"),
 ]

@@ -102,41 +102,29 @@ def move(request: HttpRequest, token: str) -> HttpResponse:
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
-    """今晚结算: each table's settlement, every table settled at once, and the night's fewest transfers."""
+    """今晚结算: each table's settlement, every table settled at once with the night's fee, the fewest transfers."""
     found, can_edit = night.load_night(request, token)
     context = settle_context(found, token, can_edit)
-    context["form"] = NightSettleForm(initial={"rate": "100"})
+    context["form"] = NightSettleForm(initial={"rate": "100"}, people=found.people)
     return render(request, "nights/settle.html", context)
 
 
 @require_POST
 def settle_tables(request: HttpRequest, token: str) -> HttpResponse:
-    """结算每一桌 at one rate (and 抹零), then 一起结清 the night."""
+    """结算每一桌 at one rate (and 抹零), then 一起结清 the night with its one fee, if any."""
     found = writable_night(request, token)
-    form = NightSettleForm(request.POST)
+    form = NightSettleForm(request.POST, people=found.people)
     if not form.is_valid():
         messages.warning(request, refusal(form))
         return redirect("night-settle", token=token)
     spend_change(group=found.group)
+    terms = {"rate_fen": form.rate_fen(), "round_yuan": form.cleaned_data["round_yuan"], **form.fee_terms()}
     try:
-        writes.settle_tables(found, rate_fen=form.rate_fen(), round_yuan=form.cleaned_data["round_yuan"])
-        writes.settle_night(found)
+        writes.settle_all(found, **terms)
     except (night.NightConflict, services.Conflict) as conflict:
         messages.warning(request, say(conflict))
     else:
         messages.success(request, _("每一桌都结算了，今晚合并成最少的转账。"))
-    return redirect("night-settle", token=token)
-
-
-@require_POST
-def together(request: HttpRequest, token: str) -> HttpResponse:
-    """今晚一起结清: the tables already settled, their transfers netted into the fewest."""
-    found = writable_night(request, token)
-    spend_change(group=found.group)
-    try:
-        writes.settle_night(found)
-    except (night.NightConflict, services.Conflict) as conflict:
-        messages.warning(request, say(conflict))
     return redirect("night-settle", token=token)
 
 

@@ -5,17 +5,18 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from scoring import night as nights
 from scoring.circle import clean_roster, last_game
 from scoring.engine.seating import OUTCOME, key
-from scoring.models import Game, Group, SettleUp, TableNight
+from scoring.engine.transfers import settle_balances
+from scoring.models import Game, Group, SettleUp, SettleUpPart, SettleUpTransfer, TableNight, Transfer
 from scoring.night import NightConflict
 from scoring.replay import ensure
 from scoring.services.games import create_game, finish_game
-from scoring.services.groups import settle_together
 from scoring.services.hands import record_hand
-from scoring.services.locks import lock_games, lock_group
+from scoring.services.locks import bump_versions_of, lock_games, lock_group
 
 
 def open_night(
@@ -118,23 +119,66 @@ def settle_tables(night: TableNight, *, rate_fen: int, round_yuan: bool) -> list
     return settled
 
 
-def settle_night(night: TableNight) -> SettleUp | None:
-    """今晚一起结清: the night's unpaid table transfers netted into the fewest (``settle_together``); None when
-    there is nothing to net (no transfer, or one: it is paid as it stands)."""
-    if night.tables.filter(status=Game.PLAYING).exists():
-        raise NightConflict("还有桌没结算：先结算每一桌。", "A table is not settled yet: settle every table first.")
-    ids = [owed.transfer.pk for owed in nights.owed_tonight(night)]
-    if len(ids) < 2:
-        return None
-    return settle_together(night.group, ids)
+def settle_all(night: TableNight, *, rate_fen: int, round_yuan: bool, **fee) -> SettleUp | None:
+    """结算每一桌 (``settle_tables``) and 今晚一起结清 with ``fee`` (``settle_night``): both, or neither; the
+    group's lock first, then the tables' (scoring/services/locks.py)."""
+    with transaction.atomic():
+        lock_group(night.group)
+        settle_tables(night, rate_fen=rate_fen, round_yuan=round_yuan)
+        return settle_night(night, round_yuan=round_yuan, **fee)
 
 
-def restore_night(group: Group, *, people: list[str], draw: str, drawn: list, tables) -> TableNight:
+def settle_night(
+    night: TableNight, *, fee_fen: int = 0, fee_mode: str = "equal", fee_payee: str = "", round_yuan: bool = False
+) -> SettleUp | None:
+    """今晚一起结清: the night's unpaid table transfers and its one fee (if any, split as a table's fee is)
+    netted into the fewest; None when there is nothing to net (no fee, and one transfer or none)."""
+    with transaction.atomic():
+        lock_group(night.group)
+        if night.tables.filter(status=Game.PLAYING).exists():
+            raise NightConflict("还有桌没结算：先结算每一桌。", "A table is not settled yet: settle every table first.")
+        if fee_fen and key(fee_payee) not in {key(name) for name in night.people}:
+            raise NightConflict(
+                "垫付台费的人不是今晚的人。", "Whoever advanced the fee is not one of tonight's people."
+            )
+        earlier = nights.settle_ups_of(night)
+        if earlier.filter(transfers__paid_at__isnull=False).exists():
+            raise NightConflict(
+                "今晚的转账已经有人付了：先取消「已付」，再重新结清。",
+                "Part of tonight's transfers is already paid: untick 已付 first, then settle again.",
+            )
+        terms = {"fee_fen": fee_fen, "fee_mode": fee_mode, "fee_payee": fee_payee if fee_fen else ""}
+        TableNight.objects.filter(pk=night.pk).update(**terms, round_yuan=round_yuan)
+        for name, value in {**terms, "round_yuan": round_yuan}.items():
+            setattr(night, name, value)
+        tables = nights.tables_of(night)
+        lock_games([game.pk for game in tables])
+        given_up = list(earlier.values_list("pk", flat=True))  # unpaid plans of tonight's, given up for this one
+        Transfer.objects.filter(settle_up_part__settle_up__in=given_up).update(paid_at=None)  # one that cancelled out
+        SettleUp.objects.filter(pk__in=given_up).delete()
+        owed = nights.owed_tonight(night)
+        if not fee_fen and len(owed) < 2:
+            return None
+        shown = nights.to_net(night, tables, owed)
+        netted = settle_balances(shown.balances).transfers
+        settle_up = SettleUp.objects.create(group=night.group, game=tables[0])
+        SettleUpPart.objects.bulk_create(SettleUpPart(settle_up=settle_up, transfer=o.transfer) for o in owed)
+        SettleUpTransfer.objects.bulk_create(
+            SettleUpTransfer(settle_up=settle_up, payer=shown.names[a], payee=shown.names[b], amount_fen=fen)
+            for a, b, fen in netted
+        )
+        if not netted:  # it all cancels out: nothing to pay, everything settled
+            Transfer.objects.filter(pk__in=[o.transfer.pk for o in owed]).update(paid_at=timezone.now())
+        bump_versions_of([game.pk for game in tables])  # their settle pages and the board change
+        return settle_up
+
+
+def restore_night(group: Group, *, people: list[str], draw: str, drawn: list, fee: dict, tables) -> TableNight:
     """A night restored from its backup (scoring/nights/backup.py) in ``group``: ``tables()`` makes its
     games (each a restored backup); its people join the roster within its limit; all or nothing."""
     with transaction.atomic():
         _join_roster(group, people)
-        night = TableNight.objects.create(group=group, people=people, draw=draw, drawn=drawn)
+        night = TableNight.objects.create(group=group, people=people, draw=draw, drawn=drawn, **fee)
         games = tables()
         Game.objects.filter(pk__in=[game.pk for game in games]).update(night=night, group=group)
         return night

@@ -190,7 +190,9 @@ def test_settle_every_table_and_net_the_night(client, group):
     writes.change_tables(found, "小李", "小芳")
     add_hand(a, PINGHU)
     add_hand(b, ZIMO)
-    response = client.post(f"/night/{found.edit_token}/settle/tables", {"rate": "100"}, follow=True)
+    response = client.post(
+        f"/night/{found.edit_token}/settle/tables", {"rate": "100", "fee_mode": "equal"}, follow=True
+    )
     assert "每一桌都结算了" in " ".join(messages_of(response))
     nets = night.nets(games(found))
     by_table: dict[str, int] = {}
@@ -231,26 +233,27 @@ HANDS = st.lists(
 )
 
 
-@given(st.integers(5, 6), st.integers(2, 3), HANDS, st.sampled_from(["100", "50", "10"]))
+@given(st.integers(5, 6), st.integers(2, 3), HANDS, st.sampled_from(["100", "50", "10"]), st.integers(0, 3000))
 @settings(max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_the_nights_settle_up_is_exact_and_minimal(db, size, tables, hands, rate):
+def test_the_nights_settle_up_is_exact_and_minimal(db, size, tables, hands, rate, fee):
     """A night of 武义二人 (2 seats) with up to six people: random wins at random tables, people moved
-    between hands; settled, each person's net is the sum of their tables' balances, the nets are
-    zero-sum, the netted transfers clear them exactly and are as few as a brute force finds."""
+    between hands, one fee for the night (or none); settled, each person's net is the sum of their
+    tables' balances, less an equal share of the fee (the whole fee to p0, who advanced it), zero-sum;
+    the netted transfers clear exactly that and are as few as a brute force finds."""
     people, tables = [f"p{i}" for i in range(size)], min(tables, size // 2)
     group = Group.objects.create(name="二人", roster=people)
-    found = writes.open_night(group, people=people, tables=tables, how=TableNight.RANDOM, ruleset=WUYI2, rules=None)
+    found = writes.open_night(
+        group, people=people, tables=tables, how=TableNight.RANDOM, ruleset=WUYI2, rules=None, rng=random.Random(size)
+    )
     for table, winner, discard, mover, other in hands:
         game = games(found)[table % tables]
-        add_hand(
-            game, {"outcome": "win", "winner": winner, "patterns": [], **({"discarder": 1 - winner} if discard else {})}
-        )
+        entry = {"outcome": "win", "winner": winner, "patterns": [], **({"discarder": 1 - winner} if discard else {})}
+        add_hand(game, entry)
         try:
             writes.change_tables(found, people[mover % size], people[other % size])
         except night.NightConflict:
             pass  # the same table, or both sitting out: refused, nothing changed
-    writes.settle_tables(found, rate_fen=int(rate), round_yuan=False)
-    writes.settle_night(found)
+    writes.settle_all(found, rate_fen=int(rate), round_yuan=False, fee_fen=fee, fee_mode="equal", fee_payee="p0")
     nets = night.nets(games(found))
     by_table: dict[str, int] = {}
     for game in games(found):
@@ -258,6 +261,11 @@ def test_the_nights_settle_up_is_exact_and_minimal(db, size, tables, hands, rate
             by_table[key(name)] = by_table.get(key(name), 0) + fen
     assert nets == by_table
     assert sum(nets.values()) == 0
+    shares = night.to_net(found, games(found), night.owed_tonight(found)).fee_shares if fee else {}
+    assert sum(shares.values()) == fee
+    assert all(share in (fee // len(nets), fee // len(nets) + 1) for share in shares.values())
+    final = {k: v - shares.get(k, 0) for k, v in nets.items()}
+    final["p0"] = final.get("p0", 0) + fee  # p0 advanced it, whether or not they played a hand
     up = night.settle_up_of(found)
     netted = (
         [(t.payer, t.payee, t.amount_fen) for t in up.transfers.all()]
@@ -268,8 +276,45 @@ def test_the_nights_settle_up_is_exact_and_minimal(db, size, tables, hands, rate
     for payer, payee, fen in netted:
         paid[key(payer)] = paid.get(key(payer), 0) - fen
         paid[key(payee)] = paid.get(key(payee), 0) + fen
-    assert {k: v for k, v in paid.items() if v} == {k: v for k, v in nets.items() if v}
-    assert len(netted) == fewest_by_brute_force(list(nets.values()))
+    assert {k: v for k, v in paid.items() if v} == {k: v for k, v in final.items() if v}
+    assert len(netted) == fewest_by_brute_force(list(final.values()))
+
+
+def test_one_fee_for_the_night_is_split_among_everyone_who_played_and_paid_to_who_advanced_it(client, group):
+    found = opened(group)
+    a, b = games(found)
+    add_hand(a, ZIMO)
+    add_hand(b, ZIMO)
+    form = {"rate": "100", "fee_mode": "equal", "fee_yuan": "100", "fee_payee": "阿华"}
+    client.post(f"/night/{found.edit_token}/settle/tables", form)
+    found.refresh_from_db()
+    assert (found.fee_fen, found.fee_payee) == (10000, "阿华")
+    nets = night.nets(games(found))
+    up = night.settle_up_of(found)
+    paid: dict[str, int] = {}
+    for t in up.transfers.all():
+        paid[key(t.payer)] = paid.get(key(t.payer), 0) - t.amount_fen
+        paid[key(t.payee)] = paid.get(key(t.payee), 0) + t.amount_fen
+    assert paid == {k: v - 1250 + (10000 if k == "阿华" else 0) for k, v in nets.items()}  # 100 元 ÷ 8
+    page = client.get(f"/night/{found.view_token}/settle").content.decode()
+    assert "今晚台费 100 元" in page
+    assert "台费 −12.50 元" in page
+    # settled again (unpaid): the plan is given up for the new one, with no fee now
+    client.post(f"/night/{found.edit_token}/settle/tables", {"rate": "100", "fee_mode": "equal"})
+    assert SettleUp.objects.count() == 1
+    assert sum(t.amount_fen for t in night.settle_up_of(found).transfers.all()) < sum(abs(v) for v in paid.values())
+    first = night.settle_up_of(found).transfers.first()
+    client.post(f"/night/{found.edit_token}/paid/{first.pk}", {"paid": "1"})
+    response = client.post(f"/night/{found.edit_token}/settle/tables", form, follow=True)
+    assert "已经有人付了" in " ".join(messages_of(response))
+
+
+def test_a_fee_advanced_by_someone_not_tonight_is_refused(group):
+    found = opened(group)
+    writes.settle_tables(found, rate_fen=100, round_yuan=False)
+    with pytest.raises(night.NightConflict, match="not one of tonight"):
+        writes.settle_night(found, fee_fen=500, fee_payee="外人")
+    assert not SettleUp.objects.exists()
 
 
 def test_brute_force_knows_small_cases():
@@ -284,8 +329,7 @@ def test_a_nights_backup_restores_the_night_and_its_tables(client, group):
     add_hand(a, ZIMO)
     writes.change_tables(found, "小李", "小芳")
     add_hand(b, PINGHU)
-    writes.settle_tables(found, rate_fen=50, round_yuan=False)
-    writes.settle_night(found)
+    writes.settle_all(found, rate_fen=50, round_yuan=True, fee_fen=3000, fee_mode="winners", fee_payee="阿华")
     response = client.get(f"/night/{found.view_token}/backup.json")
     assert response["Content-Disposition"].startswith('attachment; filename="mahjong-night-')
     other = Group.objects.create(name="另一圈", roster=[])
@@ -295,6 +339,8 @@ def test_a_nights_backup_restores_the_night_and_its_tables(client, group):
     assert restored.status_code == 302
     assert restored["Location"] == f"/night/{again.edit_token}/"
     assert (again.people, again.draw, again.drawn) == (found.people, found.draw, found.drawn)
+    fee = ("fee_fen", "fee_mode", "fee_payee", "round_yuan")
+    assert [getattr(again, f) for f in fee] == [3000, "winners", "阿华", True]
     assert [(g.players, g.seating, g.status, g.group) for g in games(again)] == [
         (g.players, g.seating, g.status, other) for g in games(found)
     ]
@@ -309,7 +355,10 @@ def test_a_nights_backup_restores_the_night_and_its_tables(client, group):
         {"night": {}, "tables": []},
         {"tables": []},
         "not a night",
-        {"night": {"format": 1, "people": ["a"] * 5, "draw": "random", "drawn": [], "created_at": ""}, "tables": []},
+        {
+            "night": {"format": 1, "people": ["a"] * 5, "draw": "random", "drawn": [], "created_at": "", "fee": {}},
+            "tables": [],
+        },
     ],
 )
 def test_a_broken_nights_backup_is_refused_in_words_and_restores_nothing(client, group, broken):
@@ -349,7 +398,7 @@ def test_every_night_page_answers_in_english_with_no_chinese_left(client, db):
         response = client.get(url)
         assert response.status_code == 200, url
         assert leaks(response.content.decode()) == [], url
-    client.post(edit + "settle/tables", {"rate": "50"})
+    client.post(edit + "settle/tables", {"rate": "50", "fee_mode": "equal"})
     for url in (edit, view + "settle", edit + "settle"):
         page = client.get(url).content.decode()
         assert leaks(page) == [], url
@@ -364,7 +413,7 @@ def test_each_payees_code_shows_once_and_paid_ticks_on_the_nights_transfers(clie
     add_hand(b, ZIMO)
     for name in ("老王", "阿明"):
         PayCode.objects.create(group=group, name=name, person=key(name), kind="wechat", address=f"wxp://f2f0{name}")
-    client.post(f"/night/{found.edit_token}/settle/tables", {"rate": "100"})
+    client.post(f"/night/{found.edit_token}/settle/tables", {"rate": "100", "fee_mode": "equal"})
     page = client.get(f"/night/{found.view_token}/settle").content.decode()
     up = night.settle_up_of(found)
     assert up.transfers.count() == 6
