@@ -108,18 +108,24 @@ def test_a_night_of_two_tables_on_eight_phones(live_server, browser, shot):
 
     # the night's settle-up: every table at 1 元 a point, then the fewest transfers across both
     host.get_by_role("link", name="今晚结算").click()
+    host.locator("#id_fee_yuan").fill("80")  # one fee for the night, 老王 paid the venue
+    host.locator("#id_fee_payee").select_option("老王")
     host.get_by_role("button", name="结算每一桌，合并转账").click()
     expect(host.locator(".night-transfer")).not_to_have_count(0)
+    found.refresh_from_db()
+    assert (found.fee_fen, found.fee_payee) == (8000, "老王")
     tables = night.tables_of(found)
-    nets = night.nets(tables)
     names = {key(n): n for n in EIGHT}
-    fewest = settle_balances(nets).transfers
+    fee = {k: 1000 for k in names}  # 80 元 among the eight who played
+    fee["老王"] -= 8000
+    fewest = settle_balances({k: v - fee[k] for k, v in night.nets(tables).items()}).transfers
     shown = [
         (row.locator(".payer").inner_text(), row.locator(".payee").inner_text(), row.locator(".amount").inner_text())
         for row in host.locator(".night-transfer").all()
     ]
     assert sorted(shown) == sorted((names[a], names[b], money(fen, True)) for a, b, fen in fewest)
     expect(host.locator("#night-transfers")).to_contain_text("已经是最少的笔数")
+    expect(host.locator(".night-fee")).to_contain_text("今晚台费 80 元，老王 垫付")
     expect(host.locator(".together")).to_have_count(0)  # done: nothing left to net
     host.reload()  # the page as anyone opens it, without the toast
     shot(host, "night-settle")
