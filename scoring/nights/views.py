@@ -44,8 +44,9 @@ def new_night(request: HttpRequest, token: str) -> HttpResponse:
     group = circle.writable_group(request, token)
     form = NightForm(request.POST or None, group=group)
     if request.method == "POST" and form.is_valid():
-        spend_new_game(request)  # a night opens games: the budget of new games (scoring/access.py)
         data, last = form.cleaned_data, circle.last_game(group)
+        for _table in range(data["tables"]):
+            spend_new_game(request)  # each table is a new game: the budget of new games (scoring/access.py)
         ruleset = get_ruleset(data["ruleset"])
         same = last is not None and last.ruleset == ruleset.code
         terms = {"rules": dict(last.rules), "round_length": last.round_length} if same else {"rules": None}

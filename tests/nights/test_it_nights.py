@@ -426,3 +426,19 @@ def test_each_payees_code_shows_once_and_paid_ticks_on_the_nights_transfers(clie
     assert client.post(f"/night/{found.edit_token}/paid/999999", {"paid": "1"}).status_code == 404
     png = client.get(f"/night/{found.view_token}/paycode/{PayCode.objects.first().pk}.png")
     assert png["Content-Type"] == "image/png"
+
+
+def test_the_new_night_form_opens_the_night_or_says_why_not(client, group):
+    url = f"/group/{group.edit_token}/night/new"
+    form = {"people": "\n".join(EIGHT), "tables": "3", "how": "winds", "ruleset": "yiwu"}
+    refused = client.post(url, form)
+    assert refused.status_code == 200
+    assert "8 个人最多开 2 桌（每桌 4 人）" in refused.content.decode()
+    assert not TableNight.objects.exists()
+    assert client.get(f"/group/{group.view_token}/night/new").status_code == 403
+    opened_page = client.post(url, {**form, "tables": "2", "ruleset": "wuyi2"})
+    found = TableNight.objects.get()
+    assert opened_page["Location"] == f"/night/{found.edit_token}/"
+    assert [g.ruleset for g in games(found)] == ["wuyi2", "wuyi2"]
+    assert sorted(n for g in games(found) for n in g.players) == sorted(n for n, t, _s in found.drawn if t >= 0)
+    assert len([d for d in found.drawn if d[1] < 0]) == 4  # 武义二人: two tables of two, four sit out
