@@ -29,17 +29,27 @@ class NightConflict(GroupConflict):
 # -- the draw ---------------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class TableTerms:
+    """One table of a night: its ruleset, its house rules (None: the ruleset's own) and 打几圈."""
+
+    ruleset: object
+    rules: dict | None = None
+    round_length: int | None = None
+
+
 def tables_for(people: int, seats: int) -> int:
     """How many tables ``people`` fill at ``seats`` a table, within ``MAX_TABLES``."""
     return min(people // seats, TableNight.MAX_TABLES)
 
 
-def seat_people(people: list[str], tables: int, seats: int, how: str, rng=None) -> tuple[list[list[str]], list]:
+def seat_people(people: list[str], seats: list[int], how: str, rng=None) -> tuple[list[list[str]], list]:
     """Each table's names in seat order (东南西北…) and what was drawn, [name, table, seat] each (table -1:
-    sits out). 随机 shuffles; 扳位 deals one tile to each person (a wind of a table, or 白板 to sit out);
-    按座 takes ``people`` as they sit, table after table."""
+    sits out); ``seats``: how many sit at each table (its ruleset's seats: 2 for 武义二人). 随机 shuffles;
+    扳位 deals one tile to each person (a wind of a table, or 白板 to sit out); 按座 takes ``people`` as
+    they sit, table after table."""
     rng = rng or secrets.SystemRandom()
-    places = [(t, s) for t in range(tables) for s in range(seats)]
+    places = [(t, s) for t, n in enumerate(seats) for s in range(n)]
     places += [(-1, 0)] * (len(people) - len(places))
     if how == TableNight.AS_SEATED:
         order = list(people)
@@ -49,7 +59,7 @@ def seat_people(people: list[str], tables: int, seats: int, how: str, rng=None) 
     if how == TableNight.WINDS:  # shown in the order the people were named, each with the tile they drew
         at = {key(name): i for i, name in enumerate(people)}
         drawn.sort(key=lambda d: at[key(d[0])])
-    seating = [[""] * seats for _t in range(tables)]
+    seating = [[""] * n for n in seats]
     for name, t, s in drawn:
         if t >= 0:
             seating[t][s] = name

@@ -8,10 +8,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from scoring.circle import clean_roster, last_game
-from scoring.engine import DEFAULT_RULESET, all_rulesets
+from scoring.engine import DEFAULT_RULESET, all_rulesets, get_ruleset
 from scoring.forms import NAME_LIMIT, SettleForm, no_control_characters
 from scoring.lang import pick
 from scoring.models import TableNight
+from scoring.night import TableTerms
 
 SEPARATORS = re.compile(r"[\n,，、;；]+")
 DRAW_CHOICES = [
@@ -36,13 +37,39 @@ class NightForm(forms.Form):
 
     def __init__(self, *args, group, **kwargs):
         super().__init__(*args, **kwargs)
-        last = last_game(group)
+        self.group, last = group, last_game(group)
+        rulesets = [(r.code, pick(r.zh, r.en)) for r in all_rulesets()]
         self.fields["tables"].choices = [(n, _("%(n)s 桌") % {"n": n}) for n in range(1, TableNight.MAX_TABLES + 1)]
-        self.fields["ruleset"].choices = [(r.code, pick(r.zh, r.en)) for r in all_rulesets()]
+        self.fields["ruleset"].choices = rulesets
         self.fields["ruleset"].initial = last.ruleset if last is not None else DEFAULT_RULESET
+        for n in range(1, TableNight.MAX_TABLES + 1):  # 每桌玩法不同: blank, the one above
+            self.fields[f"table_{n}"] = forms.ChoiceField(
+                label=_("%(n)s桌") % {"n": n}, choices=[("", _("同上")), *rulesets], required=False
+            )
         self.initial.setdefault("people", "\n".join(group.roster[: settings.MAX_PEOPLE_PER_GAME]))
         count = len(group.roster[: settings.MAX_PEOPLE_PER_GAME])
         self.initial.setdefault("tables", max(1, min(count // 4, 4)))
+
+    def table_fields(self) -> list:
+        return [self[f"table_{n}"] for n in range(1, TableNight.MAX_TABLES + 1)]
+
+    def differs(self) -> bool:
+        """Whether a table's own ruleset was chosen (the fold opens again to show it)."""
+        return self.is_bound and any(self.data.get(f"table_{n}") for n in range(1, TableNight.MAX_TABLES + 1))
+
+    def table_terms(self) -> list[TableTerms]:
+        """Each table's ruleset (its own, or the one above), with the house rules and 打几圈 of the group's
+        last game of that ruleset (a game's rules are frozen with it), or the ruleset's own if none."""
+        data, terms, earlier = self.cleaned_data, [], {}
+        for n in range(1, data["tables"] + 1):
+            ruleset = get_ruleset(data.get(f"table_{n}") or data["ruleset"])
+            if ruleset.code not in earlier:  # one query for each ruleset chosen: four at most
+                earlier[ruleset.code] = self.group.games.filter(ruleset=ruleset.code).order_by("-created_at", "-pk")
+                earlier[ruleset.code] = earlier[ruleset.code].only("rules", "round_length").first()
+            last = earlier[ruleset.code]
+            rules = (dict(last.rules), last.round_length) if last is not None else (None, None)
+            terms.append(TableTerms(ruleset, *rules))
+        return terms
 
     def clean_people(self):
         names = clean_roster(SEPARATORS.split(self.cleaned_data.get("people", "")))

@@ -17,7 +17,6 @@ from django.views.decorators.http import require_POST
 
 from scoring import circle, device, live, night, paycode_requests, services
 from scoring.access import spend_change, spend_new_game
-from scoring.engine import get_ruleset
 from scoring.forms import refusal
 from scoring.lang import say
 from scoring.links import lan_base
@@ -40,20 +39,15 @@ def writable_night(request: HttpRequest, token: str) -> TableNight:
 
 
 def new_night(request: HttpRequest, token: str) -> HttpResponse:
-    """开今晚: who comes, how many tables, how they draw; then the board."""
+    """开今晚: who comes, how many tables (each its ruleset), how they draw; then the board."""
     group = circle.writable_group(request, token)
     form = NightForm(request.POST or None, group=group)
     if request.method == "POST" and form.is_valid():
-        data, last = form.cleaned_data, circle.last_game(group)
+        data = form.cleaned_data
         for _table in range(data["tables"]):
             spend_new_game(request)  # each table is a new game: the budget of new games (scoring/access.py)
-        ruleset = get_ruleset(data["ruleset"])
-        same = last is not None and last.ruleset == ruleset.code
-        terms = {"rules": dict(last.rules), "round_length": last.round_length} if same else {"rules": None}
         try:
-            opened = writes.open_night(
-                group, people=data["people"], tables=data["tables"], how=data["how"], ruleset=ruleset, **terms
-            )
+            opened = writes.open_night(group, people=data["people"], tables=form.table_terms(), how=data["how"])
         except night.NightConflict as conflict:
             form.add_error(None, say(conflict))
         else:

@@ -23,50 +23,65 @@ def open_night(
     group: Group,
     *,
     people: list[str],
-    tables: int,
+    tables: int | list[nights.TableTerms],
     how: str,
     ruleset=None,
     rules: dict | None = None,
     round_length=None,
     rng=None,
 ) -> TableNight:
-    """开今晚: ``people`` (new names join the roster, within its limit) drawn onto ``tables`` tables, each a
-    game of ``ruleset`` (the group's last game's, by default) with ``rules``; who is left over sits out."""
+    """开今晚: ``people`` (new names join the roster, within its limit) drawn onto ``tables``: each table's
+    terms (its own ruleset, rules and 打几圈; its ruleset's seats sit there), or a number of tables all of
+    ``ruleset`` (the group's last game's, by default) with ``rules``; who is left over sits out."""
     people = clean_roster(people)
-    last = last_game(group)
-    if ruleset is None:
-        if last is None:
-            raise NightConflict("请先选玩法。", "Choose a ruleset first.")
-        ruleset, rules, round_length = last.plugin, dict(last.rules), last.round_length
-    rules = rules if rules is not None else ruleset.rules_from_dict({}).to_dict()
+    if isinstance(tables, int):
+        tables = [_same_terms(group, ruleset, rules, round_length)] * tables
     limit = settings.MAX_PEOPLE_PER_GAME
     if not nights.MIN_PEOPLE <= len(people) <= limit:
         raise NightConflict(
             f"今晚几桌要 {nights.MIN_PEOPLE} 到 {limit} 个人。",
             f"A night of several tables takes {nights.MIN_PEOPLE} to {limit} people.",
         )
-    most = nights.tables_for(len(people), ruleset.seats)
-    if not 1 <= tables <= most:
+    seats = [terms.ruleset.seats for terms in tables]
+    if len(set(seats)) == 1 and not 1 <= len(seats) <= nights.tables_for(len(people), seats[0]):
+        most = nights.tables_for(len(people), seats[0])
         raise NightConflict(
-            f"{len(people)} 个人最多开 {most} 桌（每桌 {ruleset.seats} 人）。",
-            f"{len(people)} people fill at most {most} tables of {ruleset.seats}.",
+            f"{len(people)} 个人最多开 {most} 桌（每桌 {seats[0]} 人）。",
+            f"{len(people)} people fill at most {most} tables of {seats[0]}.",
+        )
+    if not 1 <= len(seats) <= TableNight.MAX_TABLES or sum(seats) > len(people):
+        raise NightConflict(
+            f"{len(people)} 个人坐不满这 {len(seats)} 桌（要 {sum(seats)} 人）：少开一桌，或换成二人的玩法。",
+            f"{len(people)} people cannot fill these {len(seats)} tables ({sum(seats)} seats): open one"
+            " table fewer, or a two-player one.",
         )
     with transaction.atomic():
         _join_roster(group, people)
-        seating, drawn = nights.seat_people(people, tables, ruleset.seats, how, rng)
+        seating, drawn = nights.seat_people(people, seats, how, rng)
         night = TableNight.objects.create(group=group, people=people, draw=how, drawn=drawn)
-        for names in seating:
+        for names, terms in zip(seating, tables, strict=True):
+            rules = terms.rules if terms.rules is not None else terms.ruleset.rules_from_dict({}).to_dict()
             create_game(
-                ruleset=ruleset,
+                ruleset=terms.ruleset,
                 players=names,
                 first_dealer=0,
                 rules=dict(rules),
-                round_length=round_length,
+                round_length=terms.round_length,
                 group=group,
                 checks_required=group.checks_required,
                 night=night,
             )
         return night
+
+
+def _same_terms(group: Group, ruleset, rules: dict | None, round_length) -> nights.TableTerms:
+    """Every table's terms alike: ``ruleset`` with ``rules``, or the group's last game's ruleset and rules."""
+    if ruleset is not None:
+        return nights.TableTerms(ruleset, rules, round_length)
+    last = last_game(group)
+    if last is None:
+        raise NightConflict("请先选玩法。", "Choose a ruleset first.")
+    return nights.TableTerms(last.plugin, dict(last.rules), last.round_length)
 
 
 def change_tables(night: TableNight, mover: str, other: str, *, by: str = "") -> list[Game]:

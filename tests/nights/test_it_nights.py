@@ -60,7 +60,7 @@ def test_as_seated_fills_tables_in_order_and_the_rest_sit_out(group):
 
 def test_winds_deal_each_person_one_tile_of_a_table_or_a_blank():
     people = [f"p{i}" for i in range(10)]
-    seating, drawn = night.seat_people(people, 2, 4, TableNight.WINDS, random.Random(3))
+    seating, drawn = night.seat_people(people, [4, 4], TableNight.WINDS, random.Random(3))
     assert [d[0] for d in drawn] == people  # shown in the order they were named
     tiles = sorted((t, s) for _n, t, s in drawn)
     assert tiles == [(-1, 0), (-1, 0), *[(t, s) for t in range(2) for s in range(4)]]
