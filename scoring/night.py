@@ -259,3 +259,32 @@ def nets(tables: list[Game]) -> dict[str, int]:
             for name, fen in zip(settlement.people(), settlement.balances_fen, strict=True):
                 found[key(name)] = found.get(key(name), 0) + fen
     return found
+
+
+# -- a group's nights ---------------------------------------------------------------------------
+
+
+@dataclass
+class NightLine:
+    """One of a group's nights, as the group page lists it."""
+
+    night: TableNight
+    tables: int
+    playing: int  # tables not settled yet
+    rulesets: list[str]  # each table's ruleset code, in the order opened
+
+
+def nights_of(group, limit: int) -> tuple[list[NightLine], int]:
+    """The group's newest ``limit`` nights, each with its tables, how many still play and their rulesets
+    (three queries whatever the nights), and how many nights it has in all."""
+    playing = Count("tables", filter=Q(tables__status=Game.PLAYING))
+    found = list(
+        TableNight.objects.filter(group=group)
+        .annotate(n=Count("tables"), playing=playing)
+        .order_by("-created_at", "-pk")[:limit]
+    )
+    codes: dict[int, list[str]] = {night.pk: [] for night in found}
+    for night_id, code in Game.objects.filter(night__in=codes).order_by("pk").values_list("night_id", "ruleset"):
+        codes[night_id].append(code)
+    total = len(found) if len(found) < limit else TableNight.objects.filter(group=group).count()
+    return [NightLine(n, n.n, n.playing, codes[n.pk]) for n in found], total

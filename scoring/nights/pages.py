@@ -1,10 +1,12 @@
 """What 今晚几桌's pages show: the board and the settle page's context, from scoring/night.py's reads."""
 
+from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import night, paycode_requests
 from scoring.circle import netted_fewest
-from scoring.engine.points import fmt
+from scoring.engine.points import fmt, to_json
 from scoring.engine.seating import key
 from scoring.models import TableNight
 from scoring.nights.forms import MoveForm
@@ -66,4 +68,53 @@ def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
         "fewest": netted_fewest([(t.payer, t.payee, t.amount_fen) for t in transfers]),
         "owed": owed,
         "payee_codes": [(name, codes.get(key(name), [])) for name in payees],
+    }
+
+
+BOARD_FORMAT = 1
+
+
+def board_data(found: TableNight, version: int) -> dict:
+    """今晚的榜 as JSON for other tools (docs/contract.md 「今晚的榜」): the same on the edit and the view
+    link, with each table's view link only; points exact (x.5 where 诸暨 halves), 元 in 分."""
+    tables = night.tables_of(found)
+    shown = night.board(found, False, tables)
+    up = night.settle_up_of(found)
+    return {
+        "format": BOARD_FORMAT,
+        "version": version,
+        "group": found.group.name,
+        "created_at": timezone.localtime(found.created_at).isoformat(),
+        "draw": found.draw,
+        "comparable": shown.comparable,
+        "settled": shown.settled,
+        "hands": shown.hands,
+        "tables": [
+            {
+                "number": t.number,
+                "ruleset": t.game.ruleset,
+                "url": reverse("game", args=[t.game.view_token]),
+                "seating": [name for _wind, name in t.seating],
+                "hands": t.hands,
+                "round": t.round_label,
+                "settled": t.settled,
+                "rate_fen": t.game.settlement.rate_fen if t.settled else None,
+            }
+            for t in shown.tables
+        ],
+        "people": [
+            {
+                "name": p.name,
+                "at": p.at,
+                "points": [{"table": n, "points": to_json(v)} for n, v in p.points],
+                "total": None if p.total is None else to_json(p.total),
+                "fen": p.fen,
+            }
+            for p in shown.people
+        ],
+        "fee_fen": found.fee_fen if up is not None else 0,
+        "transfers": [
+            {"payer": t.payer, "payee": t.payee, "amount_fen": t.amount_fen, "paid": t.paid_at is not None}
+            for t in (up.transfers.all() if up is not None else [])
+        ],
     }

@@ -7,6 +7,7 @@ urlpatterns = [
     path("group/<str:token>/night/restore", nights.restore, name="night-restore"),
     path("night/<str:token>/backup.json", nights.backup, name="night-backup"),
     path("night/<str:token>/", nights.board, name="night"),
+    path("night/<str:token>/board.json", nights.board_json, name="night-board-json"),
     path("night/<str:token>/poll", nights.poll, name="night-poll"),
     path("night/<str:token>/move", nights.move, name="night-move"),
     path("night/<str:token>/settle", nights.settle, name="night-settle"),

@@ -8,7 +8,7 @@ import json
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.serializers.json import DjangoJSONEncoder
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -23,7 +23,7 @@ from scoring.links import lan_base
 from scoring.models import PayCode, TableNight
 from scoring.nights.backup import loads_backup, night_backup, restore_night
 from scoring.nights.forms import MoveForm, NightForm, NightSettleForm
-from scoring.nights.pages import board_context, settle_context
+from scoring.nights.pages import board_context, board_data, settle_context
 from scoring.records.exports import ImportRefused
 from scoring.replay import ReplayError
 from scoring.services import nights as writes
@@ -73,6 +73,17 @@ def poll(request: HttpRequest, token: str) -> HttpResponse:
     if (quiet := live.quiet_answer(request, version)) is not None:
         return quiet
     response = render(request, "nights/board.html#live", board_context(found, token, can_edit, version))
+    response.headers["ETag"] = live.etag(version)
+    return response
+
+
+def board_json(request: HttpRequest, token: str) -> HttpResponse:
+    """今晚的榜 as JSON (docs/contract.md 「今晚的榜」), on either link; 304/204 when unchanged, as the poll."""
+    found, _can_edit = night.load_night(request, token)
+    version = night.poll_version(found)
+    if (quiet := live.quiet_answer(request, version)) is not None:
+        return quiet
+    response = JsonResponse(board_data(found, version), json_dumps_params={"ensure_ascii": False})
     response.headers["ETag"] = live.etag(version)
     return response
 
