@@ -142,3 +142,33 @@ def test_a_night_of_two_tables_on_eight_phones(live_server, browser, shot):
 def _sum_text(texts: list[str]) -> str:
     value = sum(int(t.replace("\u2212", "-").replace("+", "")) for t in texts)
     return f"+{value}" if value > 0 else f"\u2212{-value}" if value < 0 else "0"
+
+
+def test_a_night_of_a_yiwu_table_and_a_wuyi_two_player_table(live_server, browser, shot):
+    """Six come: 「每桌玩法不同」 unfolded, table 2 plays 武义二人 (two seats) beside a 义乌 table of four;
+    the board shows both rulesets and waits for 元; the group page lists the night, still playing."""
+    six = EIGHT[:6]
+    group = Group.objects.create(name="春节", roster=six)
+    (host,) = phones(browser, 1)
+    host.goto(f"{live_server.url}/group/{group.edit_token}/night/new")
+    host.get_by_text("按座：按上面名单的顺序").click()
+    host.locator("#id_tables").select_option("2")
+    host.locator(".per-table summary").click()
+    host.locator("#id_table_2").select_option("wuyi2")
+    expect(host.locator("#id_table_2")).to_be_visible()
+    expect(host.locator("#id_table_3")).to_be_hidden()  # only the tables opened show their select
+    shot(host, "night2-new")
+    assert violations(host) == []
+    host.get_by_role("button", name="开今晚").click()
+    expect(host.locator(".night-table")).to_have_count(2)
+    found = TableNight.objects.get()
+    four, two = found.tables.order_by("pk")
+    assert (four.ruleset, four.players, two.ruleset, two.players) == ("yiwu", six[:4], "wuyi2", six[4:])
+    expect(host.locator('.night-table[data-table="2"]')).to_contain_text("武义二人")
+    expect(host.locator(".which-total")).to_contain_text("各桌玩法不同")
+    host.get_by_role("link", name="牌友圈").click()
+    expect(host.locator(".night-line")).to_have_count(1)
+    expect(host.locator(".night-line")).to_contain_text("2 桌 · 6 人 · 义乌麻将 · 武义二人麻将")
+    expect(host.locator(".night-playing")).to_have_text("2 桌在打")
+    shot(host, "night2-group")
+    assert violations(host) == []

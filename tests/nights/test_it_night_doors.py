@@ -36,10 +36,6 @@ def mixed(group) -> TableNight:
     return writes.open_night(group, people=EIGHT, tables=terms, how=TableNight.AS_SEATED)
 
 
-def lines(page: str) -> list[str]:
-    return [part.split('"', 1)[0] for part in page.split('class="list-group-item px-0 py-1')[1:]]
-
-
 def test_the_group_page_lists_its_nights_newest_first_with_tables_rulesets_and_whether_settled(client, group):
     older = mixed(group)
     TableNight.objects.filter(pk=older.pk).update(created_at=timezone.now() - timedelta(days=30))
