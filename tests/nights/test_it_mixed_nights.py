@@ -51,8 +51,9 @@ def test_each_table_opens_under_its_own_ruleset_and_that_rulesets_last_house_rul
     assert (yiwu.rules["base_dealer"], yiwu.rules["base_other"]) == (9, 6)  # the group's last 义乌 game's
     assert hangzhou.rules == get_ruleset("hangzhou").rules_from_dict({}).to_dict()  # none yet: the defaults
     assert (yiwu.players, hangzhou.players) == (EIGHT[:4], EIGHT[4:])
-    page = client.get(f"/g/{hangzhou.edit_token}/rules").content.decode()  # the table's own rules page
-    assert "杭州" in page
+    page = client.get(f"/g/{yiwu.view_token}/rules").content.decode()  # each table's own rules page
+    assert '庄家底分: <span class="fw-normal">9</span>' in page
+    assert "杭州麻将" in client.get(f"/g/{hangzhou.view_token}/rules").content.decode()
     assert "今晚的榜" in client.get(f"/g/{hangzhou.edit_token}/").content.decode()
     board = client.get(f"/night/{found.view_token}/").content.decode()
     assert "各桌玩法不同，点数不能相加" in board
