@@ -343,5 +343,8 @@ document.addEventListener("htmx:beforeSwap", function (event) {
   if (!event.detail.elt.hasAttribute("data-poll") || !event.detail.shouldSwap) return;
   if (!handsBusy(event.detail.serverResponse || "")) return;
   event.detail.shouldSwap = false;
+  // Asked for again once the hands are free: a poll the phone asked for itself (its own hand landed,
+  // static/js/offline.js) would otherwise wait for the next every-3-s one.
+  if (!pollHeld && !fingerDown) setTimeout(releasePoll, Math.max(0, FINGER_MS + 50 - (Date.now() - fingerAt)));
   pollHeld = true;
 });

@@ -1,11 +1,8 @@
-"""The page checks of tests/browser/test_accessibility.py (axe, nothing covered) and
-tests/browser/test_tap_targets.py (44×44 px), and the phone's width, run where an evening already
+"""The page checks of tests/browser/test_accessibility.py (axe, nothing covered) and of the tap
+targets (44×44 px, tests/browser/tours.py), and the phone's width, run where an evening already
 stands (tests/browser/test_evenings.py) instead of on a game built and opened again for them."""
 
-import functools
-
-from tests.browser.test_accessibility import AXE, covered, violations
-from tests.browser.test_tap_targets import AUDIT as TAP_TARGETS
+from tests.browser.tours import TAP_TARGETS, audited
 
 WIDTH = 390
 # Every fold opened for the tap targets, and those it opened shut again: the evening goes on.
@@ -35,23 +32,10 @@ class Looks:
             page.evaluate(SETTLED)
             page.wait_for_function("() => !document.querySelector('.htmx-request')")
             self.shot(page, f"taps-{name}")
-            problems += [f"tap target: {problem}" for problem in page.evaluate(TAP_TARGETS)]
+            problems += [f"tap target: {problem}" for problem in page.evaluate(TAP_TARGETS, 44)]
             page.evaluate(REFOLD)
         if axe:
             problems += audited(page)
         self.names.append(name)
         if problems:
             self.found[name] = problems
-
-
-def audited(page) -> list[str]:
-    """test_accessibility.py's audit of the page as it stands: axe loaded into it if it has none yet
-    (as an evaluation, which the page's CSP lets in), so a phone not set up for it can be audited."""
-    if page.evaluate("typeof axe") == "undefined":
-        page.evaluate(axe_source())
-    return violations(page) + covered(page)
-
-
-@functools.cache
-def axe_source() -> str:
-    return AXE.read_text()

@@ -1,8 +1,8 @@
 """An evening on a phone (390×844) for each ruleset: create the game, tap in its hands, fix
 mistakes, check the totals (each ruleset's taps and checks: tests/browser/evenings/<ruleset>.py).
-On the way, the pages it passes are checked as tests/browser/test_accessibility.py and
-tests/browser/test_tap_targets.py check theirs (tests/browser/looks.py): those tests leave these
-states to the evenings rather than build a game and open them again."""
+On the way, the pages it passes are checked as tests/browser/test_accessibility.py checks its
+states, and for 44 px tap targets (tests/browser/looks.py, tests/browser/tours.py): the audit leaves
+these states to the evenings rather than build a game and open them again."""
 
 import pytest
 

@@ -15,7 +15,7 @@ from scoring.models import Game, Group, SettleUp, Transfer
 from scoring.rulesets.yiwu.engine import Rules
 from tests.browser.conftest import PHONE
 from tests.browser.test_accessibility import AXE, violations
-from tests.browser.test_tap_targets import audit
+from tests.browser.tours import audit
 from tests.helpers import SETTLE_HANDS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -49,7 +49,7 @@ def test_a_group_evening(live_server, audited_phone, shot):
     group = Group.objects.create(name="周五老地方", roster=NAMES)
     earlier = last_week(group)
     page = audited_phone
-    taps: list[str] = []  # every tap target under 44×44 px (tests/browser/test_tap_targets.py)
+    taps: list[str] = []  # every tap target under 44×44 px (tests/browser/tours.py)
     page.goto(f"{live_server.url}/group/{group.edit_token}/")
     expect(page.locator("#owed")).to_contain_text("各场没付的转账")
     shot(page, "group")

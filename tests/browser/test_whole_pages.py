@@ -1,6 +1,9 @@
 """Every tap lands on a whole page (390×844): each link and button of the game page, the entry
 steps, settle and the summary leads to a page with its top bar and a way back, and so does the
-back gesture. 「更新预览」 keeps the page whole, and its 确认 records once.
+back gesture. 「更新预览」 of a 手动记分 hand keeps the page whole, and its 确认 records once.
+The whole evening (tests/browser/test_whole_evening.py) reloads, taps a boosted link and goes back
+at its own moments (tests/browser/tours.py ``whole``); this walk taps every kind of link and button
+once, the writes among them (买子 and 下子 on each seat, 我是, 结束并结算…), which would change or end the evening.
 
 The walk is in Chinese: htmx's choice of a whole page or a part, its history restore and the back
 gesture are the same code in every language. That every page it reaches is whole in English too
@@ -148,30 +151,26 @@ def settle_screen(page, shot) -> None:
     shot(page, "settle-from-the-game-page")
 
 
-@pytest.mark.parametrize(
-    ("start", "fill"),
-    [("record?outcome=win&winner=1&win_type=zimo", None), ("record?outcome=manual", True)],
-    ids=["zimo", "manual"],
-)
-def test_update_preview_keeps_the_page_whole_and_confirm_records_once(live_server, phone, shot, start, fill):
+def test_update_preview_of_a_manual_hand_keeps_the_page_whole_and_confirm_records_once(live_server, phone, shot):
+    """A win's 更新预览, reloaded, and its 确认 is the whole evening's hand 6
+    (tests/browser/test_whole_evening.py); a 手动记分 hand, which no evening records, is here."""
     game = new_game()
-    phone.goto(live_server.url + game_url(game) + start)
+    phone.goto(live_server.url + game_url(game) + "record?outcome=manual")
     form_ready(phone)
-    if fill:
-        for seat, amount in enumerate(["-10", "6", "4", "0"]):
-            phone.fill(f"#id_n{seat}", amount)
-        phone.fill("#id_note", "罚分")
+    for seat, amount in enumerate(["-10", "6", "4", "0"]):
+        phone.fill(f"#id_n{seat}", amount)
+    phone.fill("#id_note", "罚分")
     phone.get_by_role("button", name="更新预览").click()
     expect(phone.locator("nav.topbar")).to_have_count(1)
     expect(phone.get_by_role("link", name="取消")).to_be_visible()
     expect(phone.get_by_role("button", name="确认记录")).to_be_visible()
     assert "record?" in phone.url  # the address holds the answers: a reload shows them again
-    if fill:  # htmx pushes the new address as the swap settles: reload that one, not the form's first
-        expect(phone).to_have_url(re.compile(r"n0=-10.*note="))
+    # htmx pushes the new address as the swap settles: reload that one, not the form's first
+    expect(phone).to_have_url(re.compile(r"n0=-10.*note="))
     phone.reload()
     form_ready(phone)
     expect(phone.get_by_role("link", name="取消")).to_be_visible()
-    shot(phone, f"update-preview-reloaded-{start.split('=')[1].split('&')[0]}")
+    shot(phone, "update-preview-reloaded-manual")
     phone.get_by_role("button", name="确认记录").click()
     expect(phone.locator(".alert-success")).to_contain_text("已记录第3局")
     assert Hand.objects.filter(game=game).count() == 3
