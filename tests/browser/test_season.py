@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from scoring.models import Group, Season
 from tests.browser.conftest import SCREENSHOTS
-from tests.browser.test_tap_targets import audit
+from tests.browser.tours import audit
 from tests.factories import random_game
 from tests.groups.test_it_seasons import local, table
 
