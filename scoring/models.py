@@ -64,6 +64,8 @@ class Game(models.Model):
     round_length = models.PositiveSmallIntegerField(null=True, blank=True)
     # 全部核对后才能结算: a table's setting; off, the settle screen only names the hands not checked.
     checks_required = models.BooleanField(default=False)
+    # 今晚几桌: the night of several tables this game is one table of (scoring/night.py), if any.
+    night = models.ForeignKey("TableNight", null=True, blank=True, on_delete=models.SET_NULL, related_name="tables")
 
     objects = GameQuerySet.as_manager()
 
@@ -340,3 +342,57 @@ class PayCode(models.Model):
 
     def __str__(self) -> str:
         return f"{self.name} {self.kind}"
+
+
+class Season(models.Model):
+    """赛季: a 牌友圈's named period, its first and last local dates inclusive, and the hands a person plays
+    in it to be ranked (scoring/groups/seasons.py; docs/manual.md "赛季")."""
+
+    NAME_LIMIT = 20
+    MIN_HANDS = 16  # one evening's 四圈 of four: whoever sat in fewer is listed, unranked
+    MAX_MIN_HANDS = 10_000
+    MAX_PER_GROUP = 50
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="seasons")
+    name = models.CharField(max_length=NAME_LIMIT)
+    start = models.DateField()
+    end = models.DateField()
+    min_hands = models.PositiveIntegerField(default=MIN_HANDS)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-start", "-pk"]
+        constraints = [models.CheckConstraint(condition=Q(end__gte=models.F("start")), name="season_ends_after_start")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class TableNight(models.Model):
+    """今晚几桌: a night of several tables of a 牌友圈 (docs/manual.md 「今晚几桌」); each table is a ``Game``
+    with ``night`` set, its own ruleset and rules. The board and the settle-up read scoring/night.py."""
+
+    RANDOM, WINDS, AS_SEATED = "random", "winds", "seated"
+    DRAWS = [(RANDOM, "随机"), (WINDS, "扳位"), (AS_SEATED, "按座")]
+    MAX_TABLES = 8  # 16 people at 2-seat tables; 4 tables of 4 at most otherwise
+
+    group = models.ForeignKey(Group, on_delete=models.CASCADE, related_name="table_nights")
+    people = models.JSONField(default=list)  # everyone tonight, in the order they were named
+    draw = models.CharField(max_length=10, choices=DRAWS, default=RANDOM)
+    # What the draw gave, [name, table, seat] each (table -1: sits out); 扳位 shows it as the tile drawn.
+    drawn = models.JSONField(default=list)
+    edit_token = models.CharField(max_length=32, unique=True, default=new_token)
+    view_token = models.CharField(max_length=32, unique=True, default=new_token)
+    created_at = models.DateTimeField(default=timezone.now)
+    # One table fee for the whole night (0: none, or each table's own on its settlement), split as a
+    # game's is (engine/money.py ``fee_shares``) among everyone who played tonight; advanced by ``fee_payee``.
+    fee_fen = models.PositiveBigIntegerField(default=0)
+    fee_mode = models.CharField(max_length=10, default="equal")
+    fee_payee = models.CharField(max_length=40, blank=True)
+    round_yuan = models.BooleanField(default=False)  # 抹零 of the night's balances once its fee is split
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"今晚 {self.group} {self.created_at:%m-%d}"

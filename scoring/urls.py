@@ -11,4 +11,5 @@ urlpatterns = [
     path("", include("scoring.analyse.urls")),
     path("", include("scoring.accounts.urls")),
     path("", include("scoring.api.urls")),
+    path("", include("scoring.nights.urls")),
 ]

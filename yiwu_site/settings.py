@@ -82,6 +82,7 @@ INSTALLED_APPS = [
     "scoring.api",
     "scoring.pwa",
     "scoring.accounts",
+    "scoring.nights",
 ]
 
 MIDDLEWARE = [

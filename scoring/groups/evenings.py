@@ -98,6 +98,7 @@ class Standing:
     name: str
     fen: int = 0
     games: int = 0
+    hands: int = 0  # hands that stand in which they sat, at every table (the replay's tally by person)
     wins: int = 0
     zimo: int = 0
     discards: int = 0
@@ -108,6 +109,14 @@ class Standing:
     def zimo_rate(self) -> str:
         """自摸 among the wins, in whole per cent (「—」 with no win: no rate, not 0%)."""
         return f"{round(100 * self.zimo / self.wins)}%" if self.wins else "—"
+
+    @property
+    def per_hand(self) -> int | None:
+        """元 per hand played, in whole 角 (0.1 元), half away from zero, from the integers; None without a hand."""
+        if not self.hands:
+            return None
+        jiao = (2 * abs(self.fen) + 10 * self.hands) // (20 * self.hands)  # round(|fen| / 10 / hands), half up
+        return jiao if self.fen >= 0 else -jiao
 
 
 def evenings(group: Group, can_edit: bool, *, archived: bool | None = None) -> list[GroupEvening]:
@@ -159,20 +168,23 @@ def period_start(period: str, now: datetime | None = None) -> datetime | None:
     return start.replace(day=1)
 
 
-def in_period(evening: GroupEvening, start: datetime | None) -> bool:
-    return start is None or evening.game.created_at >= start
+def in_period(evening: GroupEvening, start: datetime | None, end: datetime | None = None) -> bool:
+    """Was the game begun from ``start`` and before ``end`` (a season's day after its last)?"""
+    return (start is None or evening.game.created_at >= start) and (end is None or evening.game.created_at < end)
 
 
-def standings(nights: list[GroupEvening], start: datetime | None = None) -> list[Standing]:
-    """Per person over the settled evenings from ``start``: 元 (分), games, 胡, 自摸, 放铳, biggest hand; top winner first."""
+def standings(nights: list[GroupEvening], start: datetime | None = None, end: datetime | None = None) -> list[Standing]:
+    """Per person over the settled evenings from ``start`` (to ``end``): 元 (分), games, hands, 胡, 自摸, 放铳, biggest
+    hand; top winner first."""
     by_name: dict[str, Standing] = {}
     for evening in nights:
-        if not evening.settled or not in_period(evening, start):
+        if not evening.settled or not in_period(evening, start, end):
             continue
         for night in evening.people:
             s = by_name.setdefault(key(night.name), Standing(night.name))
             s.fen += night.fen
             s.games += 1
+            s.hands += night.tally["hands"]
             s.wins += night.tally["wins"]
             s.zimo += night.tally["zimo"]
             s.discards += night.tally["discards"]

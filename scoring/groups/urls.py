@@ -1,5 +1,6 @@
 from django.urls import path
 
+from scoring.groups import season_views as season
 from scoring.groups import views as groups
 
 urlpatterns = [
@@ -19,4 +20,15 @@ urlpatterns = [
     path("group/<str:token>/paycode", groups.add_paycode, name="group-paycode-add"),
     path("group/<str:token>/paycode/<int:paycode_id>/remove", groups.remove_paycode, name="group-paycode-remove"),
     path("group/<str:token>/paycode/<int:paycode_id>.png", groups.paycode_png, name="group-paycode-png"),
+    path("group/<str:token>/season/new", season.season_new, name="season-new"),
+    path("group/<str:token>/season/<int:season_id>/edit", season.season_edit, name="season-edit"),
+    path("group/<str:token>/season/<int:season_id>/close", season.season_close, name="season-close"),
+    path("group/<str:token>/season/<int:season_id>/delete", season.season_delete, name="season-delete"),
+    path("group/<str:token>/season/<int:season_id>/picture", season.season_picture, name="season-picture"),
+    path(
+        "group/<str:token>/season/<int:season_id>/picture.svg", season.season_picture_file, name="season-picture-file"
+    ),
+    path("group/<str:token>/seasons.json", season.seasons_file, name="seasons-file"),
+    path("group/<str:token>/seasons/restore", season.seasons_restore, name="seasons-restore"),
+    path("group/<str:token>/standings.csv", season.standings_csv, name="standings-csv"),
 ]

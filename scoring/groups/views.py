@@ -11,6 +11,7 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_POST
@@ -19,7 +20,7 @@ from scoring import circle, device, paycode_requests, services
 from scoring.access import claim, spend_change, spend_new_game, throttle, writable_game
 from scoring.engine.seating import key
 from scoring.forms import NAME_LIMIT, checks_required_field, no_control_characters, refusal
-from scoring.groups import evenings
+from scoring.groups import evenings, season_forms, seasons
 from scoring.lang import say
 from scoring.links import lan_base, qr_svg
 from scoring.listing import lines
@@ -93,11 +94,6 @@ def new_group(request: HttpRequest) -> HttpResponse:
     return response
 
 
-def _period(request: HttpRequest) -> str:
-    period = request.GET.get("period", "all")
-    return period if period in evenings.PERIODS else "all"
-
-
 def group_page(request: HttpRequest, token: str) -> HttpResponse:
     """The group: 再来一局, standings, what is still owed, the games (``?archived=1`` the archived) and the roster."""
     group, can_edit = circle.load_group(request, token)
@@ -137,17 +133,22 @@ def paycode_context(group: Group) -> dict:
 
 
 def standings_context(request: HttpRequest, group: Group, can_edit: bool) -> dict:
-    """The standings of the period asked for (this week, this month, all time) and the evenings they count."""
-    period = _period(request)
-    nights = evenings.evenings(group, can_edit)
-    start = evenings.period_start(period)
-    counted = [e for e in nights if e.settled and evenings.in_period(e, start)]
+    """The standings of the period asked for (this week, this month, all time, a season) and the games they count."""
+    held = list(group.seasons.all())  # at most Season.MAX_PER_GROUP
+    period, season = seasons.chosen(request.GET.get("period", "all"), held)
+    found = seasons.board(evenings.evenings(group, can_edit), period, season)
     return {
         "period": period,
         "periods": [("week", _("本周")), ("month", _("本月")), ("all", _("全部"))],
-        "standings": evenings.standings(nights, start),
-        "counted": len(counted),
-        "unsettled": sum(1 for e in nights if not e.settled and evenings.in_period(e, start)),
+        "seasons": held,
+        "season": season,
+        "today": timezone.localdate(),  # a season over already offers no 结束赛季
+        "board": found,
+        "standings": [s for _place, s in found.ranked] + found.unranked,
+        "counted": found.counted,
+        "unsettled": found.unsettled,
+        "season_form": season_forms.new_form() if can_edit else None,
+        "season_edit_form": season_forms.edit_form(season) if can_edit and season is not None else None,
     }
 
 

@@ -56,6 +56,7 @@ from scoring.services.previews import (
     preview_changes,
     preview_record,
 )
+from scoring.services.seasons import close_season, create_season, delete_season, edit_season, restore_seasons
 
 __all__ = [
     "MAX_TOGETHER",
@@ -76,13 +77,17 @@ __all__ = [
     "changed_hands",
     "check_hand",
     "check_hands_up_to",
+    "close_season",
     "copy_hand",
     "create_game",
     "create_group",
+    "create_season",
     "delete_game",
+    "delete_season",
     "drop_kept_hand",
     "edit_group",
     "edit_hand",
+    "edit_season",
     "finish_game",
     "join_group",
     "mark_paid",
@@ -102,6 +107,7 @@ __all__ = [
     "remove_paycode",
     "reopen_game",
     "restore_game",
+    "restore_seasons",
     "seating_words",
     "settle_together",
     "settle_up_paid",

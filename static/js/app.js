@@ -163,6 +163,20 @@ document.addEventListener("input", function (event) {
   if (radio) radio.checked = true;
 });
 
+// 开今晚's 每桌玩法: only the tables opened show their select (without JS all eight show; those past the
+// number opened are ignored by the server, scoring/nights/forms.py).
+function showTablesOpened() {
+  var count = document.getElementById("id_tables");
+  if (!count) return;
+  document.querySelectorAll("[data-table-ruleset]").forEach(function (col) {
+    col.hidden = Number(col.getAttribute("data-table-ruleset")) > Number(count.value);
+  });
+}
+document.addEventListener("DOMContentLoaded", showTablesOpened);
+document.addEventListener("change", function (event) {
+  if (event.target.id === "id_tables") showTablesOpened();
+});
+
 // A poll swaps the hand list: the rows this phone had unfolded stay unfolded.
 var openRows = [];
 document.addEventListener("htmx:oobBeforeSwap", function (event) {

@@ -15,7 +15,18 @@ SCORING = ROOT / "scoring"
 NOT_DATA = {"SavedGame", "AccessMiss"}
 DATA = {model.__name__ for model in apps.get_app_config("scoring").get_models()} - NOT_DATA
 # Named here so that a renamed model fails the test instead of quietly leaving the rule.
-GAME_AND_GROUP_ROWS = {"Game", "Hand", "Settlement", "Transfer", "Group", "SettleUp", "PayCode", "HandCheck"}
+GAME_AND_GROUP_ROWS = {
+    "Game",
+    "Hand",
+    "Settlement",
+    "Transfer",
+    "Group",
+    "SettleUp",
+    "PayCode",
+    "HandCheck",
+    "TableNight",
+    "Season",
+}
 # The related managers that reach those rows from another (``game.hands``, ``group.settle_ups``).
 RELATED = {
     rel.get_accessor_name()
@@ -47,7 +58,7 @@ OTHER_ROWS = {
     ("scoring/access.py", "raw SQL"),
 }
 # The core's write path imports no feature app (the feature apps import the core).
-FEATURE_APPS = ("groups", "table", "settle", "records", "analyse", "api", "pwa", "accounts")
+FEATURE_APPS = ("groups", "table", "settle", "records", "analyse", "api", "pwa", "accounts", "nights")
 
 
 def chain(node: ast.AST) -> list[ast.AST]:

@@ -7,7 +7,7 @@ or settle page of a game in none costs no query more."""
 from django import template
 
 from scoring import circle
-from scoring.groups import evenings
+from scoring.groups import evenings, seasons
 from scoring.lang import chinese
 from scoring.yuan import MINUS, money, yuan_amount
 
@@ -81,3 +81,15 @@ def group_carry(context) -> dict:
         except circle.GroupConflict as conflict:
             out["refused"] = conflict.text(chinese())
     return out
+
+
+@register.filter
+def per_hand(standing) -> str:
+    """元 per hand to one decimal (scoring/groups/seasons.py): 「+1.2 元」 or "+¥1.2", 「—」 without a hand."""
+    text = seasons.per_hand_text(standing)
+    if text == "—":
+        return text
+    if chinese():
+        return f"{text} 元"
+    sign = text[0] if text[0] in "+−" else ""
+    return f"{sign}¥{text.removeprefix(sign)}"

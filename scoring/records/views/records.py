@@ -97,9 +97,17 @@ def export_json(request: HttpRequest, token: str) -> HttpResponse:
 def read_backup(raw: bytes):
     """The backup's JSON read as strictly as the API reads it, or ImportRefused saying why not."""
     try:
-        return loads(raw)
+        data = loads(raw)
     except ScoringError as error:
         raise ImportRefused(f"不是有效的 JSON 文件：{error.zh}", f"Not a valid JSON file: {error.en}") from None
+    if isinstance(data, dict) and set(data) == {"night", "tables"}:  # 今晚几桌's backup (scoring/nights/backup.py)
+        raise ImportRefused(
+            "这是「今晚几桌」的备份：一晚上的几桌属于一个牌友圈。请打开牌友圈（或新建一个），"
+            "在「今晚几桌 · 开今晚」页点「恢复今晚的备份」。",
+            "This is the backup of a night of several tables, which belongs to a group: open the group (or"
+            " a new one), then 「Several tables tonight · Start」 → 「Restore a night's backup」.",
+        )
+    return data
 
 
 def import_view(request: HttpRequest) -> HttpResponse:
