@@ -74,6 +74,8 @@ def tap(page, index: int) -> None:
     page.evaluate("window.swaps = 0; window.before = 1")
     page.locator(TAPPABLE).nth(index).click()
     page.wait_for_function("() => (!window.before || window.swaps > 0) && !document.querySelector('.htmx-request')")
+    page.wait_for_timeout(300)  # a tap held for its preload (static/js/steps.js) lands after a poll's swap
+    page.wait_for_function("() => !document.querySelector('.htmx-request')")
 
 
 def back(page, game: Game, what: str, *, asks_server: bool) -> None:
