@@ -168,9 +168,11 @@ def record_hand(phone: Phone, url: str, flow: str, winner: int, wait: bool = Tru
         hand.steps.append(phone.step("a[href*='win_type=pinghu']", CONFIRM))
     page.wait_for_timeout(LOOK_MS)
     hand.steps.append(phone.step(CONFIRM, WINNER_LINK))
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout  # with the browser, as main() imports it
+
     try:  # the outbox paints the hand at once and says 已记录 once the server has it (docs/offline.md)
         page.wait_for_selector(".alert-success", timeout=30_000)
-    except Exception as error:  # playwright's TimeoutError; the module is imported where the browser starts
+    except PlaywrightTimeout as error:
         raise RuntimeError(f"hand not recorded: {page.url}") from error
     if phone.instant:  # the next hand's steps, fetched as the game page comes back
         page.wait_for_function(READY, arg=str(int(version) + 1), timeout=30_000)

@@ -108,14 +108,20 @@ def settle_together(group: Group, ids: list[int], game: Game | None = None) -> S
                 return same
         netted = circle.net(parts)
         SettleUp.objects.filter(parts__transfer__in=[o.transfer for o in parts]).delete()  # plans given up
-        settle_up = SettleUp.objects.create(group=group, game=game)
-        SettleUpPart.objects.bulk_create(SettleUpPart(settle_up=settle_up, transfer=o.transfer) for o in parts)
-        SettleUpTransfer.objects.bulk_create(
-            SettleUpTransfer(settle_up=settle_up, payer=a, payee=b, amount_fen=amount) for a, b, amount in netted
-        )
-        if not netted:  # it all cancels out: nothing to pay, everything settled
-            Transfer.objects.filter(pk__in=[o.transfer.pk for o in parts]).update(paid_at=timezone.now())
-        return settle_up
+        return record_settle_up(group, game, [o.transfer for o in parts], netted)
+
+
+def record_settle_up(group: Group, game: Game | None, transfers: list[Transfer], netted) -> SettleUp:
+    """A ``SettleUp`` of ``transfers`` paid as ``netted`` (payer, payee, 分); when it all cancels out there is
+    nothing to pay and every transfer is settled. Called under the group's and the games' locks."""
+    settle_up = SettleUp.objects.create(group=group, game=game)
+    SettleUpPart.objects.bulk_create(SettleUpPart(settle_up=settle_up, transfer=transfer) for transfer in transfers)
+    SettleUpTransfer.objects.bulk_create(
+        SettleUpTransfer(settle_up=settle_up, payer=a, payee=b, amount_fen=amount) for a, b, amount in netted
+    )
+    if not netted:
+        Transfer.objects.filter(pk__in=[transfer.pk for transfer in transfers]).update(paid_at=timezone.now())
+    return settle_up
 
 
 def settle_up_paid(group: Group, transfer_id: int, paid: bool, *, game: Game | None = None) -> SettleUpTransfer:

@@ -5,16 +5,16 @@ import secrets
 
 from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
 
 from scoring import night as nights
 from scoring.circle import clean_roster, last_game
 from scoring.engine.seating import OUTCOME, key
 from scoring.engine.transfers import settle_balances
-from scoring.models import Game, Group, SettleUp, SettleUpPart, SettleUpTransfer, TableNight, Transfer
+from scoring.models import Game, Group, SettleUp, TableNight, Transfer
 from scoring.night import NightConflict
 from scoring.replay import ensure
 from scoring.services.games import create_game, finish_game
+from scoring.services.groups import add_to_roster, record_settle_up
 from scoring.services.hands import record_hand
 from scoring.services.locks import bump_versions_of, lock_games, lock_group
 
@@ -175,15 +175,8 @@ def settle_night(
         if not fee_fen and len(owed) < 2:
             return None
         shown = nights.to_net(night, tables, owed)
-        netted = settle_balances(shown.balances).transfers
-        settle_up = SettleUp.objects.create(group=night.group, game=tables[0])
-        SettleUpPart.objects.bulk_create(SettleUpPart(settle_up=settle_up, transfer=o.transfer) for o in owed)
-        SettleUpTransfer.objects.bulk_create(
-            SettleUpTransfer(settle_up=settle_up, payer=shown.names[a], payee=shown.names[b], amount_fen=fen)
-            for a, b, fen in netted
-        )
-        if not netted:  # it all cancels out: nothing to pay, everything settled
-            Transfer.objects.filter(pk__in=[o.transfer.pk for o in owed]).update(paid_at=timezone.now())
+        netted = [(shown.names[a], shown.names[b], fen) for a, b, fen in settle_balances(shown.balances).transfers]
+        settle_up = record_settle_up(night.group, tables[0], [o.transfer for o in owed], netted)
         bump_versions_of([game.pk for game in tables])  # their settle pages and the board change
         return settle_up
 
@@ -200,15 +193,12 @@ def restore_night(group: Group, *, people: list[str], draw: str, drawn: list, fe
 
 
 def _join_roster(group: Group, people: list[str]) -> None:
-    """Tonight's people join the roster, under the group's lock; refused past its limit (nothing written)."""
-    locked = lock_group(group)
-    roster = clean_roster([*locked.roster, *people])
-    if len(roster) > max(settings.MAX_PEOPLE_PER_GROUP, len(locked.roster)):
+    """Tonight's people join the roster (``add_to_roster``, under the group's lock); refused past its limit,
+    inside the caller's transaction, so nothing is written."""
+    if add_to_roster(group, people):
         cap = settings.MAX_PEOPLE_PER_GROUP
         raise NightConflict(
             f"牌友圈名单最多 {cap} 人：新名字放不下了。可以在牌友圈页删掉不来的人。",
             f"The group's roster holds at most {cap} people: the new names do not fit. Remove people who"
             " no longer come on the group page.",
         )
-    if roster != locked.roster:
-        Group.objects.filter(pk=group.pk).update(roster=roster)
