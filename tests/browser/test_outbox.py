@@ -47,6 +47,48 @@ def confirm(page) -> None:
     page.locator("#preview-panel").get_by_role("button", name="确认记录").click()
 
 
+def proxy_502(route) -> None:
+    """The proxy's answer while the app restarts behind it."""
+    route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
+
+
+def refused(route) -> None:
+    """No app behind the address: the connection is refused, the phone's network up."""
+    route.abort("connectionrefused")
+
+
+def sends_meet(fail):
+    """A route on the record address: the outbox's sends meet ``fail``, the previews' refreshes go on."""
+    return lambda route: fail(route) if sent(route.request) else route.continue_()
+
+
+class Between:
+    """Between the phone and the app on the record address: while ``failing``, each send of the outbox
+    meets ``fail``; after, it reaches the app and the app's JSON answer is kept in ``answers``."""
+
+    def __init__(self, page, fail) -> None:
+        self.page, self.fail, self.failing, self.answers = page, fail, True, []
+        page.route("**/record", self)
+
+    def __call__(self, route) -> None:
+        if not sent(route.request):
+            route.continue_()
+        elif self.failing:
+            self.fail(route)
+        else:
+            response = route.fetch()
+            self.answers.append(json.loads(response.text()))
+            route.fulfill(response=response)
+
+    def answered(self, count: int) -> None:
+        """Waits (up to 10 s) until the app has answered ``count`` sends."""
+        for _ in range(100):
+            if len(self.answers) >= count:
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError(f"{len(self.answers)} of {count} sends answered")
+
+
 def winners(game: Game) -> list[int]:
     return [h.entry["winner"] for h in Hand.objects.filter(game=game).order_by("seq")]
 
@@ -57,14 +99,7 @@ def test_a_502_page_on_confirm_keeps_the_hand_says_so_and_it_lands_once_when_the
     game = new_game()
     open_game(phone, live_server, game)
     preview(phone, "老王")
-    phone.route(
-        "**/record",
-        lambda route: (
-            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
-            if sent(route.request)
-            else route.continue_()
-        ),
-    )
+    phone.route("**/record", sends_meet(proxy_502))
     confirm(phone)
     row = phone.locator(WAITING)
     expect(row.locator(".title")).to_have_text("老王 自摸 ×2")
@@ -90,9 +125,7 @@ def test_a_refused_connection_with_the_network_up_keeps_the_hand_until_the_serve
     game = new_game()
     open_game(phone, live_server, game)
     preview(phone, "小李")
-    phone.route(
-        "**/record", lambda route: route.abort("connectionrefused") if sent(route.request) else route.continue_()
-    )
+    phone.route("**/record", sends_meet(refused))
     confirm(phone)
     expect(phone.locator(f"{WAITING} .later")).to_have_text("连不上服务器，自动重发中")
     expect(phone.locator("#flash")).to_have_text("连不上服务器：这一局存在这台手机上，会自动重发。")
@@ -155,19 +188,7 @@ def test_hands_kept_through_an_outage_and_one_tapped_after_land_in_tap_order_wit
     as it comes back: 1, 2, 3, 4 in the order tapped, and no card asks about the phone's own hands."""
     game = new_game()
     open_game(phone, live_server, game)
-    failing, answers = [True], []
-
-    def server(route):
-        if not sent(route.request):
-            route.continue_()
-        elif failing[0]:
-            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
-        else:
-            response = route.fetch()
-            answers.append(json.loads(response.text()))
-            route.fulfill(response=response)
-
-    phone.route("**/record", server)
+    server = Between(phone, proxy_502)
     for n, winner in enumerate(["小李", "阿华", "大刘"], start=1):  # 小李's 自摸 passes the deal
         preview(phone, winner)
         confirm(phone)
@@ -175,13 +196,13 @@ def test_hands_kept_through_an_outage_and_one_tapped_after_land_in_tap_order_wit
         expect(phone.locator(f"{WAITING} .title").nth(n - 1)).to_contain_text(f"{winner} 自摸")
     expect(phone.locator(f"{WAITING} .later").nth(1)).to_have_text("排队发送")
     preview(phone, "老王")
-    failing[0] = False  # the server is back as the fourth is tapped
+    server.failing = False  # the server is back as the fourth is tapped
     confirm(phone)
     expect(phone.locator("#hands details.hand-row")).to_have_count(4)
     expect(phone.locator(WAITING)).to_have_count(0)
     assert winners(game) == [1, 2, 3, 0]
-    assert [a.get("held") for a in answers] == [None] * 4  # no card, no question
-    assert [a["seq"] for a in answers] == [1, 2, 3, 4]
+    assert [a.get("held") for a in server.answers] == [None] * 4  # no card, no question
+    assert [a["seq"] for a in server.answers] == [1, 2, 3, 4]
     expect(phone.locator("#held-hands")).to_have_count(0)
     times = phone.evaluate("window.outboxTimes")
     assert len(times) == 4
@@ -194,33 +215,18 @@ def test_a_preview_drawn_before_the_phones_last_hand_landed_is_not_asked_about_t
     and only then is 阿华's confirmed. The table the phone knew is the one with its own hand: no card."""
     game = new_game()
     open_game(phone, live_server, game)
-    failing, answers = [True], []
-
-    def server(route):
-        if not sent(route.request):
-            route.continue_()
-        elif failing[0]:
-            route.abort("connectionrefused")
-        else:
-            response = route.fetch()
-            answers.append(json.loads(response.text()))
-            route.fulfill(response=response)
-
-    phone.route("**/record", server)
+    server = Between(phone, refused)
     preview(phone, "小李")
     confirm(phone)
     expect(phone.locator(f"{WAITING} .later")).to_have_text("连不上服务器，自动重发中")
     preview(phone, "阿华")  # drawn with 老王 dealing: 小李's 自摸 is not in yet
-    failing[0] = False
-    for _ in range(100):
-        if answers:
-            break
-        phone.wait_for_timeout(100)
+    server.failing = False
+    server.answered(1)
     assert winners(game) == [1]  # 小李's landed: he deals now, and the phone's queue is empty
     confirm(phone)
     expect(phone.locator("#hands details.hand-row")).to_have_count(2)
     assert winners(game) == [1, 2]
-    assert [a.get("held") for a in answers] == [None, None]  # no card about the phone's own hand
+    assert [a.get("held") for a in server.answers] == [None, None]  # no card about the phone's own hand
     expect(phone.locator("#held-hands")).to_have_count(0)
 
 
@@ -260,14 +266,7 @@ def test_a_bet_waits_behind_a_kept_hand_and_a_502_under_it_says_so_keeping_the_p
     game = new_game()
     open_game(phone, live_server, game)
     preview(phone, "小李")  # the deal passes: 买子 again
-    phone.route(
-        "**/record",
-        lambda route: (
-            route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE)
-            if sent(route.request)
-            else route.continue_()
-        ),
-    )
+    phone.route("**/record", sends_meet(proxy_502))
     confirm(phone)
     expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器没有回应，自动重发中")
     phone.get_by_role("button", name="阿华 买子").click()
@@ -276,7 +275,7 @@ def test_a_bet_waits_behind_a_kept_hand_and_a_502_under_it_says_so_keeping_the_p
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)
     assert Game.objects.get(pk=game.pk).pending == {}  # the bet did not go ahead of the hand
 
-    phone.route("**/bet", lambda route: route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE))
+    phone.route("**/bet", proxy_502)
     phone.get_by_role("button", name="阿华 买子").click()
     expect(phone.locator("#flash")).to_have_text("服务器没有回应，没有记上：你填的还在，请稍后再点一次。")
     expect(phone.locator("section.record")).to_be_visible()  # the game page as it was, no proxy page
@@ -297,7 +296,7 @@ def test_a_502_under_a_link_past_the_questions_offers_to_keep_the_hand_and_it_go
     phone.wait_for_function(  # this version's questions are on the phone
         "() => document.documentElement.dataset.stepsReady === document.querySelector('[data-steps]').dataset.version"
     )
-    phone.route("**/record?*", lambda route: route.fulfill(status=502, content_type="text/html", body=PROXY_PAGE))
+    phone.route("**/record?*", proxy_502)
     phone.locator("section.record").get_by_role("link", name="阿华", exact=True).click()  # a question: no request
     phone.get_by_role("link", name=re.compile("^自摸")).click()  # the preview: the proxy's page
     screen = phone.locator(".offline-confirm-screen")
