@@ -19,7 +19,7 @@ from scoring.services import nights as writes
 from scoring.services.games import create_game, finish_game
 from tests.factories import add_hand
 from tests.helpers import messages_of
-from tests.nights.test_it_nights import EIGHT, fewest_by_brute_force
+from tests.nights.test_it_nights import EIGHT, fewest_by_brute_force, tonights_transfers
 from tests.speed import examples
 
 YIWU_ZIMO = {"outcome": "win", "winner": 0, "win_type": "zimo"}
@@ -187,15 +187,6 @@ def test_a_mixed_night_settles_exactly_into_the_fewest(db, plan, hands, first_ra
     assert sum(shares.values()) == fee
     final = {k: v - shares.get(k, 0) for k, v in nets.items()}
     final["p0"] = final.get("p0", 0) + fee
-    up = night.settle_up_of(found)
-    netted = (
-        [(t.payer, t.payee, t.amount_fen) for t in up.transfers.all()]
-        if up
-        else [(o.payer, o.payee, o.amount_fen) for o in night.owed_tonight(found)]
-    )
-    paid: dict[str, int] = {}
-    for payer, payee, fen in netted:
-        paid[key(payer)] = paid.get(key(payer), 0) - fen
-        paid[key(payee)] = paid.get(key(payee), 0) + fen
+    netted, paid = tonights_transfers(found)
     assert {k: v for k, v in paid.items() if v} == {k: v for k, v in final.items() if v}
     assert len(netted) == fewest_by_brute_force(list(final.values()))

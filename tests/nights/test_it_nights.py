@@ -213,6 +213,22 @@ def test_settle_every_table_and_net_the_night(client, group):
     assert "最少的笔数" in page
 
 
+def tonights_transfers(found: TableNight) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
+    """The night's transfers (its settle-up's, or the tables' own when nothing was netted) and what
+    they move for each person, by ``key``."""
+    up = night.settle_up_of(found)
+    netted = (
+        [(t.payer, t.payee, t.amount_fen) for t in up.transfers.all()]
+        if up
+        else [(o.payer, o.payee, o.amount_fen) for o in night.owed_tonight(found)]
+    )
+    paid: dict[str, int] = {}
+    for payer, payee, fen in netted:
+        paid[key(payer)] = paid.get(key(payer), 0) - fen
+        paid[key(payee)] = paid.get(key(payee), 0) + fen
+    return netted, paid
+
+
 def fewest_by_brute_force(balances: list[int]) -> int:
     """The fewest transfers clearing ``balances``: n − the most disjoint zero-sum groups (every subset tried)."""
     people = [b for b in balances if b]
@@ -266,16 +282,7 @@ def test_the_nights_settle_up_is_exact_and_minimal(db, size, tables, hands, rate
     assert all(share in (fee // len(nets), fee // len(nets) + 1) for share in shares.values())
     final = {k: v - shares.get(k, 0) for k, v in nets.items()}
     final["p0"] = final.get("p0", 0) + fee  # p0 advanced it, whether or not they played a hand
-    up = night.settle_up_of(found)
-    netted = (
-        [(t.payer, t.payee, t.amount_fen) for t in up.transfers.all()]
-        if up
-        else [(o.payer, o.payee, o.amount_fen) for o in night.owed_tonight(found)]
-    )
-    paid: dict[str, int] = {}
-    for payer, payee, fen in netted:
-        paid[key(payer)] = paid.get(key(payer), 0) - fen
-        paid[key(payee)] = paid.get(key(payee), 0) + fen
+    netted, paid = tonights_transfers(found)
     assert {k: v for k, v in paid.items() if v} == {k: v for k, v in final.items() if v}
     assert len(netted) == fewest_by_brute_force(list(final.values()))
 
