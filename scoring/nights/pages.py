@@ -12,15 +12,16 @@ from scoring.models import TableNight
 from scoring.nights.forms import MoveForm
 
 
+def _page(found: TableNight, token: str, can_edit: bool, shown) -> dict:
+    """What every page of a night has: the night, its group, the link it was opened by and its board."""
+    return {"night": found, "group": found.group, "token": token, "can_edit": can_edit, "board": shown}
+
+
 def board_context(found: TableNight, token: str, can_edit: bool, version: int | None = None) -> dict:
     tables = night.tables_of(found)
     shown = night.board(found, can_edit, tables)
     return {
-        "night": found,
-        "group": found.group,
-        "token": token,
-        "can_edit": can_edit,
-        "board": shown,
+        **_page(found, token, can_edit, shown),
         "version": night.poll_version(found) if version is None else version,
         "drawn": [(name, night.tile(t, s)) for name, t, s in found.drawn],
         "move_form": MoveForm(people=found.people) if can_edit else None,
@@ -56,11 +57,7 @@ def settle_context(found: TableNight, token: str, can_edit: bool) -> dict:
         if t.paid_at is None and key(t.payee) not in {key(p) for p in payees}:
             payees.append(t.payee)
     return {
-        "night": found,
-        "group": found.group,
-        "token": token,
-        "can_edit": can_edit,
-        "board": shown,
+        **_page(found, token, can_edit, shown),
         "rows": sorted(rows, key=lambda row: -row[3]),
         "settle_up": up,
         "any_paid": any(t.paid_at for t in transfers),
