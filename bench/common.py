@@ -171,3 +171,16 @@ def fresh_game(hands: int):
 
     Game.objects.all().delete()
     return seeded_game(hands)
+
+
+def touch_tap(page, cdp, selector: str, dwell_ms: int) -> None:
+    """A finger's tap on ``selector``: Playwright's (touchstart and touchend back to back), or with
+    ``dwell_ms`` CDP touch events that far apart (docs/performance.md)."""
+    if not dwell_ms:
+        page.tap(selector)
+        return
+    box = page.locator(selector).first.bounding_box()
+    point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
+    time.sleep(dwell_ms / 1000)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})

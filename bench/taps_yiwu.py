@@ -37,6 +37,7 @@ from bench.common import (  # noqa: E402
     say_tiny,
     setup_django,
     start_gunicorn,
+    touch_tap,
     weak_4g_phone,
 )
 
@@ -107,14 +108,7 @@ class Phone:
             self.ahead.add(event["requestId"])
 
     def tap(self, selector: str) -> None:
-        if not self.dwell_ms:
-            self.page.tap(selector)
-            return
-        box = self.page.locator(selector).first.bounding_box()
-        point = {"x": box["x"] + box["width"] / 2, "y": box["y"] + box["height"] / 2}
-        self.cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [point]})
-        time.sleep(self.dwell_ms / 1000)
-        self.cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        touch_tap(self.page, self.cdp, selector, self.dwell_ms)
 
     def step(self, selector: str, then: list[str]) -> tuple[float, str, int, int]:
         """Tap ``selector``: (ms from touchstart to the first of ``then`` painted, which, requests the
