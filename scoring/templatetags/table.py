@@ -207,7 +207,6 @@ def offline_words() -> str:
         "w_back": _("撤回核对"),
         "w_void": _("作废"),
         "w_edit": _("修改"),
-        "w_undo": _("撤销上一局"),
         "w_seating": _("换人/换位"),
     }
     return json.dumps(words, ensure_ascii=False)

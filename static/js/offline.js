@@ -35,12 +35,12 @@
   function isRecord(path) { return /^\/g\/[^/]+\/record$/.test(path); }
   // The table's writes the outbox carries: at every tap, or only at 确认 of a previewed change.
   var TAPPED = /^\/g\/[^/]+\/(bet|play-on|checks|hand\/\d+\/check(\/back)?)$/;
-  var PREVIEWED = /^\/g\/[^/]+\/(hand\/\d+\/(edit|void)|undo|seating)$/;
+  var PREVIEWED = /^\/g\/[^/]+\/(hand\/\d+\/(edit|void)|seating)$/;  // (撤销上一局 is 作废's page)
   function writeOf(path, submitter) {
     if (TAPPED.test(path)) return "tapped";
     if (!PREVIEWED.test(path)) return null;
     if (/\/(edit|seating)$/.test(path)) return submitter && submitter.name === "confirm" ? "previewed" : null;
-    return "previewed";  // 作废 and 撤销 post only their 确认
+    return "previewed";  // 作废 posts only its 确认
   }
   function isWrite(item) { return item.kind === "write"; }
   // What still goes out before a new write: all but the writes refused (they changed nothing).
@@ -211,10 +211,11 @@
     event.stopImmediatePropagation();
     if (!item) return;
     var field = form.querySelector('input[name="form_token"]');
-    if (!field) {
+    if (!field) {  // the outbox's own: gone once the write is done (the next tap is a new write)
       field = document.createElement("input");
       field.type = "hidden";
       field.name = "form_token";
+      field.setAttribute("data-outbox", "");
       form.appendChild(field);
     }
     field.value = item.formToken;
@@ -236,8 +237,10 @@
     if (named) return named;
     var kind = /\/bet$/.test(path) ? "w_bet" : /\/play-on$/.test(path) ? "w_play_on"
       : /\/check\/back$/.test(path) ? "w_back" : /\/(checks|check)$/.test(path) ? "w_check"
-      : /\/void$/.test(path) ? "w_void" : /\/edit$/.test(path) ? "w_edit" : /\/undo$/.test(path) ? "w_undo" : "w_seating";
-    var row = form.closest("[id^='hand-']"), number = row && row.querySelector(".number");
+      : /\/void$/.test(path) ? "w_void" : /\/edit$/.test(path) ? "w_edit" : "w_seating";
+    var strip = form.closest("[id^='checks-']");  // a hand's 核对 strip, under its row
+    var row = strip ? document.getElementById("hand-" + strip.id.slice(7)) : form.closest("[id^='hand-']");
+    var number = row && row.querySelector(".number");
     var text = (submitter ? submitter.textContent : "").replace(/\s+/g, " ").trim();
     return [say(kind), number ? number.textContent.trim() : "", text].filter(Boolean).join(" · ");
   }
@@ -531,6 +534,7 @@
         // the hand it is now (or, dropped, the hand it was the same as) is this phone's own.
         var seq = typeof json.seq === "number" ? json.seq : null;
         if (seq !== null) addOwnSeq(token, seq);
+        forgetToken(first.formToken);
         save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }).map(function (i) {
           if (seq === null) return i;
           i.fields = i.fields.map(function (p) {
@@ -589,8 +593,17 @@
     done(token);
   }
 
+  // A write's token the outbox put in its form, once the server has answered it: a tap on the same
+  // button after that (the page not yet redrawn) is a new write, not the answered one again.
+  function forgetToken(formToken) {
+    document.querySelectorAll('input[name="form_token"][data-outbox]').forEach(function (field) {
+      if (field.value === formToken) field.remove();
+    });
+  }
+
   function refuse(token, item, reason, budget, url) {
     reason = reason || say("refused");
+    if (isWrite(item) && !budget) forgetToken(item.formToken);
     save(token, load(token).map(function (i) {
       return i.formToken === item.formToken
         ? Object.assign({}, i, { reason: reason, budget: !!budget, trouble: null, url: url || null }) : i;

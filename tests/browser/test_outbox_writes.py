@@ -178,6 +178,7 @@ def test_a_stale_void_comes_back_to_its_row_with_the_reason_and_holds_nothing_up
     shot(phone, "outbox-void-refused")
     assert not Hand.objects.get(game=game, seq=1).voided
 
+    expect(phone.locator("#hand-2")).to_be_visible()  # the table as it is now, the other phone's hand in it
     preview(phone, "阿华")
     confirm(phone)
     expect(phone.locator("#hands details.hand-row")).to_have_count(3)  # not held behind the refusal
