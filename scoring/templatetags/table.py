@@ -20,6 +20,13 @@ def signed(value) -> str:
 
 
 @register.filter
+def isolated(name) -> str:
+    """A name in an attribute's words (``data-facts``), between FSI and PDI: drawn later as text, its own
+    direction characters stay inside it, as ``<bdi>`` keeps them in the page (docs/offline.md)."""
+    return f"\u2068{name}\u2069"
+
+
+@register.filter
 def points(value) -> str:
     """A point amount without a plus sign: 16, 0.5."""
     return fmt(from_json(value))

@@ -43,7 +43,7 @@ def test_a_bet_tapped_behind_a_kept_hand_is_painted_at_once_and_lands_after_it(l
     expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器没有回应，自动重发中")
     phone.get_by_role("button", name="阿华 买子").click()
     bet = phone.locator(WRITE)
-    expect(bet.locator(".title")).to_have_text("下注 · 阿华 买子")
+    expect(bet.locator(".title")).to_have_text("下注 · \u2068阿华\u2069 买子")  # the name isolated
     expect(bet.locator(".pending-badge")).to_have_text("待同步")
     expect(bet.locator(".later")).to_have_text("排队发送")  # behind the hand, not sent ahead of it
     expect(phone.locator("#offline-banner")).to_have_text("没发出去 · 2 项存在这台手机上，自动重发中")
