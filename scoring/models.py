@@ -181,6 +181,23 @@ class HandCheck(models.Model):
         return f"{self.hand} · {self.person} · {self.verdict}"
 
 
+class WriteReceipt(models.Model):
+    """A queued write's answer (docs/offline.md "On the server"): a resend of its form token is answered
+    from here and never written again. Kept a week (``services.keep_receipt`` drops older ones)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="receipts")
+    form_token = models.CharField(max_length=40)
+    answer = models.JSONField()  # the JSON first answered: ok (200) or refused (409)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["game", "form_token"], name="write_receipt_once_per_token")]
+        indexes = [models.Index(fields=["game", "created_at"], name="write_receipt_game_age")]
+
+    def __str__(self) -> str:
+        return f"{self.game_id} · {self.form_token}"
+
+
 class SavedGame(models.Model):
     """A signed-in person's game, saved across devices, with the strongest link they opened."""
 

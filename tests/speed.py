@@ -85,6 +85,7 @@ SLOW = {
     "tests/concurrency/test_concurrent_phones.py::test_eight_phones_submitting_the_same_next_hand_record_exactly_one",
     "tests/concurrency/test_concurrent_phones.py::test_eight_simultaneous_edits_from_one_version_apply_once",
     "tests/concurrency/test_concurrent_phones.py::test_no_hand_is_lost_when_every_phone_records_its_own",
+    "tests/concurrency/test_concurrent_queued_writes.py::test_one_void_sent_from_every_tab_at_once_voids_once_and_all_answer_alike",
     "tests/concurrency/test_kept_answers.py::test_every_phone_answering_not_the_same_at_once_records_one_and_asks_the_rest_about_it",
     "tests/concurrency/test_kept_answers.py::test_every_phone_dropping_at_once_records_nothing",
     "tests/concurrency/test_kept_answers.py::test_one_kept_hand_answered_from_every_tab_at_once_is_recorded_once",

@@ -56,6 +56,7 @@ from scoring.services.previews import (
     preview_changes,
     preview_record,
 )
+from scoring.services.receipts import keep_receipt, receipt_for, receipt_of
 from scoring.services.seasons import close_season, create_season, delete_season, edit_season, restore_seasons
 
 __all__ = [
@@ -90,6 +91,7 @@ __all__ = [
     "edit_season",
     "finish_game",
     "join_group",
+    "keep_receipt",
     "mark_paid",
     "moved_amounts",
     "moved_bets",
@@ -102,6 +104,8 @@ __all__ = [
     "preview_change",
     "preview_changes",
     "preview_record",
+    "receipt_for",
+    "receipt_of",
     "record_hand",
     "recorded_words",
     "remove_paycode",

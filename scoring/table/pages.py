@@ -22,8 +22,18 @@ from scoring.replay import PAGE_HANDS, RECENT_HANDS, ReplayError, stored_replay
 from scoring.table.presenters import game_context
 
 FORM_TOKEN = re.compile(r"[A-Za-z0-9_-]{0,40}", re.ASCII)  # secrets.token_urlsafe(16), or none
-# What a stale confirm's fresh preview leaves out of the form it re-asks.
-ONE_TIME = ("csrfmiddlewaretoken", "confirm", "form_token", "next_seq", "version", "revision", "kept")
+# What a stale confirm's fresh preview leaves out of the form it re-asks, the outbox's fields (static/js/offline.js) too.
+ONE_TIME = (
+    "csrfmiddlewaretoken",
+    "confirm",
+    "form_token",
+    "next_seq",
+    "version",
+    "revision",
+    "kept",
+    "queued",
+    "waited",
+)
 
 
 def finished(request: HttpRequest, game: Game, token: str) -> HttpResponse | None:

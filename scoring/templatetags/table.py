@@ -20,6 +20,13 @@ def signed(value) -> str:
 
 
 @register.filter
+def isolated(name) -> str:
+    """A name in an attribute's words (``data-facts``), between FSI and PDI: drawn later as text, its own
+    direction characters stay inside it, as ``<bdi>`` keeps them in the page (docs/offline.md)."""
+    return f"\u2068{name}\u2069"
+
+
+@register.filter
 def points(value) -> str:
     """A point amount without a plus sign: 16, 0.5."""
     return fmt(from_json(value))
@@ -187,5 +194,26 @@ def offline_words() -> str:
         "page_server": _("服务器没有回应，请稍后再试。"),
         "screen_server": _("连不上服务器：确认后这一局先存在这台手机上。"),
         "write_slow": _("服务器太慢，没等到回应：你填的还在。看一下记上没有，没有就再点一次。"),
+        # The table's other writes in the same outbox (下注, 核对, 修改, 作废 …): 「项」, not 「局」.
+        "offline_n_w": _("离线 · {n} 项待同步"),
+        "waiting_n_w": _("{n} 项待同步"),
+        "failed_n_w": _("没发出去 · {n} 项存在这台手机上，自动重发中"),
+        "behind_w": _("还有 {n} 项没发出去：等它们记上再改。"),
+        "write_kept": _("没有网络：这项改动已存在这台手机上，联网后自动发送。"),
+        "write_kept_sending": _("这项改动已存在这台手机上，正在发送。"),
+        "write_kept_short": _("这项改动已存在这台手机上，联网后自动发送。"),
+        "write_kept_server": _("服务器没有回应：这项改动存在这台手机上，会自动重发。"),
+        "write_kept_network": _("连不上服务器：这项改动存在这台手机上，会自动重发。"),
+        "write_kept_slow": _("服务器太慢：这项改动存在这台手机上，会自动重发。"),
+        "not_done": _("没有改"),
+        "dismiss": _("知道了"),
+        "open": _("打开看看"),
+        "w_bet": _("下注"),
+        "w_play_on": _("接着打"),
+        "w_check": _("核对"),
+        "w_back": _("撤回核对"),
+        "w_void": _("作废"),
+        "w_edit": _("修改"),
+        "w_seating": _("换人/换位"),
     }
     return json.dumps(words, ensure_ascii=False)

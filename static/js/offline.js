@@ -10,6 +10,12 @@
 // A hand the server holds (another phone recorded the same hand meanwhile, or it scores
 // differently now: scoring/table/kept.py) stays too, with the server's card on the game page;
 // the answer tapped on it is kept with the hand and sent like it, once.
+// The other writes of the table go through the same queue, in the same order: 下注, 接着打 and
+// 核对 (and 撤回) at every tap, 修改, 作废, 撤销 and 换人/换位 at their 确认 (these only when nothing
+// waits ahead: their preview was drawn without the kept hands). Each is kept with its own form
+// token, painted as a 「待同步」 row with what it is, and sent with queued=1; the server answers
+// JSON and does it once (scoring/table/outbox.py). A write the server refuses keeps its row with
+// the reason (and where to fix it) but holds nothing up behind it: it changed nothing.
 (function () {
   "use strict";
   var PREFIX = "yiwu-offline:";
@@ -27,6 +33,19 @@
   function pathOf(url) { return new URL(url, window.location.href).pathname; }
   function tokenOf(path) { var m = /^\/g\/([^/]+)\//.exec(path); return m ? m[1] : null; }
   function isRecord(path) { return /^\/g\/[^/]+\/record$/.test(path); }
+  // The table's writes the outbox carries: at every tap, or only at 确认 of a previewed change.
+  var TAPPED = /^\/g\/[^/]+\/(bet|play-on|checks|hand\/\d+\/check(\/back)?)$/;
+  var PREVIEWED = /^\/g\/[^/]+\/(hand\/\d+\/(edit|void)|seating)$/;  // (撤销上一局 is 作废's page)
+  function writeOf(path, submitter) {
+    if (TAPPED.test(path)) return "tapped";
+    if (!PREVIEWED.test(path)) return null;
+    if (/\/(edit|seating)$/.test(path)) return submitter && submitter.name === "confirm" ? "previewed" : null;
+    return "previewed";  // 作废 posts only its 确认
+  }
+  function isWrite(item) { return item.kind === "write"; }
+  // What still goes out before a new write: all but the writes refused (they changed nothing).
+  // (A write the budget turned back keeps its place, as a hand does: it goes at 再发一次.)
+  function ahead(items) { return items.filter(function (i) { return !(isWrite(i) && i.reason && !i.budget); }); }
   function gameUrl(token) { return "/g/" + token + "/"; }
   function onGamePage() { return !!document.getElementById("hands") && tokenOf(window.location.pathname) !== null && /^\/g\/[^/]+\/$/.test(window.location.pathname); }
 
@@ -71,7 +90,7 @@
 
   // Keeps one confirmed hand: its fields (with 确认 and a form token), where it posts, its title
   // and the amounts its preview showed; the item kept (null when it could not be).
-  function keep(action, pairs, facts, amounts, quiet) {
+  function keep(action, pairs, facts, amounts, quiet, kind) {
     var path = pathOf(action), token = tokenOf(path);
     if (!token) return null;
     var fields = pairs.filter(function (p) {
@@ -82,12 +101,13 @@
       formToken = newToken();
       fields = fields.filter(function (p) { return p[0] !== "form_token"; }).concat([["form_token", formToken]]);
     }
-    if (!fields.some(function (p) { return p[0] === "confirm"; })) fields.push(["confirm", "1"]);
+    if (!kind && !fields.some(function (p) { return p[0] === "confirm"; })) fields.push(["confirm", "1"]);
     var items = load(token);
     var item = items.filter(function (i) { return i.formToken === formToken; })[0];
     if (!item) {
       item = { action: path, fields: fields, facts: facts || "", amounts: amounts || null, formToken: formToken,
         at: Date.now(), waited: offline() };
+      if (kind) item.kind = kind;
       items.push(item);
       if (!save(token, items)) {
         if (!quiet) toast(say("unsaved"), "danger");
@@ -137,14 +157,14 @@
   }
 
   // The preview page once its hand is kept: the confirm button gives way to what happened.
-  function showKept(form) {
+  function showKept(form, submitter) {
     var panel = form && (form.querySelector("#preview-panel") || form);
     if (!panel) return;
-    var button = panel.querySelector('button[name="confirm"]');
+    var button = submitter || panel.querySelector('button[name="confirm"]');
     var note = document.createElement("div");
     note.className = "alert alert-info py-2 mb-2 offline-kept";
     note.setAttribute("role", "status");
-    note.textContent = say(offline() ? "kept" : "kept_sending") + " ";
+    note.textContent = say((submitter ? "write_" : "") + (offline() ? "kept" : "kept_sending")) + " ";
     var back = document.createElement("a");
     back.href = gameUrl(tokenOf(pathOf(form.action)));
     back.textContent = say("back");
@@ -177,6 +197,54 @@
     flush();
   }
 
+  // A write of the table (下注, 核对 …, or 确认 of 修改/作废/撤销/换人换位), online or not: kept
+  // with its own form token, painted as a 「待同步」 row (the game page shown first when the write
+  // was confirmed on its own page) and sent behind whatever waits. The form keeps the token, so a
+  // second tap on the same button is the same write. When the phone cannot keep it (storage
+  // refused) and is online, the form posts as it would without JS.
+  function tappedWrite(event, form, submitter, path) {
+    var data = new FormData(form);
+    if (submitter && submitter.name) data.append(submitter.name, submitter.value);
+    var item = keep(path, Array.from(data.entries()), factsOf(form, submitter, path), null, !offline(), "write");
+    if (!item && !offline()) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    if (!item) return;
+    var field = form.querySelector('input[name="form_token"]');
+    if (!field) {  // the outbox's own: gone once the write is done (the next tap is a new write)
+      field = document.createElement("input");
+      field.type = "hidden";
+      field.name = "form_token";
+      field.setAttribute("data-outbox", "");
+      form.appendChild(field);
+    }
+    field.value = item.formToken;
+    if (submitter) tappedAt = submitter.getBoundingClientRect();
+    if (onGamePage()) {
+      paintedAt = window.performance.now();
+      draw();
+      if (offline()) toast(say("write_kept_short"), "info");
+    } else if (!toGame(tokenOf(path), form, submitter)) {
+      paintedAt = window.performance.now();
+    }
+    flush();
+  }
+
+  // What a write's row says it is: the button's data-facts (the server's words), else the kind of
+  // write and the button's own words, with the hand's 第N局 when it is on a hand's row.
+  function factsOf(form, submitter, path) {
+    var named = submitter && submitter.getAttribute("data-facts") || form.getAttribute("data-facts");
+    if (named) return named;
+    var kind = /\/bet$/.test(path) ? "w_bet" : /\/play-on$/.test(path) ? "w_play_on"
+      : /\/check\/back$/.test(path) ? "w_back" : /\/(checks|check)$/.test(path) ? "w_check"
+      : /\/void$/.test(path) ? "w_void" : /\/edit$/.test(path) ? "w_edit" : "w_seating";
+    var strip = form.closest("[id^='checks-']");  // a hand's 核对 strip, under its row
+    var row = strip ? document.getElementById("hand-" + strip.id.slice(7)) : form.closest("[id^='hand-']");
+    var number = row && row.querySelector(".number");
+    var text = (submitter ? submitter.textContent : "").replace(/\s+/g, " ").trim();
+    return [say(kind), number ? number.textContent.trim() : "", text].filter(Boolean).join(" · ");
+  }
+
   // What the phone says of a write that waits behind its kept hands, or needs the network.
   document.addEventListener("submit", function (event) {
     var form = event.target, submitter = event.submitter;
@@ -186,11 +254,17 @@
       return;
     }
     if ((form.method || "").toLowerCase() !== "post" || !tokenOf(path)) return;
-    var behind = needs(path) === "change" ? load(tokenOf(path)).filter(sendable).length : 0;
+    var write = writeOf(path, submitter);
+    var behind = needs(path) === "change" ? ahead(load(tokenOf(path))).length : 0;
+    if (write === "tapped" || write === "previewed" && !behind) {
+      tappedWrite(event, form, submitter, path);
+      return;
+    }
     if (offline() || behind) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      toast(offline() ? say(needs(path) || "step") : say("behind", behind));
+      var w = ahead(load(tokenOf(path))).some(isWrite) ? "_w" : "";
+      toast(offline() ? say(needs(path) || "step") : say("behind" + w, behind));
       if (behind) wake();
     }
   }, true);
@@ -289,7 +363,7 @@
   // The game page once a hand is kept from a link: here already (流局 is tapped on it), or its
   // copy htmx keeps in this tab's history (left by a tap on a question); else a note with the way
   // back (a service worker may hold the page).
-  function toGame(token, form) {
+  function toGame(token, form, submitter) {
     if (onGamePage()) {
       unshelve();
     } else {
@@ -311,7 +385,7 @@
           });
         }
       } else if (form) {  // no copy of the game page: the preview says it is kept, and goes there once sent
-        showKept(form);
+        showKept(form, submitter);
         return true;
       } else {
         var keepButton = document.querySelector(".offline-confirm-screen [data-offline-keep]");
@@ -333,7 +407,7 @@
       }
     }
     draw();
-    if (offline()) toast(say("kept_short"), "info");
+    if (offline()) toast(say(submitter ? "write_kept_short" : "kept_short"), "info");
     else if (form) document.querySelectorAll("#flash .alert").forEach(function (old) { old.remove(); });
   }
 
@@ -419,7 +493,7 @@
   function flush() {
     var token = tokenOf(window.location.pathname);
     if (!token || sending) return;
-    var items = load(token), first = items[0];
+    var items = ahead(load(token)), first = items[0];  // a refused write waits for nobody
     if (!first || !sendable(first)) { done(token); return; }  // the person's turn
     if (offline()) { draw(); return; }  // the `online` event sends it
     if (timer) { window.clearTimeout(timer); timer = null; }
@@ -460,6 +534,7 @@
         // the hand it is now (or, dropped, the hand it was the same as) is this phone's own.
         var seq = typeof json.seq === "number" ? json.seq : null;
         if (seq !== null) addOwnSeq(token, seq);
+        forgetToken(first.formToken);
         save(token, load(token).filter(function (i) { return i.formToken !== first.formToken; }).map(function (i) {
           if (seq === null) return i;
           i.fields = i.fields.map(function (p) {
@@ -475,7 +550,7 @@
         change(token, first, function (i) { delete i.answer; delete i.held; i.note = json.reason; });
         flush();
       } else if (json && json.ok === false && answer.status < 500) {
-        refuse(token, first, json.reason, json.budget);
+        refuse(token, first, json.reason, json.budget, typeof json.url === "string" && json.url.indexOf("/g/") === 0 ? json.url : null);
       } else if (answer.status >= 400 && answer.status < 500 && answer.status !== 408) {
         // a page instead (the link gone, a form the server no longer takes): the reason is its status
         refuse(token, first, say("refused") + " (HTTP " + answer.status + ")");
@@ -495,7 +570,7 @@
     var first = !item.trouble;
     change(token, item, function (i) { i.trouble = trouble; i.waited = true; });
     draw();
-    if (first) toast(say("kept_" + trouble), "warning");
+    if (first) toast(say((isWrite(item) ? "write_kept_" : "kept_") + trouble), "warning");
     later();
   }
 
@@ -518,14 +593,26 @@
     done(token);
   }
 
-  function refuse(token, item, reason, budget) {
+  // A write's token the outbox put in its form, once the server has answered it: a tap on the same
+  // button after that (the page not yet redrawn) is a new write, not the answered one again.
+  function forgetToken(formToken) {
+    document.querySelectorAll('input[name="form_token"][data-outbox]').forEach(function (field) {
+      if (field.value === formToken) field.remove();
+    });
+  }
+
+  function refuse(token, item, reason, budget, url) {
     reason = reason || say("refused");
+    if (isWrite(item) && !budget) forgetToken(item.formToken);
     save(token, load(token).map(function (i) {
-      return i.formToken === item.formToken ? Object.assign({}, i, { reason: reason, budget: !!budget, trouble: null }) : i;
+      return i.formToken === item.formToken
+        ? Object.assign({}, i, { reason: reason, budget: !!budget, trouble: null, url: url || null }) : i;
     }));
     var colon = document.documentElement.lang === "en" ? ": " : "：";
-    said.push({ message: say("refused") + colon + (item.facts ? item.facts + " · " : "") + reason, refused: true });
-    done(token);
+    said.push({ message: say(isWrite(item) ? "not_done" : "refused") + colon + (item.facts ? item.facts + " · " : "") + reason,
+      refused: true });
+    if (isWrite(item) && !budget) flush();  // it changed nothing: what waits behind it goes on
+    else done(token);
   }
 
   // The sending stopped (all sent, or at a refused hand): say what happened and show it. The
@@ -572,9 +659,10 @@
     var token = tokenOf(window.location.pathname);
     var main = document.getElementById("main");
     if (!token || !main) return;
-    var items = load(token);
+    var items = load(token), live = ahead(items);
     var banner = document.getElementById("offline-banner");
-    var show = offline() || items.length > 0;
+    var show = offline() || live.length > 0;
+    var w = live.some(isWrite) ? "_w" : "";  // 「N 项」 once a write is among them, else 「N 局」
     if (!show) {
       if (banner) banner.remove();
     } else {
@@ -585,11 +673,11 @@
         var flash = document.getElementById("flash");
         main.insertBefore(banner, flash ? flash.nextSibling : main.firstChild);
       }
-      var trouble = items[0] && items[0].trouble && !sending;
+      var trouble = live[0] && live[0].trouble && !sending;
       banner.classList.toggle("is-offline", offline() || !!trouble);
-      banner.textContent = offline() ? (items.length ? say("offline_n", items.length) : say("offline"))
-        : trouble ? say("failed_n", items.length)
-        : (sending ? say("sending") + " " : "") + say("waiting_n", items.length);
+      banner.textContent = offline() ? (live.length ? say("offline_n" + w, live.length) : say("offline"))
+        : trouble ? say("failed_n" + w, live.length)
+        : (sending ? say("sending") + " " : "") + say("waiting_n" + w, live.length);
     }
     drawRows(token, items);
     drawHeld(token, items, banner);
@@ -677,13 +765,14 @@
     var head = true;
     box.replaceChildren.apply(box, items.map(function (item) {
       var state = item.seq ? " landed" : item.reason ? " refused" : item.held ? " held" : item.trouble ? " failing" : "";
-      var row = element("div", "hand-row pending-row border-bottom py-2" + state);
+      var done = isWrite(item) && item.reason && !item.budget;  // refused: it changed nothing, holds nothing up
+      var row = element("div", "hand-row pending-row border-bottom py-2" + state + (isWrite(item) ? " write-row" : ""));
       row.setAttribute("data-form-token", item.formToken);
       var line = element("div", "d-flex flex-wrap align-items-center gap-1");
       if (item.seq) {
         line.appendChild(element("span", "fw-semibold me-1 number", say("number", item.number)));
       } else {
-        var badge = item.reason ? say("refused") : item.held ? item.held.badge : say("pending");
+        var badge = done ? say("not_done") : item.reason ? say("refused") : item.held ? item.held.badge : say("pending");
         line.appendChild(element("span", "badge pending-badge me-1", badge));
       }
       var title = element("span", "me-auto title");
@@ -706,7 +795,7 @@
       if (!item.reason && !item.held) {
         var now = blocked ? say("waits") : offline() ? say("later_send")
           : item.trouble ? say("retry_" + item.trouble) : head && sending ? say("sending") : say("queued");
-        if (!item.amounts || !item.amounts.length) now = offline() && !blocked ? say("later") : say("later") + " · " + now;
+        if (!isWrite(item) && (!item.amounts || !item.amounts.length)) now = offline() && !blocked ? say("later") : say("later") + " · " + now;
         row.appendChild(element("div", "small mt-1 later" + (item.trouble && !blocked ? " text-danger" : " text-body-secondary"), now));
       }
       head = false;
@@ -716,11 +805,25 @@
         return row;
       }
       if (item.reason) {
-        blocked = true;
+        blocked = blocked || !done;
         row.appendChild(element("div", "small text-danger reason mt-1", item.reason));
       }
       var actions = element("div", "d-flex gap-2 mt-1");
       if (busy) return row;  // on its way: nothing to undo here (作废 once it is in)
+      if (done) {  // nothing to lose: one tap puts it away; where to fix it, when the server named it
+        var seen = element("button", "btn btn-outline-secondary btn-sm dismiss", say("dismiss"));
+        seen.type = "button";
+        seen.setAttribute("data-offline-dismiss", item.formToken);
+        actions.appendChild(seen);
+        if (item.url) {
+          var open = element("a", "btn btn-outline-primary btn-sm open", say("open"));
+          open.href = item.url;
+          open.setAttribute("data-offline-edit", item.formToken);
+          actions.appendChild(open);
+        }
+        row.appendChild(actions);
+        return row;
+      }
       var remove = element("button", "btn btn-outline-danger btn-sm delete", say("delete"));
       remove.type = "button";
       remove.setAttribute("data-offline-delete", item.formToken);
@@ -730,7 +833,7 @@
         again.type = "button";
         again.setAttribute("data-offline-again", item.formToken);
         actions.appendChild(again);
-      } else if (item.reason) {
+      } else if (item.reason && !isWrite(item)) {
         var edit = element("a", "btn btn-outline-secondary btn-sm edit", say("edit"));
         edit.href = item.action + "?" + new URLSearchParams(item.fields.filter(function (p) {
           return ["confirm", "form_token", "next_seq", "version", "kept"].indexOf(p[0]) < 0 && p[1] !== "";
@@ -752,6 +855,16 @@
     var formToken = again.getAttribute("data-offline-again");
     change(token, { formToken: formToken }, function (i) { delete i.reason; delete i.budget; });
     wake();
+  });
+
+  // 知道了 on a write the server refused: it changed nothing, so one tap puts it away.
+  document.addEventListener("click", function (event) {
+    var seen = event.target.closest && event.target.closest("[data-offline-dismiss]");
+    var token = tokenOf(window.location.pathname);
+    if (!seen || !token) return;
+    var formToken = seen.getAttribute("data-offline-dismiss");
+    save(token, load(token).filter(function (i) { return i.formToken !== formToken; }));
+    draw();
   });
 
   document.addEventListener("click", function (event) {

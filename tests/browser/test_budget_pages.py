@@ -68,8 +68,15 @@ def test_a_check_past_its_budget_is_refused_in_the_page_keeping_the_note(live_se
     row.get_by_text("有误…").click()
     row.get_by_placeholder("哪里不对（可不写）").fill("少算了一番")
     row.get_by_role("button", name="标为有误").click()
-    expect(phone.locator("#flash .budget-note")).to_contain_text("一分钟内核对的次数太多了")
-    expect(row.get_by_placeholder("哪里不对（可不写）")).to_have_value("少算了一番")  # kept, to send again
+    kept = phone.locator("#hands .pending-row.write-row")  # the outbox keeps it, with the reason
+    expect(kept.locator(".title")).to_have_text("核对 · 第1局 · 标为有误")
+    expect(kept.locator(".reason")).to_contain_text("一分钟内核对的次数太多了")
+    expect(row.get_by_placeholder("哪里不对（可不写）")).to_have_value("少算了一番")  # the page as it was
     expect(phone).to_have_url(re.compile(game_url(game) + "$"))
     shot(phone, "budget-checks")
     assert HandCheck.objects.filter(verdict="wrong").count() == 0
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "checks": 5}  # a minute later
+    kept.get_by_role("button", name="再发一次").click()
+    expect(kept).to_have_count(0)
+    expect(phone.locator("#checks-1 .check-flag")).to_contain_text("少算了一番")
+    assert HandCheck.objects.filter(verdict="wrong").count() == 1

@@ -260,36 +260,6 @@ def test_the_same_hand_kept_on_two_phones_is_recorded_once_and_the_other_phone_a
         context.close()
 
 
-def test_a_bet_waits_behind_a_kept_hand_and_a_502_under_it_says_so_keeping_the_page(live_server, phone):
-    """Other writes are not in the outbox: one tapped while a hand waits does not overtake it, and a
-    failure under one says nothing was saved instead of doing nothing."""
-    game = new_game()
-    open_game(phone, live_server, game)
-    preview(phone, "小李")  # the deal passes: 买子 again
-    phone.route("**/record", sends_meet(proxy_502))
-    confirm(phone)
-    expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器没有回应，自动重发中")
-    phone.get_by_role("button", name="阿华 买子").click()
-    expect(phone.locator("#flash")).to_have_text("还有 1 局没发出去：等它们记上再改。")
-    phone.unroute("**/record")
-    expect(phone.locator("#hands details.hand-row")).to_have_count(1)
-    assert Game.objects.get(pk=game.pk).pending == {}  # the bet did not go ahead of the hand
-
-    phone.route("**/bet", proxy_502)
-    phone.get_by_role("button", name="阿华 买子").click()
-    expect(phone.locator("#flash")).to_have_text("服务器没有回应，没有记上：你填的还在，请稍后再点一次。")
-    expect(phone.locator("section.record")).to_be_visible()  # the game page as it was, no proxy page
-    phone.unroute("**/bet")
-    phone.get_by_role("button", name="阿华 买子").click()
-    phone.wait_for_function("() => !document.querySelector('.htmx-request')")
-    expect(phone.locator("#flash .alert-danger")).to_have_count(0)
-    for _ in range(50):
-        if Game.objects.get(pk=game.pk).pending:
-            break
-        phone.wait_for_timeout(200)
-    assert Game.objects.get(pk=game.pk).pending  # placed, once the server answers
-
-
 def test_a_502_under_a_link_past_the_questions_offers_to_keep_the_hand_and_it_goes_at_once(live_server, phone):
     game = new_game()
     open_game(phone, live_server, game)
@@ -334,18 +304,3 @@ def test_a_sheet_fetched_ahead_before_the_server_stops_shows_its_amounts_and_its
     expect(phone.locator("#hands details.hand-row")).to_have_count(1)  # back: sent by itself
     expect(phone.locator(WAITING)).to_have_count(0)
     assert winners(game) == [1]
-
-
-def test_a_bet_the_server_never_answers_says_so_after_10_s_and_keeps_the_page(live_server, phone):
-    game = new_game()
-    open_game(phone, live_server, game)
-    held = []
-    phone.route("**/bet", lambda route: held.append(route))  # the server takes it and never answers
-    phone.get_by_role("button", name="阿华 买子").click()
-    expect(phone.locator("#flash")).to_have_text(
-        "服务器太慢，没等到回应：你填的还在。看一下记上没有，没有就再点一次。", timeout=15_000
-    )
-    expect(phone.locator("section.record")).to_be_visible()  # the game page as it was
-    expect(phone.get_by_role("button", name="阿华 买子")).to_be_enabled()
-    assert held
-    assert Game.objects.get(pk=game.pk).pending == {}

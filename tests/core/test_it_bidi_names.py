@@ -38,7 +38,8 @@ def test_names_already_stored_are_isolated_next_to_the_numbers(client, db):
     assert f"<bdi>老{RLO}王</bdi> → " not in html  # the winner receives: payer → 老王
     assert f" → <bdi>老{RLO}王</bdi> <b>" in html  # hand list (scoring/records/render.py)
     assert f"<bdi>老{RLO}王</bdi></span>" in html  # the tile
-    outside_bdi = re.sub(r"<bdi>.*?</bdi>", "", html.split("<body", 1)[1])
+    # Isolated: in a <bdi>, or between FSI and PDI in an attribute drawn later as text (a bet's data-facts).
+    outside_bdi = re.sub(r"<bdi>.*?</bdi>|\u2068[^\u2069]*\u2069", "", html.split("<body", 1)[1])
     assert f"老{RLO}王" not in outside_bdi
     finish(game)
     settle = client.get(game_url(game) + "settle").content.decode()

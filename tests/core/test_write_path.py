@@ -26,6 +26,7 @@ GAME_AND_GROUP_ROWS = {
     "HandCheck",
     "TableNight",
     "Season",
+    "WriteReceipt",
 }
 # The related managers that reach those rows from another (``game.hands``, ``group.settle_ups``).
 RELATED = {

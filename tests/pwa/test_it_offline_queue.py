@@ -133,7 +133,7 @@ def test_the_confirm_names_the_hand_for_a_phone_that_keeps_it(client, game, zhuj
     record(client, game, ZIMO)
     edit = edit_sheet(client, game_url(game) + "hand/1/edit")
     assert "确认修改" in edit.content.decode()
-    assert "data-facts" not in edit.content.decode()  # an edit is never kept offline
+    assert 'data-facts="修改 · 老王 自摸 ×2">确认修改' in edit.content.decode()  # its 待同步 row names it
 
 
 def test_the_phone_script_gets_its_words_in_the_pages_language(client, game):

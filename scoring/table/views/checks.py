@@ -14,6 +14,7 @@ from scoring import device, services
 from scoring.access import spend_check, writable_game
 from scoring.forms import CheckForm, refusal
 from scoring.lang import pick, say
+from scoring.table.outbox import queued_write
 from scoring.table.pages import finished, to_game
 
 SEEN = re.compile(r"(?:\d{1,6}\.\d{1,6}(?:,\d{1,6}\.\d{1,6}){0,1999})?", re.ASCII)  # "seq.revision,…" as shown
@@ -34,6 +35,7 @@ def checker(request: HttpRequest, token: str) -> tuple[HttpResponse | None, obje
     return None, game, me
 
 
+@queued_write
 def check(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     """有误 with a note (or 对) on one hand, as this phone's 「我是」."""
     stop, game, me = checker(request, token)
@@ -50,6 +52,7 @@ def check(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     return to_game(request, token)
 
 
+@queued_write
 def check_up_to(request: HttpRequest, token: str) -> HttpResponse:
     """「到第N局都对」: every hand shown up to seq ``upto`` that I played and have not checked, in one write."""
     stop, game, me = checker(request, token)
@@ -77,6 +80,7 @@ def check_up_to(request: HttpRequest, token: str) -> HttpResponse:
     return to_game(request, token)
 
 
+@queued_write
 def take_back(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     """撤回: my 对 or 有误 of hand ``seq`` (a second tap finds nothing and changes nothing)."""
     stop, game, me = checker(request, token)

@@ -21,6 +21,7 @@ from scoring.lang import say
 from scoring.models import Game, Hand
 from scoring.replay import ReplayError, build, number_in
 from scoring.table.handpage import HandPage, gone, load_hand
+from scoring.table.outbox import queued_write
 from scoring.table.pages import confirm, confirming, signed, unstamped
 from scoring.table.seatingpage import seating_page
 from scoring.table.together import TOGETHER, broken, numbers, opened, sealed
@@ -73,6 +74,7 @@ def table_before(game: Game, hands: list[Hand], seq: int, earlier: list[services
     return build(game, [h for h in now if h.seq < seq]).state
 
 
+@queued_write
 def edit(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     game, hands, hand = load_hand(request, token, seq)
     if hand is None or game.status == Game.FINISHED:

@@ -17,6 +17,7 @@ from scoring.lang import say
 from scoring.replay import ReplayError, table
 from scoring.table.handpage import answers, new_hand, no_form, record_page
 from scoring.table.offline import record_queued
+from scoring.table.outbox import queued_write
 from scoring.table.pages import FORM_TOKEN, confirm, confirming, finished, signed, unstamped
 from scoring.table.presenters import bet_words
 
@@ -52,6 +53,7 @@ def record(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@queued_write
 def bet(request: HttpRequest, token: str) -> HttpResponse:
     """下注 for the next hand from the game page: place or withdraw one 买子/下子 (one tap)."""
     game = writable_game(request, token)
@@ -73,6 +75,7 @@ def bet(request: HttpRequest, token: str) -> HttpResponse:
 
 
 @require_POST
+@queued_write
 def play_on(request: HttpRequest, token: str) -> HttpResponse:
     """接着打 at the agreed length's end: one more 圈 (``services.play_on``); the question goes on every phone."""
     game = writable_game(request, token)

@@ -17,6 +17,7 @@ from scoring.lang import say
 from scoring.models import Game, Hand
 from scoring.replay import PAGE_HANDS, RECENT_HANDS, ReplayError, build, number_in, result_from_json
 from scoring.table.handpage import gone, load_hand
+from scoring.table.outbox import queued_write
 from scoring.table.pages import confirm, finished, other_hands, people_change, signed, unstamped
 from scoring.table.presenters import bets_text, hand_row
 from scoring.table.together import TOGETHER, broken, numbers, opened
@@ -96,6 +97,7 @@ def voided_message(hands: list[Hand], hand: Hand) -> str:
     return _("第%(seq)s局已作废。")
 
 
+@queued_write
 def undo(request: HttpRequest, token: str) -> HttpResponse:
     """撤销上一局: the void page of the last hand that counts."""
     game = writable_game(request, token)
@@ -108,6 +110,7 @@ def undo(request: HttpRequest, token: str) -> HttpResponse:
     return redirect(reverse("void-hand", args=[token, last.seq]) + "?" + urlencode({"reason": _("撤销上一局")}))
 
 
+@queued_write
 def void(request: HttpRequest, token: str, seq: int) -> HttpResponse:
     """作废: alone (the void page), or with the edits carried from the hand it would break."""
     data = request.POST if request.method == "POST" else request.GET
