@@ -184,3 +184,26 @@ def test_a_stale_void_comes_back_to_its_row_with_the_reason_and_holds_nothing_up
     expect(phone.locator("#hands details.hand-row")).to_have_count(3)  # not held behind the refusal
     row.get_by_role("button", name="知道了").click()
     expect(phone.locator(WRITE)).to_have_count(0)
+
+
+def test_an_edit_confirmed_under_a_502_is_kept_named_and_made_once(live_server, phone):
+    game = new_game()
+    record(Client(), game, ZIMO)
+    open_game(phone, live_server, game)
+    phone.locator("#hand-1 summary").click()
+    phone.locator("#hand-1").get_by_role("link", name="修改").click()
+    phone.get_by_role("link", name="小李", exact=True).click()  # it was 小李's 自摸
+    phone.get_by_role("link", name="自摸 ×2 原来").click()
+    server = Between(phone, proxy_502)
+    phone.route("**/edit", lambda route: server(route))
+    phone.get_by_role("button", name="确认修改").click()
+    row = phone.locator(WRITE)
+    expect(row.locator(".title")).to_have_text("修改 · 小李 自摸 ×2")
+    expect(row.locator(".later")).to_have_text("服务器没有回应，自动重发中")
+    assert Hand.objects.get(game=game, seq=1).entry["winner"] == 0
+    server.failing = False
+    server.answered(1)
+    expect(row).to_have_count(0)
+    expect(phone.locator("#hand-1 .title")).to_have_text("小李 自摸 ×2")
+    hand = Hand.objects.get(game=game, seq=1)
+    assert (hand.entry["winner"], hand.revision) == (1, 1)  # once
