@@ -22,6 +22,21 @@ def pending(game: Game) -> dict:
     return Game.objects.get(pk=game.pk).pending
 
 
+def failing_at(phone, address: str, fail=proxy_502) -> Between:
+    """The outbox's sends to ``address`` (and to the record address) meet ``fail`` until ``failing`` is False."""
+    server = Between(phone, fail)
+    phone.route(address, server)
+    return server
+
+
+def kept(phone, title: str, now: str):
+    """The write's 待同步 row, named ``title``, saying ``now`` of its sending."""
+    row = phone.locator(WRITE)
+    expect(row.locator(".title")).to_have_text(title)
+    expect(row.locator(".later")).to_have_text(now)
+    return row
+
+
 def eventually(page, what, tries: int = 50) -> None:
     """Waits (up to 10 s) until ``what()`` is true of the database, as the phone's sends reach it."""
     for _ in range(tries):
@@ -37,8 +52,7 @@ def test_a_bet_tapped_behind_a_kept_hand_is_painted_at_once_and_lands_after_it(l
     game = new_game()
     open_game(phone, live_server, game)
     preview(phone, "小李")
-    server = Between(phone, proxy_502)
-    phone.route("**/bet", lambda route: server(route))
+    server = failing_at(phone, "**/bet")
     confirm(phone)
     expect(phone.locator(f"{WAITING} .later")).to_have_text("服务器没有回应，自动重发中")
     phone.get_by_role("button", name="阿华 买子").click()
@@ -67,8 +81,7 @@ def test_a_bet_tapped_behind_a_kept_hand_is_painted_at_once_and_lands_after_it(l
 def test_a_bet_under_a_refused_connection_is_kept_and_placed_once_when_the_server_answers(live_server, phone):
     game = new_game()
     open_game(phone, live_server, game)
-    server = Between(phone, refused)
-    phone.route("**/bet", lambda route: server(route))
+    server = failing_at(phone, "**/bet", refused)
     phone.get_by_role("button", name="阿华 买子").click()
     expect(phone.locator(f"{WRITE} .later")).to_have_text("连不上服务器，自动重发中")
     expect(phone.locator("#flash")).to_have_text("连不上服务器：这项改动存在这台手机上，会自动重发。")
@@ -127,9 +140,7 @@ def test_checks_kept_offline_go_once_the_network_is_back(live_server, phone):
     expect(check).to_be_visible()
     phone.context.set_offline(True)
     check.click()
-    row = phone.locator(WRITE)
-    expect(row.locator(".title")).to_have_text("核对 · 到第2局都对")
-    expect(row.locator(".later")).to_have_text("联网后发送")
+    kept(phone, "核对 · 到第2局都对", "联网后发送")
     expect(phone.locator("#offline-banner")).to_have_text("离线 · 1 项待同步")
     phone.context.set_offline(False)
     expect(phone.locator(WRITE)).to_have_count(0)
@@ -145,12 +156,9 @@ def test_a_void_confirmed_under_a_502_goes_to_the_game_page_at_once_and_voids_th
     phone.locator("#hand-1 summary").click()
     phone.locator("#hand-1").get_by_role("link", name="作废").click()  # boosted: the game page is in history
     expect(phone.get_by_role("button", name="确认作废")).to_be_visible()
-    server = Between(phone, proxy_502)
-    phone.route("**/void", lambda route: server(route))
+    server = failing_at(phone, "**/void")
     phone.get_by_role("button", name="确认作废").click()
-    row = phone.locator(WRITE)
-    expect(row.locator(".title")).to_have_text("作废第1局")
-    expect(row.locator(".later")).to_have_text("服务器没有回应，自动重发中")
+    kept(phone, "作废第1局", "服务器没有回应，自动重发中")
     shot(phone, "outbox-void-kept")
     assert not Hand.objects.get(game=game, seq=1).voided
     server.failing = False
@@ -194,12 +202,9 @@ def test_an_edit_confirmed_under_a_502_is_kept_named_and_made_once(live_server, 
     phone.locator("#hand-1").get_by_role("link", name="修改").click()
     phone.get_by_role("link", name="小李", exact=True).click()  # it was 小李's 自摸
     phone.get_by_role("link", name="自摸 ×2 原来").click()
-    server = Between(phone, proxy_502)
-    phone.route("**/edit", lambda route: server(route))
+    server = failing_at(phone, "**/edit")
     phone.get_by_role("button", name="确认修改").click()
-    row = phone.locator(WRITE)
-    expect(row.locator(".title")).to_have_text("修改 · 小李 自摸 ×2")
-    expect(row.locator(".later")).to_have_text("服务器没有回应，自动重发中")
+    row = kept(phone, "修改 · 小李 自摸 ×2", "服务器没有回应，自动重发中")
     assert Hand.objects.get(game=game, seq=1).entry["winner"] == 0
     server.failing = False
     server.answered(1)
