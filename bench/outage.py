@@ -5,7 +5,9 @@ does (debug off) on a free port and a throwaway SQLite file; one 390×844 touch 
 records a hand, then the server is killed for ``--down`` seconds (20) while the phone records three
 hands by taps (自摸 by 老王, 小李, 阿华; whatever the phone offers after 自摸, the sheet's 确认 or the
 no-network screen's 记下, is tapped), the server is started again and a fourth hand (大刘 自摸) is
-tapped at once. Reported for each hand: the order tapped, the seq it landed as, the seconds from the
+tapped at once. Between the second hand (小李's 自摸: he deals now) and the third, 阿华's 买子 is tapped on
+the game page: the outbox keeps it behind the hands, so it must land between them and be in the third
+hand (阿华's). Reported for each hand: the order tapped, the seq it landed as, the seconds from the
 server's return to its landing, and what the phone showed: the hand's confirm screen (its 确认
 when the phone has no sheet with amounts: one tap, as on a sheet; what it said why is printed) or
 the sheet, and any card the server held a hand with (a question). Goal (issue 42): all four land in the order tapped,
@@ -42,6 +44,7 @@ WINNER_LINK = "section.record a[href*='winner=%d&']"
 ZIMO = "a[href*='win_type=zimo']"
 SHEET = "#preview-panel button[name=confirm]"
 KEEP = ".offline-confirm-screen [data-offline-keep]"  # static/js/offline.js's no-network screen
+BET = "#bets form button:has-text('阿华 买子')"  # templates/table/_bets.html
 LAND_S = 90  # how long after the server's return the landing is followed, at most (--tiny: 20)
 # Every hand the phone keeps (static/js/offline.js's localStorage queue, whatever its key): those
 # the server held with a card (``held``) or refused (``reason``), by form token.
@@ -177,6 +180,9 @@ def main() -> None:
             down_at = time.monotonic()
             for hand in hands[:3]:
                 record_by_taps(page, hand, timeout_ms)
+                if hand.order == 2:  # 小李 deals the next hand: 阿华 buys in (买子), kept behind the hands
+                    page.tap(BET)
+                    page.wait_for_selector(".pending-row.write-row", timeout=timeout_ms)
             time.sleep(max(0.0, args.down - (time.monotonic() - down_at)))
             server = start_gunicorn(port, workers=2)
             up_at = time.monotonic()
@@ -200,16 +206,32 @@ def main() -> None:
                     break  # waiting on the person: nothing more lands by itself
                 time.sleep(0.1)
             held_cards = page.locator(".pending-row.held, .held-hand, [data-held]").count()
+            bet = bet_landed(game, hands)
             pending = page.evaluate(KEPT)["kept"]
             context.close()
             browser.close()
     finally:
         server.terminate()
         server.wait()
-    report(hands, args, network, len(seen_held), len(seen_refused), held_cards, pending)
+    report(hands, args, network, len(seen_held), len(seen_refused), held_cards, pending, bet)
 
 
-def report(hands: list[Hand], args, network: dict, held: int, refused: int, cards: int, pending: int) -> None:
+def bet_landed(game, hands: list[Hand]) -> str:
+    """Where 阿华's 买子 went: into the third hand (阿华's, as tapped), or where else."""
+    from scoring.models import Hand as Stored
+
+    third = hands[2].seq
+    entries = dict(Stored.objects.filter(game=game).values_list("seq", "entry"))
+    game.refresh_from_db()
+    flags = (entries.get(third) or {}).get("maizi") or [0] * 4  # a hand's: one flag per seat
+    if third is not None and flags[2]:
+        return "in the third hand, as tapped"
+    if 2 in (game.pending or {}).get("maizi", []):  # the game page's: the seats
+        return "placed for the hand after the fourth (it landed late)"
+    return "lost"
+
+
+def report(hands: list[Hand], args, network: dict, held: int, refused: int, cards: int, pending: int, bet: str) -> None:
     print(
         f"server stopped {args.down:g} s; phone on {network['latency']:g} ms latency, "
         f"{network['downloadThroughput'] * 8 / 1e3:g} kbit/s down; hands 1–3 tapped while it was down, 4 after"
@@ -238,6 +260,7 @@ def report(hands: list[Hand], args, network: dict, held: int, refused: int, card
                 "refused": refused,
                 "held cards on the page at the end": cards,
                 "still on the phone at the end": pending,
+                "阿华's 买子, tapped between hands 2 and 3": bet,
                 "last landed, s after return": max((h.landed_s for h in hands if h.landed_s is not None), default=None),
             },
             ensure_ascii=False,
