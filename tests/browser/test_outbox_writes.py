@@ -76,6 +76,9 @@ def test_a_bet_tapped_behind_a_kept_hand_is_painted_at_once_and_lands_after_it(l
     assert pending(game)["maizi"] == [2]  # placed for the hand after 小李's
     expect(phone.get_by_role("button", name=re.compile("阿华 买子 ✓"))).to_be_visible()
     assert phone.evaluate("localStorage.length") == 0
+    times = phone.evaluate("window.outboxTimes")
+    assert len(times) == 2  # the hand's 确认 and the bet's tap, each painted as its row
+    print("tap-to-row ms (hand, bet):", times)
 
 
 def test_a_bet_under_a_refused_connection_is_kept_and_placed_once_when_the_server_answers(live_server, phone):
