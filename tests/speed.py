@@ -48,27 +48,96 @@ def long(item) -> bool:
     return kind(item) == 2 and item.get_closest_marker("long") is not None
 
 
+# Seconds each of the longest tests took in `make test` (3 workers, this 2-core machine, quiet,
+# 2026-12-06; docs/performance.md): share_out deals the long and the transactional tests longest
+# first, each to the worker with the fewest seconds so far. A test not named here counts as GUESS
+# of its kind; a name is a test's id, or its function's for every parameter.
+SECONDS = {
+    "tests/host/test_install.py::test_make_host_installs_keeps_everything_on_a_re_run_upgrades_and_restores_a_backup": 70,
+    "tests/browser/test_whole_evening.py::test_a_whole_evening_on_five_phones": 44,
+    "tests/browser/test_evenings.py::test_an_evening_on_a_phone[hangzhou]": 30,
+    "tests/browser/test_night.py::test_a_night_of_two_tables_on_eight_phones": 21,
+    "tests/browser/test_whole_pages.py::test_every_tap_and_every_back_lands_on_a_whole_page": 16,
+    "tests/browser/test_trust_and_pay.py::test_four_phones_check_each_hand_fix_a_flagged_one_and_pay_by_the_payees_codes": 14,
+    "tests/browser/test_evenings.py::test_an_evening_on_a_phone[zhuji]": 14,
+    "tests/browser/test_evenings.py::test_an_evening_on_a_phone[wuyi2]": 12,
+    "tests/browser/test_evenings.py::test_an_evening_on_a_phone[yiwu]": 10,
+    "tests/browser/test_bets_piao_manual.py::test_tap_counts_for_the_common_hands_the_floats_and_a_manual_hand": 12,
+    "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[outage]": 13,
+    "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[taps]": 12,
+    "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[taps_yiwu]": 12,
+    "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[taps_analyse]": 10,
+    "tests/browser/test_outbox.py::test_a_bet_the_server_never_answers_says_so_after_10_s_and_keeps_the_page": 11,
+    "tests/browser/test_outbox.py::test_a_send_with_no_answer_in_time_is_sent_again_and_recorded_once": 10,
+    "tests/browser/test_offline_people.py::test_the_same_hand_kept_on_three_phones_is_recorded_once_and_each_answer_applies_once": 11,
+    "tests/browser/test_accessibility.py::test_no_page_has_a_critical_or_serious_accessibility_violation": 10,
+    "tests/host/test_https.py::test_the_app_behind_caddy_s_https_installs_works_offline_and_counts_the_real_client": 10,
+    "tests/core/test_it_make_run.py::test_make_run_is_gunicorn_with_debug_off_its_secret_and_sessions_kept_and_backed_up": 12,
+    "tests/browser/test_check_up_to.py::test_five_phones_check_17_hands_with_one_tap_each_flag_one_and_take_one_back": 9,
+    "tests/browser/test_one_preview.py::test_the_sheet_fetched_ahead_paints_at_the_tap_with_no_request": 8,
+    "tests/browser/test_checks.py::test_two_phones_check_a_hand_flag_it_fix_it_and_check_it_again": 8,
+    "tests/browser/test_big_text.py::test_a_poll_never_moves_what_a_finger_is_on_or_what_holds_the_focus": 8,
+    "tests/browser/test_analyse_flow.py::test_read_a_hand_and_record_it_then_again_for_the_first_player_east": 8,
+}
+GUESS = {"long": 5.0, 1: 3.0}  # an unnamed long test, an unnamed transactional (browser) test
+
+
+def seconds(item) -> float:
+    """How long ``item`` is expected to take: SECONDS, else its kind's GUESS (0 for the rest)."""
+    nodeid = getattr(item, "nodeid", "")
+    named = SECONDS.get(nodeid, SECONDS.get(nodeid.split("[", 1)[0]))
+    if named is not None:
+        return named
+    return GUESS["long"] if long(item) else GUESS.get(kind(item), 0.0)
+
+
+def deal(items: list, loads: list[float]) -> list[list]:
+    """``items`` longest first, each to the worker with the fewest seconds in ``loads`` (which it
+    adds to); each worker's share keeps that order, longest first."""
+    shares = [[] for _ in loads]
+    for item in sorted(items, key=seconds, reverse=True):  # sorted() is stable: ties keep their order
+        worker = min(range(len(loads)), key=lambda w: loads[w])
+        shares[worker].append(item)
+        loads[worker] += seconds(item)
+    return shares
+
+
 def share_out(items: list, workers: int) -> list:
     """The collection laid out for ``--dist worksteal``, which hands each of ``workers`` an equal
-    run of it: every run starts with its share of the long tests (dealt in turn: started last, one
-    would end the run alone), then gets its share of the database tests, then of the
-    transactional tests (dealt in turn, so the long browser evenings land on different workers),
-    then is filled up with tests that need no database. Each worker still keeps pytest-django's
-    order (database, transactional, none) for the tests that touch a database, and what a worker
-    steals from another's tail needs no database. Left as it was when the counts do not allow it."""
+    run of it: every run starts with its share of the long tests, then gets its share of the
+    database tests, then of the transactional tests, then is filled up with tests that need no
+    database. The long and the transactional tests are dealt longest first to the worker with the
+    fewest seconds of them so far (SECONDS), each share longest first, so that no long test starts
+    late and ends the run alone, and the runs' ends are small tests the others steal. Each worker
+    still keeps pytest-django's order (database, transactional, none) for the tests that touch a
+    database, and what a worker steals from another's tail needs no database. Left as it was when
+    the counts do not allow it."""
     first, groups = [], {0: [], 1: [], 2: []}
     for item in items:
         (first if long(item) else groups[kind(item)]).append(item)
-    size, db, plain = len(items) // workers, groups[0], groups[2]
+    db, plain = groups[0], groups[2]
+    loads = [0.0] * workers
+    longs = deal(first, loads)
+    transactional = deal(groups[1], loads)
     runs = []
-    for w in range(workers):
-        own = first[w::workers] + db[w * len(db) // workers : (w + 1) * len(db) // workers] + groups[1][w::workers]
-        if len(own) > size and w < workers - 1:
+    for w, size in enumerate(run_sizes(len(items), workers)):
+        own = longs[w] + db[w * len(db) // workers : (w + 1) * len(db) // workers] + transactional[w]
+        if len(own) > size:
             return items
-        take = size - len(own) if w < workers - 1 else len(plain)
-        runs += own + plain[:take]
-        plain = plain[take:]
+        runs += own + plain[: size - len(own)]
+        plain = plain[size - len(own) :]
     return runs
+
+
+def run_sizes(count: int, workers: int) -> list[int]:
+    """The runs worksteal hands out at the start, in turn: each the tests left over the workers
+    left, rounded down (xdist/scheduler/worksteal.py ``check_schedule``), so the later ones are
+    the longer when ``count`` does not divide. A run laid out one test longer than it is handed
+    loses its first test, a long one, to the end of the run before it."""
+    sizes = []
+    for w in range(workers):
+        sizes.append((count - sum(sizes)) // (workers - w))
+    return sizes
 
 
 # The slowest Django-client and property tests (over 0.15 s of CPU each here, per parameter: the
