@@ -70,8 +70,8 @@ def pytest_itemcollected(item):
 
 @pytest.hookimpl(trylast=True)  # after pytest-django has put the tests in its order
 def pytest_collection_modifyitems(items):
-    """Under xdist (``make test``), each worker starts its share of the long browser tests early
-    instead of one worker ending the run alone with them (tests/speed.py ``share_out``)."""
+    """Under xdist (``make test``), each worker starts its share of the long tests early, longest
+    first, instead of one worker ending the run alone with them (tests/speed.py ``share_out``)."""
     workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
     if workers > 1:
         items[:] = speed.share_out(items, workers)
