@@ -67,7 +67,7 @@ SECONDS = {
     "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[taps]": 12,
     "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[taps_yiwu]": 12,
     "tests/test_benchmarks.py::test_each_benchmark_runs_end_to_end_at_its_tiny_size[taps_analyse]": 10,
-    "tests/browser/test_outbox.py::test_a_bet_the_server_never_answers_says_so_after_10_s_and_keeps_the_page": 11,
+    "tests/browser/test_outbox_writes.py::test_a_bet_the_server_takes_but_never_answers_is_sent_again_and_placed_once": 11,
     "tests/browser/test_outbox.py::test_a_send_with_no_answer_in_time_is_sent_again_and_recorded_once": 10,
     "tests/browser/test_offline_people.py::test_the_same_hand_kept_on_three_phones_is_recorded_once_and_each_answer_applies_once": 11,
     "tests/browser/test_accessibility.py::test_no_page_has_a_critical_or_serious_accessibility_violation": 10,
