@@ -88,23 +88,35 @@ def board_json(request: HttpRequest, token: str) -> HttpResponse:
     return response
 
 
+def night_write(request: HttpRequest, token: str, form_class, to: str, write, done, refused=()) -> HttpResponse:
+    """A POST of the night's edit link: ``form_class`` checked, the change's budget spent, ``write(found, form)``
+    run and ``done(form)`` said, or its refusal (a ``NightConflict``, a ``Conflict`` or one of ``refused``); then ``to``."""
+    found = writable_night(request, token)
+    form = form_class(request.POST, people=found.people)
+    if not form.is_valid():
+        messages.warning(request, refusal(form))
+        return redirect(to, token=token)
+    spend_change(group=found.group)
+    try:
+        write(found, form)
+    except (night.NightConflict, services.Conflict, *refused) as conflict:
+        messages.warning(request, say(conflict))
+    else:
+        messages.success(request, done(form))
+    return redirect(to, token=token)
+
+
 @require_POST
 def move(request: HttpRequest, token: str) -> HttpResponse:
     """换桌 between hands: two people change places, each table's seating recorded."""
-    found = writable_night(request, token)
-    form = MoveForm(request.POST, people=found.people)
-    if not form.is_valid():
-        messages.warning(request, refusal(form))
-        return redirect("night", token=token)
-    spend_change(group=found.group)
-    mover, other = form.cleaned_data["mover"], form.cleaned_data["other"]
-    try:
-        writes.change_tables(found, mover, other)
-    except (night.NightConflict, services.Conflict, ReplayError) as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, _("已换桌：%(a)s ⇄ %(b)s") % {"a": mover, "b": other})
-    return redirect("night", token=token)
+
+    def changed(found, form):
+        writes.change_tables(found, form.cleaned_data["mover"], form.cleaned_data["other"])
+
+    def said(form):
+        return _("已换桌：%(a)s ⇄ %(b)s") % {"a": form.cleaned_data["mover"], "b": form.cleaned_data["other"]}
+
+    return night_write(request, token, MoveForm, "night", changed, said, refused=(ReplayError,))
 
 
 def settle(request: HttpRequest, token: str) -> HttpResponse:
@@ -118,20 +130,19 @@ def settle(request: HttpRequest, token: str) -> HttpResponse:
 @require_POST
 def settle_tables(request: HttpRequest, token: str) -> HttpResponse:
     """结算每一桌 at one rate (and 抹零), then 一起结清 the night with its one fee, if any."""
-    found = writable_night(request, token)
-    form = NightSettleForm(request.POST, people=found.people)
-    if not form.is_valid():
-        messages.warning(request, refusal(form))
-        return redirect("night-settle", token=token)
-    spend_change(group=found.group)
-    terms = {"rate_fen": form.rate_fen(), "round_yuan": form.cleaned_data["round_yuan"], **form.fee_terms()}
-    try:
+
+    def settled(found, form):
+        terms = {"rate_fen": form.rate_fen(), "round_yuan": form.cleaned_data["round_yuan"], **form.fee_terms()}
         writes.settle_all(found, **terms)
-    except (night.NightConflict, services.Conflict) as conflict:
-        messages.warning(request, say(conflict))
-    else:
-        messages.success(request, _("每一桌都结算了，今晚合并成最少的转账。"))
-    return redirect("night-settle", token=token)
+
+    return night_write(
+        request,
+        token,
+        NightSettleForm,
+        "night-settle",
+        settled,
+        lambda _form: _("每一桌都结算了，今晚合并成最少的转账。"),
+    )
 
 
 @require_POST

@@ -195,11 +195,7 @@ def test_settle_every_table_and_net_the_night(client, group):
     )
     assert "每一桌都结算了" in " ".join(messages_of(response))
     nets = night.nets(games(found))
-    by_table: dict[str, int] = {}
-    for game in games(found):
-        for name, fen in zip(game.settlement.people(), game.settlement.balances_fen, strict=True):
-            by_table[key(name)] = by_table.get(key(name), 0) + fen
-    assert nets == by_table
+    assert nets == table_balances(found)
     assert sum(nets.values()) == 0
     up = SettleUp.objects.get()
     paid_in: dict[str, int] = {}
@@ -211,6 +207,15 @@ def test_settle_every_table_and_net_the_night(client, group):
     page = client.get(f"/night/{found.view_token}/settle").content.decode()
     assert "今晚的转账" in page
     assert "最少的笔数" in page
+
+
+def table_balances(found: TableNight) -> dict[str, int]:
+    """Each person's fen summed over the tables' own settlements, read straight off them (not night.nets)."""
+    by_table: dict[str, int] = {}
+    for game in games(found):
+        for name, fen in zip(game.settlement.people(), game.settlement.balances_fen, strict=True):
+            by_table[key(name)] = by_table.get(key(name), 0) + fen
+    return by_table
 
 
 def tonights_transfers(found: TableNight) -> tuple[list[tuple[str, str, int]], dict[str, int]]:
@@ -271,11 +276,7 @@ def test_the_nights_settle_up_is_exact_and_minimal(db, size, tables, hands, rate
             pass  # the same table, or both sitting out: refused, nothing changed
     writes.settle_all(found, rate_fen=int(rate), round_yuan=False, fee_fen=fee, fee_mode="equal", fee_payee="p0")
     nets = night.nets(games(found))
-    by_table: dict[str, int] = {}
-    for game in games(found):
-        for name, fen in zip(game.settlement.people(), game.settlement.balances_fen, strict=True):
-            by_table[key(name)] = by_table.get(key(name), 0) + fen
-    assert nets == by_table
+    assert nets == table_balances(found)
     assert sum(nets.values()) == 0
     shares = night.to_net(found, games(found), night.owed_tonight(found)).fee_shares if fee else {}
     assert sum(shares.values()) == fee
