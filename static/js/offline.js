@@ -11,7 +11,7 @@
 // differently now: scoring/table/kept.py) stays too, with the server's card on the game page;
 // the answer tapped on it is kept with the hand and sent like it, once.
 // The other writes of the table go through the same queue, in the same order: 下注, 接着打 and
-// 核对 (and 撤回) at every tap, 修改, 作废, 撤销 and 换人/换位 at their 确认 (these only when nothing
+// 核对 (and 撤回) at every tap, 修改, 作废 and 换人/换位 at their 确认 (these only when nothing
 // waits ahead: their preview was drawn without the kept hands). Each is kept with its own form
 // token, painted as a 「待同步」 row with what it is, and sent with queued=1; the server answers
 // JSON and does it once (scoring/table/outbox.py). A write the server refuses keeps its row with
@@ -175,45 +175,27 @@
     note.focus({ preventScroll: true });  // the button it replaces had the focus
   }
 
-  // 确认 of a new hand, online or not: kept, painted on the game page at once, sent. When the phone
-  // cannot keep it (storage refused) and is online, the form posts as it would without JS.
+  // 确认 of a new hand (kind null), or a write of the table (kind "write": 下注, 核对 …, or 确认 of
+  // 修改/作废/换人换位), online or not: kept, painted on the game page at once (a write confirmed on
+  // its own page shows the game page first, as a hand does), sent behind whatever waits. The form
+  // keeps the token, so a second tap on the same button is the same hand or write; a token the
+  // outbox had to add (`data-outbox`) goes once its write is answered. When the phone cannot keep
+  // it (storage refused) and is online, the form posts as it would without JS.
   var paintedAt = -1e9, tappedAt = null;
-  function tapped(event, form, submitter) {
+  function tapped(event, form, submitter, kind) {
     var start = window.performance.now();
-    var data = new FormData(form);
-    data.append(submitter.name, submitter.value);
-    var item = keep(form.action, Array.from(data.entries()), submitter.getAttribute("data-facts"), amountsOf(submitter), !offline());
-    if (!item && !offline()) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-    if (!item) return;
-    var field = form.querySelector('input[name="form_token"]');
-    if (field) field.value = item.formToken;  // a second tap is the same hand
-    tappedAt = submitter.getBoundingClientRect();
-    if (!toGame(tokenOf(pathOf(form.action)), form)) paintedAt = start;
-    if (document.querySelector('.pending-row[data-form-token="' + item.formToken + '"]')) {
-      window.outboxTimes.push(Math.round(window.performance.now() - start));
-    }
-    flush();
-  }
-
-  // A write of the table (下注, 核对 …, or 确认 of 修改/作废/撤销/换人换位), online or not: kept
-  // with its own form token, painted as a 「待同步」 row (the game page shown first when the write
-  // was confirmed on its own page) and sent behind whatever waits. The form keeps the token, so a
-  // second tap on the same button is the same write. When the phone cannot keep it (storage
-  // refused) and is online, the form posts as it would without JS.
-  function tappedWrite(event, form, submitter, path) {
-    var start = window.performance.now();
+    var path = pathOf(form.getAttribute("action") || window.location.href);
     var data = new FormData(form);
     if (submitter && submitter.name) data.append(submitter.name, submitter.value);
-    var item = keep(path, Array.from(data.entries()), factsOf(form, submitter, path), null, !offline(), "write");
+    var amounts = submitter ? amountsOf(submitter) : null;
+    var item = keep(path, Array.from(data.entries()), factsOf(form, submitter, path), amounts, !offline(), kind);
     if (!item && !offline()) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     if (!item) return;
     var field = form.querySelector('input[name="form_token"]');
-    if (!field) {  // the outbox's own: gone once the write is done (the next tap is a new write)
-      field = document.createElement("input");
+    if (!field) {
+      field = element("input");
       field.type = "hidden";
       field.name = "form_token";
       field.setAttribute("data-outbox", "");
@@ -221,24 +203,19 @@
     }
     field.value = item.formToken;
     if (submitter) tappedAt = submitter.getBoundingClientRect();
-    if (onGamePage()) {
-      paintedAt = window.performance.now();
-      draw();
-      if (offline()) toast(say("write_kept_short"), "info");
-    } else if (!toGame(tokenOf(path), form, submitter)) {
-      paintedAt = window.performance.now();
-    }
+    if (!toGame(tokenOf(path), form, kind ? submitter : null)) paintedAt = start;
     if (document.querySelector('.pending-row[data-form-token="' + item.formToken + '"]')) {
       window.outboxTimes.push(Math.round(window.performance.now() - start));
     }
     flush();
   }
 
-  // What a write's row says it is: the button's data-facts (the server's words), else the kind of
-  // write and the button's own words, with the hand's 第N局 when it is on a hand's row.
+  // What a row says it is: the button's data-facts (the server's words: a hand's title); for a
+  // write without them, the kind of write and the button's own words, with the hand's 第N局 when
+  // it is on a hand's row.
   function factsOf(form, submitter, path) {
     var named = submitter && submitter.getAttribute("data-facts") || form.getAttribute("data-facts");
-    if (named) return named;
+    if (named || isRecord(path)) return named || "";
     var kind = /\/bet$/.test(path) ? "w_bet" : /\/play-on$/.test(path) ? "w_play_on"
       : /\/check\/back$/.test(path) ? "w_back" : /\/(checks|check)$/.test(path) ? "w_check"
       : /\/void$/.test(path) ? "w_void" : /\/edit$/.test(path) ? "w_edit" : "w_seating";
@@ -254,21 +231,20 @@
     var form = event.target, submitter = event.submitter;
     var path = pathOf(form.getAttribute("action") || window.location.href);
     if (isRecord(path) && submitter && submitter.name === "confirm") {
-      tapped(event, form, submitter);
+      tapped(event, form, submitter, null);
       return;
     }
     if ((form.method || "").toLowerCase() !== "post" || !tokenOf(path)) return;
     var write = writeOf(path, submitter);
-    var behind = needs(path) === "change" ? ahead(load(tokenOf(path))).length : 0;
+    var waiting = needs(path) === "change" ? ahead(load(tokenOf(path))) : [], behind = waiting.length;
     if (write === "tapped" || write === "previewed" && !behind) {
-      tappedWrite(event, form, submitter, path);
+      tapped(event, form, submitter, "write");
       return;
     }
     if (offline() || behind) {
       event.preventDefault();
       event.stopImmediatePropagation();
-      var w = ahead(load(tokenOf(path))).some(isWrite) ? "_w" : "";
-      toast(offline() ? say(needs(path) || "step") : say("behind" + w, behind));
+      toast(offline() ? say(needs(path) || "step") : say("behind" + (waiting.some(isWrite) ? "_w" : ""), behind));
       if (behind) wake();
     }
   }, true);
